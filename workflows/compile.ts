@@ -1,0 +1,365 @@
+// YAML text → validated definition → compiled, frozen workflow. Every expression and
+// template is compiled here and every name it uses resolved, so a definition that loads
+// is a definition whose conditions can actually fire (prior-art: the Python engine's
+// conditions failed at run time and silently read as false).
+import { createHash } from 'node:crypto';
+import { LineCounter, parseDocument, isMap, isSeq, type Node as YamlNode } from 'yaml';
+import type { z } from 'zod';
+import { compileExpression, type CompiledExpressionHandle } from './expressions.js';
+import { compileTemplate, type CompiledTemplate } from './templates.js';
+import { compileToolPattern } from './tool-names.js';
+import {
+  PHASE_ACTION_NAMES,
+  TRIGGER_ACTION_NAMES,
+  workflowDefinitionSchema,
+  type WorkflowDefinition,
+} from './definition-schema.js';
+
+export type DefinitionTier = 'project' | 'user' | 'builtin';
+
+export interface DefinitionSource {
+  readonly text: string;
+  readonly file: string;
+  readonly tier: DefinitionTier;
+}
+
+export interface LoadError {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly message: string;
+}
+
+export type CompiledAction =
+  | { kind: 'inject_message'; when?: CompiledExpressionHandle; content: CompiledTemplate }
+  | { kind: 'set_variable'; when?: CompiledExpressionHandle; name: string; value: unknown }
+  | { kind: 'increment_variable'; when?: CompiledExpressionHandle; name: string; by: number }
+  | { kind: 'enter_phase'; when?: CompiledExpressionHandle; phase: string };
+
+export interface CompiledTransition {
+  readonly to: string;
+  readonly when: CompiledExpressionHandle;
+  readonly onTransition: readonly CompiledAction[];
+}
+
+export interface CompiledToolPolicy {
+  /** `all`, or the patterns as written (for messages) with their matchers. */
+  readonly allowed: 'all' | { readonly patterns: readonly string[]; readonly matches: (tool: string) => boolean };
+  readonly blockedPatterns: readonly string[];
+  readonly isBlocked: (tool: string) => boolean;
+}
+
+export interface CompiledRule {
+  readonly when: CompiledExpressionHandle;
+  readonly action: 'block' | 'warn';
+  readonly message: CompiledTemplate;
+  readonly label: string;
+}
+
+export interface CompiledPhase {
+  readonly name: string;
+  readonly index: number;
+  readonly description?: string | undefined;
+  readonly instructions?: CompiledTemplate | undefined;
+  readonly tools: CompiledToolPolicy;
+  readonly onEnter: readonly CompiledAction[];
+  readonly onExit: readonly CompiledAction[];
+  readonly transitions: readonly CompiledTransition[];
+  /** The user_approval exit condition's question, when the phase has one. */
+  readonly approvalPrompt?: string | undefined;
+  /** The other exit conditions; all must hold before the phase can be left. */
+  readonly exitChecks: readonly { readonly label: string; readonly holds: CompiledExpressionHandle }[];
+  readonly hasExitConditions: boolean;
+  /** Where the exit conditions lead: the next phase in the file. */
+  readonly nextPhase?: string | undefined;
+  readonly rules: readonly CompiledRule[];
+}
+
+export interface CompiledWorkflow {
+  readonly name: string;
+  readonly description?: string | undefined;
+  readonly hash: string;
+  readonly source: DefinitionSource;
+  readonly variables: Readonly<Record<string, unknown>>;
+  readonly phases: readonly CompiledPhase[];
+  readonly onSessionStart: readonly CompiledAction[];
+  phase(name: string): CompiledPhase | undefined;
+}
+
+/** Names every expression and template can read (see evaluate.ts, buildScopeValues). */
+export const BUILTIN_NAMES: readonly string[] = [
+  'workflow',
+  'phase',
+  'phase_action_count',
+  'total_action_count',
+  'blocked_count',
+  'seconds_in_phase',
+  'variables',
+  'event',
+  'tool',
+  'tool_name',
+  'tool_input',
+  'command',
+  'file',
+  'prompt',
+  'tool_result',
+  'workflow_state',
+  'approval_pending',
+];
+
+export type CompileResult = { ok: true; workflow: CompiledWorkflow } | { ok: false; errors: LoadError[] };
+
+export function compileWorkflow(source: DefinitionSource): CompileResult {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(source.text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const at = (offset: number | undefined, message: string): LoadError => {
+    const position = lineCounter.linePos(offset ?? 0);
+    return { file: source.file, line: position.line, column: position.col, message };
+  };
+  if (document.errors.length > 0) {
+    return { ok: false, errors: document.errors.map((error) => at(error.pos[0], `invalid YAML: ${firstLine(error.message)}`)) };
+  }
+  const locate = (path: readonly PropertyKey[]): number | undefined => nodeOffset(document.contents, path);
+  const raw: unknown = document.toJS();
+
+  const actionErrors = findUnknownActions(raw).map((problem) => at(locate(problem.path), problem.message));
+  if (actionErrors.length > 0) return { ok: false, errors: actionErrors };
+
+  const parsed = workflowDefinitionSchema.safeParse(raw);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      errors: parsed.error.issues.map((issue) => {
+        const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path;
+        return at(locate(path), describeIssue(issue));
+      }),
+    };
+  }
+  const compiler = new DefinitionCompiler(parsed.data, (path, message) => at(locate(path), message));
+  return compiler.compile(source);
+}
+
+class DefinitionCompiler {
+  private readonly errors: LoadError[] = [];
+  private readonly knownNames: ReadonlySet<string>;
+
+  constructor(
+    private readonly definition: WorkflowDefinition,
+    private readonly errorAt: (path: readonly PropertyKey[], message: string) => LoadError,
+  ) {
+    this.knownNames = new Set([...BUILTIN_NAMES, ...collectVariableNames(definition)]);
+    for (const name of Object.keys(definition.variables)) {
+      if (BUILTIN_NAMES.includes(name)) {
+        this.errors.push(errorAt(['variables', name], `variable \`${name}\` shadows a built-in name`));
+      }
+    }
+  }
+
+  compile(source: DefinitionSource): CompileResult {
+    const { definition } = this;
+    const phaseNames = definition.phases.map((phase) => phase.name);
+    phaseNames.forEach((name, index) => {
+      if (phaseNames.indexOf(name) !== index) this.fail(['phases', index, 'name'], `phase \`${name}\` is defined twice`);
+    });
+    const phases = definition.phases.map((phase, index) => this.compilePhase(phase, index, phaseNames));
+    const onSessionStart = this.compileActions(definition.triggers.on_session_start, ['triggers', 'on_session_start'], phaseNames);
+    if (this.errors.length > 0) return { ok: false, errors: this.errors };
+
+    const byName = new Map(phases.map((phase) => [phase.name, phase]));
+    const workflow: CompiledWorkflow = {
+      name: definition.name,
+      description: definition.description,
+      hash: createHash('sha256').update(source.text).digest('hex').slice(0, 16),
+      source,
+      variables: definition.variables,
+      phases,
+      onSessionStart,
+      phase: (name) => byName.get(name),
+    };
+    return { ok: true, workflow: Object.freeze(workflow) };
+  }
+
+  private compilePhase(phase: WorkflowDefinition['phases'][number], index: number, phaseNames: string[]): CompiledPhase {
+    const path = ['phases', index];
+    const allowed = phase.allowed_tools;
+    const blockedMatchers = phase.blocked_tools.map(compileToolPattern);
+    const allowedMatchers = allowed === 'all' ? [] : allowed.map(compileToolPattern);
+    const approval = phase.exit_conditions.find((condition) => condition.type === 'user_approval');
+    const exitChecks = phase.exit_conditions.flatMap((condition, conditionIndex) => {
+      const conditionPath = [...path, 'exit_conditions', conditionIndex];
+      if (condition.type === 'variable_set') {
+        const holds = this.expression(`variables.${condition.variable} != null`, conditionPath);
+        return holds ? [{ label: `variable \`${condition.variable}\` is set`, holds }] : [];
+      }
+      if (condition.type === 'expression') {
+        const holds = this.expression(condition.when, [...conditionPath, 'when']);
+        return holds ? [{ label: condition.when, holds }] : [];
+      }
+      return [];
+    });
+    const nextPhase = phaseNames[index + 1];
+    if (phase.exit_conditions.length > 0 && !nextPhase) {
+      this.fail([...path, 'exit_conditions'], `phase \`${phase.name}\` has exit conditions but no phase follows it`);
+    }
+    return {
+      name: phase.name,
+      index,
+      description: phase.description,
+      instructions: phase.instructions === undefined ? undefined : this.template(phase.instructions, [...path, 'instructions']),
+      tools: {
+        allowed:
+          allowed === 'all'
+            ? 'all'
+            : { patterns: allowed, matches: (tool) => allowedMatchers.some((matches) => matches(tool)) },
+        blockedPatterns: phase.blocked_tools,
+        isBlocked: (tool) => blockedMatchers.some((matches) => matches(tool)),
+      },
+      onEnter: this.compileActions(phase.on_enter, [...path, 'on_enter'], phaseNames),
+      onExit: this.compileActions(phase.on_exit, [...path, 'on_exit'], phaseNames),
+      transitions: phase.transitions.flatMap((transition, transitionIndex) => {
+        const transitionPath = [...path, 'transitions', transitionIndex];
+        if (!phaseNames.includes(transition.to)) {
+          this.fail([...transitionPath, 'to'], `transition to unknown phase \`${transition.to}\` (phases: ${phaseNames.join(', ')})`);
+        }
+        const when = this.expression(transition.when, [...transitionPath, 'when']);
+        const onTransition = this.compileActions(transition.on_transition, [...transitionPath, 'on_transition'], phaseNames);
+        return when ? [{ to: transition.to, when, onTransition }] : [];
+      }),
+      approvalPrompt: approval?.type === 'user_approval' ? approval.prompt : undefined,
+      exitChecks,
+      hasExitConditions: phase.exit_conditions.length > 0,
+      nextPhase,
+      rules: phase.rules.flatMap((rule, ruleIndex) => {
+        const rulePath = [...path, 'rules', ruleIndex];
+        const when = this.expression(rule.when, [...rulePath, 'when']);
+        const message = this.template(rule.message, [...rulePath, 'message']);
+        return when && message
+          ? [{ when, action: rule.action, message, label: `phase ${phase.name} rule ${ruleIndex + 1} (${rule.when})` }]
+          : [];
+      }),
+    };
+  }
+
+  private compileActions(
+    actions: WorkflowDefinition['triggers']['on_session_start'],
+    path: readonly PropertyKey[],
+    phaseNames: readonly string[],
+  ): CompiledAction[] {
+    return actions.flatMap((action, index): CompiledAction[] => {
+      const actionPath = [...path, index];
+      const when = action.when === undefined ? undefined : this.expression(action.when, [...actionPath, 'when']);
+      const withWhen = when ? { when } : {};
+      switch (action.action) {
+        case 'inject_message': {
+          const content = this.template(action.content, [...actionPath, 'content']);
+          return content ? [{ kind: 'inject_message', content, ...withWhen }] : [];
+        }
+        case 'set_variable':
+          return [{ kind: 'set_variable', name: action.name, value: action.value, ...withWhen }];
+        case 'increment_variable':
+          return [{ kind: 'increment_variable', name: action.name, by: action.by, ...withWhen }];
+        case 'enter_phase':
+          if (!phaseNames.includes(action.phase)) {
+            this.fail([...actionPath, 'phase'], `enter_phase names unknown phase \`${action.phase}\` (phases: ${phaseNames.join(', ')})`);
+          }
+          return [{ kind: 'enter_phase', phase: action.phase, ...withWhen }];
+      }
+    });
+  }
+
+  private expression(source: string, path: readonly PropertyKey[]): CompiledExpressionHandle | undefined {
+    const result = compileExpression(source, this.knownNames);
+    if (result.ok) return result.expression;
+    this.fail(path, result.message);
+    return undefined;
+  }
+
+  private template(source: string, path: readonly PropertyKey[]): CompiledTemplate | undefined {
+    const result = compileTemplate(source, this.knownNames);
+    if (result.ok) return result.template;
+    this.fail(path, `in template: ${result.message}`);
+    return undefined;
+  }
+
+  private fail(path: readonly PropertyKey[], message: string): void {
+    this.errors.push(this.errorAt(path, message));
+  }
+}
+
+/** Variables may be declared under `variables:` or introduced by set/increment actions. */
+function collectVariableNames(definition: WorkflowDefinition): string[] {
+  const names = new Set(Object.keys(definition.variables));
+  const actionLists = [
+    definition.triggers.on_session_start,
+    ...definition.phases.flatMap((phase) => [phase.on_enter, phase.on_exit, ...phase.transitions.map((t) => t.on_transition)]),
+  ];
+  for (const actions of actionLists) {
+    for (const action of actions) {
+      if (action.action === 'set_variable' || action.action === 'increment_variable') names.add(action.name);
+    }
+  }
+  return [...names];
+}
+
+/** zod would say "invalid discriminator"; a workflow author needs the action's name. */
+function findUnknownActions(raw: unknown): { path: PropertyKey[]; message: string }[] {
+  const problems: { path: PropertyKey[]; message: string }[] = [];
+  const check = (list: unknown, path: PropertyKey[], known: readonly string[]): void => {
+    if (!Array.isArray(list)) return;
+    list.forEach((item, index) => {
+      const action = (item as { action?: unknown } | null)?.action;
+      if (typeof action === 'string' && !known.includes(action)) {
+        problems.push({
+          path: [...path, index, 'action'],
+          message: `unknown action \`${action}\` (known here: ${known.join(', ')})`,
+        });
+      }
+    });
+  };
+  const root = raw as { phases?: unknown; triggers?: { on_session_start?: unknown } } | null;
+  check(root?.triggers?.on_session_start, ['triggers', 'on_session_start'], TRIGGER_ACTION_NAMES);
+  if (Array.isArray(root?.phases)) {
+    root.phases.forEach((phase: Record<string, unknown> | null, index) => {
+      check(phase?.on_enter, ['phases', index, 'on_enter'], PHASE_ACTION_NAMES);
+      check(phase?.on_exit, ['phases', index, 'on_exit'], PHASE_ACTION_NAMES);
+      if (Array.isArray(phase?.transitions)) {
+        phase.transitions.forEach((transition: Record<string, unknown> | null, transitionIndex: number) => {
+          check(transition?.on_transition, ['phases', index, 'transitions', transitionIndex, 'on_transition'], PHASE_ACTION_NAMES);
+        });
+      }
+    });
+  }
+  return problems;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const where = issue.path.length > 0 ? issue.path.join('.') : 'the file';
+  if (issue.code === 'unrecognized_keys') return `${where}: unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `\`${k}\``).join(', ')}`;
+  return `${where}: ${issue.message}`;
+}
+
+/** Offset of the deepest existing YAML node on the path (a missing key points at its parent). */
+function nodeOffset(root: unknown, path: readonly PropertyKey[]): number | undefined {
+  let node = root as YamlNode | null | undefined;
+  let offset = node?.range?.[0];
+  for (const key of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((item) => (item.key as { value?: unknown } | null)?.value === key);
+      if (!pair) break;
+      const keyNode = pair.key as YamlNode | null;
+      node = pair.value as YamlNode | null;
+      offset = node?.range?.[0] ?? keyNode?.range?.[0] ?? offset;
+      // Point unknown-key errors at the key itself.
+      if (path[path.length - 1] === key && keyNode?.range) offset = keyNode.range[0];
+    } else if (isSeq(node) && typeof key === 'number') {
+      node = node.items[key] as YamlNode | null;
+      if (!node) break;
+      offset = node.range?.[0] ?? offset;
+    } else break;
+  }
+  return offset;
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0] ?? message;
+}

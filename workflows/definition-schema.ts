@@ -1,0 +1,86 @@
+// The YAML format of a phase workflow (seed 003), as a zod schema. Objects are strict:
+// an unknown key is a load error with its file, line and column, never ignored.
+import { z } from 'zod';
+
+const when = z.string().min(1).optional();
+
+export const PHASE_ACTION_NAMES = ['inject_message', 'set_variable', 'increment_variable'] as const;
+export const TRIGGER_ACTION_NAMES = [...PHASE_ACTION_NAMES, 'enter_phase'] as const;
+export const EXIT_CONDITION_TYPES = ['user_approval', 'variable_set', 'expression'] as const;
+
+const injectMessage = z.strictObject({ action: z.literal('inject_message'), content: z.string(), when });
+const setVariable = z.strictObject({
+  action: z.literal('set_variable'),
+  name: z.string().min(1),
+  value: z.unknown(),
+  when,
+});
+const incrementVariable = z.strictObject({
+  action: z.literal('increment_variable'),
+  name: z.string().min(1),
+  by: z.number().default(1),
+  when,
+});
+const enterPhase = z.strictObject({ action: z.literal('enter_phase'), phase: z.string().min(1), when });
+
+export const phaseActionSchema = z.discriminatedUnion('action', [injectMessage, setVariable, incrementVariable]);
+export const triggerActionSchema = z.discriminatedUnion('action', [
+  injectMessage,
+  setVariable,
+  incrementVariable,
+  enterPhase,
+]);
+
+const transitionSchema = z.strictObject({
+  to: z.string().min(1),
+  when: z.string().min(1),
+  on_transition: z.array(phaseActionSchema).default([]),
+});
+
+const exitConditionSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('user_approval'), prompt: z.string().default('Ready to move on?') }),
+  z.strictObject({ type: z.literal('variable_set'), variable: z.string().min(1) }),
+  z.strictObject({ type: z.literal('expression'), when: z.string().min(1) }),
+]);
+
+const ruleSchema = z.strictObject({
+  when: z.string().min(1),
+  action: z.enum(['block', 'warn']),
+  message: z.string().min(1),
+});
+
+const toolList = z.array(z.string().min(1));
+
+const phaseSchema = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9_-]+$/, 'phase names use letters, digits, - and _'),
+  description: z.string().optional(),
+  /** Told to the model at session start and with every prompt while the phase is current. */
+  instructions: z.string().optional(),
+  allowed_tools: z.union([z.literal('all'), toolList]).default('all'),
+  blocked_tools: toolList.default([]),
+  on_enter: z.array(phaseActionSchema).default([]),
+  on_exit: z.array(phaseActionSchema).default([]),
+  transitions: z.array(transitionSchema).default([]),
+  exit_conditions: z.array(exitConditionSchema).default([]),
+  rules: z.array(ruleSchema).default([]),
+});
+
+export const workflowDefinitionSchema = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'workflow names use letters, digits, ., - and _'),
+  description: z.string().optional(),
+  version: z.union([z.string(), z.number()]).optional(),
+  type: z.literal('phase').default('phase'),
+  variables: z.record(z.string(), z.unknown()).default({}),
+  phases: z.array(phaseSchema).min(1),
+  triggers: z
+    .strictObject({
+      on_session_start: z.array(triggerActionSchema).default([]),
+    })
+    .default({ on_session_start: [] }),
+});
+
+export type WorkflowDefinition = z.infer<typeof workflowDefinitionSchema>;
+export type PhaseDefinition = z.infer<typeof phaseSchema>;
+export type PhaseAction = z.infer<typeof phaseActionSchema>;
+export type TriggerAction = z.infer<typeof triggerActionSchema>;
+export type ExitCondition = z.infer<typeof exitConditionSchema>;

@@ -1,0 +1,364 @@
+// The engine: (definition, state, event, context) → (state, decision, effects).
+// Pure: no clock, no I/O. Time comes in as `ctx.now`; what should happen outside
+// (audit rows for phase changes) goes out as effects.
+import type { CompiledAction, CompiledPhase, CompiledWorkflow } from './compile.js';
+import type { ExpressionScope } from './expressions.js';
+import {
+  classifyApprovalReply,
+  renderApprovalDeclined,
+  renderPhaseContext,
+  renderRuleDeniedReason,
+  renderToolDeniedReason,
+} from './messages.js';
+import type { WorkflowState } from './state.js';
+import { canonicalToolName } from './tool-names.js';
+
+export interface EngineEvent {
+  /** Claude Code's hook_event_name. */
+  readonly name: string;
+  readonly toolName?: string | undefined;
+  readonly toolInput?: Readonly<Record<string, unknown>> | undefined;
+  readonly prompt?: string | undefined;
+  /** SessionStart's source: startup, resume, clear, compact. */
+  readonly source?: string | undefined;
+  /** PostToolUseFailure's error text. */
+  readonly error?: string | undefined;
+}
+
+export interface EngineContext {
+  /** Milliseconds since the epoch. */
+  readonly now: number;
+}
+
+export type Decision =
+  | { readonly kind: 'allow'; readonly context?: string | undefined; readonly because: string }
+  | { readonly kind: 'deny'; readonly reason: string; readonly because: string };
+
+export type Effect =
+  | { readonly type: 'phase_changed'; readonly from: string | null; readonly to: string; readonly cause: string }
+  | { readonly type: 'approval_requested'; readonly phase: string; readonly prompt: string }
+  | { readonly type: 'approval_declined'; readonly phase: string };
+
+export interface Evaluation {
+  readonly state: WorkflowState;
+  readonly decision: Decision;
+  readonly effects: readonly Effect[];
+}
+
+const NO_EVENT: EngineEvent = { name: 'none' };
+
+/** A session's first state: the on_session_start triggers run, then the first phase is entered. */
+export function startWorkflow(workflow: CompiledWorkflow, ctx: EngineContext): { state: WorkflowState; effects: Effect[] } {
+  const firstPhase = workflow.phases[0]!;
+  let state: WorkflowState = {
+    workflow: workflow.name,
+    definitionHash: workflow.hash,
+    phase: firstPhase.name,
+    phaseEnteredAt: ctx.now,
+    phaseActionCount: 0,
+    totalActionCount: 0,
+    blockedCount: 0,
+    variables: { ...workflow.variables },
+    pendingApproval: null,
+    pendingMessages: [],
+    disabled: null,
+  };
+  let target = firstPhase.name;
+  // Before the first phase is entered, `workflow_state.phase` is empty, which is what the
+  // seed's `enter_phase … when: "not workflow_state.phase"` tests for.
+  const freshScope = buildScope(workflow, state, NO_EVENT, ctx, { fresh: true });
+  for (const action of workflow.onSessionStart) {
+    if (action.when && !action.when.evaluate(freshScope)) continue;
+    if (action.kind === 'enter_phase') target = action.phase;
+    else state = applyAction(workflow, state, action, NO_EVENT, ctx);
+  }
+  const phase = workflow.phase(target)!;
+  state = { ...state, phase: phase.name };
+  state = runActions(workflow, state, phase.onEnter, NO_EVENT, ctx);
+  return { state, effects: [{ type: 'phase_changed', from: null, to: phase.name, cause: 'workflow started' }] };
+}
+
+export function evaluateEvent(
+  workflow: CompiledWorkflow,
+  state: WorkflowState,
+  event: EngineEvent,
+  ctx: EngineContext,
+): Evaluation {
+  if (state.disabled) {
+    return { state, decision: { kind: 'allow', because: `workflow disabled: ${state.disabled.reason}` }, effects: [] };
+  }
+  const phase = currentPhase(workflow, state);
+  switch (event.name) {
+    case 'SessionStart':
+      return withContext(workflow, state, event, ctx, [], `phase ${phase.name}: session ${event.source ?? 'start'}`, true);
+    case 'UserPromptSubmit':
+      return evaluatePrompt(workflow, state, event, ctx);
+    case 'PreToolUse':
+      return evaluateToolCall(workflow, state, event, ctx);
+    case 'PostToolUse':
+    case 'PostToolUseFailure':
+      return evaluateToolResult(workflow, state, event, ctx);
+    case 'Stop':
+      return evaluateStop(workflow, state, event, ctx);
+    default:
+      return { state, decision: { kind: 'allow', because: `phase ${phase.name}: ${event.name} observed` }, effects: [] };
+  }
+}
+
+/** A human's override (`gobby workflow phase <name>`): moves at once and queues the entry messages. */
+export function movePhase(
+  workflow: CompiledWorkflow,
+  state: WorkflowState,
+  target: string,
+  cause: string,
+  ctx: EngineContext,
+): { state: WorkflowState; effects: Effect[] } {
+  return enterPhase(workflow, state, target, [], cause, NO_EVENT, ctx);
+}
+
+/** The phases a non-forced `gobby workflow phase` may move to: what the definition itself allows. */
+export function reachablePhases(workflow: CompiledWorkflow, state: WorkflowState): string[] {
+  const phase = currentPhase(workflow, state);
+  const targets = new Set(phase.transitions.map((transition) => transition.to));
+  if (phase.nextPhase && phase.hasExitConditions) {
+    const scope = buildScope(workflow, state, NO_EVENT, { now: state.phaseEnteredAt });
+    if (phase.exitChecks.every((check) => check.holds.evaluate(scope))) targets.add(phase.nextPhase);
+  }
+  return [...targets];
+}
+
+export function renderCurrentPhaseContext(workflow: CompiledWorkflow, state: WorkflowState, ctx: EngineContext): string {
+  return renderPhaseContext(workflow, currentPhase(workflow, state), buildScope(workflow, state, NO_EVENT, ctx));
+}
+
+function evaluatePrompt(workflow: CompiledWorkflow, state: WorkflowState, event: EngineEvent, ctx: EngineContext): Evaluation {
+  const phase = currentPhase(workflow, state);
+  const effects: Effect[] = [];
+  let next = state;
+  let because = `phase ${phase.name}: prompt`;
+  if (state.pendingApproval && phase.nextPhase) {
+    const reply = classifyApprovalReply(event.prompt ?? '');
+    if (reply === 'approve') {
+      const moved = enterPhase(workflow, next, phase.nextPhase, phase.onExit, 'user approved', event, ctx);
+      next = moved.state;
+      effects.push(...moved.effects);
+      because = `phase ${phase.name}: user approved, moved to ${phase.nextPhase}`;
+    } else if (reply === 'reject') {
+      next = { ...next, pendingApproval: null, pendingMessages: [...next.pendingMessages, renderApprovalDeclined(phase)] };
+      effects.push({ type: 'approval_declined', phase: phase.name });
+      because = `phase ${phase.name}: user declined approval`;
+    }
+  }
+  if (effects.length === 0) {
+    const moved = fireTransitions(workflow, next, event, ctx);
+    next = moved.state;
+    effects.push(...moved.effects);
+    if (moved.effects.length > 0) because = `phase ${phase.name}: transition to ${next.phase}`;
+  }
+  return withContext(workflow, next, event, ctx, effects, because, true);
+}
+
+function evaluateToolCall(workflow: CompiledWorkflow, state: WorkflowState, event: EngineEvent, ctx: EngineContext): Evaluation {
+  const phase = currentPhase(workflow, state);
+  const toolName = canonicalToolName(event.toolName ?? '');
+  const { allowed, isBlocked } = phase.tools;
+  const permitted = !isBlocked(toolName) && (allowed === 'all' || allowed.matches(toolName));
+  if (!permitted) {
+    return deny(state, renderToolDeniedReason(workflow, phase, toolName), `phase ${phase.name}: ${isBlocked(toolName) ? 'blocked_tools' : 'allowed_tools'}`);
+  }
+  const scope = buildScope(workflow, state, event, ctx);
+  let next = state;
+  for (const rule of phase.rules) {
+    if (!rule.when.evaluate(scope)) continue;
+    const message = rule.message.render(scope);
+    if (rule.action === 'block') return deny(state, renderRuleDeniedReason(workflow, phase, message), rule.label);
+    next = { ...next, pendingMessages: [...next.pendingMessages, `[gobby] ${message}`] };
+  }
+  return { state: next, decision: { kind: 'allow', because: `phase ${phase.name}: ${toolName} allowed` }, effects: [] };
+}
+
+function evaluateToolResult(workflow: CompiledWorkflow, state: WorkflowState, event: EngineEvent, ctx: EngineContext): Evaluation {
+  const counted: WorkflowState = {
+    ...state,
+    phaseActionCount: state.phaseActionCount + 1,
+    totalActionCount: state.totalActionCount + 1,
+  };
+  const moved = fireTransitions(workflow, counted, event, ctx);
+  const because = moved.effects.length > 0 ? `phase ${state.phase}: transition to ${moved.state.phase}` : `phase ${state.phase}: action counted`;
+  // Pending messages (a phase entered, a rule's warning) ride on this tool_result.
+  return withContext(workflow, moved.state, event, ctx, moved.effects, because, moved.effects.length > 0);
+}
+
+function evaluateStop(workflow: CompiledWorkflow, state: WorkflowState, event: EngineEvent, ctx: EngineContext): Evaluation {
+  const moved = fireTransitions(workflow, state, event, ctx);
+  let next = moved.state;
+  const effects: Effect[] = [...moved.effects];
+  const phase = currentPhase(workflow, next);
+  // The model ended its turn in a phase that waits for approval: its last message is the
+  // work to approve, so the user's next reply is read as the answer.
+  if (phase.approvalPrompt !== undefined && !next.pendingApproval && exitChecksHold(workflow, next, event, ctx)) {
+    next = { ...next, pendingApproval: { phase: phase.name, prompt: phase.approvalPrompt, askedAt: ctx.now } };
+    effects.push({ type: 'approval_requested', phase: phase.name, prompt: phase.approvalPrompt });
+  }
+  // Stop answers carry no context: additionalContext on Stop makes the agent continue.
+  // Messages queued here are delivered with the next prompt.
+  return { state: next, decision: { kind: 'allow', because: `phase ${phase.name}: turn ended` }, effects };
+}
+
+/** The first transition whose condition holds fires; then exit conditions without approval are checked. */
+function fireTransitions(
+  workflow: CompiledWorkflow,
+  state: WorkflowState,
+  event: EngineEvent,
+  ctx: EngineContext,
+): { state: WorkflowState; effects: Effect[] } {
+  const phase = currentPhase(workflow, state);
+  const scope = buildScope(workflow, state, event, ctx);
+  for (const transition of phase.transitions) {
+    if (transition.when.evaluate(scope)) {
+      return enterPhase(workflow, state, transition.to, [...phase.onExit, ...transition.onTransition], `when ${transition.when.source}`, event, ctx);
+    }
+  }
+  if (phase.hasExitConditions && phase.approvalPrompt === undefined && phase.nextPhase && exitChecksHold(workflow, state, event, ctx)) {
+    return enterPhase(workflow, state, phase.nextPhase, phase.onExit, 'exit conditions met', event, ctx);
+  }
+  return { state, effects: [] };
+}
+
+function exitChecksHold(workflow: CompiledWorkflow, state: WorkflowState, event: EngineEvent, ctx: EngineContext): boolean {
+  const phase = currentPhase(workflow, state);
+  const scope = buildScope(workflow, state, event, ctx);
+  return phase.exitChecks.every((check) => check.holds.evaluate(scope));
+}
+
+function enterPhase(
+  workflow: CompiledWorkflow,
+  state: WorkflowState,
+  target: string,
+  leavingActions: readonly CompiledAction[],
+  cause: string,
+  event: EngineEvent,
+  ctx: EngineContext,
+): { state: WorkflowState; effects: Effect[] } {
+  const to = workflow.phase(target);
+  if (!to) throw new Error(`unknown phase ${target}`); // compile() guarantees targets exist
+  let next = runActions(workflow, state, leavingActions, event, ctx);
+  next = { ...next, phase: to.name, phaseEnteredAt: ctx.now, phaseActionCount: 0, pendingApproval: null };
+  next = runActions(workflow, next, to.onEnter, event, ctx);
+  return { state: next, effects: [{ type: 'phase_changed', from: state.phase, to: to.name, cause }] };
+}
+
+function runActions(
+  workflow: CompiledWorkflow,
+  state: WorkflowState,
+  actions: readonly CompiledAction[],
+  event: EngineEvent,
+  ctx: EngineContext,
+): WorkflowState {
+  return actions.reduce((current, action) => {
+    if (action.when && !action.when.evaluate(buildScope(workflow, current, event, ctx))) return current;
+    return applyAction(workflow, current, action, event, ctx);
+  }, state);
+}
+
+function applyAction(
+  workflow: CompiledWorkflow,
+  state: WorkflowState,
+  action: CompiledAction,
+  event: EngineEvent,
+  ctx: EngineContext,
+): WorkflowState {
+  switch (action.kind) {
+    case 'inject_message': {
+      const text = action.content.render(buildScope(workflow, state, event, ctx));
+      return text ? { ...state, pendingMessages: [...state.pendingMessages, text] } : state;
+    }
+    case 'set_variable':
+      return { ...state, variables: { ...state.variables, [action.name]: action.value } };
+    case 'increment_variable': {
+      const current = Number(state.variables[action.name] ?? 0);
+      return { ...state, variables: { ...state.variables, [action.name]: (Number.isFinite(current) ? current : 0) + action.by } };
+    }
+    case 'enter_phase':
+      return state; // only meaningful in on_session_start, handled by startWorkflow
+  }
+}
+
+/** Delivers queued messages, then (when asked) the current phase's standing instructions. */
+function withContext(
+  workflow: CompiledWorkflow,
+  state: WorkflowState,
+  event: EngineEvent,
+  ctx: EngineContext,
+  effects: readonly Effect[],
+  because: string,
+  includePhaseContext: boolean,
+): Evaluation {
+  const parts = [...state.pendingMessages];
+  if (includePhaseContext) parts.push(renderCurrentPhaseContext(workflow, state, ctx));
+  const context = parts.length > 0 ? parts.join('\n\n') : undefined;
+  return {
+    state: parts.length > 0 ? { ...state, pendingMessages: [] } : state,
+    decision: { kind: 'allow', context, because },
+    effects,
+  };
+}
+
+function deny(state: WorkflowState, reason: string, because: string): Evaluation {
+  return { state: { ...state, blockedCount: state.blockedCount + 1 }, decision: { kind: 'deny', reason, because }, effects: [] };
+}
+
+function currentPhase(workflow: CompiledWorkflow, state: WorkflowState): CompiledPhase {
+  // A pinned definition always has the phase its state names; the first phase is a
+  // safe floor should a state row ever disagree.
+  return workflow.phase(state.phase) ?? workflow.phases[0]!;
+}
+
+function buildScope(
+  workflow: CompiledWorkflow,
+  state: WorkflowState,
+  event: EngineEvent,
+  ctx: EngineContext,
+  options: { fresh?: boolean } = {},
+): ExpressionScope {
+  const toolInput = event.toolInput ?? {};
+  const command = typeof toolInput.command === 'string' ? toolInput.command : undefined;
+  const file = firstString(toolInput.file_path, toolInput.notebook_path, toolInput.path);
+  const phase = options.fresh ? undefined : state.phase;
+  const toolName = event.toolName === undefined ? undefined : canonicalToolName(event.toolName);
+  const values: Record<string, unknown> = {
+    ...state.variables,
+    workflow: workflow.name,
+    phase,
+    phase_action_count: state.phaseActionCount,
+    total_action_count: state.totalActionCount,
+    blocked_count: state.blockedCount,
+    seconds_in_phase: Math.max(0, Math.floor((ctx.now - state.phaseEnteredAt) / 1000)),
+    variables: state.variables,
+    event: event.name,
+    tool: toolName,
+    tool_name: toolName,
+    tool_input: event.toolInput,
+    command,
+    file,
+    prompt: event.prompt,
+    tool_result:
+      event.name === 'PostToolUseFailure'
+        ? { is_error: true, error: event.error ?? '' }
+        : event.name === 'PostToolUse'
+          ? { is_error: false }
+          : undefined,
+    workflow_state: {
+      phase,
+      phase_action_count: state.phaseActionCount,
+      total_action_count: state.totalActionCount,
+      variables: state.variables,
+    },
+    approval_pending: state.pendingApproval !== null,
+  };
+  return { values, event: { prompt: event.prompt, command } };
+}
+
+function firstString(...candidates: unknown[]): string | undefined {
+  return candidates.find((candidate): candidate is string => typeof candidate === 'string');
+}

@@ -1,0 +1,75 @@
+// Everything the model is told by gobby is phrased here, so that every message names the
+// phase, what is allowed now and how to move on (design §3.7).
+import type { CompiledPhase, CompiledWorkflow } from './compile.js';
+import type { ExpressionScope } from './expressions.js';
+
+export const APPROVAL_WORDS: readonly string[] = ['yes', 'y', 'approve', 'approved', 'proceed', 'continue', 'lgtm'];
+export const REJECTION_WORDS: readonly string[] = ['no', 'n', 'reject', 'rejected', 'stop', 'cancel'];
+
+export function describeAllowedTools(phase: CompiledPhase): string {
+  const { allowed, blockedPatterns } = phase.tools;
+  if (allowed === 'all') {
+    return blockedPatterns.length === 0 ? 'all tools' : `all tools except ${blockedPatterns.join(', ')}`;
+  }
+  const usable = allowed.patterns.filter((pattern) => !blockedPatterns.includes(pattern));
+  return usable.length === 0 ? 'no tools' : usable.join(', ');
+}
+
+/** How the model (or the user) gets out of the current phase. */
+export function describeWayOut(workflow: CompiledWorkflow, phase: CompiledPhase): string {
+  const ways: string[] = [];
+  if (phase.approvalPrompt !== undefined && phase.nextPhase) {
+    const before = phase.exitChecks.length > 0 ? `Once ${phase.exitChecks.map((c) => c.label).join(' and ')}, present` : 'Present';
+    ways.push(
+      `${before} your work and end your turn by asking the user: "${phase.approvalPrompt}" ` +
+        `When the user answers yes (or approve / proceed / continue), ` +
+        `the workflow moves to the \`${phase.nextPhase}\` phase.`,
+    );
+  } else if (phase.hasExitConditions && phase.nextPhase) {
+    ways.push(`The workflow moves to \`${phase.nextPhase}\` once ${phase.exitChecks.map((c) => c.label).join(' and ')}.`);
+  }
+  for (const transition of phase.transitions) {
+    ways.push(`It moves to \`${transition.to}\` when ${transition.when.source}.`);
+  }
+  if (ways.length === 0) {
+    return phase.index === workflow.phases.length - 1 ? 'This is the last phase of the workflow.' : 'Only the user can move the workflow on from here.';
+  }
+  return ways.join(' ');
+}
+
+export function renderPhaseContext(workflow: CompiledWorkflow, phase: CompiledPhase, scope: ExpressionScope): string {
+  const lines = [
+    `[gobby] Workflow \`${workflow.name}\` is in phase \`${phase.name}\` (${phase.index + 1} of ${workflow.phases.length})` +
+      (phase.description ? `: ${phase.description}` : '.'),
+  ];
+  const instructions = phase.instructions?.render(scope);
+  if (instructions) lines.push(instructions);
+  const everything = phase.tools.allowed === 'all' && phase.tools.blockedPatterns.length === 0;
+  lines.push(`Tools allowed in this phase: ${describeAllowedTools(phase)}.${everything ? '' : ' Other tools are refused by gobby.'}`);
+  lines.push(describeWayOut(workflow, phase));
+  return lines.join('\n');
+}
+
+export function renderToolDeniedReason(workflow: CompiledWorkflow, phase: CompiledPhase, toolName: string): string {
+  return (
+    `gobby: ${toolName} is not allowed in the \`${phase.name}\` phase of the \`${workflow.name}\` workflow. ` +
+    `Allowed now: ${describeAllowedTools(phase)}. ${describeWayOut(workflow, phase)}`
+  );
+}
+
+export function renderRuleDeniedReason(workflow: CompiledWorkflow, phase: CompiledPhase, message: string): string {
+  return `gobby: ${message} (rule of the \`${phase.name}\` phase of the \`${workflow.name}\` workflow). ${describeWayOut(workflow, phase)}`;
+}
+
+export function renderApprovalDeclined(phase: CompiledPhase): string {
+  return `[gobby] The user did not approve leaving the \`${phase.name}\` phase. Stay in \`${phase.name}\`, address the user's reply, and ask again when ready.`;
+}
+
+/** The first word of the reply decides: "yes, go ahead" approves, "no, change X" declines. */
+export function classifyApprovalReply(prompt: string): 'approve' | 'reject' | 'other' {
+  const firstWord = /^[\s"'`*_>(]*([\p{L}]+)/u.exec(prompt.toLowerCase())?.[1];
+  if (firstWord === undefined) return 'other';
+  if (APPROVAL_WORDS.includes(firstWord)) return 'approve';
+  if (REJECTION_WORDS.includes(firstWord)) return 'reject';
+  return 'other';
+}
