@@ -1,0 +1,160 @@
+#!/usr/bin/env node
+// The `gobby` command. It talks to the daemon over HTTP; only `daemon start --foreground`
+// runs the daemon in this process.
+import { Command, Option } from 'commander';
+import { PACKAGE_VERSION } from '../package-info.js';
+import { CliError } from './daemon-client.js';
+import { daemonStatus, startDaemon, stopDaemon } from './daemon-commands.js';
+import { install, uninstall } from './install-commands.js';
+import {
+  changePhase,
+  clearWorkflow,
+  listWorkflows,
+  resetWorkflow,
+  setEnforcement,
+  setWorkflow,
+  showStatus,
+  showWorkflow,
+} from './workflow-commands.js';
+
+const env = process.env;
+const cwd = process.cwd();
+const jsonOption = () => new Option('--json', 'print machine-readable JSON');
+const sessionOption = () => new Option('--session <id>', 'the session to act on (default: the most recently active one in this project)');
+const reasonOption = (required: string) => new Option('--reason <text>', `why (recorded in the audit log)${required}`);
+
+const program = new Command()
+  .name('gobby')
+  .description(
+    'Hold Claude Code to a workflow. The gobby daemon receives every hook event, keeps each\n' +
+      "session's phase in SQLite, refuses tools the phase does not allow and tells the model why.",
+  )
+  .version(PACKAGE_VERSION)
+  .showHelpAfterError('(run with --help for usage)')
+  .addHelpText(
+    'after',
+    '\nQuick start:\n  gobby daemon start\n  gobby install              # in your project: adds the hooks to .claude/settings.json\n  gobby workflow set plan-execute\n  gobby workflow status      # while Claude Code runs\n\nEnvironment: GOBBY_HOME (default ~/.gobby), GOBBY_PORT (default 7377).',
+  );
+
+const daemon = program.command('daemon').description('start, stop and inspect the gobby daemon (one per GOBBY_HOME)');
+daemon
+  .command('start')
+  .description('start the daemon in the background and return once it answers; says so if it is already running')
+  .option('--foreground', 'run in this terminal and log to stdout too (for debugging); Ctrl-C stops it')
+  .addOption(jsonOption())
+  .action(async (options: { foreground?: boolean; json?: boolean }) => {
+    if (options.foreground) {
+      const { runDaemon } = await import('../main.js');
+      await runDaemon({ foreground: true, env });
+      return;
+    }
+    await startDaemon(env, { json: !!options.json });
+  });
+daemon
+  .command('stop')
+  .description('stop the running daemon (state is in SQLite and survives)')
+  .addOption(jsonOption())
+  .action((options: { json?: boolean }) => stopDaemon(env, { json: !!options.json }));
+daemon
+  .command('status')
+  .description('pid, port, version, uptime, database path and active sessions')
+  .addOption(jsonOption())
+  .action((options: { json?: boolean }) => daemonStatus(env, { json: !!options.json }));
+
+program
+  .command('install')
+  .description("add gobby's hooks to Claude Code's settings (idempotent; keeps your other settings; writes a backup)")
+  .option('--project <dir>', "the project whose .claude/settings.json to edit (default: the current directory)")
+  .option('--user', "edit the user settings (~/.claude/settings.json) instead: gobby then sees every project")
+  .option('--lenient', 'fail open: when the daemon is down, tools and prompts go ahead (default: strict, they are blocked)')
+  .addOption(jsonOption())
+  .action((options: { project?: string; user?: boolean; lenient?: boolean; json?: boolean }) => {
+    if (options.project && options.user) throw new CliError('choose one of --project and --user', 'GOBBY_ERR_CLI_USAGE');
+    return install({ project: options.project, user: options.user, lenient: !!options.lenient }, env, cwd, { json: !!options.json });
+  });
+program
+  .command('uninstall')
+  .description("remove exactly gobby's hooks from Claude Code's settings")
+  .option('--project <dir>', 'the project whose .claude/settings.json to edit (default: the current directory)')
+  .option('--user', 'edit the user settings instead')
+  .addOption(jsonOption())
+  .action((options: { project?: string; user?: boolean; json?: boolean }) =>
+    uninstall({ project: options.project, user: options.user }, env, cwd, { json: !!options.json }),
+  );
+
+const workflow = program
+  .command('workflow')
+  .description("choose a project's workflow, see a session's state, and override it (humans only)");
+workflow
+  .command('list')
+  .description('workflows visible from this project: project .gobby/workflows/ > $GOBBY_HOME/workflows/ > built-in')
+  .addOption(jsonOption())
+  .action((options: { json?: boolean }) => listWorkflows({ env, cwd, output: { json: !!options.json } }));
+workflow
+  .command('show <name>')
+  .description("a workflow's phases, tools and transitions")
+  .addOption(jsonOption())
+  .action((name: string, options: { json?: boolean }) => showWorkflow({ env, cwd, output: { json: !!options.json } }, name));
+workflow
+  .command('set <name>')
+  .description("make <name> this project's workflow: new sessions and running sessions without one get it")
+  .addOption(jsonOption())
+  .action((name: string, options: { json?: boolean }) => setWorkflow({ env, cwd, output: { json: !!options.json } }, name));
+workflow
+  .command('clear')
+  .description("remove this project's workflow (running sessions keep theirs)")
+  .addOption(jsonOption())
+  .action((options: { json?: boolean }) => clearWorkflow({ env, cwd, output: { json: !!options.json } }));
+workflow
+  .command('status')
+  .description("a session's workflow, phase, time in phase, counts, tools, pending approval and last decisions")
+  .addOption(sessionOption())
+  .addOption(jsonOption())
+  .action((options: { session?: string; json?: boolean }) => showStatus({ env, cwd, output: { json: !!options.json } }, options.session));
+workflow
+  .command('phase <name>')
+  .description('move the session to phase <name>; without --force only where the definition allows it now')
+  .option('--force', 'move now whatever the definition says (needs --reason; audited)')
+  .addOption(reasonOption(', required with --force'))
+  .addOption(sessionOption())
+  .addOption(jsonOption())
+  .action((name: string, options: { force?: boolean; reason?: string; session?: string; json?: boolean }) =>
+    changePhase({ env, cwd, output: { json: !!options.json } }, name, { force: !!options.force, reason: options.reason, session: options.session }),
+  );
+workflow
+  .command('reset')
+  .description("reload the session's workflow definition from disk and return to its first phase (audited)")
+  .addOption(reasonOption(' (required)'))
+  .addOption(sessionOption())
+  .addOption(jsonOption())
+  .action((options: { reason?: string; session?: string; json?: boolean }) =>
+    resetWorkflow({ env, cwd, output: { json: !!options.json } }, { reason: options.reason, session: options.session }),
+  );
+workflow
+  .command('disable')
+  .description('suspend enforcement for the session: everything is allowed and still audited')
+  .addOption(reasonOption(' (required)'))
+  .addOption(sessionOption())
+  .addOption(jsonOption())
+  .action((options: { reason?: string; session?: string; json?: boolean }) =>
+    setEnforcement({ env, cwd, output: { json: !!options.json } }, false, { reason: options.reason, session: options.session }),
+  );
+workflow
+  .command('enable')
+  .description('resume enforcement for the session')
+  .addOption(reasonOption(''))
+  .addOption(sessionOption())
+  .addOption(jsonOption())
+  .action((options: { reason?: string; session?: string; json?: boolean }) =>
+    setEnforcement({ env, cwd, output: { json: !!options.json } }, true, { reason: options.reason, session: options.session }),
+  );
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  if (error instanceof CliError) {
+    process.stderr.write(`gobby: ${error.message}\n`);
+    process.exit(error.exitCode);
+  }
+  const code = (error as { code?: string }).code;
+  process.stderr.write(`gobby: ${code ? `${code}: ` : ''}${(error as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,146 @@
+// The composition root: the only place that opens the database, listens, writes
+// daemon.json and handles signals. `node dist/daemon/main.js [--foreground]`.
+import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import pino from 'pino';
+import { resolveGobbyHome } from '../hooks/daemon-file.js';
+import { loadDaemonConfig } from './config.js';
+import { ensureControlToken } from './control-token.js';
+import { createControlService } from './control-service.js';
+import { acquireDaemonLock } from './daemon-lock.js';
+import { createHookService } from './hook-service.js';
+import { homeLayout } from './home-layout.js';
+import { buildServer } from './http/build-server.js';
+import { BUILTIN_TEMPLATES_DIR, MIGRATIONS_DIR, PACKAGE_VERSION } from './package-info.js';
+import { createProjectRootResolver } from './project-root.js';
+import { createSessionWorkflows } from './session-workflows.js';
+import { openDatabase } from './store/open-database.js';
+import { createStore } from './store/store.js';
+import { createWorkflowCatalog } from './workflow-catalog.js';
+
+/** Exit codes the CLI's `daemon start` understands. */
+export const EXIT_ALREADY_RUNNING = 3;
+export const EXIT_STARTUP_FAILED = 1;
+
+export async function runDaemon(options: { foreground: boolean; env: Record<string, string | undefined> }): Promise<void> {
+  const layout = homeLayout(resolveGobbyHome(options.env));
+  mkdirSync(layout.home, { recursive: true, mode: 0o700 });
+  mkdirSync(layout.logDirectory, { recursive: true });
+  mkdirSync(layout.userWorkflows, { recursive: true });
+
+  const lock = acquireDaemonLock(layout.lockFile);
+  if (!lock) {
+    process.stderr.write(`gobby: a daemon is already running for GOBBY_HOME=${layout.home} (${describeRunning(layout.daemonFile)})\n`);
+    process.exit(EXIT_ALREADY_RUNNING);
+  }
+
+  const config = loadDaemonConfig(layout.home, layout.config, options.env);
+  const streams: pino.StreamEntry[] = [{ stream: pino.destination({ dest: layout.logFile, mkdir: true, sync: false }) }];
+  if (options.foreground) streams.push({ stream: process.stdout });
+  const logger = pino({ level: config.logLevel, base: { pid: process.pid } }, pino.multistream(streams));
+
+  const startedAt = Date.now();
+  const clock = () => Date.now();
+  const token = ensureControlToken(layout.token);
+  const { db, schemaVersion } = openDatabase(layout.database, MIGRATIONS_DIR, startedAt);
+  const store = createStore(db);
+  const catalog = createWorkflowCatalog({
+    builtinDirectory: BUILTIN_TEMPLATES_DIR,
+    userDirectory: layout.userWorkflows,
+    watch: true,
+    onReloadError: (errors) => logger.warn({ errors }, 'workflow definitions failed to load; the last good versions stay in use'),
+  });
+  const resolveProjectRoot = createProjectRootResolver();
+  const sessionWorkflows = createSessionWorkflows({ store, catalog });
+  const hookService = createHookService({ store, sessionWorkflows, resolveProjectRoot, clock, protectedPaths: [layout.token] });
+  const controlService = createControlService({ store, catalog, sessionWorkflows, resolveProjectRoot, clock });
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'daemon stopping');
+    void app
+      .close()
+      .then(() => catalog.close())
+      .finally(() => {
+        db.close();
+        removeDaemonFileIfOurs(layout.daemonFile);
+        lock.release();
+        logger.flush();
+        process.exit(0);
+      });
+  };
+
+  const app = buildServer({
+    hookService,
+    controlService,
+    token,
+    logger,
+    bodyLimitBytes: config.bodyLimitBytes,
+    shutdown: () => shutdown('api'),
+    info: {
+      version: PACKAGE_VERSION,
+      home: layout.home,
+      databasePath: layout.database,
+      schemaVersion,
+      startedAt,
+      clock,
+      port: () => {
+        const address = app.server.address();
+        return address && typeof address === 'object' ? address.port : undefined;
+      },
+      activeSessions: () => store.sessions.countActive(),
+    },
+  });
+
+  try {
+    await app.listen({ host: '127.0.0.1', port: config.port });
+  } catch (error) {
+    const message =
+      (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+        ? `port ${config.port} on 127.0.0.1 is in use by another program; set GOBBY_PORT or "port" in ${layout.config}`
+        : (error as Error).message;
+    logger.fatal({ err: error }, message);
+    process.stderr.write(`gobby: the daemon could not start: ${message}\n`);
+    db.close();
+    lock.release();
+    process.exit(EXIT_STARTUP_FAILED);
+  }
+
+  writeDaemonFile(layout.daemonFile, { pid: process.pid, port: config.port, version: PACKAGE_VERSION, startedAt: new Date(startedAt).toISOString() });
+  logger.info({ port: config.port, home: layout.home, database: layout.database, schemaVersion }, 'daemon listening on 127.0.0.1');
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+function writeDaemonFile(path: string, content: object): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(content, null, 2)}\n`);
+  renameSync(temporary, path);
+}
+
+function removeDaemonFileIfOurs(path: string): void {
+  try {
+    const content = JSON.parse(readFileSync(path, 'utf8')) as { pid?: number };
+    if (content.pid === process.pid) rmSync(path);
+  } catch {
+    // already gone
+  }
+}
+
+function describeRunning(daemonFile: string): string {
+  try {
+    const content = JSON.parse(readFileSync(daemonFile, 'utf8')) as { pid?: number; port?: number };
+    return `pid ${content.pid}, port ${content.port}`;
+  } catch {
+    return 'its daemon.json is not written yet';
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+  runDaemon({ foreground: process.argv.includes('--foreground'), env: process.env }).catch((error: unknown) => {
+    process.stderr.write(`gobby: the daemon failed: ${(error as Error).stack ?? String(error)}\n`);
+    process.exit(EXIT_STARTUP_FAILED);
+  });
+}

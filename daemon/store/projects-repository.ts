@@ -1,0 +1,32 @@
+import type { Database } from 'better-sqlite3';
+
+export interface ProjectRow {
+  readonly id: number;
+  readonly root: string;
+  readonly workflow: string | null;
+}
+
+export function createProjectsRepository(db: Database) {
+  const insert = db.prepare(
+    'INSERT INTO projects (root, workflow, created_at, updated_at) VALUES (?, NULL, ?, ?) ON CONFLICT(root) DO NOTHING',
+  );
+  const byRoot = db.prepare('SELECT id, root, workflow FROM projects WHERE root = ?');
+  const byId = db.prepare('SELECT id, root, workflow FROM projects WHERE id = ?');
+  const setWorkflow = db.prepare('UPDATE projects SET workflow = ?, updated_at = ? WHERE id = ?');
+  return {
+    ensure(root: string, now: number): ProjectRow {
+      insert.run(root, now, now);
+      return byRoot.get(root) as ProjectRow;
+    },
+    find(root: string): ProjectRow | undefined {
+      return byRoot.get(root) as ProjectRow | undefined;
+    },
+    get(id: number): ProjectRow | undefined {
+      return byId.get(id) as ProjectRow | undefined;
+    },
+    setWorkflow(id: number, workflow: string | null, now: number): void {
+      setWorkflow.run(workflow, now, id);
+    },
+  };
+}
+export type ProjectsRepository = ReturnType<typeof createProjectsRepository>;

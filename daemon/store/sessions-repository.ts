@@ -1,0 +1,56 @@
+import type { Database } from 'better-sqlite3';
+
+export interface SessionRow {
+  readonly id: string;
+  readonly projectId: number;
+  readonly cwd: string;
+  readonly transcriptPath: string | null;
+  readonly startedAt: number;
+  readonly lastEventAt: number;
+  readonly endedAt: number | null;
+  readonly endReason: string | null;
+}
+
+const COLUMNS = `id, project_id AS projectId, cwd, transcript_path AS transcriptPath, started_at AS startedAt,
+  last_event_at AS lastEventAt, ended_at AS endedAt, end_reason AS endReason`;
+
+export function createSessionsRepository(db: Database) {
+  const upsert = db.prepare(`INSERT INTO sessions (id, project_id, cwd, transcript_path, started_at, last_event_at)
+    VALUES (@id, @projectId, @cwd, @transcriptPath, @now, @now)
+    ON CONFLICT(id) DO UPDATE SET last_event_at = @now, cwd = @cwd,
+      transcript_path = COALESCE(@transcriptPath, transcript_path)`);
+  const byId = db.prepare(`SELECT ${COLUMNS} FROM sessions WHERE id = ?`);
+  const reopen = db.prepare('UPDATE sessions SET ended_at = NULL, end_reason = NULL WHERE id = ?');
+  const end = db.prepare('UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ?');
+  const latestInProject = db.prepare(`SELECT ${COLUMNS} FROM sessions WHERE project_id = ? ORDER BY last_event_at DESC LIMIT 1`);
+  const activeInProject = db.prepare(`SELECT ${COLUMNS} FROM sessions WHERE project_id = ? AND ended_at IS NULL`);
+  const countActive = db.prepare('SELECT COUNT(*) AS n FROM sessions WHERE ended_at IS NULL');
+  return {
+    /** Records activity; a session that ended and is resumed becomes active again. */
+    touch(input: { id: string; projectId: number; cwd: string; transcriptPath: string | null; now: number }): SessionRow {
+      upsert.run(input);
+      const row = byId.get(input.id) as SessionRow;
+      if (row.endedAt !== null) {
+        reopen.run(input.id);
+        return { ...row, endedAt: null, endReason: null };
+      }
+      return row;
+    },
+    get(id: string): SessionRow | undefined {
+      return byId.get(id) as SessionRow | undefined;
+    },
+    end(id: string, reason: string, now: number): void {
+      end.run(now, reason, id);
+    },
+    latestInProject(projectId: number): SessionRow | undefined {
+      return latestInProject.get(projectId) as SessionRow | undefined;
+    },
+    activeInProject(projectId: number): SessionRow[] {
+      return activeInProject.all(projectId) as SessionRow[];
+    },
+    countActive(): number {
+      return (countActive.get() as { n: number }).n;
+    },
+  };
+}
+export type SessionsRepository = ReturnType<typeof createSessionsRepository>;

@@ -1,0 +1,166 @@
+// The definitions gobby knows, from three tiers: project `.gobby/workflows/` > user
+// `$GOBBY_HOME/workflows/` > built-in `templates/`; the first match by name wins.
+// Directories are read lazily and re-read only after chokidar saw a change, so a hook
+// request never re-parses YAML. A file that stops validating keeps its last good
+// version ("last good wins") and its errors are reported by `gobby workflow list`.
+import { watch, type FSWatcher } from 'chokidar';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  compileWorkflow,
+  type CompiledWorkflow,
+  type DefinitionSource,
+  type DefinitionTier,
+  type LoadError,
+} from '../workflows/index.js';
+
+interface FileEntry {
+  readonly mtimeMs: number;
+  readonly size: number;
+  readonly good: CompiledWorkflow | undefined;
+  readonly errors: readonly LoadError[];
+}
+
+interface DirectoryEntry {
+  files: Map<string, FileEntry>;
+  dirty: boolean;
+  watcher?: FSWatcher;
+}
+
+export interface CatalogListing {
+  readonly workflows: readonly { workflow: CompiledWorkflow; shadowedBy?: DefinitionTier }[];
+  readonly errors: readonly LoadError[];
+}
+
+export interface WorkflowCatalogOptions {
+  readonly builtinDirectory: string;
+  readonly userDirectory: string;
+  /** Off in tests that do not want file watchers. */
+  readonly watch: boolean;
+  readonly onReloadError?: (errors: readonly LoadError[]) => void;
+}
+
+const PROJECT_WORKFLOWS = join('.gobby', 'workflows');
+
+export function createWorkflowCatalog(options: WorkflowCatalogOptions) {
+  const directories = new Map<string, DirectoryEntry>();
+  const pinnedCache = new Map<string, CompiledWorkflow>();
+
+  function tiersFor(projectRoot: string | null): { tier: DefinitionTier; directory: string }[] {
+    const tiers: { tier: DefinitionTier; directory: string }[] = [];
+    if (projectRoot) tiers.push({ tier: 'project', directory: join(projectRoot, PROJECT_WORKFLOWS) });
+    tiers.push({ tier: 'user', directory: options.userDirectory });
+    tiers.push({ tier: 'builtin', directory: options.builtinDirectory });
+    return tiers;
+  }
+
+  function directoryEntry(directory: string, tier: DefinitionTier, rescan: boolean): DirectoryEntry {
+    let entry = directories.get(directory);
+    if (!entry) {
+      entry = { files: new Map(), dirty: true };
+      directories.set(directory, entry);
+      if (options.watch && tier !== 'builtin') {
+        const watched = entry;
+        // chokidar reports a directory created later too, so a project that adds
+        // `.gobby/workflows/` after its first session is picked up.
+        watched.watcher = watch(directory, { ignoreInitial: true, depth: 0 }).on('all', () => {
+          watched.dirty = true;
+        });
+      }
+    }
+    if (entry.dirty || rescan) refreshDirectory(directory, tier, entry);
+    return entry;
+  }
+
+  function refreshDirectory(directory: string, tier: DefinitionTier, entry: DirectoryEntry): void {
+    entry.dirty = false;
+    let names: string[];
+    try {
+      names = readdirSync(directory).filter((name) => /\.ya?ml$/.test(name));
+    } catch {
+      entry.files = new Map();
+      return;
+    }
+    const next = new Map<string, FileEntry>();
+    const newErrors: LoadError[] = [];
+    for (const name of names.sort()) {
+      const file = join(directory, name);
+      let stat;
+      try {
+        stat = statSync(file);
+      } catch {
+        continue;
+      }
+      const previous = entry.files.get(file);
+      if (previous && previous.mtimeMs === stat.mtimeMs && previous.size === stat.size) {
+        next.set(file, previous);
+        continue;
+      }
+      const result = compileWorkflow({ text: readFileSync(file, 'utf8'), file, tier });
+      if (result.ok) next.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, good: result.workflow, errors: [] });
+      else {
+        next.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, good: previous?.good, errors: result.errors });
+        newErrors.push(...result.errors);
+      }
+    }
+    entry.files = next;
+    if (newErrors.length > 0) options.onReloadError?.(newErrors);
+  }
+
+  function workflowsIn(directory: string, tier: DefinitionTier, rescan: boolean): CompiledWorkflow[] {
+    return [...directoryEntry(directory, tier, rescan).files.values()].flatMap((file) => (file.good ? [file.good] : []));
+  }
+
+  return {
+    /**
+     * The definition a new session in `projectRoot` gets for `name`, or undefined.
+     * `rescan` re-checks the files now (the CLI's view); hooks rely on the watchers.
+     */
+    resolve(name: string, projectRoot: string | null, rescan = false): CompiledWorkflow | undefined {
+      for (const { tier, directory } of tiersFor(projectRoot)) {
+        const found = workflowsIn(directory, tier, rescan).find((workflow) => workflow.name === name);
+        if (found) return found;
+      }
+      return undefined;
+    },
+
+    /** Every definition visible from `projectRoot`, re-checked on disk now. */
+    list(projectRoot: string | null): CatalogListing {
+      const seen = new Map<string, DefinitionTier>();
+      const workflows: { workflow: CompiledWorkflow; shadowedBy?: DefinitionTier }[] = [];
+      const errors: LoadError[] = [];
+      for (const { tier, directory } of tiersFor(projectRoot)) {
+        const entry = directoryEntry(directory, tier, true);
+        for (const file of entry.files.values()) {
+          errors.push(...file.errors);
+          if (!file.good) continue;
+          const winner = seen.get(file.good.name);
+          workflows.push(winner ? { workflow: file.good, shadowedBy: winner } : { workflow: file.good });
+          if (!winner) seen.set(file.good.name, tier);
+        }
+      }
+      return { workflows, errors };
+    },
+
+    /** The definition a session is pinned to, compiled once per distinct source. */
+    pinned(source: DefinitionSource): CompiledWorkflow {
+      const key = `${source.tier}\u0000${source.file}\u0000${source.text}`;
+      let workflow = pinnedCache.get(key);
+      if (!workflow) {
+        const result = compileWorkflow(source);
+        if (!result.ok) {
+          throw new Error(`pinned definition ${source.file} no longer compiles: ${result.errors.map((e) => e.message).join('; ')}`);
+        }
+        workflow = result.workflow;
+        pinnedCache.set(key, workflow);
+      }
+      return workflow;
+    },
+
+    async close(): Promise<void> {
+      await Promise.all([...directories.values()].map((entry) => entry.watcher?.close()));
+    },
+  };
+}
+
+export type WorkflowCatalog = ReturnType<typeof createWorkflowCatalog>;

@@ -1,0 +1,74 @@
+// Where the daemon lives and how to reach it. Shared by the hook command client
+// (which must start fast, so this file imports node builtins only and never
+// throws) and the CLI.
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const DEFAULT_PORT = 7377;
+export const DAEMON_FILE_NAME = 'daemon.json';
+export const CONFIG_FILE_NAME = 'config.json';
+
+/** What the running daemon writes to `$GOBBY_HOME/daemon.json`. */
+export interface DaemonFile {
+  pid: number;
+  port: number;
+  version: string;
+  startedAt: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** `GOBBY_HOME`, else `~/.gobby`. `HOME` is read from `env` so tests can redirect it. */
+export function resolveGobbyHome(env: Env): string {
+  const configured = env['GOBBY_HOME']?.trim();
+  if (configured) return resolve(configured);
+  const home = env['HOME']?.trim() || env['USERPROFILE']?.trim() || homedir();
+  return join(home, '.gobby');
+}
+
+export function daemonFilePath(home: string): string {
+  return join(home, DAEMON_FILE_NAME);
+}
+
+/**
+ * The port the daemon is configured to listen on: `GOBBY_PORT`, else
+ * `$GOBBY_HOME/config.json` key `port`, else 7377. A value that is not a usable
+ * TCP port is skipped rather than fatal: the client runs inside Claude Code and
+ * must always produce an answer.
+ */
+export function resolveConfiguredPort(env: Env, home: string): number {
+  const fromEnv = parsePort(env['GOBBY_PORT']?.trim());
+  if (fromEnv !== null) return fromEnv;
+  const config = readJsonObject(join(home, CONFIG_FILE_NAME));
+  const fromConfig = config ? parsePort(config['port']) : null;
+  return fromConfig ?? DEFAULT_PORT;
+}
+
+/** The running daemon's file, or null when it is missing or malformed. Never throws. */
+export function readDaemonFile(home: string): DaemonFile | null {
+  const raw = readJsonObject(daemonFilePath(home));
+  if (!raw) return null;
+  const { pid, port, version, startedAt } = raw;
+  if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return null;
+  const validPort = parsePort(port);
+  if (validPort === null) return null;
+  if (typeof version !== 'string' || typeof startedAt !== 'string') return null;
+  return { pid, port: validPort, version, startedAt };
+}
+
+function parsePort(value: unknown): number | null {
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 65535) return null;
+  return n;
+}
+
+function readJsonObject(file: string): Record<string, unknown> | null {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+    return parsed as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,179 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { runClient, type RunClientOptions } from '../../hooks/client.js';
+
+const PAYLOAD = '{"session_id":"s-1","hook_event_name":"SessionStart","source":"startup","cwd":"/tmp/p"}';
+const ANSWER = '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"phase: plan"}}';
+
+interface ReceivedHook {
+  url: string;
+  body: string;
+  contentType: string | undefined;
+}
+
+interface FakeDaemon {
+  server: Server;
+  port: number;
+  received: ReceivedHook[];
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+});
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}
+
+/** Imitates the daemon: health, hook answers, and daemon.json in `home`. */
+async function startFakeDaemon(home: string, hookStatus = 200, hookAnswer = ANSWER): Promise<FakeDaemon> {
+  const received: ReceivedHook[] = [];
+  const server = createServer(async (req, res) => {
+    const body = await readBody(req);
+    if (req.method === 'GET' && req.url === '/api/health') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, version: '0.1.0', pid: process.pid, home }));
+      return;
+    }
+    if (req.method === 'POST' && req.url?.startsWith('/hooks/')) {
+      received.push({ url: req.url, body, contentType: req.headers['content-type'] });
+      res.writeHead(hookStatus, { 'content-type': 'application/json' }).end(hookAnswer);
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  await writeFile(join(home, 'daemon.json'), JSON.stringify({ pid: process.pid, port, version: '0.1.0', startedAt: new Date().toISOString() }));
+  return { server, port, received };
+}
+
+/** A port nothing listens on (bound, then released). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function tempHome(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'gobby-client-'));
+}
+
+function options(home: string, overrides: Partial<RunClientOptions>): RunClientOptions {
+  return {
+    event: 'SessionStart',
+    lenient: false,
+    stdin: PAYLOAD,
+    env: { GOBBY_HOME: home, HOME: home },
+    daemonMain: join(home, 'no-such-daemon', 'main.js'),
+    spawnDaemon: () => {
+      throw new Error('spawnDaemon must not be called');
+    },
+    startupTimeoutMs: 300,
+    ...overrides,
+  };
+}
+
+describe('runClient', () => {
+  it('forwards the payload verbatim to the running daemon and prints its answer', async () => {
+    const home = await tempHome();
+    const daemon = await startFakeDaemon(home);
+    const result = await runClient(options(home, {}));
+    expect(result).toEqual({ stdout: ANSWER, stderr: '', exitCode: 0 });
+    expect(daemon.received).toEqual([{ url: '/hooks/SessionStart', body: PAYLOAD, contentType: 'application/json' }]);
+  });
+
+  it('starts the daemon when nothing answers, waits for its health check, then posts', async () => {
+    const home = await tempHome();
+    let daemon: FakeDaemon | undefined;
+    const spawnCalls: Record<string, string | undefined>[] = [];
+    const result = await runClient(
+      options(home, {
+        env: { GOBBY_HOME: home, HOME: home, GOBBY_PORT: String(await freePort()), CLAUDECODE: '1' },
+        startupTimeoutMs: 5000,
+        spawnDaemon: async ({ env }) => {
+          spawnCalls.push(env);
+          daemon = await startFakeDaemon(home);
+        },
+      }),
+    );
+    expect(result).toEqual({ stdout: ANSWER, stderr: '', exitCode: 0 });
+    expect(spawnCalls).toHaveLength(1);
+    expect(spawnCalls[0]?.['GOBBY_HOME']).toBe(home);
+    expect(spawnCalls[0]).not.toHaveProperty('CLAUDECODE');
+    expect(daemon?.received.map((r) => r.body)).toEqual([PAYLOAD]);
+  });
+
+  describe('when no daemon can be reached', () => {
+    async function unreachable(overrides: Partial<RunClientOptions>) {
+      const home = await tempHome();
+      const port = await freePort();
+      const result = await runClient(
+        options(home, { env: { GOBBY_HOME: home, HOME: home, GOBBY_PORT: String(port) }, spawnDaemon: () => undefined, ...overrides }),
+      );
+      return { result, port };
+    }
+
+    it('strict SessionStart warns through systemMessage and exits 0 (it cannot block)', async () => {
+      const { result, port } = await unreachable({});
+      expect(result.exitCode).toBe(0);
+      const { systemMessage } = JSON.parse(result.stdout) as { systemMessage: string };
+      expect(systemMessage).toContain(`gobby: the daemon at http://127.0.0.1:${port} is not reachable (`);
+      expect(systemMessage).toContain('workflow enforcement is OFF for this session start. Start it with: gobby daemon start');
+    });
+
+    it('strict PreToolUse blocks with exit 2 and says why on stderr', async () => {
+      const { result } = await unreachable({ event: 'PreToolUse' });
+      expect(result.exitCode).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/not reachable .*blocking this PreToolUse/);
+    });
+
+    it('lenient PreToolUse lets the action through with a note', async () => {
+      const { result } = await unreachable({ event: 'PreToolUse', lenient: true });
+      expect(result).toMatchObject({ stdout: '', exitCode: 0 });
+      expect(result.stderr).toContain('lenient');
+    });
+
+    it('reports a daemon that cannot be started', async () => {
+      const { result } = await unreachable({ spawnDaemon: undefined });
+      expect(result.exitCode).toBe(0);
+      expect(JSON.parse(result.stdout).systemMessage).toContain('daemon entry point not found');
+    });
+  });
+
+  describe('when the daemon answers with an error status', () => {
+    it('prints nothing of its body on stdout and applies the strict policy', async () => {
+      const home = await tempHome();
+      await startFakeDaemon(home, 500, '{"error":"database is locked"}');
+      const guard = await runClient(options(home, { event: 'PreToolUse' }));
+      expect(guard.exitCode).toBe(2);
+      expect(guard.stdout).toBe('');
+      expect(guard.stderr).toContain('database is locked');
+      expect(guard.stderr).toContain('answered HTTP 500');
+
+      const sessionStart = await runClient(options(home, {}));
+      expect(sessionStart.exitCode).toBe(0);
+      expect(sessionStart.stdout).not.toContain('database is locked');
+      expect(JSON.parse(sessionStart.stdout).systemMessage).toContain('answered HTTP 500');
+    });
+  });
+
+  it('rejects a missing event name with usage', async () => {
+    const result = await runClient(options(await tempHome(), { event: '' }));
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain('usage:');
+  });
+});

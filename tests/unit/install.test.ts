@@ -1,0 +1,224 @@
+import { mkdir, mkdtemp, readdir, readFile, symlink, writeFile, lstat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+import { GobbyError } from '../../hooks/errors.js';
+import {
+  buildGobbyHooks,
+  formatClientCommand,
+  installIntoFile,
+  mergeGobbyHooks,
+  removeGobbyHooks,
+  uninstallFromFile,
+} from '../../hooks/install.js';
+import { validateSettings } from '../../hooks/settings-schema.js';
+
+const CLIENT = 'node "/opt/gobby/dist/hooks/client.js"';
+const NOW = new Date('2025-11-21T23:06:00.000Z');
+const strictHooks = buildGobbyHooks({ port: 7377, clientCommand: CLIENT });
+
+async function tempProject(): Promise<{ dir: string; settingsPath: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'gobby-install-'));
+  return { dir, settingsPath: join(dir, '.claude', 'settings.json') };
+}
+
+async function writeSettings(path: string, value: unknown): Promise<string> {
+  await mkdir(join(path, '..'), { recursive: true });
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  await writeFile(path, text);
+  return text;
+}
+
+async function backupsIn(dir: string): Promise<string[]> {
+  return (await readdir(dir)).filter((name) => name.includes('.gobby-backup-'));
+}
+
+const userSettings = {
+  model: 'opus',
+  permissions: { allow: ['Bash(npm test)'], deny: ['Read(./.env)'], defaultMode: 'acceptEdits' },
+  env: { FOO: 'bar' },
+  hooks: {
+    PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './lint.sh', timeout: 30 }] }],
+    Notification: [{ hooks: [{ type: 'http', url: 'http://127.0.0.1:9000/notify' }] }],
+  },
+  statusLine: { type: 'command', command: 'echo hi' },
+};
+
+describe('buildGobbyHooks', () => {
+  it('sends tool, prompt and lifecycle events to the daemon over http and SessionStart through the client', () => {
+    expect(Object.keys(strictHooks).sort()).toEqual(
+      ['PostToolUse', 'PostToolUseFailure', 'PreCompact', 'PreToolUse', 'SessionEnd', 'SessionStart', 'Stop', 'SubagentStart', 'SubagentStop', 'UserPromptSubmit'].sort(),
+    );
+    expect(strictHooks['PreToolUse']).toEqual([
+      {
+        matcher: '*',
+        hooks: [{ type: 'http', url: 'http://127.0.0.1:7377/hooks/PreToolUse', timeout: 5, headers: { 'X-Gobby-Hook': '1' }, onFailure: 'block' }],
+      },
+    ]);
+    expect(strictHooks['UserPromptSubmit']?.[0]?.hooks[0]).toMatchObject({ onFailure: 'block', timeout: 5 });
+    expect(strictHooks['PostToolUse']?.[0]?.hooks[0]).not.toHaveProperty('onFailure');
+    expect(strictHooks['SessionStart']).toEqual([
+      { hooks: [{ type: 'command', command: `${CLIENT} SessionStart # gobby-hook`, timeout: 15 }] },
+    ]);
+    expect(validateSettings({ hooks: strictHooks })).toEqual({ ok: true });
+  });
+
+  it('in lenient mode never fails closed', () => {
+    const lenient = buildGobbyHooks({ port: 7377, clientCommand: CLIENT, lenient: true });
+    expect(JSON.stringify(lenient)).not.toContain('onFailure');
+    expect(lenient['SessionStart']?.[0]?.hooks[0]).toMatchObject({ command: `${CLIENT} SessionStart --lenient # gobby-hook` });
+  });
+
+  it('quotes client paths for the shell', () => {
+    expect(formatClientCommand({ nodePath: '/usr/bin/node', clientPath: '/home/me/my gobby/dist/hooks/client.js' })).toBe(
+      '/usr/bin/node "/home/me/my gobby/dist/hooks/client.js"',
+    );
+  });
+});
+
+describe('mergeGobbyHooks / removeGobbyHooks', () => {
+  it('keeps user handlers that share a matcher group with a gobby handler', () => {
+    const gobbyHandler = strictHooks['PreToolUse']?.[0]?.hooks[0];
+    const settings = { hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'mine' }, gobbyHandler] }] } };
+    const merged = mergeGobbyHooks(settings, strictHooks);
+    const preToolUse = (merged['hooks'] as Record<string, unknown[]>)['PreToolUse'];
+    expect(preToolUse?.[0]).toEqual({ matcher: '*', hooks: [{ type: 'command', command: 'mine' }] });
+    expect(preToolUse).toHaveLength(2);
+    expect(removeGobbyHooks(merged)).toEqual({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'mine' }] }] } });
+  });
+
+  it('replaces entries from an earlier install on another port instead of duplicating them', () => {
+    const first = mergeGobbyHooks({}, strictHooks);
+    const second = mergeGobbyHooks(first, buildGobbyHooks({ port: 8000, clientCommand: CLIENT }));
+    const text = JSON.stringify(second);
+    expect(text).not.toContain(':7377/');
+    expect((second['hooks'] as Record<string, unknown[]>)['PreToolUse']).toHaveLength(1);
+  });
+
+  it('drops the hooks key when only gobby hooks were in it', () => {
+    expect(removeGobbyHooks(mergeGobbyHooks({ model: 'x' }, strictHooks))).toEqual({ model: 'x' });
+  });
+});
+
+describe('installIntoFile', () => {
+  it('creates .claude/settings.json in an empty project', async () => {
+    const { dir, settingsPath } = await tempProject();
+    const summary = await installIntoFile({ path: settingsPath, gobbyHooks: strictHooks, now: NOW });
+    expect(summary).toEqual({ path: settingsPath, changed: true, events: Object.keys(strictHooks) });
+    const text = await readFile(settingsPath, 'utf8');
+    expect(text).toBe(`${JSON.stringify({ hooks: strictHooks }, null, 2)}\n`);
+    expect(await backupsIn(join(dir, '.claude'))).toEqual([]);
+  });
+
+  it('keeps the user settings and hooks, and backs up the previous file', async () => {
+    const { dir, settingsPath } = await tempProject();
+    const before = await writeSettings(settingsPath, userSettings);
+    const summary = await installIntoFile({ path: settingsPath, gobbyHooks: strictHooks, now: NOW });
+    expect(summary.changed).toBe(true);
+    expect(summary.backupPath).toBe(`${settingsPath}.gobby-backup-20251121T230600Z`);
+    expect(await readFile(summary.backupPath!, 'utf8')).toBe(before);
+
+    const after = JSON.parse(await readFile(settingsPath, 'utf8'));
+    expect(after.model).toBe('opus');
+    expect(after.permissions).toEqual(userSettings.permissions);
+    expect(after.env).toEqual(userSettings.env);
+    expect(after.statusLine).toEqual(userSettings.statusLine);
+    expect(after.hooks.Notification).toEqual(userSettings.hooks.Notification);
+    expect(after.hooks.PreToolUse[0]).toEqual(userSettings.hooks.PreToolUse[0]);
+    expect(after.hooks.PreToolUse[1]).toEqual(strictHooks['PreToolUse']?.[0]);
+    expect(await backupsIn(join(dir, '.claude'))).toHaveLength(1);
+  });
+
+  it('is idempotent: a second install leaves the file identical and makes no backup', async () => {
+    const { dir, settingsPath } = await tempProject();
+    await writeSettings(settingsPath, userSettings);
+    await installIntoFile({ path: settingsPath, gobbyHooks: strictHooks, now: NOW });
+    const once = await readFile(settingsPath, 'utf8');
+    const again = await installIntoFile({ path: settingsPath, gobbyHooks: strictHooks, now: new Date('2025-11-22T00:00:00Z') });
+    expect(again.changed).toBe(false);
+    expect(again.backupPath).toBeUndefined();
+    expect(await readFile(settingsPath, 'utf8')).toBe(once);
+    expect(await backupsIn(join(dir, '.claude'))).toHaveLength(1);
+  });
+
+  it('refuses a file that is not valid JSON and leaves it untouched', async () => {
+    const { dir, settingsPath } = await tempProject();
+    await mkdir(join(dir, '.claude'));
+    const broken = '{\n  "model": "opus",\n  "hooks": {\n}\n';
+    await writeFile(settingsPath, broken);
+    const error = await installIntoFile({ path: settingsPath, gobbyHooks: strictHooks, now: NOW }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GobbyError);
+    expect((error as GobbyError).code).toBe('GOBBY_ERR_INSTALL_INVALID_JSON');
+    expect((error as GobbyError).message).toContain(settingsPath);
+    expect((error as GobbyError).message).toMatch(/line 5, column 1/);
+    expect(await readFile(settingsPath, 'utf8')).toBe(broken);
+    expect(await backupsIn(join(dir, '.claude'))).toEqual([]);
+  });
+
+  it('refuses a file Claude Code would ignore ("permissions": "oops") and lists why', async () => {
+    const { dir, settingsPath } = await tempProject();
+    const before = await writeSettings(settingsPath, { permissions: 'oops' });
+    const error = await installIntoFile({ path: settingsPath, gobbyHooks: strictHooks, now: NOW }).catch((e: unknown) => e);
+    expect((error as GobbyError).code).toBe('GOBBY_ERR_INSTALL_INVALID_SETTINGS');
+    expect((error as GobbyError).message).toMatch(/- permissions: .*expected object, received string/);
+    expect(await readFile(settingsPath, 'utf8')).toBe(before);
+    expect(await backupsIn(join(dir, '.claude'))).toEqual([]);
+  });
+
+  it('writes through a symlinked settings file instead of replacing the link', async () => {
+    const { dir, settingsPath } = await tempProject();
+    const realFile = join(dir, 'dotfiles-settings.json');
+    await writeSettings(realFile, { model: 'opus' });
+    await mkdir(join(dir, '.claude'));
+    await symlink(realFile, settingsPath);
+    await installIntoFile({ path: settingsPath, gobbyHooks: strictHooks, now: NOW });
+    expect((await lstat(settingsPath)).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(await readFile(realFile, 'utf8')).hooks.PreToolUse).toHaveLength(1);
+  });
+});
+
+describe('uninstallFromFile', () => {
+  it('removes exactly the gobby hooks', async () => {
+    const { settingsPath } = await tempProject();
+    await writeSettings(settingsPath, userSettings);
+    await installIntoFile({ path: settingsPath, gobbyHooks: strictHooks, now: NOW });
+    const summary = await uninstallFromFile({ path: settingsPath, now: new Date('2025-11-22T00:00:00Z') });
+    expect(summary.changed).toBe(true);
+    expect(summary.events.sort()).toEqual(Object.keys(strictHooks).sort());
+    expect(JSON.parse(await readFile(settingsPath, 'utf8'))).toEqual(userSettings);
+  });
+
+  it('leaves an empty object after uninstalling from a file gobby created', async () => {
+    const { settingsPath } = await tempProject();
+    await installIntoFile({ path: settingsPath, gobbyHooks: strictHooks, now: NOW });
+    await uninstallFromFile({ path: settingsPath });
+    expect(await readFile(settingsPath, 'utf8')).toBe('{}\n');
+  });
+
+  it('changes nothing when no gobby hooks are installed, or the file is missing', async () => {
+    const { dir, settingsPath } = await tempProject();
+    expect(await uninstallFromFile({ path: settingsPath })).toEqual({ path: settingsPath, changed: false, events: [] });
+    const before = await writeSettings(settingsPath, userSettings);
+    expect((await uninstallFromFile({ path: settingsPath })).changed).toBe(false);
+    expect(await readFile(settingsPath, 'utf8')).toBe(before);
+    expect(await backupsIn(join(dir, '.claude'))).toEqual([]);
+  });
+});
+
+describe('validateSettings', () => {
+  it('names the exact path of each problem', () => {
+    const result = validateSettings({
+      hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'ok' }, { type: 'http', url: 'not a url' }] }] },
+      env: { N: 1 },
+    });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems).toContain('hooks.PreToolUse[0].hooks[1].url: Invalid URL');
+    expect(result.problems.some((p) => p.startsWith('env.N: '))).toBe(true);
+  });
+
+  it('accepts unknown top-level keys', () => {
+    expect(validateSettings({ somethingNew: [1, 2], hooks: {} })).toEqual({ ok: true });
+  });
+});
