@@ -6,17 +6,10 @@ import pino from 'pino';
 import { resolveGobbyHome } from '../hooks/daemon-file.js';
 import { loadDaemonConfig } from './config.js';
 import { ensureControlToken } from './control-token.js';
-import { createControlService } from './control-service.js';
 import { acquireDaemonLock } from './daemon-lock.js';
-import { createHookService } from './hook-service.js';
 import { homeLayout } from './home-layout.js';
-import { buildServer } from './http/build-server.js';
-import { BUILTIN_TEMPLATES_DIR, MIGRATIONS_DIR, PACKAGE_VERSION } from './package-info.js';
-import { createProjectRootResolver } from './project-root.js';
-import { createSessionWorkflows } from './session-workflows.js';
-import { openDatabase } from './store/open-database.js';
-import { createStore } from './store/store.js';
-import { createWorkflowCatalog } from './workflow-catalog.js';
+import { PACKAGE_VERSION } from './package-info.js';
+import { composeDaemon } from './compose.js';
 
 /** Exit codes the CLI's `daemon start` understands. */
 export const EXIT_ALREADY_RUNNING = 3;
@@ -39,60 +32,31 @@ export async function runDaemon(options: { foreground: boolean; env: Record<stri
   if (options.foreground) streams.push({ stream: process.stdout });
   const logger = pino({ level: config.logLevel, base: { pid: process.pid } }, pino.multistream(streams));
 
-  const startedAt = Date.now();
-  const clock = () => Date.now();
   const token = ensureControlToken(layout.token);
-  const { db, schemaVersion } = openDatabase(layout.database, MIGRATIONS_DIR, startedAt);
-  const store = createStore(db);
-  const catalog = createWorkflowCatalog({
-    builtinDirectory: BUILTIN_TEMPLATES_DIR,
-    userDirectory: layout.userWorkflows,
-    watch: true,
-    onReloadError: (errors) => logger.warn({ errors }, 'workflow definitions failed to load; the last good versions stay in use'),
-  });
-  const resolveProjectRoot = createProjectRootResolver();
-  const sessionWorkflows = createSessionWorkflows({ store, catalog });
-  const hookService = createHookService({ store, sessionWorkflows, resolveProjectRoot, clock, protectedPaths: [layout.token] });
-  const controlService = createControlService({ store, catalog, sessionWorkflows, resolveProjectRoot, clock });
-
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'daemon stopping');
-    void app
-      .close()
-      .then(() => catalog.close())
-      .finally(() => {
-        db.close();
-        removeDaemonFileIfOurs(layout.daemonFile);
-        lock.release();
-        logger.flush();
-        process.exit(0);
-      });
-  };
-
-  const app = buildServer({
-    hookService,
-    controlService,
+  let shutdown: (signal: string) => void = () => undefined;
+  const daemon = composeDaemon({
+    layout,
     token,
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
+    watchDefinitions: true,
     shutdown: () => shutdown('api'),
-    info: {
-      version: PACKAGE_VERSION,
-      home: layout.home,
-      databasePath: layout.database,
-      schemaVersion,
-      startedAt,
-      clock,
-      port: () => {
-        const address = app.server.address();
-        return address && typeof address === 'object' ? address.port : undefined;
-      },
-      activeSessions: () => store.sessions.countActive(),
-    },
+    onReloadError: (errors) => logger.warn({ errors }, 'workflow definitions failed to load; the last good versions stay in use'),
   });
+  const { app, schemaVersion } = daemon;
+
+  let stopping = false;
+  shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'daemon stopping');
+    void daemon.close().finally(() => {
+      removeDaemonFileIfOurs(layout.daemonFile);
+      lock.release();
+      logger.flush();
+      process.exit(0);
+    });
+  };
 
   try {
     await app.listen({ host: '127.0.0.1', port: config.port });
@@ -103,12 +67,12 @@ export async function runDaemon(options: { foreground: boolean; env: Record<stri
         : (error as Error).message;
     logger.fatal({ err: error }, message);
     process.stderr.write(`gobby: the daemon could not start: ${message}\n`);
-    db.close();
+    await daemon.close();
     lock.release();
     process.exit(EXIT_STARTUP_FAILED);
   }
 
-  writeDaemonFile(layout.daemonFile, { pid: process.pid, port: config.port, version: PACKAGE_VERSION, startedAt: new Date(startedAt).toISOString() });
+  writeDaemonFile(layout.daemonFile, { pid: process.pid, port: config.port, version: PACKAGE_VERSION, startedAt: new Date().toISOString() });
   logger.info({ port: config.port, home: layout.home, database: layout.database, schemaVersion }, 'daemon listening on 127.0.0.1');
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

@@ -1,0 +1,92 @@
+// Wires the daemon's parts together: store, catalog, services and the fastify app.
+// main.ts adds the process concerns (lock, listen, signals); tests use this directly
+// with a temporary database and `app.inject()`.
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { createControlService, type ControlService } from './control-service.js';
+import { createHookService } from './hook-service.js';
+import type { HomeLayout } from './home-layout.js';
+import { buildServer } from './http/build-server.js';
+import { BUILTIN_TEMPLATES_DIR, MIGRATIONS_DIR, PACKAGE_VERSION } from './package-info.js';
+import { createProjectRootResolver } from './project-root.js';
+import { createSessionWorkflows } from './session-workflows.js';
+import { openDatabase } from './store/open-database.js';
+import { createStore, type Store } from './store/store.js';
+import { createWorkflowCatalog, type WorkflowCatalog } from './workflow-catalog.js';
+
+export interface ComposeOptions {
+  readonly layout: HomeLayout;
+  readonly token: string;
+  readonly logger: FastifyServerOptions['loggerInstance'] | false;
+  readonly bodyLimitBytes: number;
+  readonly watchDefinitions: boolean;
+  readonly clock?: () => number;
+  readonly builtinTemplatesDirectory?: string;
+  readonly shutdown?: () => void;
+  readonly onReloadError?: (errors: readonly { file: string; message: string }[]) => void;
+}
+
+export interface ComposedDaemon {
+  readonly app: FastifyInstance;
+  readonly store: Store;
+  readonly catalog: WorkflowCatalog;
+  readonly controlService: ControlService;
+  readonly schemaVersion: number;
+  /** Closes the app, the watchers and the database. */
+  close(): Promise<void>;
+}
+
+export function composeDaemon(options: ComposeOptions): ComposedDaemon {
+  const clock = options.clock ?? (() => Date.now());
+  const startedAt = clock();
+  const { db, schemaVersion } = openDatabase(options.layout.database, MIGRATIONS_DIR, startedAt);
+  const store = createStore(db);
+  const catalog = createWorkflowCatalog({
+    builtinDirectory: options.builtinTemplatesDirectory ?? BUILTIN_TEMPLATES_DIR,
+    userDirectory: options.layout.userWorkflows,
+    watch: options.watchDefinitions,
+    ...(options.onReloadError ? { onReloadError: options.onReloadError } : {}),
+  });
+  const resolveProjectRoot = createProjectRootResolver();
+  const sessionWorkflows = createSessionWorkflows({ store, catalog });
+  const hookService = createHookService({
+    store,
+    sessionWorkflows,
+    resolveProjectRoot,
+    clock,
+    protectedPaths: [options.layout.token],
+  });
+  const controlService = createControlService({ store, catalog, sessionWorkflows, resolveProjectRoot, clock });
+  const app = buildServer({
+    hookService,
+    controlService,
+    token: options.token,
+    logger: options.logger,
+    bodyLimitBytes: options.bodyLimitBytes,
+    shutdown: options.shutdown ?? (() => undefined),
+    info: {
+      version: PACKAGE_VERSION,
+      home: options.layout.home,
+      databasePath: options.layout.database,
+      schemaVersion,
+      startedAt,
+      clock,
+      port: () => {
+        const address = app.server.address();
+        return address && typeof address === 'object' ? address.port : undefined;
+      },
+      activeSessions: () => store.sessions.countActive(),
+    },
+  });
+  return {
+    app,
+    store,
+    catalog,
+    controlService,
+    schemaVersion,
+    async close() {
+      await app.close();
+      await catalog.close();
+      db.close();
+    },
+  };
+}

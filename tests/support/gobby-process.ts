@@ -1,0 +1,86 @@
+// Runs the built gobby (dist/) as a user would: the CLI as a child process and the
+// daemon started through `gobby daemon start`, each test with its own GOBBY_HOME and port.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT } from './claude-cli.js';
+
+export const GOBBY_CLI = join(REPO_ROOT, 'dist', 'daemon', 'cli', 'main.js');
+
+export interface CliRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface GobbyInstance {
+  readonly home: string;
+  readonly port: number;
+  readonly env: Record<string, string>;
+  /** Runs `gobby <args>` in `cwd`. */
+  cli(args: readonly string[], cwd: string): Promise<CliRun>;
+  /** Runs `gobby <args> --json` and parses stdout; throws with stderr on a non-zero exit. */
+  json<T = Record<string, unknown>>(args: readonly string[], cwd: string): Promise<T>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Stops the daemon and removes GOBBY_HOME. */
+  cleanup(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function createGobby(options: { home?: string } = {}): Promise<GobbyInstance> {
+  const home = options.home ?? mkdtempSync(join(tmpdir(), 'gobby-home-'));
+  const port = await freePort();
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    GOBBY_HOME: home,
+    GOBBY_PORT: String(port),
+  };
+  const cli = (args: readonly string[], cwd: string): Promise<CliRun> =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [GOBBY_CLI, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    });
+  const instance: GobbyInstance = {
+    home,
+    port,
+    env,
+    cli,
+    async json<T>(args: readonly string[], cwd: string): Promise<T> {
+      const run = await cli([...args, '--json'], cwd);
+      if (run.code !== 0) throw new Error(`gobby ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
+      return JSON.parse(run.stdout) as T;
+    },
+    async start() {
+      const run = await cli(['daemon', 'start'], home);
+      if (run.code !== 0) throw new Error(`gobby daemon start failed: ${run.stderr}`);
+    },
+    async stop() {
+      await cli(['daemon', 'stop'], home);
+    },
+    async cleanup() {
+      await instance.stop();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+  return instance;
+}
