@@ -1,0 +1,177 @@
+/**
+ * The enforcement loop end to end, as a user meets it: the built gobby daemon, `gobby
+ * install` and `gobby workflow set plan-execute` in a project, and the real Claude Code CLI
+ * driven offline by a fake Messages API. What the model was sent back is the proof that a
+ * block or an injection worked.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hookEvents, makeClaudeSandbox, runClaude, type ClaudeRunResult, type ClaudeSandbox } from '../support/claude-cli.js';
+import { allText, startFakeAnthropic, toolResultsIn, type FakeAnthropic, type ScriptedTurn } from '../support/fake-anthropic.js';
+import { createGobby, type GobbyInstance } from '../support/gobby-process.js';
+
+const TIMEOUT = 90_000;
+
+interface Status {
+  session_id: string;
+  workflow: string | null;
+  phase: string | null;
+  action_counts: { phase: number; total: number; blocked: number };
+  pending_approval: { prompt: string } | null;
+  last_decisions: { event: string; tool: string | null; decision: string; phase: string | null; because: string; reason: string | null; actor: string }[];
+}
+
+let gobby: GobbyInstance;
+let box: ClaudeSandbox;
+const sessionId = randomUUID();
+
+beforeAll(async () => {
+  gobby = await createGobby();
+  await gobby.start();
+  box = makeClaudeSandbox();
+  mkdirSync(join(box.project, '.git'));
+  const install = await gobby.cli(['install'], box.project);
+  expect(install.code, install.stderr).toBe(0);
+  const set = await gobby.cli(['workflow', 'set', 'plan-execute'], box.project);
+  expect(set.code, set.stderr).toBe(0);
+}, TIMEOUT);
+
+afterAll(async () => {
+  await gobby?.cleanup();
+  box?.cleanup();
+});
+
+/** Tool-use ids must be unique across the resumed session's transcript, not just one run. */
+function toolUse(name: string, input: Record<string, unknown>) {
+  return { name, input, id: `toolu_${randomUUID().replaceAll('-', '')}` };
+}
+
+async function runTurn(prompt: string, script: ScriptedTurn[], resume: boolean): Promise<{ run: ClaudeRunResult; api: FakeAnthropic }> {
+  const api = await startFakeAnthropic(script);
+  try {
+    const run = await runClaude({
+      prompt,
+      cwd: box.project,
+      home: box.home,
+      baseUrl: api.url,
+      ...(resume ? { resume: sessionId } : { sessionId }),
+      timeoutMs: 60_000,
+    });
+    const context = `stderr:\n${run.stderr}\nstdout tail:\n${run.stdout.slice(-3000)}`;
+    expect(run.timedOut, context).toBe(false);
+    expect(run.exitCode, context).toBe(0);
+    return { run, api };
+  } finally {
+    await api.close();
+  }
+}
+
+describe('plan-execute with the real Claude Code CLI', () => {
+  const target = () => join(box.project, 'hello.txt');
+
+  it('denies Write in plan with the phase reason and injects the plan instructions', async () => {
+    const { run, api } = await runTurn(
+      'Create hello.txt saying hi',
+      [
+        { toolUses: [toolUse('Write', { file_path: target(), content: 'hi\n' })] },
+        { text: 'Plan: 1. create hello.txt. Plan complete. Ready to implement?' },
+      ],
+      false,
+    );
+    const main = api.mainRequests();
+    expect(main.length).toBe(2);
+    // SessionStart and UserPromptSubmit context reached the model.
+    const firstSeen = allText(main[0]!);
+    expect(firstSeen).toContain('PLANNING phase');
+    expect(firstSeen).toContain('Workflow `plan-execute` is in phase `plan`');
+    // The Write came back to the model as an error carrying the phase's reason.
+    const [writeResult] = toolResultsIn(main[1]!);
+    expect(writeResult?.is_error).toBe(true);
+    expect(writeResult?.text).toContain('PreToolUse:Write hook error');
+    expect(writeResult?.text).toContain('Write is not allowed in the `plan` phase');
+    expect(writeResult?.text).toContain('Ready to implement?');
+    expect(existsSync(target())).toBe(false);
+    // The SessionStart command client ran and answered.
+    const sessionStart = hookEvents(run.events, 'SessionStart').find((event) => event.subtype === 'hook_response');
+    expect(sessionStart?.exit_code).toBe(0);
+
+    const status = await gobby.json<Status>(['workflow', 'status'], box.project);
+    expect(status).toMatchObject({ session_id: sessionId, workflow: 'plan-execute', phase: 'plan' });
+    expect(status.pending_approval?.prompt).toBe('Plan complete. Ready to implement?');
+    expect(status.action_counts.blocked).toBe(1);
+    expect(status.last_decisions).toContainEqual(
+      expect.objectContaining({ event: 'PreToolUse', tool: 'Write', decision: 'deny', phase: 'plan', because: 'phase plan: blocked_tools' }),
+    );
+  }, TIMEOUT);
+
+  it('moves to execute when the user answers yes, and the Write then succeeds', async () => {
+    const { api } = await runTurn(
+      'yes',
+      [{ toolUses: [toolUse('Write', { file_path: target(), content: 'hi\n' })] }, { text: 'Done.' }],
+      true,
+    );
+    const main = api.mainRequests();
+    expect(allText(main[0]!)).toContain('EXECUTION phase: the user approved the plan');
+    const [writeResult] = toolResultsIn(main[1]!);
+    expect(writeResult?.is_error).toBe(false);
+    expect(readFileSync(target(), 'utf8')).toBe('hi\n');
+
+    const status = await gobby.json<Status>(['workflow', 'status'], box.project);
+    expect(status).toMatchObject({ phase: 'execute', pending_approval: null });
+    expect(status.action_counts).toMatchObject({ phase: 1, total: 1, blocked: 1 });
+    const events = status.last_decisions.map((d) => `${d.event}:${d.tool ?? ''}:${d.decision}:${d.phase}`);
+    expect(events).toContain('phase_changed::none:execute');
+    expect(events).toContain('PreToolUse:Write:allow:execute');
+    expect(events).toContain('PostToolUse:Write:allow:execute');
+  }, TIMEOUT);
+
+  it('lets a human force a phase with a reason, audited, and the model is held to it', async () => {
+    const refused = await gobby.cli(['workflow', 'phase', 'plan'], box.project);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('does not allow execute → plan');
+
+    const noReason = await gobby.cli(['workflow', 'phase', 'plan', '--force'], box.project);
+    expect(noReason.code).not.toBe(0);
+    expect(noReason.stderr).toContain('--reason');
+
+    const forced = await gobby.json<{ from: string; to: string; forced: boolean }>(
+      ['workflow', 'phase', 'plan', '--force', '--reason', 'plan needs another look'],
+      box.project,
+    );
+    expect(forced).toMatchObject({ from: 'execute', to: 'plan', forced: true });
+
+    const { api } = await runTurn(
+      'Edit hello.txt again',
+      [{ toolUses: [toolUse('Edit', { file_path: target(), old_string: 'hi', new_string: 'bye' })] }, { text: 'ok' }],
+      true,
+    );
+    const main = api.mainRequests();
+    expect(allText(main[0]!)).toContain('PLANNING phase');
+    const [editResult] = toolResultsIn(main[1]!);
+    expect(editResult?.is_error).toBe(true);
+    expect(editResult?.text).toContain('Edit is not allowed in the `plan` phase');
+    expect(readFileSync(target(), 'utf8')).toBe('hi\n');
+
+    const status = await gobby.json<Status>(['workflow', 'status'], box.project);
+    expect(status.phase).toBe('plan');
+    expect(status.last_decisions).toContainEqual(
+      expect.objectContaining({ event: 'override:phase', reason: 'plan needs another look', actor: expect.stringMatching(/^cli:/) }),
+    );
+  }, TIMEOUT);
+
+  it('refuses the agent running the human-only override through Bash', async () => {
+    await gobby.json(['workflow', 'phase', 'execute', '--force', '--reason', 'let bash run'], box.project);
+    const { api } = await runTurn(
+      'switch phase yourself',
+      [{ toolUses: [toolUse('Bash', { command: 'npx gobby workflow phase plan --force --reason x' })] }, { text: 'ok' }],
+      true,
+    );
+    const [bashResult] = toolResultsIn(api.mainRequests()[1]!);
+    expect(bashResult?.is_error).toBe(true);
+    expect(bashResult?.text).toContain('only the user may run it');
+    const status = await gobby.json<Status>(['workflow', 'status'], box.project);
+    expect(status.phase).toBe('execute');
+  }, TIMEOUT);
+});
