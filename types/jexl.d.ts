@@ -11,10 +11,10 @@ declare module 'jexl' {
   export class Jexl {
     constructor();
     compile(expression: string): CompiledExpression;
-    addFunction(name: string, fn: (...args: any[]) => unknown): void;
-    addTransform(name: string, fn: (value: any, ...args: any[]) => unknown): void;
-    addBinaryOp(operator: string, precedence: number, fn: (left: any, right: any) => unknown, manualEval?: boolean): void;
-    addUnaryOp(operator: string, fn: (right: any) => unknown): void;
+    addFunction(name: string, fn: (...args: never[]) => unknown): void;
+    addTransform(name: string, fn: (value: never, ...args: never[]) => unknown): void;
+    addBinaryOp(operator: string, precedence: number, fn: (left: never, right: never) => unknown, manualEval?: boolean): void;
+    addUnaryOp(operator: string, fn: (right: never) => unknown): void;
     removeOp(operator: string): void;
     evalSync(expression: string, context?: object): unknown;
   }
