@@ -163,7 +163,7 @@ export function createControlService(deps: ControlServiceDeps) {
       }
       const reason = input.force ? requireReason(input.reason, 'phase --force') : input.reason?.trim() || 'moved by the user';
       if (!input.force) {
-        const allowed = reachablePhases(workflow, state);
+        const allowed = reachablePhases(workflow, state, { now });
         if (!allowed.includes(input.phase)) {
           throw gobbyError(
             'GOBBY_ERR_PHASE_NOT_ALLOWED',

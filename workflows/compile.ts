@@ -105,6 +105,8 @@ export const BUILTIN_NAMES: readonly string[] = [
   'tool_result',
   'workflow_state',
   'approval_pending',
+  // jexl has no null literal; `x != null` is how authors test that a value is set.
+  'null',
 ];
 
 export type CompileResult = { ok: true; workflow: CompiledWorkflow } | { ok: false; errors: LoadError[] };
@@ -148,9 +150,9 @@ class DefinitionCompiler {
     private readonly errorAt: (path: readonly PropertyKey[], message: string) => LoadError,
   ) {
     this.knownNames = new Set([...BUILTIN_NAMES, ...collectVariableNames(definition)]);
-    for (const name of Object.keys(definition.variables)) {
+    for (const { name, path } of collectVariableDeclarations(definition)) {
       if (BUILTIN_NAMES.includes(name)) {
-        this.errors.push(errorAt(['variables', name], `variable \`${name}\` shadows a built-in name`));
+        this.errors.push(errorAt(path, `variable \`${name}\` shadows a built-in name`));
       }
     }
   }
@@ -288,17 +290,29 @@ class DefinitionCompiler {
 
 /** Variables may be declared under `variables:` or introduced by set/increment actions. */
 function collectVariableNames(definition: WorkflowDefinition): string[] {
-  const names = new Set(Object.keys(definition.variables));
-  const actionLists = [
-    definition.triggers.on_session_start,
-    ...definition.phases.flatMap((phase) => [phase.on_enter, phase.on_exit, ...phase.transitions.map((t) => t.on_transition)]),
+  return [...new Set(collectVariableDeclarations(definition).map((declaration) => declaration.name))];
+}
+
+function collectVariableDeclarations(definition: WorkflowDefinition): { name: string; path: PropertyKey[] }[] {
+  const declarations = Object.keys(definition.variables).map((name) => ({ name, path: ['variables', name] as PropertyKey[] }));
+  const actionLists: { actions: WorkflowDefinition['triggers']['on_session_start']; path: PropertyKey[] }[] = [
+    { actions: definition.triggers.on_session_start, path: ['triggers', 'on_session_start'] },
   ];
-  for (const actions of actionLists) {
-    for (const action of actions) {
-      if (action.action === 'set_variable' || action.action === 'increment_variable') names.add(action.name);
-    }
+  definition.phases.forEach((phase, index) => {
+    actionLists.push({ actions: phase.on_enter, path: ['phases', index, 'on_enter'] });
+    actionLists.push({ actions: phase.on_exit, path: ['phases', index, 'on_exit'] });
+    phase.transitions.forEach((transition, transitionIndex) => {
+      actionLists.push({ actions: transition.on_transition, path: ['phases', index, 'transitions', transitionIndex, 'on_transition'] });
+    });
+  });
+  for (const { actions, path } of actionLists) {
+    actions.forEach((action, index) => {
+      if (action.action === 'set_variable' || action.action === 'increment_variable') {
+        declarations.push({ name: action.name, path: [...path, index, 'name'] });
+      }
+    });
   }
-  return [...names];
+  return declarations;
 }
 
 /** zod would say "invalid discriminator"; a workflow author needs the action's name. */

@@ -65,10 +65,10 @@ export function startWorkflow(workflow: CompiledWorkflow, ctx: EngineContext): {
   };
   let target = firstPhase.name;
   // Before the first phase is entered, `workflow_state.phase` is empty, which is what the
-  // seed's `enter_phase … when: "not workflow_state.phase"` tests for.
-  const freshScope = buildScope(workflow, state, NO_EVENT, ctx, { fresh: true });
+  // seed's `enter_phase … when: "not workflow_state.phase"` tests for. Each trigger sees
+  // the variables the triggers before it set.
   for (const action of workflow.onSessionStart) {
-    if (action.when && !action.when.evaluate(freshScope)) continue;
+    if (action.when && !action.when.evaluate(buildScope(workflow, state, NO_EVENT, ctx, { fresh: true }))) continue;
     if (action.kind === 'enter_phase') target = action.phase;
     else state = applyAction(workflow, state, action, NO_EVENT, ctx);
   }
@@ -105,7 +105,11 @@ export function evaluateEvent(
   }
 }
 
-/** A human's override (`gobby workflow phase <name>`): moves at once and queues the entry messages. */
+/**
+ * A human's override (`gobby workflow phase <name>`): moves at once, running the current
+ * phase's on_exit and the target's on_enter; the entry messages reach the model with its
+ * next prompt.
+ */
 export function movePhase(
   workflow: CompiledWorkflow,
   state: WorkflowState,
@@ -113,15 +117,15 @@ export function movePhase(
   cause: string,
   ctx: EngineContext,
 ): { state: WorkflowState; effects: Effect[] } {
-  return enterPhase(workflow, state, target, [], cause, NO_EVENT, ctx);
+  return enterPhase(workflow, state, target, currentPhase(workflow, state).onExit, cause, NO_EVENT, ctx);
 }
 
 /** The phases a non-forced `gobby workflow phase` may move to: what the definition itself allows. */
-export function reachablePhases(workflow: CompiledWorkflow, state: WorkflowState): string[] {
+export function reachablePhases(workflow: CompiledWorkflow, state: WorkflowState, ctx: EngineContext): string[] {
   const phase = currentPhase(workflow, state);
   const targets = new Set(phase.transitions.map((transition) => transition.to));
   if (phase.nextPhase && phase.hasExitConditions) {
-    const scope = buildScope(workflow, state, NO_EVENT, { now: state.phaseEnteredAt });
+    const scope = buildScope(workflow, state, NO_EVENT, ctx);
     if (phase.exitChecks.every((check) => check.holds.evaluate(scope))) targets.add(phase.nextPhase);
   }
   return [...targets];
@@ -355,6 +359,7 @@ function buildScope(
       variables: state.variables,
     },
     approval_pending: state.pendingApproval !== null,
+    null: null,
   };
   return { values, event: { prompt: event.prompt, command } };
 }

@@ -37,15 +37,18 @@ const jexl = new jexlModule.Jexl();
 
 // Python reads `a or b and c` as `a or (b and c)`; jexl gives && and || equal
 // precedence. Raise && so that the seed's expressions group the way they read.
+// With manual evaluation jexl hands over thunks whose eval() returns its (sync) promise.
+interface LazyOperand {
+  eval(): { then(onValue: (value: unknown) => unknown): unknown };
+}
 jexl.addBinaryOp(
   '&&',
   12,
-  (left: { eval(): unknown }, right: { eval(): unknown }) => {
-    const leftValue = left.eval();
-    return leftValue ? right.eval() : leftValue;
-  },
+  (left: LazyOperand, right: LazyOperand) => left.eval().then((value) => (value ? right.eval() : value)),
   true,
 );
+// jexl's own `in` ignores object keys; `in` and `not in` must agree on every collection.
+jexl.addBinaryOp('in', 20, (left: unknown, right: unknown) => isMember(left, right));
 jexl.addBinaryOp(NOT_IN_OPERATOR, 20, (left: unknown, right: unknown) => !isMember(left, right));
 
 function isMember(item: unknown, collection: unknown): boolean {
@@ -102,6 +105,8 @@ export function containsWord(text: string, word: string): boolean {
  */
 export function compileExpression(source: string, knownNames: ReadonlySet<string>): CompileExpressionResult {
   let compiled: CompiledExpression;
+  const unbalanced = findUnbalancedBracket(source);
+  if (unbalanced) return { ok: false, message: `syntax error in expression \`${source}\`: ${unbalanced}` };
   try {
     compiled = jexl.compile(rewriteSeedSyntax(source));
   } catch (error) {
@@ -133,11 +138,21 @@ export function compileExpression(source: string, knownNames: ReadonlySet<string
 
 /**
  * Rewrites the Python-flavoured words of the seed documents into jexl operators,
- * leaving string literals and property names (`a.not`) alone.
+ * leaving string literals and property names (`a.not`) alone. `not` applies, as in
+ * Python, to the whole comparison that follows it (`not phase == 'plan'` is
+ * `!(phase == 'plan')`), up to the next `and`/`or` or closing bracket.
  */
 export function rewriteSeedSyntax(source: string): string {
   const tokens = source.match(/'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"|[A-Za-z_$][\w$]*|\s+|./gsu) ?? [];
   const out: string[] = [];
+  let depth = 0;
+  const openNots: number[] = []; // bracket depth at which each `!(` was opened
+  const closeNotsAt = (level: number): void => {
+    while (openNots.length > 0 && openNots[openNots.length - 1] === level) {
+      openNots.pop();
+      out.push(')');
+    }
+  };
   const previousSignificant = (): string | undefined => {
     for (let i = out.length - 1; i >= 0; i--) if (!/^\s+$/.test(out[i]!)) return out[i];
     return undefined;
@@ -149,28 +164,52 @@ export function rewriteSeedSyntax(source: string): string {
   };
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
-    const afterDot = previousSignificant() === '.';
-    if (afterDot) {
+    if (previousSignificant() === '.') {
       const next = tokens[nextSignificantIndex(i + 1)];
-      if (METHOD_TRANSFORMS.has(token) && next === '(') {
-        replaceLastSignificant(out, '|');
-      }
+      if (METHOD_TRANSFORMS.has(token) && next === '(') replaceLastSignificant(out, '|');
       out.push(token);
       continue;
     }
-    if (token === 'and') out.push('&&');
-    else if (token === 'or') out.push('||');
-    else if (token === 'not') {
+    if (token === '(' || token === '[' || token === '{') {
+      depth++;
+      out.push(token);
+    } else if (token === ')' || token === ']' || token === '}') {
+      closeNotsAt(depth);
+      depth--;
+      out.push(token);
+    } else if (token === 'and' || token === 'or' || token === '?' || token === ':' || token === ',') {
+      closeNotsAt(depth);
+      out.push(token === 'and' ? '&&' : token === 'or' ? '||' : token);
+    } else if (token === 'not') {
       const nextIndex = nextSignificantIndex(i + 1);
       if (tokens[nextIndex] === 'in') {
         out.push(NOT_IN_OPERATOR);
         i = nextIndex;
       } else {
-        out.push('!');
+        out.push('!(');
+        openNots.push(depth);
       }
     } else out.push(token);
   }
+  while (openNots.length > 0) {
+    openNots.pop();
+    out.push(')');
+  }
   return out.join('');
+}
+
+/** jexl accepts `(a or b` silently; an author's missing bracket must be an error. */
+function findUnbalancedBracket(source: string): string | null {
+  const pairs: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
+  const stack: string[] = [];
+  const withoutStrings = source.replace(/'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"/g, '""');
+  for (const char of withoutStrings) {
+    if (char === '(' || char === '[' || char === '{') stack.push(char);
+    else if (char in pairs) {
+      if (stack.pop() !== pairs[char]) return `unexpected \`${char}\``;
+    }
+  }
+  return stack.length > 0 ? `\`${stack[stack.length - 1]}\` is never closed` : null;
 }
 
 function replaceLastSignificant(out: string[], replacement: string): void {

@@ -2,7 +2,7 @@
 // at the keyboard (design §3.8). The agent's shell commands pass through PreToolUse first,
 // so a Bash call that would run one of them is refused before it runs, whatever phase.
 const OVERRIDE_COMMAND =
-  /\bgobby\b[^\n;|&]*?\b(?:workflow\s+(?:phase|reset|disable|enable|clear|set)|uninstall|install|daemon\s+(?:stop|start))\b/;
+  /(?:\bgobby\b|\bcli\/main\.js\b)[^\n;|&]*?\b(?:workflow\s+(?:phase|reset|disable|enable|clear|set)|uninstall|install|daemon\s+(?:stop|start))\b/;
 
 /** Returns a deny reason when the shell command would run a human-only gobby command. */
 export function findOverrideCommand(command: string): string | null {
