@@ -7,6 +7,7 @@ export { GobbyError };
 export const ERROR_CATALOG = {
   GOBBY_ERR_HTTP_BAD_REQUEST: { status: 400, summary: 'The request body or parameters are malformed.' },
   GOBBY_ERR_HTTP_FORBIDDEN: { status: 403, summary: 'Wrong Host header, a browser Origin, or a missing/wrong control token.' },
+  GOBBY_ERR_HTTP_NOT_FOUND: { status: 404, summary: 'No such route.' },
   GOBBY_ERR_HTTP_TOO_LARGE: { status: 413, summary: 'The request body is larger than the daemon accepts.' },
   GOBBY_ERR_HOOK_INVALID_PAYLOAD: { status: 400, summary: 'A hook payload is not the JSON Claude Code sends for that event.' },
   GOBBY_ERR_SESSION_NOT_FOUND: { status: 404, summary: 'No session with that id has reported to the daemon.' },

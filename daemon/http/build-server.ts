@@ -52,9 +52,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
     return sendError(reply, 'GOBBY_ERR_INTERNAL', `internal error: ${fastifyError.message}`);
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({ error: { code: 'GOBBY_ERR_HTTP_NOT_FOUND', message: `no route ${request.method} ${request.url}` } }),
-  );
+  app.setNotFoundHandler((request, reply) => sendError(reply, 'GOBBY_ERR_HTTP_NOT_FOUND', `no route ${request.method} ${request.url}`));
 
   registerHookRoutes(app, deps.hookService);
   registerControlRoutes(app, deps.controlService, deps.info, deps.shutdown);
