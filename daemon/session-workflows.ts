@@ -25,7 +25,7 @@ export function createSessionWorkflows({ store, catalog }: SessionWorkflowsDeps)
     const stored = store.workflowStates.get(sessionId);
     if (!stored) return undefined;
     try {
-      return { workflow: catalog.pinned(stored.definition), state: stored.state };
+      return { workflow: catalog.pinned(stored.definition, stored.definitionHash), state: stored.state };
     } catch (error) {
       throw gobbyError(
         'GOBBY_ERR_WORKFLOW_PINNED_INVALID',

@@ -142,9 +142,12 @@ export function createWorkflowCatalog(options: WorkflowCatalogOptions) {
       return { workflows, errors };
     },
 
-    /** The definition a session is pinned to, compiled once per distinct source. */
-    pinned(source: DefinitionSource): CompiledWorkflow {
-      const key = `${source.tier}\u0000${source.file}\u0000${source.text}`;
+    /**
+     * The definition a session is pinned to, compiled once per distinct source. `hash` is
+     * the content hash stored with the session, so the hot path never hashes the text.
+     */
+    pinned(source: DefinitionSource, hash: string): CompiledWorkflow {
+      const key = `${hash}\u0000${source.tier}\u0000${source.file}`;
       let workflow = pinnedCache.get(key);
       if (!workflow) {
         const result = compileWorkflow(source);

@@ -100,6 +100,14 @@ export function evaluateEvent(
       return evaluateToolResult(workflow, state, event, ctx);
     case 'Stop':
       return evaluateStop(workflow, state, event, ctx);
+    case 'SubagentStart':
+      // A subagent's tool calls are held to the same phase; tell it so up front. Queued
+      // messages stay for the main agent.
+      return {
+        state,
+        decision: { kind: 'allow', context: renderCurrentPhaseContext(workflow, state, ctx), because: `phase ${phase.name}: subagent told the phase` },
+        effects: [],
+      };
     default:
       return { state, decision: { kind: 'allow', because: `phase ${phase.name}: ${event.name} observed` }, effects: [] };
   }

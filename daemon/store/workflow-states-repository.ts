@@ -4,9 +4,11 @@ import { workflowStateSchema, type DefinitionSource, type DefinitionTier, type W
 export interface StoredWorkflowState {
   readonly state: WorkflowState;
   readonly definition: DefinitionSource;
+  readonly definitionHash: string;
 }
 
 interface Row {
+  definition_hash: string;
   definition_file: string;
   definition_tier: string;
   definition_text: string;
@@ -15,7 +17,7 @@ interface Row {
 
 export function createWorkflowStatesRepository(db: Database) {
   const byId = db.prepare(
-    'SELECT definition_file, definition_tier, definition_text, state_json FROM workflow_states WHERE session_id = ?',
+    'SELECT definition_hash, definition_file, definition_tier, definition_text, state_json FROM workflow_states WHERE session_id = ?',
   );
   const upsert = db.prepare(`INSERT INTO workflow_states
       (session_id, workflow, definition_hash, definition_file, definition_tier, definition_text, state_json, updated_at)
@@ -34,6 +36,7 @@ export function createWorkflowStatesRepository(db: Database) {
       return {
         state,
         definition: { file: row.definition_file, tier: row.definition_tier as DefinitionTier, text: row.definition_text },
+        definitionHash: row.definition_hash,
       };
     },
     /** Pins a definition to the session and stores its first state. */
