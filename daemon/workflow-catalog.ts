@@ -27,6 +27,8 @@ interface DirectoryEntry {
   watcher?: FSWatcher;
 }
 
+const WATCHED_TIERS: readonly DefinitionTier[] = ['project', 'user'];
+
 export interface CatalogListing {
   readonly workflows: readonly { workflow: CompiledWorkflow; shadowedBy?: DefinitionTier }[];
   readonly errors: readonly LoadError[];
@@ -59,17 +61,25 @@ export function createWorkflowCatalog(options: WorkflowCatalogOptions) {
     if (!entry) {
       entry = { files: new Map(), dirty: true };
       directories.set(directory, entry);
-      if (options.watch && tier !== 'builtin') {
-        const watched = entry;
-        // chokidar reports a directory created later too, so a project that adds
-        // `.gobby/workflows/` after its first session is picked up.
-        watched.watcher = watch(directory, { ignoreInitial: true, depth: 0 }).on('all', () => {
-          watched.dirty = true;
-        });
-      }
     }
     if (entry.dirty || rescan) refreshDirectory(directory, tier, entry);
     return entry;
+  }
+
+  /**
+   * Watches a tier's folder once it exists. A folder that does not exist yet stays dirty,
+   * so it is looked for again (one failed readdir) until a project creates it; chokidar
+   * does not report a folder whose parent is missing too.
+   */
+  function watchWhenPresent(directory: string, tier: DefinitionTier, entry: DirectoryEntry, exists: boolean): void {
+    if (!exists) {
+      entry.dirty = true;
+      return;
+    }
+    if (entry.watcher || !options.watch || !WATCHED_TIERS.includes(tier)) return;
+    entry.watcher = watch(directory, { ignoreInitial: true, depth: 0 }).on('all', () => {
+      entry.dirty = true;
+    });
   }
 
   function refreshDirectory(directory: string, tier: DefinitionTier, entry: DirectoryEntry): void {
@@ -79,8 +89,10 @@ export function createWorkflowCatalog(options: WorkflowCatalogOptions) {
       names = readdirSync(directory).filter((name) => /\.ya?ml$/.test(name));
     } catch {
       entry.files = new Map();
+      watchWhenPresent(directory, tier, entry, false);
       return;
     }
+    watchWhenPresent(directory, tier, entry, true);
     const next = new Map<string, FileEntry>();
     const newErrors: LoadError[] = [];
     for (const name of names.sort()) {

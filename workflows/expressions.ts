@@ -54,7 +54,7 @@ jexl.addBinaryOp(NOT_IN_OPERATOR, 20, (left: unknown, right: unknown) => !isMemb
 function isMember(item: unknown, collection: unknown): boolean {
   if (typeof collection === 'string') return typeof item === 'string' && collection.includes(item);
   if (Array.isArray(collection)) return collection.includes(item);
-  if (collection && typeof collection === 'object') return typeof item === 'string' && item in collection;
+  if (collection && typeof collection === 'object') return typeof item === 'string' && Object.hasOwn(collection, item);
   return false;
 }
 

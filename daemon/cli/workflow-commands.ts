@@ -112,7 +112,7 @@ export async function clearWorkflow(ctx: Context): Promise<void> {
   const result = await callDaemon<{ project: string; previous_workflow: string | null }>(locateDaemon(ctx.env), 'POST', '/api/projects/workflow/clear', { cwd: ctx.cwd });
   printResult(ctx.output, result, () =>
     result.previous_workflow
-      ? `workflow ${result.previous_workflow} cleared for ${result.project}; new sessions run without one (running sessions keep theirs until reset)`
+      ? `workflow ${result.previous_workflow} cleared for ${result.project}; new sessions run without one; running sessions keep theirs`
       : `no workflow was set for ${result.project}`,
   );
 }

@@ -13,6 +13,11 @@ function hostnameOf(hostHeader: string | undefined): string | undefined {
   return hostHeader.split(':')[0];
 }
 
+/** Claude Code's hook posts carry no credentials; everything else needs the token. */
+function isPublicRoute(route: string | undefined): boolean {
+  return route === '/api/health' || route === '/hooks/:event';
+}
+
 export function createRequestGuard(options: { token: string }) {
   const expected = Buffer.from(`Bearer ${options.token}`);
   return async function guardRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -23,8 +28,9 @@ export function createRequestGuard(options: { token: string }) {
     if (request.headers.origin !== undefined) {
       return sendError(reply, 'GOBBY_ERR_HTTP_FORBIDDEN', 'requests from browsers (with an Origin header) are refused');
     }
-    const path = request.url.split('?')[0] ?? '';
-    if (path.startsWith('/api/') && path !== '/api/health') {
+    // Decide on the route fastify matched, not the raw URL: `/%61pi/status` is routed to
+    // `/api/status` and must not slip past a prefix test on the undecoded path.
+    if (!isPublicRoute(request.routeOptions.url)) {
       const given = Buffer.from(request.headers.authorization ?? '');
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
         return sendError(

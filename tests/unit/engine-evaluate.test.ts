@@ -12,9 +12,12 @@ import {
   type EngineEvent,
   type WorkflowState,
 } from '../../workflows/index.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   compile,
   contextOf,
+  FIXTURES_DIR,
   failed,
   loadTemplate,
   post,
@@ -230,6 +233,19 @@ describe('plan-execute: approval', () => {
     ]);
   });
 
+  // Confusing: the first word decides, so a reply that starts with "no" declines even when
+  // the user means yes, and common yeses ("ok", "sure", "go ahead") leave the question open.
+  it.each([
+    ['No problem, go ahead', 'plan', ['approval_declined']],
+    ['ok', 'plan', []],
+    ['sure, go ahead', 'plan', []],
+    ['go ahead', 'plan', []],
+    ['yep', 'plan', []],
+  ] as const)('first-word rule: %j → stays in `%s` with effects %j', (reply, phase, effects) => {
+    const session = planAwaitingApproval();
+    session.play([{ event: say(reply), phase, effects: [...effects] }]);
+  });
+
   it('approval does not freeze the session: tools allowed in `plan` stay usable while the question is open', () => {
     const session = planAwaitingApproval();
     session.play([
@@ -261,6 +277,35 @@ describe('plan-execute: a whole session as one table', () => {
     ];
     session.play(steps);
     expect(session.state).toMatchObject({ phase: 'execute', phaseActionCount: 2, totalActionCount: 3, blockedCount: 2 });
+  });
+});
+
+describe('the kitchen-sink fixture: plan → act → reflect → plan → act → reflect → done', () => {
+  it('walks every transition', () => {
+    const session = new Session(compile(readFileSync(join(FIXTURES_DIR, 'kitchen-sink.yaml'), 'utf8'), 'kitchen-sink.yaml'));
+    expect(session.state.variables).toMatchObject({ failures: 0 });
+    session.play([
+      { event: sessionStart(), phase: 'plan', context: ['[gobby] PLANNING. First visit.', 'Test commands you may use later:\n- 1. npm test\n- 2. vitest'] },
+      { event: stop, effects: [], approvalPending: false }, // exit expression not met yet
+      { event: pre('Task'), decision: 'allow' },
+      { event: pre('mcp__github__get_issue'), decision: 'allow' },
+      { event: post('mcp__github__get_issue'), phase: 'plan', effects: [] },
+      { event: stop, effects: ['approval_requested'] },
+      { event: say('approve'), phase: 'act', effects: ['phase_changed'], context: ['You are now implementing (true).'] },
+      { event: pre('WebFetch'), decision: 'deny', reason: ['all tools except WebFetch'] },
+      { event: pre('Bash', { command: 'rm -rf dist' }), decision: 'deny', reason: ['Destructive commands require explicit approval: rm -rf dist'] },
+      { event: pre('Bash', { command: 'npm test' }), decision: 'allow' },
+      { event: failed('Bash', 'FAIL', { command: 'npm test' }), phase: 'reflect', effects: ['phase_changed'], context: ['REFLECTION CHECKPOINT\nActions taken: 0 (total 2, failures 1)'] },
+      { event: pre('Edit'), decision: 'deny' },
+      { event: say('let us replan'), phase: 'plan', effects: ['phase_changed'], context: ['[gobby] PLANNING. Back again after 2 actions.'] },
+      { event: stop, effects: ['approval_requested'] }, // total_action_count >= 1 already holds
+      { event: say('yes'), phase: 'act' },
+      ...Array.from({ length: 4 }, (): Step => ({ event: post('Edit'), phase: 'act', effects: [] })),
+      { event: post('Edit'), phase: 'reflect', effects: ['phase_changed'], context: ['total 7, failures 1'] },
+      { event: say('we are done'), phase: 'done', effects: ['phase_changed'], context: ['phase `done` (4 of 4)', 'This is the last phase of the workflow.'] },
+      { event: pre('Write'), decision: 'deny', reason: ['Allowed now: Read.'] },
+    ]);
+    expect(session.state).toMatchObject({ totalActionCount: 7, blockedCount: 4 });
   });
 });
 
@@ -627,10 +672,8 @@ phases:
     expect(session.state.phaseEnteredAt).toBe(T0 + 60_000);
   });
 
-  // BUG: a `variable_set` exit condition compiles to `variables.<name> != null`, and jexl 2.3
-  // has no `null` literal, so the compiler reports "unknown name `null`" for every
-  // definition that uses `type: variable_set`.
-  it.fails('a variable_set exit condition advances once the variable is set', () => {
+  // `variable_set` compiles to `variables.<name> != null`: unset and null both wait.
+  it('a variable_set exit condition advances once the variable is set', () => {
     const workflow = compile(`
 name: var-set
 phases:
@@ -641,6 +684,8 @@ phases:
   - name: b
 `);
     const session = new Session(workflow);
+    session.play([{ event: post('Write'), phase: 'a', effects: [] }]);
+    session.state = { ...session.state, variables: { ...session.state.variables, plan_file: null } };
     session.play([{ event: post('Write'), phase: 'a', effects: [] }]);
     // As \`gobby workflow set plan_file plan.md\` would.
     session.state = { ...session.state, variables: { ...session.state.variables, plan_file: 'plan.md' } };
@@ -699,11 +744,14 @@ phases:
     ]);
   });
 
-  // BUG: `and` ignores its left operand (see engine-expressions.test.ts), so this rule,
-  // written for Edit only, also warns on a Write of a lock file.
-  it.fails('an `and` rule needs both sides: the Edit-only warning stays quiet on Write', () => {
+  it('an `and` rule needs both sides: the Edit-only warning stays quiet on Write', () => {
     const session = new Session(compile(RULES));
-    session.send(pre('Write', { file_path: 'yarn.lock' }));
+    session.play([
+      { event: pre('Write', { file_path: 'yarn.lock' }), decision: 'allow' },
+      { event: post('Write', { file_path: 'yarn.lock' }), decision: 'allow', noContext: true },
+      { event: pre('Bash', { command: 'echo rm -rf' }), decision: 'deny' },
+      { event: pre('Write', { file_path: 'notes.txt', command: 'rm -rf build' }), decision: 'allow' },
+    ]);
     expect(session.state.pendingMessages).toEqual([]);
   });
 
@@ -838,10 +886,7 @@ phases:
     expect(state.pendingMessages).toEqual(['2 a+b 2']);
   });
 
-  // BUG: startWorkflow evaluates every trigger's `when` against one scope built before
-  // any trigger ran, so a set_variable trigger is invisible to the triggers after it
-  // (runActions elsewhere rebuilds the scope for each action).
-  it.fails('a trigger sees the variables set by the triggers before it', () => {
+  it('a trigger sees the variables set by the triggers before it', () => {
     const workflow = compile(`
 name: ordered-triggers
 variables:
@@ -857,8 +902,14 @@ triggers:
     - action: enter_phase
       phase: b
       when: "mode == 'fast'"
+    - action: inject_message
+      content: "mode {{ mode }}"
+      when: "mode != 'none'"
 `);
-    expect(startWorkflow(workflow, { now: T0 }).state.phase).toBe('b');
+    const { state } = startWorkflow(workflow, { now: T0 });
+    expect(state.phase).toBe('b');
+    expect(state.variables.mode).toBe('fast');
+    expect(state.pendingMessages).toEqual(['mode fast']);
   });
 });
 
@@ -871,6 +922,45 @@ describe('movePhase (the human override)', () => {
     expect(moved.state.pendingMessages).toEqual([expect.stringContaining(EXECUTE_ENTER)]);
     session.state = moved.state;
     session.play([{ event: say('go on'), context: [EXECUTE_ENTER, EXECUTE_HEADER] }]);
+  });
+
+  it('runs the current phase\'s on_exit, then the target\'s on_enter, but no transition\'s actions', () => {
+    const workflow = compile(`
+name: forced
+phases:
+  - name: a
+    on_exit:
+      - action: inject_message
+        content: "exit {{ phase }} after {{ phase_action_count }} actions"
+      - action: set_variable
+        name: left_from
+        value: a
+    transitions:
+      - to: b
+        when: "user_says('next')"
+        on_transition:
+          - action: inject_message
+            content: "transition"
+  - name: b
+    on_enter:
+      - action: inject_message
+        content: "enter {{ phase }} from {{ left_from }}"
+  - name: c
+    on_enter:
+      - action: inject_message
+        content: "enter {{ phase }}"
+`);
+    const session = new Session(workflow);
+    session.send(post('Read'));
+    session.state = { ...session.state, pendingMessages: [] };
+    const moved = movePhase(workflow, session.state, 'c', 'gobby workflow phase c --force', { now: T0 + 1_000 });
+    expect(moved.effects).toEqual([{ type: 'phase_changed', from: 'a', to: 'c', cause: 'gobby workflow phase c --force' }]);
+    expect(moved.state.pendingMessages).toEqual(['exit a after 1 actions', 'enter c']);
+    expect(moved.state.variables.left_from).toBe('a');
+    const back = movePhase(workflow, { ...session.state, pendingMessages: [] }, 'b', 'gobby workflow phase b', { now: T0 + 2_000 });
+    expect(back.state.pendingMessages).toEqual(['exit a after 1 actions', 'enter b from a']);
+    // A phase without on_exit adds nothing of its own.
+    expect(movePhase(workflow, back.state, 'c', 'again', { now: T0 + 3_000 }).state.pendingMessages).toEqual([...back.state.pendingMessages, 'enter c']);
   });
 
   it('can move back to an earlier phase', () => {
@@ -891,16 +981,16 @@ describe('reachablePhases', () => {
   it('plan-execute: `execute` from `plan`, nothing from `execute`', () => {
     const workflow = loadTemplate('plan-execute');
     const { state } = startWorkflow(workflow, { now: T0 });
-    expect(reachablePhases(workflow, state)).toEqual(['execute']);
-    expect(reachablePhases(workflow, { ...state, phase: 'execute' })).toEqual([]);
+    expect(reachablePhases(workflow, state, { now: T0 })).toEqual(['execute']);
+    expect(reachablePhases(workflow, { ...state, phase: 'execute' }, { now: T0 })).toEqual([]);
   });
 
   it('lists transition targets once each, in the order written', () => {
     const workflow = compile(LOOP);
     const { state } = startWorkflow(workflow, { now: T0 });
-    expect(reachablePhases(workflow, state)).toEqual(['reflect']);
-    expect(reachablePhases(workflow, { ...state, phase: 'reflect' })).toEqual(['act', 'done']);
-    expect(reachablePhases(workflow, { ...state, phase: 'done' })).toEqual([]);
+    expect(reachablePhases(workflow, state, { now: T0 })).toEqual(['reflect']);
+    expect(reachablePhases(workflow, { ...state, phase: 'reflect' }, { now: T0 })).toEqual(['act', 'done']);
+    expect(reachablePhases(workflow, { ...state, phase: 'done' }, { now: T0 })).toEqual([]);
   });
 
   it('adds the next phase only once its exit conditions hold', () => {
@@ -914,8 +1004,24 @@ phases:
   - name: b
 `);
     const { state } = startWorkflow(workflow, { now: T0 });
-    expect(reachablePhases(workflow, state)).toEqual([]);
-    expect(reachablePhases(workflow, { ...state, totalActionCount: 5 })).toEqual(['b']);
+    expect(reachablePhases(workflow, state, { now: T0 })).toEqual([]);
+    expect(reachablePhases(workflow, { ...state, totalActionCount: 5 }, { now: T0 })).toEqual(['b']);
+  });
+
+  it('exit conditions read the clock passed in (seconds_in_phase)', () => {
+    const workflow = compile(`
+name: reach-timed
+phases:
+  - name: a
+    exit_conditions:
+      - type: expression
+        when: "seconds_in_phase >= 60"
+  - name: b
+`);
+    const { state } = startWorkflow(workflow, { now: T0 });
+    expect(reachablePhases(workflow, state, { now: T0 })).toEqual([]);
+    expect(reachablePhases(workflow, state, { now: T0 + 59_999 })).toEqual([]);
+    expect(reachablePhases(workflow, state, { now: T0 + 60_000 })).toEqual(['b']);
   });
 });
 
@@ -985,6 +1091,8 @@ describe('findOverrideCommand', () => {
     'gobby --project . workflow phase execute',
     'bash -c "gobby workflow disable"',
     'gobby  workflow   phase execute',
+    'node dist/daemon/cli/main.js workflow reset', // the built CLI, run by path
+    'node /usr/lib/node_modules/gobby/dist/daemon/cli/main.js workflow phase execute --force',
   ])('refuses %j', (command) => {
     const reason = findOverrideCommand(command);
     expect(reason).not.toBeNull();
@@ -1001,11 +1109,20 @@ describe('findOverrideCommand', () => {
     'echo gobby; echo workflow reset',
     'npm test',
     'gobbyist workflow reset',
+    'node dist/daemon/cli/main.js workflow status',
+    'cat daemon/cli/main.ts && echo workflow reset',
   ])('allows %j', (command) => {
     expect(findOverrideCommand(command)).toBeNull();
   });
 
+  // Confusing: the pattern looks at the text, not at what runs, so a commit message or an
+  // echo that mentions a command is refused too.
+  it.each(['git commit -m "gobby: fix workflow reset"', 'echo "run gobby workflow disable to stop it"'])('text match: %j is refused', (command) => {
+    expect(findOverrideCommand(command)).not.toBeNull();
+  });
+
   it('quotes the command it matched', () => {
     expect(findOverrideCommand('cd x && npx gobby workflow reset --yes')).toMatch(/^gobby: `gobby workflow reset` changes gobby's own enforcement/);
+    expect(findOverrideCommand('node dist/daemon/cli/main.js workflow reset')).toMatch(/^gobby: `cli\/main\.js workflow reset` changes gobby's own enforcement/);
   });
 });

@@ -1,0 +1,278 @@
+// Benchmark 3: what gobby adds to a real Claude Code session. The real CLI runs `-p`
+// offline against the fake Messages API, which scripts 30 Read calls (allowed in
+// plan-execute's `plan` phase, so the whole session runs).
+//   A: `gobby install` in the project, workflow plan-execute, the built daemon running.
+//   B: the same hook layout (same events, matchers, timeouts, headers), its http hooks
+//      pointed at a trivial node:http server in its own process that answers `{}`, and the
+//      SessionStart command hook replaced by a tiny node script that POSTs its stdin there.
+// Runs alternate A/B (ABBA order) after one unmeasured warm-up run of each.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runClaude, writeProjectSettings, hookEvents, type ClaudeSettings } from '../support/claude-cli.js';
+import { allText, startFakeAnthropic, toolResultsIn, type ScriptedTurn } from '../support/fake-anthropic.js';
+import { createGobby } from '../support/gobby-process.js';
+import { median, metric, type BenchResult } from './stats.js';
+
+export interface ClaudeBenchOptions {
+  /** Measured runs of each variant. */
+  readonly runs: number;
+  readonly toolCalls: number;
+  readonly runTimeoutMs: number;
+}
+
+export const CLAUDE_DEFAULTS: ClaudeBenchOptions = { runs: 5, toolCalls: 30, runTimeoutMs: 120_000 };
+
+type Variant = 'A' | 'B';
+
+interface RunRecord {
+  readonly variant: Variant;
+  readonly ms: number;
+  readonly measured: boolean;
+}
+
+/** The trivial hook endpoint: answers `{}` to every POST and counts requests and TCP connections. */
+const TRIVIAL_SERVER = `
+const http = require('node:http');
+let connections = 0;
+const hookConnections = new WeakSet();
+let httpHookConnections = 0;
+const requests = {};
+const server = http.createServer((req, res) => {
+  if (req.method === 'GET' && req.url === '/stats') {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ connections, httpHookConnections, requests }));
+    return;
+  }
+  // Connections that carried an http hook (everything but the SessionStart command client).
+  if (req.url !== '/hooks/SessionStart' && !hookConnections.has(req.socket)) {
+    hookConnections.add(req.socket);
+    httpHookConnections++;
+  }
+  req.on('data', () => {});
+  req.on('end', () => {
+    requests[req.url] = (requests[req.url] || 0) + 1;
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  });
+});
+server.on('connection', () => connections++);
+server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));
+process.on('SIGTERM', () => process.exit(0));
+`;
+
+/** The stand-in for gobby's SessionStart command client: node, read stdin, POST, print. */
+const TRIVIAL_CLIENT = `
+const chunks = [];
+process.stdin.on('data', (c) => chunks.push(c));
+process.stdin.on('end', async () => {
+  const response = await fetch(process.env.BENCH_HOOK_URL + '/hooks/' + process.argv[2], {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: Buffer.concat(chunks),
+  });
+  process.stdout.write(await response.text());
+});
+`;
+
+export async function runClaudeSession(options: ClaudeBenchOptions = CLAUDE_DEFAULTS): Promise<BenchResult> {
+  const root = mkdtempSync(join(tmpdir(), 'gobby-bench-claude-'));
+  const gobby = await createGobby();
+  let trivial: { process: ChildProcess; port: number } | undefined;
+  try {
+    const projectA = join(root, 'project-a');
+    const projectB = join(root, 'project-b');
+    for (const project of [projectA, projectB]) makeProject(project);
+
+    // A: gobby as a user installs it.
+    await gobby.start();
+    for (const args of [['install'], ['workflow', 'set', 'plan-execute']]) {
+      const run = await gobby.cli(args, projectA);
+      if (run.code !== 0) throw new Error(`gobby ${args.join(' ')} failed: ${run.stderr}`);
+    }
+    const settingsA = JSON.parse(readFileSync(join(projectA, '.claude', 'settings.json'), 'utf8')) as ClaudeSettings;
+
+    // B: the same layout, pointed at the trivial server.
+    trivial = await startTrivialServer(root);
+    const clientPath = join(root, 'trivial-client.cjs');
+    writeFileSync(clientPath, TRIVIAL_CLIENT);
+    const settingsB = redirectHooks(settingsA, gobby.port, trivial.port, `BENCH_HOOK_URL=http://127.0.0.1:${trivial.port} "${process.execPath}" "${clientPath}"`);
+    writeProjectSettings(projectB, settingsB);
+
+    const runs: RunRecord[] = [];
+    const checks: Record<Variant, SessionCheck[]> = { A: [], B: [] };
+    const order: Variant[] = ['A', 'B'];
+    for (let pair = 0; pair < options.runs; pair++) order.push(...((pair % 2 === 0 ? ['A', 'B'] : ['B', 'A']) as Variant[]));
+    for (const [index, variant] of order.entries()) {
+      const project = variant === 'A' ? projectA : projectB;
+      const { ms, check } = await runSession(project, root, options, variant === 'A');
+      runs.push({ variant, ms, measured: index >= 2 });
+      checks[variant].push(check);
+    }
+    const trivialStats = await fetchStats(trivial.port);
+
+    const timesOf = (variant: Variant): number[] => runs.filter((r) => r.measured && r.variant === variant).map((r) => r.ms);
+    const medianA = median(timesOf('A'));
+    const medianB = median(timesOf('B'));
+    const ratio = medianA / medianB;
+    const perCall = (medianA - medianB) / options.toolCalls;
+    const preToolUseB = trivialStats.requests['/hooks/PreToolUse'] ?? 0;
+    const runsB = runs.filter((r) => r.variant === 'B').length;
+    const httpRequestsB = Object.entries(trivialStats.requests)
+      .filter(([path]) => path !== '/hooks/SessionStart')
+      .reduce((sum, [, n]) => sum + n, 0);
+    return {
+      name: 'claude-session',
+      title: `Claude Code -p session, ${options.toolCalls} tool calls: gobby (A) vs trivial hooks (B)`,
+      metrics: [
+        metric('median A (gobby)', medianA, 'ms'),
+        metric('median B (trivial)', medianB, 'ms'),
+        metric('ratio A/B', ratio, 'x', { op: '<=', value: 1.05 }),
+        metric('added per tool call', perCall, 'ms'),
+      ],
+      notes: [
+        `${options.runs} measured runs of each variant, alternating A/B in ABBA order, after one unmeasured run of each; wall time from spawning \`claude -p\` to its exit`,
+        `A runs: ${timesOf('A').map((ms) => ms.toFixed(0)).join(', ')} ms; B runs: ${timesOf('B').map((ms) => ms.toFixed(0)).join(', ')} ms`,
+        `per run: ${describeChecks(checks.A[0])} (A), ${describeChecks(checks.B[0])} (B)`,
+        `B: Claude Code sent ${httpRequestsB} http hook requests (${preToolUseB} PreToolUse) over ${trivialStats.httpHookConnections} TCP connections in ${runsB} runs: ${trivialStats.httpHookConnections <= runsB * 2 ? 'its http hooks reuse (keep alive) their connection' : 'its http hooks open new connections'}`,
+      ],
+      details: { runs, medianA, medianB, ratio, perToolCallMs: perCall, checks, trivialServer: trivialStats, options },
+    };
+  } finally {
+    trivial?.process.kill('SIGTERM');
+    await gobby.cleanup();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** A small TypeScript project for the scripted Read/Glob/Grep calls to look at. */
+function makeProject(project: string): void {
+  mkdirSync(join(project, '.git'), { recursive: true });
+  mkdirSync(join(project, 'src'), { recursive: true });
+  writeFileSync(join(project, 'README.md'), '# bench project\n\nA small project for the gobby benchmark.\n');
+  for (let i = 0; i < 10; i++) {
+    const lines = Array.from({ length: 60 }, (_, line) => `export const value${i}_${line} = ${line}; // TODO check ${line}`);
+    writeFileSync(join(project, 'src', `module-${i}.ts`), `${lines.join('\n')}\n`);
+  }
+}
+
+/**
+ * 30 Read calls over the project's files (whole files and line ranges), then a closing
+ * text. Read, because it is allowed in phase `plan` and this Claude Code build offers no
+ * Glob or Grep tool (it sends the model to `find`/`grep` through Bash, which `plan` blocks).
+ */
+function buildScript(project: string, toolCalls: number): ScriptedTurn[] {
+  const turns: ScriptedTurn[] = [];
+  for (let i = 0; i < toolCalls; i++) {
+    const file = i % 11 === 10 ? join(project, 'README.md') : join(project, 'src', `module-${i % 11}.ts`);
+    const input = i % 2 === 0 ? { file_path: file } : { file_path: file, offset: 1 + (i % 40), limit: 20 };
+    turns.push({ toolUses: [{ name: 'Read', input }] });
+  }
+  turns.push({ text: 'Plan: 1. nothing to change. 2. done.' });
+  return turns;
+}
+
+interface SessionCheck {
+  readonly toolResults: number;
+  readonly toolErrors: number;
+  readonly preToolUseHooks: number;
+  readonly sessionStartContext: boolean;
+}
+
+async function runSession(
+  project: string,
+  root: string,
+  options: ClaudeBenchOptions,
+  expectGobby: boolean,
+): Promise<{ ms: number; check: SessionCheck }> {
+  const home = mkdtempSync(join(root, 'claude-home-'));
+  const api = await startFakeAnthropic(buildScript(project, options.toolCalls));
+  try {
+    const run = await runClaude({
+      prompt: 'Read the project and plan the change.',
+      cwd: project,
+      home,
+      baseUrl: api.url,
+      allowedTools: [],
+      timeoutMs: options.runTimeoutMs,
+    });
+    const main = api.mainRequests();
+    const results = main.flatMap((request) => toolResultsIn(request));
+    const check: SessionCheck = {
+      toolResults: results.length,
+      toolErrors: results.filter((r) => r.is_error).length,
+      preToolUseHooks: hookEvents(run.events, 'PreToolUse').filter((e) => e.subtype === 'hook_response').length,
+      sessionStartContext: main[0] !== undefined && allText(main[0]).includes('PLANNING'),
+    };
+    const problems: string[] = [];
+    if (run.timedOut || run.exitCode !== 0 || run.result?.is_error !== false) {
+      problems.push(`claude exited ${run.exitCode}${run.timedOut ? ' (timed out)' : ''}: ${run.stderr.slice(-500)} ${run.stdout.slice(-500)}`);
+    }
+    if (main.length !== options.toolCalls + 1) problems.push(`expected ${options.toolCalls + 1} model requests, saw ${main.length}`);
+    if (check.toolResults !== options.toolCalls || check.toolErrors > 0) {
+      problems.push(`expected ${options.toolCalls} successful tool results, saw ${check.toolResults} (${check.toolErrors} errors)`);
+    }
+    if (check.sessionStartContext !== expectGobby) problems.push(`gobby's SessionStart context ${expectGobby ? 'missing' : 'present'} in variant ${expectGobby ? 'A' : 'B'}`);
+    if (problems.length > 0) throw new Error(`claude session (${expectGobby ? 'A' : 'B'}) did not run as scripted: ${problems.join('; ')}`);
+    return { ms: run.durationMs, check };
+  } finally {
+    await api.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+function describeChecks(check: SessionCheck | undefined): string {
+  if (!check) return 'no run';
+  return `${check.toolResults} tool results, ${check.toolErrors} errors, ${check.preToolUseHooks} PreToolUse hook responses`;
+}
+
+/** gobby's settings with every http hook sent to the trivial server and the command hook replaced. */
+function redirectHooks(settings: ClaudeSettings, gobbyPort: number, trivialPort: number, clientCommand: string): ClaudeSettings {
+  const from = `http://127.0.0.1:${gobbyPort}/`;
+  const to = `http://127.0.0.1:${trivialPort}/`;
+  const hooks = Object.fromEntries(
+    Object.entries(settings.hooks ?? {}).map(([event, groups]) => [
+      event,
+      groups.map((group) => ({
+        ...group,
+        hooks: group.hooks.map((handler) => {
+          if (handler.type === 'http') {
+            if (!handler.url.startsWith(from)) throw new Error(`unexpected gobby hook url ${handler.url}`);
+            return { ...handler, url: to + handler.url.slice(from.length) };
+          }
+          return { ...handler, command: `${clientCommand} ${event}` };
+        }),
+      })),
+    ]),
+  );
+  return { ...settings, hooks };
+}
+
+async function startTrivialServer(root: string): Promise<{ process: ChildProcess; port: number }> {
+  const script = join(root, 'trivial-server.cjs');
+  writeFileSync(script, TRIVIAL_SERVER);
+  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let text = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+      if (text.includes('\n')) resolve(Number(text.trim()));
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`trivial hook server exited ${code}`)));
+  });
+  return { process: child, port };
+}
+
+interface TrivialStats {
+  /** Every TCP connection but the one that asked for these stats. */
+  readonly connections: number;
+  /** Connections that carried at least one http hook request from Claude Code. */
+  readonly httpHookConnections: number;
+  readonly requests: Record<string, number>;
+}
+
+async function fetchStats(port: number): Promise<TrivialStats> {
+  const response = await fetch(`http://127.0.0.1:${port}/stats`);
+  const stats = (await response.json()) as TrivialStats;
+  return { ...stats, connections: stats.connections - 1 };
+}
