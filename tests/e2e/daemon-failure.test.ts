@@ -9,32 +9,15 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { buildGobbyHooks } from '../../hooks/install.js';
-import { makeClaudeSandbox, runClaude, writeProjectSettings, type ClaudeSandbox } from '../support/claude-cli.js';
-import { allText, startFakeAnthropic, toolResultsIn, type ScriptedTurn } from '../support/fake-anthropic.js';
+import { makeClaudeSandbox, writeProjectSettings, type ClaudeSandbox } from '../support/claude-cli.js';
+import { allText, toolResultsIn, type ScriptedTurn } from '../support/fake-anthropic.js';
+import { runScriptedSession, uniqueToolUse } from '../support/scripted-session.js';
 import { createGobby, freePort } from '../support/gobby-process.js';
 
 const TIMEOUT = 90_000;
 
-function toolUse(name: string, input: Record<string, unknown>) {
-  return { name, input, id: `toolu_${randomUUID().replaceAll('-', '')}` };
-}
-
 async function runScripted(box: ClaudeSandbox, prompt: string, script: ScriptedTurn[], session: { id: string; resume: boolean }) {
-  const api = await startFakeAnthropic(script);
-  try {
-    const run = await runClaude({
-      prompt,
-      cwd: box.project,
-      home: box.home,
-      baseUrl: api.url,
-      ...(session.resume ? { resume: session.id } : { sessionId: session.id }),
-      timeoutMs: 60_000,
-    });
-    expect(run.exitCode, run.stderr).toBe(0);
-    return api.mainRequests();
-  } finally {
-    await api.close();
-  }
+  return (await runScriptedSession(box, prompt, script, session)).requests;
 }
 
 function sandbox(): ClaudeSandbox {
@@ -55,7 +38,7 @@ describe('when the daemon is gone', () => {
     const session = { id: randomUUID(), resume: false };
     const target = join(box.project, 'notes.txt');
 
-    await runScripted(box, 'write notes', [{ toolUses: [toolUse('Write', { file_path: target, content: 'x' })] }, { text: 'Ready to implement?' }], session);
+    await runScripted(box, 'write notes', [{ toolUses: [uniqueToolUse('Write', { file_path: target, content: 'x' })] }, { text: 'Ready to implement?' }], session);
     expect(existsSync(target)).toBe(false);
 
     const { pid } = JSON.parse(readFileSync(join(gobby.home, 'daemon.json'), 'utf8')) as { pid: number };
@@ -66,7 +49,7 @@ describe('when the daemon is gone', () => {
     const requests = await runScripted(
       box,
       'yes',
-      [{ toolUses: [toolUse('Write', { file_path: target, content: 'x' })] }, { text: 'done' }],
+      [{ toolUses: [uniqueToolUse('Write', { file_path: target, content: 'x' })] }, { text: 'done' }],
       { ...session, resume: true },
     );
     expect(allText(requests[0]!)).toContain('EXECUTION phase');
@@ -91,7 +74,7 @@ describe('when the daemon is gone', () => {
     const box = sandbox();
     await deadDaemonSettings(box, false);
     const target = join(box.project, 'out.txt');
-    const requests = await runScripted(box, 'write it', [{ toolUses: [toolUse('Write', { file_path: target, content: 'y' })] }], {
+    const requests = await runScripted(box, 'write it', [{ toolUses: [uniqueToolUse('Write', { file_path: target, content: 'y' })] }], {
       id: randomUUID(),
       resume: false,
     });
@@ -106,7 +89,7 @@ describe('when the daemon is gone', () => {
     const requests = await runScripted(
       box,
       'write it',
-      [{ toolUses: [toolUse('Write', { file_path: target, content: 'y' })] }, { text: 'done' }],
+      [{ toolUses: [uniqueToolUse('Write', { file_path: target, content: 'y' })] }, { text: 'done' }],
       { id: randomUUID(), resume: false },
     );
     const [result] = toolResultsIn(requests[1]!);
@@ -122,7 +105,7 @@ describe('when the daemon is gone', () => {
     const requests = await runScripted(
       box,
       'write it',
-      [{ toolUses: [toolUse('Write', { file_path: target, content: 'y' })] }, { text: 'done' }],
+      [{ toolUses: [uniqueToolUse('Write', { file_path: target, content: 'y' })] }, { text: 'done' }],
       { id: randomUUID(), resume: false },
     );
     expect(toolResultsIn(requests[1]!)[0]?.is_error).toBe(false);

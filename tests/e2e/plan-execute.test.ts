@@ -8,8 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hookEvents, makeClaudeSandbox, runClaude, type ClaudeRunResult, type ClaudeSandbox } from '../support/claude-cli.js';
-import { allText, startFakeAnthropic, toolResultsIn, type FakeAnthropic, type ScriptedTurn } from '../support/fake-anthropic.js';
+import { hookEvents, makeClaudeSandbox, type ClaudeSandbox } from '../support/claude-cli.js';
+import { allText, toolResultsIn, type ScriptedTurn } from '../support/fake-anthropic.js';
+import { runScriptedSession, uniqueToolUse } from '../support/scripted-session.js';
 import { createGobby, type GobbyInstance } from '../support/gobby-process.js';
 
 const TIMEOUT = 90_000;
@@ -43,44 +44,22 @@ afterAll(async () => {
   box?.cleanup();
 });
 
-/** Tool-use ids must be unique across the resumed session's transcript, not just one run. */
-function toolUse(name: string, input: Record<string, unknown>) {
-  return { name, input, id: `toolu_${randomUUID().replaceAll('-', '')}` };
-}
-
-async function runTurn(prompt: string, script: ScriptedTurn[], resume: boolean): Promise<{ run: ClaudeRunResult; api: FakeAnthropic }> {
-  const api = await startFakeAnthropic(script);
-  try {
-    const run = await runClaude({
-      prompt,
-      cwd: box.project,
-      home: box.home,
-      baseUrl: api.url,
-      ...(resume ? { resume: sessionId } : { sessionId }),
-      timeoutMs: 60_000,
-    });
-    const context = `stderr:\n${run.stderr}\nstdout tail:\n${run.stdout.slice(-3000)}`;
-    expect(run.timedOut, context).toBe(false);
-    expect(run.exitCode, context).toBe(0);
-    return { run, api };
-  } finally {
-    await api.close();
-  }
+function runTurn(prompt: string, script: ScriptedTurn[], resume: boolean) {
+  return runScriptedSession(box, prompt, script, { id: sessionId, resume });
 }
 
 describe('plan-execute with the real Claude Code CLI', () => {
   const target = () => join(box.project, 'hello.txt');
 
   it('denies Write in plan with the phase reason and injects the plan instructions', async () => {
-    const { run, api } = await runTurn(
+    const { run, requests: main } = await runTurn(
       'Create hello.txt saying hi',
       [
-        { toolUses: [toolUse('Write', { file_path: target(), content: 'hi\n' })] },
+        { toolUses: [uniqueToolUse('Write', { file_path: target(), content: 'hi\n' })] },
         { text: 'Plan: 1. create hello.txt. Plan complete. Ready to implement?' },
       ],
       false,
     );
-    const main = api.mainRequests();
     expect(main.length).toBe(2);
     // SessionStart and UserPromptSubmit context reached the model.
     const firstSeen = allText(main[0]!);
@@ -107,12 +86,11 @@ describe('plan-execute with the real Claude Code CLI', () => {
   }, TIMEOUT);
 
   it('moves to execute when the user answers yes, and the Write then succeeds', async () => {
-    const { api } = await runTurn(
+    const { requests: main } = await runTurn(
       'yes',
-      [{ toolUses: [toolUse('Write', { file_path: target(), content: 'hi\n' })] }, { text: 'Done.' }],
+      [{ toolUses: [uniqueToolUse('Write', { file_path: target(), content: 'hi\n' })] }, { text: 'Done.' }],
       true,
     );
-    const main = api.mainRequests();
     expect(allText(main[0]!)).toContain('EXECUTION phase: the user approved the plan');
     const [writeResult] = toolResultsIn(main[1]!);
     expect(writeResult?.is_error).toBe(false);
@@ -142,12 +120,11 @@ describe('plan-execute with the real Claude Code CLI', () => {
     );
     expect(forced).toMatchObject({ from: 'execute', to: 'plan', forced: true });
 
-    const { api } = await runTurn(
+    const { requests: main } = await runTurn(
       'Edit hello.txt again',
-      [{ toolUses: [toolUse('Edit', { file_path: target(), old_string: 'hi', new_string: 'bye' })] }, { text: 'ok' }],
+      [{ toolUses: [uniqueToolUse('Edit', { file_path: target(), old_string: 'hi', new_string: 'bye' })] }, { text: 'ok' }],
       true,
     );
-    const main = api.mainRequests();
     expect(allText(main[0]!)).toContain('PLANNING phase');
     const [editResult] = toolResultsIn(main[1]!);
     expect(editResult?.is_error).toBe(true);
@@ -163,12 +140,12 @@ describe('plan-execute with the real Claude Code CLI', () => {
 
   it('refuses the agent running the human-only override through Bash', async () => {
     await gobby.json(['workflow', 'phase', 'execute', '--force', '--reason', 'let bash run'], box.project);
-    const { api } = await runTurn(
+    const { requests: main } = await runTurn(
       'switch phase yourself',
-      [{ toolUses: [toolUse('Bash', { command: 'npx gobby workflow phase plan --force --reason x' })] }, { text: 'ok' }],
+      [{ toolUses: [uniqueToolUse('Bash', { command: 'npx gobby workflow phase plan --force --reason x' })] }, { text: 'ok' }],
       true,
     );
-    const [bashResult] = toolResultsIn(api.mainRequests()[1]!);
+    const [bashResult] = toolResultsIn(main[1]!);
     expect(bashResult?.is_error).toBe(true);
     expect(bashResult?.text).toContain('only the user may run it');
     const status = await gobby.json<Status>(['workflow', 'status'], box.project);
