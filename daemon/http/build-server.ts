@@ -1,6 +1,6 @@
 // The fastify app factory: routes, guards and the error shape. It never listens and
 // never opens the database; daemon/main.ts does both (design §4).
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { GobbyError } from '../errors.js';
 import type { ControlService } from '../control-service.js';
 import type { HookService } from '../hook-service.js';
@@ -26,7 +26,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
     bodyLimit: deps.bodyLimitBytes,
     // Two log lines per tool call would dominate the daemon's work; decisions are logged
     // by the hook route instead, and every event is in the audit log.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   }) as unknown as FastifyInstance;
 
   app.addHook('onRequest', createRequestGuard({ token: deps.token }));
