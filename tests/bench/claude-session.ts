@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { runClaude, writeProjectSettings, hookEvents, type ClaudeSettings } from '../support/claude-cli.js';
 import { allText, startFakeAnthropic, toolResultsIn, type ScriptedTurn } from '../support/fake-anthropic.js';
 import { createGobby } from '../support/gobby-process.js';
+import { onInterrupt } from './interrupt.js';
 import { median, metric, type BenchResult } from './stats.js';
 
 export interface ClaudeBenchOptions {
@@ -22,7 +23,9 @@ export interface ClaudeBenchOptions {
   readonly runTimeoutMs: number;
 }
 
-export const CLAUDE_DEFAULTS: ClaudeBenchOptions = { runs: 5, toolCalls: 30, runTimeoutMs: 120_000 };
+// 8 runs each: single runs vary by ±20% on a shared 2-CPU machine, and the effect being
+// looked for is a few percent.
+export const CLAUDE_DEFAULTS: ClaudeBenchOptions = { runs: 8, toolCalls: 30, runTimeoutMs: 120_000 };
 
 type Variant = 'A' | 'B';
 
@@ -58,6 +61,7 @@ const server = http.createServer((req, res) => {
 server.on('connection', () => connections++);
 server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));
 process.on('SIGTERM', () => process.exit(0));
+process.stdin.on('end', () => process.exit(0)).resume();
 `;
 
 /** The stand-in for gobby's SessionStart command client: node, read stdin, POST, print. */
@@ -78,6 +82,11 @@ export async function runClaudeSession(options: ClaudeBenchOptions = CLAUDE_DEFA
   const root = mkdtempSync(join(tmpdir(), 'gobby-bench-claude-'));
   const gobby = await createGobby();
   let trivial: { process: ChildProcess; port: number } | undefined;
+  const forget = onInterrupt(async () => {
+    trivial?.process.kill('SIGTERM');
+    await gobby.cleanup();
+    rmSync(root, { recursive: true, force: true });
+  });
   try {
     const projectA = join(root, 'project-a');
     const projectB = join(root, 'project-b');
@@ -114,6 +123,14 @@ export async function runClaudeSession(options: ClaudeBenchOptions = CLAUDE_DEFA
     const medianA = median(timesOf('A'));
     const medianB = median(timesOf('B'));
     const ratio = medianA / medianB;
+    // Each ABBA pair ran back to back, so its ratio is less exposed to drift in the machine's load.
+    const measured = runs.filter((r) => r.measured);
+    const pairRatios: number[] = [];
+    for (let i = 0; i + 1 < measured.length; i += 2) {
+      const [first, second] = [measured[i]!, measured[i + 1]!];
+      pairRatios.push(first.variant === 'A' ? first.ms / second.ms : second.ms / first.ms);
+    }
+    const spread = (values: number[]): string => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)} ms`;
     const perCall = (medianA - medianB) / options.toolCalls;
     const preToolUseB = trivialStats.requests['/hooks/PreToolUse'] ?? 0;
     const runsB = runs.filter((r) => r.variant === 'B').length;
@@ -127,24 +144,27 @@ export async function runClaudeSession(options: ClaudeBenchOptions = CLAUDE_DEFA
         metric('median A (gobby)', medianA, 'ms'),
         metric('median B (trivial)', medianB, 'ms'),
         metric('ratio A/B', ratio, 'x', { op: '<=', value: 1.05 }),
+        metric('median of paired A/B ratios', median(pairRatios), 'x'),
         metric('added per tool call', perCall, 'ms'),
       ],
       notes: [
         `${options.runs} measured runs of each variant, alternating A/B in ABBA order, after one unmeasured run of each; wall time from spawning \`claude -p\` to its exit`,
-        `A runs: ${timesOf('A').map((ms) => ms.toFixed(0)).join(', ')} ms; B runs: ${timesOf('B').map((ms) => ms.toFixed(0)).join(', ')} ms`,
+        `A runs: ${timesOf('A').map((ms) => ms.toFixed(0)).join(', ')} ms (${spread(timesOf('A'))}); B runs: ${timesOf('B').map((ms) => ms.toFixed(0)).join(', ')} ms (${spread(timesOf('B'))})`,
+        `paired A/B ratios (each ABBA pair back to back): ${pairRatios.map((r) => r.toFixed(3)).join(', ')}`,
         `per run: ${describeChecks(checks.A[0])} (A), ${describeChecks(checks.B[0])} (B)`,
         `B: Claude Code sent ${httpRequestsB} http hook requests (${preToolUseB} PreToolUse) over ${trivialStats.httpHookConnections} TCP connections in ${runsB} runs: ${trivialStats.httpHookConnections <= runsB * 2 ? 'its http hooks reuse (keep alive) their connection' : 'its http hooks open new connections'}`,
       ],
-      details: { runs, medianA, medianB, ratio, perToolCallMs: perCall, checks, trivialServer: trivialStats, options },
+      details: { runs, medianA, medianB, ratio, pairRatios, perToolCallMs: perCall, checks, trivialServer: trivialStats, options },
     };
   } finally {
+    forget();
     trivial?.process.kill('SIGTERM');
     await gobby.cleanup();
     rmSync(root, { recursive: true, force: true });
   }
 }
 
-/** A small TypeScript project for the scripted Read/Glob/Grep calls to look at. */
+/** A small TypeScript project for the scripted Read calls to look at. */
 function makeProject(project: string): void {
   mkdirSync(join(project, '.git'), { recursive: true });
   mkdirSync(join(project, 'src'), { recursive: true });
@@ -250,7 +270,8 @@ function redirectHooks(settings: ClaudeSettings, gobbyPort: number, trivialPort:
 async function startTrivialServer(root: string): Promise<{ process: ChildProcess; port: number }> {
   const script = join(root, 'trivial-server.cjs');
   writeFileSync(script, TRIVIAL_SERVER);
-  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // Its stdin is a pipe from this process: when the bench dies, the server goes too.
+  const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     let text = '';
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {

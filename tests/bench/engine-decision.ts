@@ -1,6 +1,7 @@
 // Benchmark 1: one PreToolUse decision by the pure engine (no HTTP, no SQLite), against a
 // phase with 20 rules that all have to be evaluated because none matches.
 import { readFileSync } from 'node:fs';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import {
   compileWorkflow,
@@ -41,7 +42,7 @@ export function loadBenchWorkflow(): CompiledWorkflow {
   return compiled.workflow;
 }
 
-export function runEngineDecision(options: EngineBenchOptions = ENGINE_DEFAULTS): BenchResult {
+export async function runEngineDecision(options: EngineBenchOptions = ENGINE_DEFAULTS): Promise<BenchResult> {
   const workflow = loadBenchWorkflow();
   const now = Date.UTC(2025, 0, 1);
   const { state } = startWorkflow(workflow, { now });
@@ -56,6 +57,15 @@ export function runEngineDecision(options: EngineBenchOptions = ENGINE_DEFAULTS)
     sink += evaluateEvent(workflow, running, EVENTS[i % EVENTS.length]!, ctx).decision.kind.length;
   }
 
+  // What can put a decision in the tail besides the engine itself: garbage collection
+  // pauses, and the OS taking the CPU away (involuntary context switches).
+  const gcPausesMs: number[] = [];
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcPausesMs.push(entry.duration);
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
+  const usageBefore = process.resourceUsage();
+
   const samples = new Float64Array(options.decisions);
   const started = process.hrtime.bigint();
   for (let i = 0; i < options.decisions; i++) {
@@ -68,6 +78,13 @@ export function runEngineDecision(options: EngineBenchOptions = ENGINE_DEFAULTS)
   }
   const totalMs = nsToMs(process.hrtime.bigint() - started);
   if (sink === 0) throw new Error('unreachable: no decisions were made');
+  const usageAfter = process.resourceUsage();
+  await new Promise((resolve) => setTimeout(resolve, 100)); // GC entries are delivered asynchronously
+  gcObserver.disconnect();
+  const preempted = usageAfter.involuntaryContextSwitches - usageBefore.involuntaryContextSwitches;
+  const cpuMs = (usageAfter.userCPUTime + usageAfter.systemCPUTime - usageBefore.userCPUTime - usageBefore.systemCPUTime) / 1000;
+  const gc = summarize(gcPausesMs);
+  const slow = samples.filter((ms) => ms >= 0.2).length;
 
   // The clock itself costs something; measure it so the reader can subtract it.
   const clockSamples = new Float64Array(10_000);
@@ -92,8 +109,20 @@ export function runEngineDecision(options: EngineBenchOptions = ENGINE_DEFAULTS)
       `${options.decisions} decisions timed one by one with process.hrtime.bigint() after ${options.warmup} warm-up decisions`,
       `phase \`${phase.name}\`: ${phase.rules.length} rules (none match), ${phase.tools.allowed === 'all' ? 'all' : phase.tools.allowed.patterns.length} allowed and ${phase.tools.blockedPatterns.length} blocked tool patterns; ${EVENTS.length} events in rotation (Bash, Edit, Read, Bash)`,
       `clock overhead per sample: p50 ${clock.p50.toFixed(5)} ms`,
+      `${slow} decisions (${((100 * slow) / options.decisions).toFixed(2)}%) took 0.2 ms or more; during the timed loop: ${gcPausesMs.length} GC pauses (total ${sum(gcPausesMs).toFixed(1)} ms, max ${gcPausesMs.length > 0 ? gc.max.toFixed(2) : 0} ms), ${preempted} involuntary context switches, CPU time ${cpuMs.toFixed(0)} ms of ${totalMs.toFixed(0)} ms wall`,
     ],
-    details: { latencyMs: latency, clockOverheadMs: clock, rules: phase.rules.length, totalMs },
+    details: {
+      latencyMs: latency,
+      clockOverheadMs: clock,
+      rules: phase.rules.length,
+      totalMs,
+      cpuMs,
+      slowSamples: slow,
+      gcPauses: gcPausesMs.length,
+      gcTotalMs: sum(gcPausesMs),
+      gcMaxMs: gcPausesMs.length > 0 ? gc.max : 0,
+      involuntaryContextSwitches: preempted,
+    },
   };
 }
 
@@ -109,4 +138,8 @@ function checkFixture(workflow: CompiledWorkflow, state: WorkflowState): void {
   }
   const destructive = evaluateEvent(workflow, state, { name: 'PreToolUse', toolName: 'Bash', toolInput: { command: 'rm -rf /' } }, { now: 0 });
   if (destructive.decision.kind !== 'deny') throw new Error('bench fixture: `rm -rf /` should be denied by the first rule');
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((total, value) => total + value, 0);
 }

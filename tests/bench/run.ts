@@ -6,13 +6,16 @@
 //   npm run bench -- --json            machine-readable results on stdout (progress on stderr)
 //   npm run bench -- --only engine,hook
 //   npm run bench -- --quick           smaller counts, for checking the harness
+//   npm run bench -- --only hook --profile[=dir]   run the daemon under --cpu-prof and say where its time went
 //
 // Everything talks to 127.0.0.1 only: the daemon, the fake Messages API, the trivial hook server.
 import { execFileSync } from 'node:child_process';
-import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
 import { ENGINE_DEFAULTS, runEngineDecision } from './engine-decision.js';
 import { HOOK_DEFAULTS, runHookRoundtrip } from './hook-roundtrip.js';
 import { CLAUDE_DEFAULTS, runClaudeSession } from './claude-session.js';
+import { runInterruptTeardowns } from './interrupt.js';
 import type { BenchResult, Metric } from './stats.js';
 
 const BENCHES = ['engine', 'hook', 'claude'] as const;
@@ -21,17 +24,21 @@ type BenchName = (typeof BENCHES)[number];
 interface Args {
   readonly json: boolean;
   readonly quick: boolean;
+  readonly profile: string | undefined;
   readonly only: readonly BenchName[];
 }
 
 function parseArgs(argv: readonly string[]): Args {
   let json = false;
   let quick = false;
+  let profile: string | undefined;
   let only: BenchName[] = [...BENCHES];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--json') json = true;
     else if (arg === '--quick') quick = true;
+    else if (arg === '--profile') profile = join(tmpdir(), `gobby-bench-profile-${process.pid}`);
+    else if (arg.startsWith('--profile=')) profile = resolve(arg.slice('--profile='.length));
     else if (arg === '--only' || arg.startsWith('--only=')) {
       const value = arg === '--only' ? argv[++i] : arg.slice('--only='.length);
       const names = (value ?? '').split(',').filter(Boolean);
@@ -41,12 +48,12 @@ function parseArgs(argv: readonly string[]): Args {
     } else if (arg === '--help' || arg === '-h') usage();
     else usage(`unknown argument ${arg}`);
   }
-  return { json, quick, only };
+  return { json, quick, only, profile };
 }
 
 function usage(problem?: string): never {
   if (problem) process.stderr.write(`bench: ${problem}\n`);
-  process.stderr.write(`usage: npm run bench -- [--json] [--quick] [--only ${BENCHES.join(',')}]\n`);
+  process.stderr.write(`usage: npm run bench -- [--json] [--quick] [--only ${BENCHES.join(',')}] [--profile[=<dir>]]\n`);
   process.exit(problem ? 2 : 0);
 }
 
@@ -80,6 +87,12 @@ function claudeVersion(): string {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      process.stderr.write(`bench: ${signal}, stopping the benchmark's daemon and helpers…\n`);
+      void runInterruptTeardowns().finally(() => process.exit(130));
+    });
+  }
   const log = (line: string): void => {
     process.stderr.write(`${line}\n`);
   };
@@ -90,7 +103,12 @@ async function main(): Promise<void> {
   const runners: Record<BenchName, () => Promise<BenchResult>> = {
     engine: async () =>
       runEngineDecision(args.quick ? { decisions: 20_000, warmup: 5_000 } : ENGINE_DEFAULTS),
-    hook: () => runHookRoundtrip(args.quick ? { ...HOOK_DEFAULTS, durationSeconds: 3, warmupSeconds: 1 } : HOOK_DEFAULTS),
+    hook: () =>
+      runHookRoundtrip({
+        ...HOOK_DEFAULTS,
+        ...(args.quick ? { durationSeconds: 3, warmupSeconds: 1 } : {}),
+        profileDirectory: args.profile,
+      }),
     claude: () => runClaudeSession(args.quick ? { ...CLAUDE_DEFAULTS, runs: 1 } : CLAUDE_DEFAULTS),
   };
   for (const name of args.only) {
@@ -130,7 +148,8 @@ function renderTable(results: readonly BenchResult[]): string {
   for (const result of results) {
     out.push('', `${result.title}:`);
     if (result.error) out.push(`  ERROR: ${result.error}`);
-    for (const note of result.notes) out.push(`  - ${note}`);
+    // A note that starts with spaces continues the one before it.
+    for (const note of result.notes) out.push(note.startsWith(' ') ? `   ${note}` : `  - ${note}`);
   }
   return `${out.join('\n')}\n`;
 }
