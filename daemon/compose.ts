@@ -11,6 +11,7 @@ import { createProjectRootResolver } from './project-root.js';
 import { createSessionWorkflows } from './session-workflows.js';
 import { openDatabase } from './store/open-database.js';
 import { createStore, type Store } from './store/store.js';
+import { startWalCheckpointer } from './store/wal-checkpointer.js';
 import { createWorkflowCatalog, type WorkflowCatalog } from './workflow-catalog.js';
 
 export interface ComposeOptions {
@@ -23,6 +24,12 @@ export interface ComposeOptions {
   readonly builtinTemplatesDirectory?: string;
   readonly shutdown?: () => void;
   readonly onReloadError?: (errors: readonly { file: string; message: string }[]) => void;
+  /**
+   * Checkpoint the WAL in a worker thread (needs the built .js files, so main.ts turns it
+   * on and tests running the TypeScript sources leave SQLite's own autocheckpoint).
+   */
+  readonly checkpointInWorker?: boolean;
+  readonly onCheckpointError?: (error: Error) => void;
 }
 
 export interface ComposedDaemon {
@@ -40,6 +47,9 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
   const startedAt = clock();
   const { db, schemaVersion } = openDatabase(options.layout.database, MIGRATIONS_DIR, startedAt);
   const store = createStore(db);
+  const checkpointer = options.checkpointInWorker
+    ? startWalCheckpointer(db, options.layout.database, options.onCheckpointError ?? (() => undefined))
+    : undefined;
   const catalog = createWorkflowCatalog({
     builtinDirectory: options.builtinTemplatesDirectory ?? BUILTIN_TEMPLATES_DIR,
     userDirectory: options.layout.userWorkflows,
@@ -86,6 +96,7 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
     async close() {
       await app.close();
       await catalog.close();
+      await checkpointer?.stop();
       db.close();
     },
   };

@@ -11,7 +11,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { readDaemonFile, resolveConfiguredPort, resolveGobbyHome } from './daemon-file.js';
+import { DAEMON_NODE_FLAGS, readDaemonFile, resolveConfiguredPort, resolveGobbyHome } from './daemon-file.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -156,7 +156,7 @@ async function isHealthy(fetchImpl: typeof fetch, port: number): Promise<boolean
 /** Starts `node <daemonMain>` in the background, outliving this short-lived client. */
 export function spawnDetachedDaemon({ daemonMain, env }: { daemonMain: string; env: Env }): void {
   if (!existsSync(daemonMain)) throw new Error(`daemon entry point not found: ${daemonMain} (is gobby built?)`);
-  const child = spawn(process.execPath, [daemonMain], {
+  const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, daemonMain], {
     detached: true,
     stdio: 'ignore',
     env,

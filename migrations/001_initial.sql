@@ -35,7 +35,7 @@ CREATE TABLE workflow_states (
 
 -- The audit log: append-only, one row per hook event and per human override.
 CREATE TABLE audit_log (
-  id           INTEGER PRIMARY KEY AUTOINCREMENT,
+  id           INTEGER PRIMARY KEY,     -- rowid: append-only, so ids only grow
   at           INTEGER NOT NULL,
   session_id   TEXT    NOT NULL,
   event        TEXT    NOT NULL,      -- hook event name, or an override such as `override:phase`

@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { daemonEnvironment } from '../../hooks/client.js';
+import { DAEMON_NODE_FLAGS } from '../../hooks/daemon-file.js';
 import { DAEMON_MAIN } from '../package-info.js';
 import { CliError, callDaemon, locateDaemon, type DaemonAddress } from './daemon-client.js';
 import { printResult, type OutputOptions } from './output.js';
@@ -48,7 +49,7 @@ export async function startDaemon(env: Env, output: OutputOptions): Promise<void
   // The child's own stderr goes to a file so that a daemon that dies while starting
   // (port in use, bad config) can say why.
   const startupLog = openSync(address.layout.startupLog, 'w');
-  const child = spawn(process.execPath, [DAEMON_MAIN], {
+  const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, DAEMON_MAIN], {
     detached: true,
     stdio: ['ignore', startupLog, startupLog],
     env: daemonEnvironment(env) as NodeJS.ProcessEnv,

@@ -18,8 +18,10 @@ export function registerHookRoutes(app: FastifyInstance, hookService: HookServic
       return sendError(reply, 'GOBBY_ERR_HOOK_INVALID_PAYLOAD', parsed.message);
     }
     const answer = hookService.handle(event, parsed.payload);
-    if ('hookSpecificOutput' in answer || 'decision' in answer) {
-      request.log.info({ event, session: parsed.payload.session_id, answer }, 'hook decision');
+    // Denials are worth a log line; the full record of every event is the audit log.
+    const output = answer.hookSpecificOutput as { permissionDecision?: string } | undefined;
+    if (output?.permissionDecision === 'deny' || answer.decision === 'block') {
+      request.log.info({ event, session: parsed.payload.session_id, tool: parsed.payload.tool_name }, 'hook denied');
     }
     return answer;
   });

@@ -13,10 +13,17 @@ export function createProjectsRepository(db: Database) {
   const byRoot = db.prepare('SELECT id, root, workflow FROM projects WHERE root = ?');
   const byId = db.prepare('SELECT id, root, workflow FROM projects WHERE id = ?');
   const setWorkflow = db.prepare('UPDATE projects SET workflow = ?, updated_at = ? WHERE id = ?');
+  // Every hook event needs its project row; the daemon is the only writer, so a row read
+  // once stays true until setWorkflow changes it.
+  const cache = new Map<string, ProjectRow>();
   return {
     ensure(root: string, now: number): ProjectRow {
+      const cached = cache.get(root);
+      if (cached) return cached;
       insert.run(root, now, now);
-      return byRoot.get(root) as ProjectRow;
+      const row = byRoot.get(root) as ProjectRow;
+      cache.set(root, row);
+      return row;
     },
     find(root: string): ProjectRow | undefined {
       return byRoot.get(root) as ProjectRow | undefined;
@@ -26,6 +33,11 @@ export function createProjectsRepository(db: Database) {
     },
     setWorkflow(id: number, workflow: string | null, now: number): void {
       setWorkflow.run(workflow, now, id);
+      cache.clear();
+    },
+    /** Drops what was read: after a rolled-back transaction the cache may be ahead of the file. */
+    forgetCached(): void {
+      cache.clear();
     },
   };
 }

@@ -7,15 +7,32 @@ import { createSessionsRepository } from './sessions-repository.js';
 import { createWorkflowStatesRepository } from './workflow-states-repository.js';
 
 export function createStore(db: Database) {
+  const projects = createProjectsRepository(db);
+  const sessions = createSessionsRepository(db);
+  const workflowStates = createWorkflowStatesRepository(db);
+  // Built once: better-sqlite3's transaction() wraps a function, and wrapping per event
+  // showed up in the daemon's profile.
+  const inTransaction = db.transaction((work: () => unknown) => work());
   return {
     db,
-    projects: createProjectsRepository(db),
-    sessions: createSessionsRepository(db),
-    workflowStates: createWorkflowStatesRepository(db),
+    projects,
+    sessions,
+    workflowStates,
     audit: createAuditRepository(db),
-    /** Runs `work` in one transaction: every hook event is one. */
+    /**
+     * Runs `work` in one transaction: every hook event is one. The repositories cache what
+     * they read and wrote; when the transaction rolls back, those caches are dropped so the
+     * next read comes from the file again.
+     */
     transaction<T>(work: () => T): T {
-      return db.transaction(work)();
+      try {
+        return inTransaction(work) as T;
+      } catch (error) {
+        projects.forgetCached();
+        sessions.forgetCached();
+        workflowStates.forgetCached();
+        throw error;
+      }
     },
   };
 }

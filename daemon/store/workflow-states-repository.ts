@@ -26,18 +26,29 @@ export function createWorkflowStatesRepository(db: Database) {
       definition_tier = @tier, definition_text = @text, state_json = @stateJson, updated_at = @now`);
   const updateState = db.prepare('UPDATE workflow_states SET state_json = ?, updated_at = ? WHERE session_id = ?');
   const remove = db.prepare('DELETE FROM workflow_states WHERE session_id = ?');
+  // Write-through cache: the daemon is the only writer, so the state it last wrote is the
+  // state on disk, and a tool call need not read and re-validate it from SQLite.
+  const cache = new Map<string, StoredWorkflowState>();
+  const remember = (sessionId: string, stored: StoredWorkflowState): void => {
+    if (cache.size > 10_000) cache.clear();
+    cache.set(sessionId, stored);
+  };
   return {
     get(sessionId: string): StoredWorkflowState | undefined {
+      const cached = cache.get(sessionId);
+      if (cached) return cached;
       const row = byId.get(sessionId) as Row | undefined;
       if (!row) return undefined;
       // State JSON is read back through the engine's schema: a row the engine cannot
       // trust is an error to surface, not something to half-use.
       const state = workflowStateSchema.parse(JSON.parse(row.state_json));
-      return {
+      const stored: StoredWorkflowState = {
         state,
         definition: { file: row.definition_file, tier: row.definition_tier as DefinitionTier, text: row.definition_text },
         definitionHash: row.definition_hash,
       };
+      remember(sessionId, stored);
+      return stored;
     },
     /** Pins a definition to the session and stores its first state. */
     start(sessionId: string, definition: DefinitionSource, hash: string, state: WorkflowState, now: number): void {
@@ -51,12 +62,20 @@ export function createWorkflowStatesRepository(db: Database) {
         stateJson: JSON.stringify(state),
         now,
       });
+      remember(sessionId, { state, definition, definitionHash: hash });
     },
     save(sessionId: string, state: WorkflowState, now: number): void {
       updateState.run(JSON.stringify(state), now, sessionId);
+      const cached = cache.get(sessionId);
+      if (cached) remember(sessionId, { ...cached, state });
     },
     remove(sessionId: string): void {
       remove.run(sessionId);
+      cache.delete(sessionId);
+    },
+    /** Drops what was remembered: after a rolled-back transaction it may be ahead of the file. */
+    forgetCached(): void {
+      cache.clear();
     },
   };
 }
