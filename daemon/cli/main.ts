@@ -26,7 +26,7 @@ const reasonOption = (required: string) => new Option('--reason <text>', `why (r
 const program = new Command()
   .name('gobby')
   .description(
-    'Hold Claude Code to a workflow. The gobby daemon receives every hook event, keeps each\n' +
+    'Hold Claude Code to a workflow. The gobby daemon receives every hook event, keeps each ' +
       "session's phase in SQLite, refuses tools the phase does not allow and tells the model why.",
   )
   .version(PACKAGE_VERSION)

@@ -1,0 +1,68 @@
+/**
+ * The daemon's life as a user drives it through the built CLI: start returns once it
+ * answers, a second start (or a second daemon process) finds the first, status reports
+ * it, stop ends it, and the CLI says how to start it when it is not running.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { REPO_ROOT } from '../support/claude-cli.js';
+import { createGobby } from '../support/gobby-process.js';
+
+const DAEMON_MAIN = join(REPO_ROOT, 'dist', 'daemon', 'main.js');
+
+describe('gobby daemon', () => {
+  it('starts once per GOBBY_HOME, reports its status, and stops', async () => {
+    const gobby = await createGobby();
+    onTestFinished(() => gobby.cleanup());
+
+    const notRunning = await gobby.cli(['workflow', 'status'], gobby.home);
+    expect(notRunning.code).toBe(2);
+    expect(notRunning.stderr).toContain('Start it with: gobby daemon start');
+
+    const first = await gobby.json<{ started: boolean; pid: number; port: number }>(['daemon', 'start'], gobby.home);
+    expect(first).toMatchObject({ started: true, port: gobby.port });
+    const again = await gobby.json<{ started: boolean; already_running: boolean; pid: number }>(['daemon', 'start'], gobby.home);
+    expect(again).toMatchObject({ started: false, already_running: true, pid: first.pid });
+
+    // A second daemon process for the same home is refused by the lock, even one that
+    // bypasses the CLI's own check.
+    const second = spawnSync(process.execPath, [DAEMON_MAIN], { env: gobby.env, encoding: 'utf8', timeout: 20_000 });
+    expect(second.status).toBe(3);
+    expect(second.stderr).toContain(`already running for GOBBY_HOME=${gobby.home} (pid ${first.pid}`);
+
+    const status = await gobby.json<Record<string, unknown>>(['daemon', 'status'], gobby.home);
+    expect(status).toMatchObject({
+      running: true,
+      pid: first.pid,
+      port: gobby.port,
+      home: gobby.home,
+      database: join(gobby.home, 'gobby.db'),
+      schema_version: 1,
+      active_sessions: 0,
+    });
+    expect(typeof status.version).toBe('string');
+    expect(typeof status.uptime_seconds).toBe('number');
+    expect(statSync(join(gobby.home, 'token')).mode & 0o777).toBe(0o600);
+
+    const stopped = await gobby.json<{ stopped: boolean; pid: number }>(['daemon', 'stop'], gobby.home);
+    expect(stopped).toEqual({ stopped: true, pid: first.pid });
+    expect(existsSync(join(gobby.home, 'daemon.json'))).toBe(false);
+    expect((await gobby.cli(['daemon', 'status'], gobby.home)).code).toBe(2);
+  }, 60_000);
+
+  it('says why when it cannot start: the port is taken by another program', async () => {
+    const gobby = await createGobby();
+    onTestFinished(() => gobby.cleanup());
+    const { createServer } = await import('node:net');
+    const squatter = createServer().listen(gobby.port, '127.0.0.1');
+    onTestFinished(() => void squatter.close());
+    await new Promise((resolve) => squatter.once('listening', resolve));
+
+    const start = await gobby.cli(['daemon', 'start'], gobby.home);
+    expect(start.code).toBe(1);
+    expect(start.stderr).toContain(`port ${gobby.port} on 127.0.0.1 is in use by another program`);
+    expect(readFileSync(join(gobby.home, 'logs', 'daemon-start.log'), 'utf8')).toContain('in use');
+  }, 60_000);
+});
