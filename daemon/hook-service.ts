@@ -91,8 +91,14 @@ function findGuardViolation(event: EngineEvent, protectedPaths: readonly string[
     if (reason) return reason;
   }
   const touched = [command, event.toolInput?.file_path, event.toolInput?.path].filter((v): v is string => typeof v === 'string');
-  const secret = protectedPaths.find((path) => touched.some((text) => text.includes(path)));
+  const secret = protectedPaths.find((path) => touched.some((text) => mentionsPath(text, path)));
   return secret ? `gobby: ${secret} holds gobby's control token; the agent may not read or change it.` : null;
+}
+
+/** The full path, or its last two segments (`~/.gobby/token`, `$GOBBY_HOME/../.gobby/token`). */
+function mentionsPath(text: string, path: string): boolean {
+  const tail = path.split(/[\\/]/).slice(-2).join('/');
+  return text.includes(path) || text.includes(tail);
 }
 
 function describeNoWorkflow(session: { missing: string } | object | undefined): string {

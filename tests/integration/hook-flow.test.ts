@@ -295,6 +295,9 @@ describe('human-only guards', () => {
     expect(read).toContain('control token');
     expectDeny((await t.preToolUse(session, 'Bash', { command: `cat ${t.layout.token}` })).body);
     expectDeny((await t.preToolUse(session, 'Grep', { pattern: '.', path: t.layout.token })).body);
+    // Spelled through ~ or a variable, the path still ends in <home folder>/token.
+    const tail = t.layout.token.split('/').slice(-2).join('/');
+    expectDeny((await t.preToolUse(session, 'Bash', { command: `cat ~/${tail}` })).body);
   });
 
   it('keeps the token guard when enforcement is disabled', async () => {
