@@ -23,6 +23,8 @@ export interface DaemonInfoView {
 }
 
 const STARTUP_TIMEOUT_MS = 15_000;
+/** daemon/main.ts exits with this when another daemon holds the GOBBY_HOME lock. */
+const EXIT_ALREADY_RUNNING = 3;
 const STOP_TIMEOUT_MS = 10_000;
 
 async function healthOf(address: DaemonAddress): Promise<{ pid: number; home: string } | null> {
@@ -75,7 +77,9 @@ export async function startDaemon(env: Env, output: OutputOptions): Promise<void
     await sleep(100);
   }
   const why = readTail(address.layout.startupLog) || `no answer within ${STARTUP_TIMEOUT_MS / 1000} s`;
-  throw new CliError(`the daemon did not start: ${why.trim()}`, 'GOBBY_ERR_CLI_START_FAILED', exited === 3 ? 0 : 1);
+  // Exit 3: another daemon for this GOBBY_HOME holds the lock (one started at the same time).
+  const code = exited === EXIT_ALREADY_RUNNING ? 'GOBBY_ERR_CLI_ALREADY_RUNNING' : 'GOBBY_ERR_CLI_START_FAILED';
+  throw new CliError(`the daemon did not start: ${why.trim()}`, code);
 }
 
 export async function stopDaemon(env: Env, output: OutputOptions): Promise<void> {
