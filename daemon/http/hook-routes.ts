@@ -18,10 +18,11 @@ export function registerHookRoutes(app: FastifyInstance, hookService: HookServic
       return sendError(reply, 'GOBBY_ERR_HOOK_INVALID_PAYLOAD', parsed.message);
     }
     const answer = hookService.handle(event, parsed.payload);
-    // Denials are worth a log line; the full record of every event is the audit log.
+    // Every decision is in the audit log (`gobby workflow status`); the daemon log keeps
+    // denials only at debug level, so it records problems rather than routine work.
     const output = answer.hookSpecificOutput as { permissionDecision?: string } | undefined;
     if (output?.permissionDecision === 'deny' || answer.decision === 'block') {
-      request.log.info({ event, session: parsed.payload.session_id, tool: parsed.payload.tool_name }, 'hook denied');
+      request.log.debug({ event, session: parsed.payload.session_id, tool: parsed.payload.tool_name }, 'hook denied');
     }
     return answer;
   });

@@ -190,7 +190,7 @@ async function measure(options: HookBenchOptions): Promise<BenchResult> {
           : []),
       ],
       notes: [
-        `${load.sent} requests in ${options.durationSeconds} s after a ${options.warmupSeconds} s warm-up at the same rate; each session alternates Read (allowed: {}) and Write (denied in phase plan, logged at info); every answer is checked`,
+        `${load.sent} requests in ${options.durationSeconds} s after a ${options.warmupSeconds} s warm-up at the same rate; each session alternates Read (allowed: {}) and Write (denied in phase plan); every answer is checked`,
         `latency counted from each request's scheduled send time to the end of its response (the targets apply to this); the generator sends from a timer with 1 ms granularity, so its own send lag (p50 ${lag.p50.toFixed(3)} ms, p99 ${lag.p99.toFixed(3)} ms, max ${lag.max.toFixed(1)} ms) is included; counted from the actual send instead: p50 ${service.p50.toFixed(3)} ms, p99 ${service.p99.toFixed(3)} ms, max ${service.max.toFixed(1)} ms`,
         `load generator in the same node process as the bench (node:http, one keep-alive Agent per session, ${load.sockets} new sockets in the measured window) sharing the machine's ${availableParallelism()} CPUs with the daemon`,
         `CPU in the measured window: daemon ${daemonCpuMs.toFixed(0)} ms (${((daemonCpuMs / windowMs) * 100).toFixed(0)}% of one CPU), bench process (load generator) ${benchCpuMs.toFixed(0)} ms (${((benchCpuMs / windowMs) * 100).toFixed(0)}%)`,
