@@ -153,6 +153,14 @@ describe('plan-execute through the hooks', () => {
     expect((await t.status()).body.action_counts).toEqual({ phase: 3, total: 3, blocked: 0 });
   });
 
+  it('tells a subagent the phase it works in at SubagentStart', async () => {
+    const { session } = await startPlanExecuteSession();
+    const answer = (await t.hook('SubagentStart', session, { agent_id: 'a1', agent_type: 'Explore' })).body;
+    expect(answer.hookSpecificOutput.hookEventName).toBe('SubagentStart');
+    expect(answer.hookSpecificOutput.additionalContext).toContain('is in phase `plan`');
+    expect(answer.hookSpecificOutput.additionalContext).toContain('Tools allowed in this phase: Read');
+  });
+
   it('writes one audit row per hook event, and deny rows name the rule', async () => {
     const { session } = await startPlanExecuteSession();
     const sent: string[] = ['SessionStart'];
@@ -183,6 +191,7 @@ describe('plan-execute through the hooks', () => {
     expect(hookRows.find((row) => row.event === 'SessionStart')?.decision).toBe('context');
     expect(hookRows.find((row) => row.event === 'UserPromptSubmit')?.decision).toBe('context');
     expect(hookRows.find((row) => row.event === 'Stop')?.decision).toBe('allow');
+    expect(hookRows.find((row) => row.event === 'SubagentStart')?.decision).toBe('context');
     const counts = (await t.status()).body.decision_counts;
     expect(counts.deny).toBe(1);
   });
