@@ -12,6 +12,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { DAEMON_NODE_FLAGS, readDaemonFile, resolveConfiguredPort, resolveGobbyHome } from './daemon-file.js';
+import { loopbackFetch, type FetchLike, type FetchLikeInit } from './loopback-fetch.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -36,7 +37,7 @@ export interface RunClientOptions {
   env: Env;
   /** Absolute path of dist/daemon/main.js. */
   daemonMain: string;
-  fetchImpl?: typeof fetch;
+  fetchImpl?: FetchLike;
   spawnDaemon?: SpawnDaemon;
   /** Per request. The SessionStart hook allows 15 s in all: request + startup + request stays below. */
   requestTimeoutMs?: number;
@@ -87,7 +88,7 @@ export async function runClient(options: RunClientOptions): Promise<ClientResult
 /** POSTs the raw payload. A 2xx JSON (or empty) answer is the only success. */
 async function postHook(options: RunClientOptions, port: number): Promise<Attempt> {
   const url = `${daemonUrl(port)}/hooks/${options.event}`;
-  const result = await request(options.fetchImpl ?? fetch, url, {
+  const result = await request(options.fetchImpl ?? loopbackFetch, url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-gobby-hook': '1' },
     body: options.stdin,
@@ -115,7 +116,7 @@ type StartResult = { kind: 'healthy'; port: number } | { kind: 'failed'; why: st
  * writes daemon.json, so candidates are re-read on every poll.
  */
 async function startDaemon(options: RunClientOptions, home: string): Promise<StartResult> {
-  const fetchImpl = options.fetchImpl ?? fetch;
+  const fetchImpl = options.fetchImpl ?? loopbackFetch;
   const candidatePorts = (): number[] => {
     const ports = [readDaemonFile(home)?.port, resolveConfiguredPort(options.env, home)];
     return [...new Set(ports.filter((p): p is number => p !== undefined))];
@@ -142,7 +143,7 @@ async function startDaemon(options: RunClientOptions, home: string): Promise<Sta
   }
 }
 
-async function isHealthy(fetchImpl: typeof fetch, port: number): Promise<boolean> {
+async function isHealthy(fetchImpl: FetchLike, port: number): Promise<boolean> {
   const result = await request(fetchImpl, `${daemonUrl(port)}/api/health`, { method: 'GET' }, HEALTH_TIMEOUT_MS);
   if (result.kind !== 'response' || result.status !== 200) return false;
   try {
@@ -207,8 +208,8 @@ type RequestResult =
   | { kind: 'timeout'; ms: number }
   | { kind: 'error'; why: string };
 
-/** fetch with a deadline that also covers reading the body. */
-async function request(fetchImpl: typeof fetch, url: string, init: RequestInit, ms: number): Promise<RequestResult> {
+/** A request with a deadline that also covers reading the body. */
+async function request(fetchImpl: FetchLike, url: string, init: FetchLikeInit, ms: number): Promise<RequestResult> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), ms);
   try {
@@ -223,7 +224,7 @@ async function request(fetchImpl: typeof fetch, url: string, init: RequestInit, 
   }
 }
 
-/** undici hides the useful part ("connect ECONNREFUSED 127.0.0.1:7377") in `cause`. */
+/** fetch (undici) hides the useful part ("connect ECONNREFUSED 127.0.0.1:7377") in `cause`. */
 function describeError(error: unknown): string {
   const cause = error instanceof Error ? error.cause : undefined;
   if (cause instanceof Error && cause.message) return cause.message;

@@ -1,0 +1,32 @@
+// A minimal fetch over node:http for the hook client. Global fetch loads undici on first
+// use, which costs about 150 ms of every SessionStart here; node:http is already loaded.
+import { request } from 'node:http';
+
+export interface FetchLikeInit {
+  method: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+export interface FetchLikeResponse {
+  status: number;
+  text(): Promise<string>;
+}
+
+export type FetchLike = (url: string, init: FetchLikeInit) => Promise<FetchLikeResponse>;
+
+export const loopbackFetch: FetchLike = (url, init) =>
+  new Promise((resolve, reject) => {
+    const outgoing = request(url, { method: init.method, headers: init.headers, signal: init.signal }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: response.statusCode ?? 0, text: async () => text });
+      });
+    });
+    outgoing.on('error', reject);
+    outgoing.end(init.body);
+  });
