@@ -1,9 +1,9 @@
-// A minimal fetch over node:http for the hook client. Global fetch loads undici on first
-// use, which costs about 150 ms of every SessionStart here; node:http is already loaded.
+// A minimal fetch over node:http for the hook client and the CLI. Global fetch loads undici
+// on first use, which costs about 150 ms of every SessionStart here; node:http is loaded.
 import { request } from 'node:http';
 
 export interface FetchLikeInit {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   headers?: Record<string, string>;
   body?: string;
   signal?: AbortSignal;

@@ -3,6 +3,7 @@ import { hostname, userInfo } from 'node:os';
 import { readDaemonFile, resolveConfiguredPort, resolveGobbyHome } from '../../hooks/daemon-file.js';
 import { readControlToken } from '../control-token.js';
 import { homeLayout, type HomeLayout } from '../home-layout.js';
+import { loopbackFetch, type FetchLikeResponse } from '../../hooks/loopback-fetch.js';
 
 export class CliError extends Error {
   constructor(
@@ -35,9 +36,9 @@ export async function callDaemon<T>(
   body?: unknown,
 ): Promise<T> {
   const token = readControlToken(address.layout.token);
-  let response: Response;
+  let response: FetchLikeResponse;
   try {
-    response = await fetch(`${address.baseUrl}${path}`, {
+    response = await loopbackFetch(`${address.baseUrl}${path}`, {
       method,
       headers: {
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
@@ -62,7 +63,7 @@ export async function callDaemon<T>(
   } catch {
     throw new CliError(`unexpected answer from 127.0.0.1:${address.port} (HTTP ${response.status}): ${text.slice(0, 200)}`, 'GOBBY_ERR_CLI_BAD_ANSWER');
   }
-  if (!response.ok) {
+  if (response.status < 200 || response.status > 299) {
     const error = (json as { error?: { code?: string; message?: string } }).error;
     throw new CliError(error?.message ?? `HTTP ${response.status}`, error?.code ?? 'GOBBY_ERR_CLI_BAD_ANSWER');
   }
@@ -78,7 +79,7 @@ function actorName(): string {
 }
 
 function describeFetchError(error: unknown): string {
-  const cause = (error as { cause?: { code?: string } }).cause;
-  if (cause?.code) return cause.code;
-  return (error as Error).name === 'TimeoutError' ? 'timed out' : (error as Error).message;
+  const { code, name, message } = error as { code?: string; name?: string; message?: string };
+  if (name === 'TimeoutError' || name === 'AbortError') return 'timed out';
+  return code ?? message ?? String(error);
 }

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { daemonEnvironment } from '../../hooks/client.js';
 import { DAEMON_NODE_FLAGS } from '../../hooks/daemon-file.js';
+import { loopbackFetch } from '../../hooks/loopback-fetch.js';
 import { DAEMON_MAIN } from '../package-info.js';
 import { CliError, callDaemon, locateDaemon, type DaemonAddress } from './daemon-client.js';
 import { printResult, type OutputOptions } from './output.js';
@@ -29,9 +30,9 @@ const STOP_TIMEOUT_MS = 10_000;
 
 async function healthOf(address: DaemonAddress): Promise<{ pid: number; home: string } | null> {
   try {
-    const response = await fetch(`${address.baseUrl}/api/health`, { signal: AbortSignal.timeout(1000) });
-    if (!response.ok) return null;
-    const body = (await response.json()) as { name?: string; pid: number; home: string };
+    const response = await loopbackFetch(`${address.baseUrl}/api/health`, { method: 'GET', signal: AbortSignal.timeout(1000) });
+    if (response.status !== 200) return null;
+    const body = JSON.parse(await response.text()) as { name?: string; pid: number; home: string };
     return body.name === 'gobby' ? body : null;
   } catch {
     return null;
