@@ -64,17 +64,24 @@ process.on('SIGTERM', () => process.exit(0));
 process.stdin.on('end', () => process.exit(0)).resume();
 `;
 
-/** The stand-in for gobby's SessionStart command client: node, read stdin, POST, print. */
+/**
+ * The stand-in for gobby's SessionStart command client: node, read stdin, POST, print, over
+ * node:http like gobby's client (fetch would add ~150 ms of undici loading to B only).
+ */
 const TRIVIAL_CLIENT = `
+const { request } = require('node:http');
 const chunks = [];
 process.stdin.on('data', (c) => chunks.push(c));
-process.stdin.on('end', async () => {
-  const response = await fetch(process.env.BENCH_HOOK_URL + '/hooks/' + process.argv[2], {
+process.stdin.on('end', () => {
+  const outgoing = request(process.env.BENCH_HOOK_URL + '/hooks/' + process.argv[2], {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: Buffer.concat(chunks),
+  }, (response) => {
+    const body = [];
+    response.on('data', (c) => body.push(c));
+    response.on('end', () => process.stdout.write(Buffer.concat(body)));
   });
-  process.stdout.write(await response.text());
+  outgoing.end(Buffer.concat(chunks));
 });
 `;
 
