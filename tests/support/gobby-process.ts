@@ -19,10 +19,10 @@ export interface GobbyInstance {
   readonly home: string;
   readonly port: number;
   readonly env: Record<string, string>;
-  /** Runs `gobby <args>` in `cwd`. */
-  cli(args: readonly string[], cwd: string): Promise<CliRun>;
+  /** Runs `gobby <args>` in `cwd`, with `extraEnv` added to the instance's environment. */
+  cli(args: readonly string[], cwd: string, extraEnv?: Record<string, string>): Promise<CliRun>;
   /** Runs `gobby <args> --json` and parses stdout; throws with stderr on a non-zero exit. */
-  json<T = Record<string, unknown>>(args: readonly string[], cwd: string): Promise<T>;
+  json<T = Record<string, unknown>>(args: readonly string[], cwd: string, extraEnv?: Record<string, string>): Promise<T>;
   start(): Promise<void>;
   stop(): Promise<void>;
   /** Stops the daemon and removes GOBBY_HOME. */
@@ -50,9 +50,9 @@ export async function createGobby(options: { home?: string } = {}): Promise<Gobb
     GOBBY_HOME: home,
     GOBBY_PORT: String(port),
   };
-  const cli = (args: readonly string[], cwd: string): Promise<CliRun> =>
+  const cli = (args: readonly string[], cwd: string, extraEnv: Record<string, string> = {}): Promise<CliRun> =>
     new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [GOBBY_CLI, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [GOBBY_CLI, ...args], { cwd, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -65,8 +65,8 @@ export async function createGobby(options: { home?: string } = {}): Promise<Gobb
     port,
     env,
     cli,
-    async json<T>(args: readonly string[], cwd: string): Promise<T> {
-      const run = await cli([...args, '--json'], cwd);
+    async json<T>(args: readonly string[], cwd: string, extraEnv: Record<string, string> = {}): Promise<T> {
+      const run = await cli([...args, '--json'], cwd, extraEnv);
       if (run.code !== 0) throw new Error(`gobby ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
       return JSON.parse(run.stdout) as T;
     },
