@@ -81,6 +81,7 @@ function toEngineEvent(event: KnownHookEvent, payload: HookPayload & Record<stri
     prompt: stringField(payload, 'prompt'),
     source: stringField(payload, 'source'),
     error: stringField(payload, 'error'),
+    lastAssistantMessage: stringField(payload, 'last_assistant_message'),
   };
 }
 

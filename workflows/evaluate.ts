@@ -23,6 +23,8 @@ export interface EngineEvent {
   readonly source?: string | undefined;
   /** PostToolUseFailure's error text. */
   readonly error?: string | undefined;
+  /** Stop's last_assistant_message: what the model ended its turn with. */
+  readonly lastAssistantMessage?: string | undefined;
 }
 
 export interface EngineContext {
@@ -206,9 +208,16 @@ function evaluateStop(workflow: CompiledWorkflow, state: WorkflowState, event: E
   let next = moved.state;
   const effects: Effect[] = [...moved.effects];
   const phase = currentPhase(workflow, next);
-  // The model ended its turn in a phase that waits for approval: its last message is the
-  // work to approve, so the user's next reply is read as the answer.
-  if (phase.approvalPrompt !== undefined && !next.pendingApproval && exitChecksHold(workflow, next, event, ctx)) {
+  // The model ended its turn asking the phase's approval question: the user's next reply is
+  // read as the answer. A turn that ends with anything else (a clarifying question, say)
+  // does not turn the user's "yes" into an approval. A Stop without the message (older
+  // Claude Code) cannot be told apart and counts as asked.
+  if (
+    phase.approvalPrompt !== undefined &&
+    !next.pendingApproval &&
+    asksForApproval(event.lastAssistantMessage, phase.approvalPrompt) &&
+    exitChecksHold(workflow, next, event, ctx)
+  ) {
     next = { ...next, pendingApproval: { phase: phase.name, prompt: phase.approvalPrompt, askedAt: ctx.now } };
     effects.push({ type: 'approval_requested', phase: phase.name, prompt: phase.approvalPrompt });
   }
@@ -373,6 +382,12 @@ function buildScope(
     ...state.variables,
   };
   return { values, event: { prompt: event.prompt, command } };
+}
+
+function asksForApproval(lastMessage: string | undefined, approvalPrompt: string): boolean {
+  if (lastMessage === undefined) return true;
+  const normalize = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return normalize(lastMessage).includes(normalize(approvalPrompt));
 }
 
 function firstString(...candidates: unknown[]): string | undefined {

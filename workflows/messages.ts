@@ -21,7 +21,7 @@ export function describeWayOut(workflow: CompiledWorkflow, phase: CompiledPhase)
   if (phase.approvalPrompt !== undefined && phase.nextPhase) {
     const before = phase.exitChecks.length > 0 ? `Once ${phase.exitChecks.map((c) => c.label).join(' and ')}, present` : 'Present';
     ways.push(
-      `${before} your work and end your turn by asking the user: "${phase.approvalPrompt}" ` +
+      `${before} your work and end your turn with exactly this question to the user: "${phase.approvalPrompt}" ` +
         `When the user answers yes (or approve / proceed / continue), ` +
         `the workflow moves to the \`${phase.nextPhase}\` phase.`,
     );

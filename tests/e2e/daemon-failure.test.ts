@@ -38,7 +38,7 @@ describe('when the daemon is gone', () => {
     const session = { id: randomUUID(), resume: false };
     const target = join(box.project, 'notes.txt');
 
-    await runScripted(box, 'write notes', [{ toolUses: [uniqueToolUse('Write', { file_path: target, content: 'x' })] }, { text: 'Ready to implement?' }], session);
+    await runScripted(box, 'write notes', [{ toolUses: [uniqueToolUse('Write', { file_path: target, content: 'x' })] }, { text: 'Plan: write notes.txt. Plan complete. Ready to implement?' }], session);
     expect(existsSync(target)).toBe(false);
 
     const { pid } = JSON.parse(readFileSync(join(gobby.home, 'daemon.json'), 'utf8')) as { pid: number };

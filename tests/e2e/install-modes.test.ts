@@ -34,7 +34,7 @@ describe('gobby install --user', () => {
     const { requests } = await runScriptedSession(
       box,
       'write x',
-      [{ toolUses: [uniqueToolUse('Write', { file_path: target, content: 'x' })] }, { text: 'Ready to implement?' }],
+      [{ toolUses: [uniqueToolUse('Write', { file_path: target, content: 'x' })] }, { text: 'Plan: write notes.txt. Plan complete. Ready to implement?' }],
       { id: randomUUID(), resume: false },
     );
     const [result] = toolResultsIn(requests[1]!);

@@ -157,7 +157,7 @@ export class TestDaemon {
     return this.hook(
       'Stop',
       sessionId,
-      { stop_hook_active: stopHookActive, last_assistant_message: 'Here is my plan: 1. … 2. …', background_tasks: [], session_crons: [] },
+      { stop_hook_active: stopHookActive, last_assistant_message: 'Here is my plan: 1. … 2. … Plan complete. Ready to implement?', background_tasks: [], session_crons: [] },
       cwd,
     );
   }

@@ -89,7 +89,7 @@ describe('plan-execute: starting a session', () => {
           PLAN_INSTRUCTIONS,
           'Tools allowed in this phase: Read, Glob, Grep, LSP, WebSearch, WebFetch, Agent,',
           'Other tools are refused by gobby.',
-          `end your turn by asking the user: "${APPROVAL_QUESTION}"`,
+          `end your turn with exactly this question to the user: "${APPROVAL_QUESTION}"`,
           'When the user answers yes (or approve / proceed / continue), the workflow moves to the `execute` phase.',
         ],
       },
@@ -632,7 +632,7 @@ phases:
 `);
     const session = new Session(workflow);
     session.play([
-      { event: sessionStart(), context: ['Once total_action_count >= 1, present your work and end your turn by asking the user: "Ship it?"'] },
+      { event: sessionStart(), context: ['Once total_action_count >= 1, present your work and end your turn with exactly this question to the user: "Ship it?"'] },
       { event: stop, effects: [], approvalPending: false },
       { event: say('yes'), phase: 'plan', effects: [] },
       { event: post('Read'), phase: 'plan', effects: [] }, // approval needed: no auto-advance

@@ -1,0 +1,42 @@
+// When a "yes" counts as approval: only after the model ended its turn with the phase's
+// approval question, so a yes to a clarifying question does not leave the plan phase.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { compileWorkflow, evaluateEvent, startWorkflow, type CompiledWorkflow, type WorkflowState } from '../../workflows/index.js';
+
+function planExecute(): CompiledWorkflow {
+  const file = new URL('../../templates/plan-execute.yaml', import.meta.url);
+  const result = compileWorkflow({ text: readFileSync(file, 'utf8'), file: file.pathname, tier: 'builtin' });
+  if (!result.ok) throw new Error(JSON.stringify(result.errors));
+  return result.workflow;
+}
+
+function afterTurnEndingWith(workflow: CompiledWorkflow, lastAssistantMessage: string | undefined): WorkflowState {
+  const { state } = startWorkflow(workflow, { now: 0 });
+  return evaluateEvent(workflow, state, { name: 'Stop', lastAssistantMessage }, { now: 1 }).state;
+}
+
+describe('user_approval in plan-execute', () => {
+  const workflow = planExecute();
+
+  it.each([
+    ['the exact question', 'Plan: 1. add x. Plan complete. Ready to implement?', true],
+    ['the question in other case and punctuation', 'PLAN COMPLETE — ready to implement', true],
+    ['a clarifying question', 'Should I also update the tests?', false],
+    ['a plan without the question', 'Here is my plan: 1. add x.', false],
+    ['no message (older Claude Code)', undefined, true],
+  ])('a turn ending with %s asks for approval: %s', (_label, message, asked) => {
+    const state = afterTurnEndingWith(workflow, message);
+    expect(state.pendingApproval !== null).toBe(asked);
+    const reply = evaluateEvent(workflow, state, { name: 'UserPromptSubmit', prompt: 'yes' }, { now: 2 });
+    expect(reply.state.phase).toBe(asked ? 'execute' : 'plan');
+  });
+
+  it('tells the model the exact question to end its turn with', () => {
+    const { state } = startWorkflow(workflow, { now: 0 });
+    const decision = evaluateEvent(workflow, state, { name: 'UserPromptSubmit', prompt: 'build x' }, { now: 1 }).decision;
+    expect(decision.kind === 'allow' && decision.context).toContain(
+      'end your turn with exactly this question to the user: "Plan complete. Ready to implement?"',
+    );
+  });
+});
