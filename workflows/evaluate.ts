@@ -211,15 +211,16 @@ function evaluateStop(workflow: CompiledWorkflow, state: WorkflowState, event: E
   // The model ended its turn asking the phase's approval question: the user's next reply is
   // read as the answer. A turn that ends with anything else (a clarifying question, say)
   // does not turn the user's "yes" into an approval. A Stop without the message (older
-  // Claude Code) cannot be told apart and counts as asked.
-  if (
-    phase.approvalPrompt !== undefined &&
-    !next.pendingApproval &&
-    asksForApproval(event.lastAssistantMessage, phase.approvalPrompt) &&
-    exitChecksHold(workflow, next, event, ctx)
-  ) {
-    next = { ...next, pendingApproval: { phase: phase.name, prompt: phase.approvalPrompt, askedAt: ctx.now } };
-    effects.push({ type: 'approval_requested', phase: phase.name, prompt: phase.approvalPrompt });
+  // Claude Code) cannot be told apart and counts as asked. The latest turn decides, so a
+  // question asked after the approval question withdraws it.
+  if (phase.approvalPrompt !== undefined) {
+    const asked = asksForApproval(event.lastAssistantMessage, phase.approvalPrompt) && exitChecksHold(workflow, next, event, ctx);
+    if (asked && !next.pendingApproval) {
+      next = { ...next, pendingApproval: { phase: phase.name, prompt: phase.approvalPrompt, askedAt: ctx.now } };
+      effects.push({ type: 'approval_requested', phase: phase.name, prompt: phase.approvalPrompt });
+    } else if (!asked && next.pendingApproval) {
+      next = { ...next, pendingApproval: null };
+    }
   }
   // Stop answers carry no context: additionalContext on Stop makes the agent continue.
   // Messages queued here are delivered with the next prompt.

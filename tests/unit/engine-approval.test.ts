@@ -32,6 +32,14 @@ describe('user_approval in plan-execute', () => {
     expect(reply.state.phase).toBe(asked ? 'execute' : 'plan');
   });
 
+  it('the latest turn decides: a question asked after the approval question withdraws it', () => {
+    const asked = afterTurnEndingWith(workflow, 'Plan complete. Ready to implement?');
+    expect(asked.pendingApproval).not.toBeNull();
+    const withdrawn = evaluateEvent(workflow, asked, { name: 'Stop', lastAssistantMessage: 'Which database should I use?' }, { now: 2 }).state;
+    expect(withdrawn.pendingApproval).toBeNull();
+    expect(evaluateEvent(workflow, withdrawn, { name: 'UserPromptSubmit', prompt: 'yes' }, { now: 3 }).state.phase).toBe('plan');
+  });
+
   it('tells the model the exact question to end its turn with', () => {
     const { state } = startWorkflow(workflow, { now: 0 });
     const decision = evaluateEvent(workflow, state, { name: 'UserPromptSubmit', prompt: 'build x' }, { now: 1 }).decision;
