@@ -3,24 +3,13 @@
  * with the real Claude Code CLI, whose Stop payload carries the model's last message.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { makeClaudeSandbox } from '../support/claude-cli.js';
+import { describe, expect, it } from 'vitest';
 import { allText } from '../support/fake-anthropic.js';
-import { createGobby } from '../support/gobby-process.js';
-import { runScriptedSession } from '../support/scripted-session.js';
+import { runScriptedSession, setUpGobbyProject } from '../support/scripted-session.js';
 
 describe('approval in plan-execute', () => {
   it('a yes to a clarifying question stays in plan; a yes to the approval question moves on', async () => {
-    const gobby = await createGobby();
-    onTestFinished(() => gobby.cleanup());
-    await gobby.start();
-    const box = makeClaudeSandbox();
-    onTestFinished(() => box.cleanup());
-    mkdirSync(join(box.project, '.git'));
-    expect((await gobby.cli(['install'], box.project)).code).toBe(0);
-    expect((await gobby.cli(['workflow', 'set', 'plan-execute'], box.project)).code).toBe(0);
+    const { gobby, box } = await setUpGobbyProject();
     const phase = async () => (await gobby.json<{ phase: string }>(['workflow', 'status'], box.project)).phase;
     const session = { id: randomUUID(), resume: false };
 

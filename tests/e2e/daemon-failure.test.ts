@@ -11,8 +11,8 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { buildGobbyHooks } from '../../hooks/install.js';
 import { makeClaudeSandbox, writeProjectSettings, type ClaudeSandbox } from '../support/claude-cli.js';
 import { allText, toolResultsIn, type ScriptedTurn } from '../support/fake-anthropic.js';
-import { runScriptedSession, uniqueToolUse } from '../support/scripted-session.js';
-import { createGobby, freePort } from '../support/gobby-process.js';
+import { runScriptedSession, setUpGobbyProject, uniqueToolUse } from '../support/scripted-session.js';
+import { freePort } from '../support/gobby-process.js';
 
 const TIMEOUT = 90_000;
 
@@ -29,12 +29,7 @@ function sandbox(): ClaudeSandbox {
 
 describe('when the daemon is gone', () => {
   it('keeps the session state across kill -9, and the SessionStart client restarts the daemon', async () => {
-    const gobby = await createGobby();
-    onTestFinished(() => gobby.cleanup());
-    await gobby.start();
-    const box = sandbox();
-    expect((await gobby.cli(['install'], box.project)).code).toBe(0);
-    expect((await gobby.cli(['workflow', 'set', 'plan-execute'], box.project)).code).toBe(0);
+    const { gobby, box } = await setUpGobbyProject();
     const session = { id: randomUUID(), resume: false };
     const target = join(box.project, 'notes.txt');
 

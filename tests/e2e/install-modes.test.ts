@@ -4,24 +4,18 @@
  * refuse to run from inside a Claude Code session.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { makeClaudeSandbox } from '../support/claude-cli.js';
 import { toolResultsIn } from '../support/fake-anthropic.js';
 import { createGobby } from '../support/gobby-process.js';
-import { runScriptedSession, uniqueToolUse } from '../support/scripted-session.js';
+import { runScriptedSession, setUpGobbyProject, uniqueToolUse } from '../support/scripted-session.js';
 
 const TIMEOUT = 90_000;
 
 describe('gobby install --user', () => {
   it('enforces the workflow in a project that has no settings file of its own', async () => {
-    const gobby = await createGobby();
-    onTestFinished(() => gobby.cleanup());
-    await gobby.start();
-    const box = makeClaudeSandbox();
-    onTestFinished(() => box.cleanup());
-    mkdirSync(join(box.project, '.git'));
+    const { gobby, box } = await setUpGobbyProject({ install: 'none' });
     const claudeConfig = { CLAUDE_CONFIG_DIR: join(box.home, '.claude') };
 
     const install = await gobby.cli(['install', '--user'], box.project, claudeConfig);

@@ -1,8 +1,11 @@
-// One `claude -p` run against a fresh fake Messages API playing `script`: the building
-// block of gobby's e2e tests.
+// The building blocks of gobby's e2e tests: a running daemon with a project set up as a
+// user would, and one `claude -p` run against a fresh fake Messages API playing `script`.
 import { randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
-import { runClaude, type ClaudeRunResult, type ClaudeSandbox } from './claude-cli.js';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, onTestFinished } from 'vitest';
+import { makeClaudeSandbox, runClaude, type ClaudeRunResult, type ClaudeSandbox } from './claude-cli.js';
+import { createGobby, type GobbyInstance } from './gobby-process.js';
 import { startFakeAnthropic, type RecordedRequest, type ScriptedTurn } from './fake-anthropic.js';
 
 /** A scripted tool call whose id is unique across a resumed session's whole transcript. */
@@ -40,4 +43,27 @@ export async function runScriptedSession(
   } finally {
     await api.close();
   }
+}
+
+/**
+ * A running gobby daemon and a Claude Code sandbox whose project is a git root, both torn
+ * down when the test ends. By default the project is set up as the README says (`gobby
+ * install`, `gobby workflow set plan-execute`); `install: 'none'` leaves that to the test.
+ */
+export async function setUpGobbyProject(
+  options: { install?: 'project' | 'none' } = {},
+): Promise<{ gobby: GobbyInstance; box: ClaudeSandbox }> {
+  const gobby = await createGobby();
+  onTestFinished(() => gobby.cleanup());
+  await gobby.start();
+  const box = makeClaudeSandbox();
+  onTestFinished(() => box.cleanup());
+  mkdirSync(join(box.project, '.git'));
+  if ((options.install ?? 'project') === 'project') {
+    for (const args of [['install'], ['workflow', 'set', 'plan-execute']]) {
+      const run = await gobby.cli(args, box.project);
+      expect(run.code, `gobby ${args.join(' ')}: ${run.stderr}`).toBe(0);
+    }
+  }
+  return { gobby, box };
 }
