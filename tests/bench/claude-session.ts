@@ -6,7 +6,8 @@
 //      pointed at a trivial node:http server in its own process that answers `{}`, and the
 //      SessionStart command hook replaced by a tiny node script that POSTs its stdin there.
 // Runs alternate A/B (ABBA order) after one unmeasured warm-up run of each.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawnPortPrintingServer } from './child-server.js';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -277,18 +278,7 @@ function redirectHooks(settings: ClaudeSettings, gobbyPort: number, trivialPort:
 async function startTrivialServer(root: string): Promise<{ process: ChildProcess; port: number }> {
   const script = join(root, 'trivial-server.cjs');
   writeFileSync(script, TRIVIAL_SERVER);
-  // Its stdin is a pipe from this process: when the bench dies, the server goes too.
-  const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    let text = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      text += chunk;
-      if (text.includes('\n')) resolve(Number(text.trim()));
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`trivial hook server exited ${code}`)));
-  });
-  return { process: child, port };
+  return spawnPortPrintingServer([script], 'trivial hook server');
 }
 
 interface TrivialStats {

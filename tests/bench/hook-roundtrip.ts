@@ -3,6 +3,7 @@
 // offered rate. Open loop: request i is due at start + i/rate whatever happened to the
 // earlier ones, and its latency counts from that due time, so a stalled daemon shows up
 // as latency instead of silently lowering the load (no coordinated omission).
+import { spawnPortPrintingServer } from './child-server.js';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -262,17 +263,7 @@ async function startTrivialServer(): Promise<TrivialServer> {
     req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
   }).listen(0, '127.0.0.1', function () { process.stdout.write(this.address().port + '\\n'); });
   process.stdin.on('end', () => process.exit(0)).resume();`;
-  // Its stdin is a pipe from this process: when the bench dies, the server goes too.
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    let text = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      text += chunk;
-      if (text.includes('\n')) resolve(Number(text.trim()));
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`reference server exited ${code}`)));
-  });
+  const { process: child, port } = await spawnPortPrintingServer(['-e', script], 'reference server');
   return { port, pid: child.pid!, close: () => child.kill('SIGTERM') };
 }
 
