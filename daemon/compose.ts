@@ -3,6 +3,9 @@
 // with a temporary database and `app.inject()`.
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { createControlService, type ControlService } from './control-service.js';
+import { createAuditHandler } from './effects/audit-handler.js';
+import { createEffectRunner, type EffectHandler } from './effects/effect-runner.js';
+import { createLogHandler } from './effects/log-handler.js';
 import { createHookService } from './hook-service.js';
 import type { HomeLayout } from './home-layout.js';
 import { buildServer } from './http/build-server.js';
@@ -30,6 +33,8 @@ export interface ComposeOptions {
    */
   readonly checkpointInWorker?: boolean;
   readonly onCheckpointError?: (error: Error) => void;
+  /** More effect handlers after the built-in ones (tests use this to watch or break effects). */
+  readonly extraEffectHandlers?: readonly EffectHandler[];
 }
 
 export interface ComposedDaemon {
@@ -58,12 +63,23 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
   });
   const resolveProjectRoot = createProjectRootResolver();
   const sessionWorkflows = createSessionWorkflows({ store, catalog });
+  const log = options.logger || undefined;
+  const effects = createEffectRunner({
+    store,
+    clock,
+    handlers: [createAuditHandler(store), ...(log ? [createLogHandler(log)] : []), ...(options.extraEffectHandlers ?? [])],
+    onError: ({ handler, effect, error }) => log?.error({ err: error, handler, effect }, 'an effect failed; the hook answer stands'),
+  });
+  // Durable effects a crash cut off (kill -9 between a commit and its effects) run now.
+  const resumed = effects.resume();
+  if (resumed > 0) log?.warn({ resumed }, 'finished effects left in the outbox by the previous daemon');
   const hookService = createHookService({
     store,
     sessionWorkflows,
+    effects,
     resolveProjectRoot,
     clock,
-    protectedPaths: [options.layout.token],
+    ground: { secretFiles: [options.layout.token] },
   });
   const controlService = createControlService({ store, catalog, sessionWorkflows, resolveProjectRoot, clock });
   const app = buildServer({

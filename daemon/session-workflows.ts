@@ -6,6 +6,7 @@ import {
   type Effect,
   type WorkflowState,
 } from '../workflows/index.js';
+import { auditEntryFor } from './effects/audit-handler.js';
 import { gobbyError } from './errors.js';
 import type { Store } from './store/store.js';
 import type { WorkflowCatalog } from './workflow-catalog.js';
@@ -68,29 +69,15 @@ export function createSessionWorkflows({ store, catalog }: SessionWorkflowsDeps)
 
 export type SessionWorkflows = ReturnType<typeof createSessionWorkflows>;
 
-/** One audit row per effect, so phase changes and approvals are visible in the log. */
+/**
+ * One audit row per effect, inside the caller's transaction. The hook path runs its effects
+ * through the effect runner instead; the control service still calls this directly.
+ */
 export function auditEffects(
   store: Store,
   input: { sessionId: string; workflow: string; at: number; actor: string; effects: readonly Effect[] },
 ): void {
   for (const effect of input.effects) {
-    const phase = effect.type === 'phase_changed' ? effect.to : effect.phase;
-    const because =
-      effect.type === 'phase_changed'
-        ? `${effect.from ?? '(start)'} → ${effect.to}: ${effect.cause}`
-        : effect.type === 'approval_requested'
-          ? `waiting for the user's approval: ${effect.prompt}`
-          : 'the user declined approval';
-    store.audit.append({
-      at: input.at,
-      sessionId: input.sessionId,
-      event: effect.type,
-      decision: 'none',
-      workflow: input.workflow,
-      phase,
-      because,
-      actor: input.actor,
-      detail: effect,
-    });
+    store.audit.append(auditEntryFor({ effect, sessionId: input.sessionId, workflow: input.workflow, at: input.at, actor: input.actor }));
   }
 }

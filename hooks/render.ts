@@ -1,13 +1,12 @@
 // Engine decisions → Claude Code's hook output (design/claude-code-hooks.md §5.2).
 // Getting these shapes exactly right is what makes a block reach the model: a deny
 // without hookSpecificOutput.hookEventName is silently ignored by Claude Code.
-import type { Decision } from '../workflows/index.js';
-import type { KnownHookEvent } from './payloads.js';
+import type { Decision, EngineEventName } from '../workflows/index.js';
 
 export type HookAnswer = Record<string, unknown>;
 
 /** Events whose hookSpecificOutput.additionalContext reaches the model. */
-const CONTEXT_EVENTS: ReadonlySet<string> = new Set([
+const CONTEXT_EVENTS: ReadonlySet<EngineEventName> = new Set<EngineEventName>([
   'SessionStart',
   'UserPromptSubmit',
   'PostToolUse',
@@ -15,7 +14,7 @@ const CONTEXT_EVENTS: ReadonlySet<string> = new Set([
   'SubagentStart',
 ]);
 
-export function renderHookAnswer(event: KnownHookEvent, decision: Decision | null): HookAnswer {
+export function renderHookAnswer(event: EngineEventName, decision: Decision | null): HookAnswer {
   if (!decision) return {};
   if (decision.kind === 'deny') {
     if (event === 'PreToolUse') {

@@ -12,24 +12,14 @@ import {
 } from './messages.js';
 import type { WorkflowState } from './state.js';
 import { canonicalToolName } from './tool-names.js';
-
-export interface EngineEvent {
-  /** Claude Code's hook_event_name. */
-  readonly name: string;
-  readonly toolName?: string | undefined;
-  readonly toolInput?: Readonly<Record<string, unknown>> | undefined;
-  readonly prompt?: string | undefined;
-  /** SessionStart's source: startup, resume, clear, compact. */
-  readonly source?: string | undefined;
-  /** PostToolUseFailure's error text. */
-  readonly error?: string | undefined;
-  /** Stop's last_assistant_message: what the model ended its turn with. */
-  readonly lastAssistantMessage?: string | undefined;
-}
+import { assertNever, isToolEvent, type EngineEvent, type ToolEvent } from './events.js';
+import { checkProtectedGround, NO_PROTECTED_GROUND, type ProtectedGround } from './guards.js';
 
 export interface EngineContext {
   /** Milliseconds since the epoch. */
   readonly now: number;
+  /** What gobby's own guards protect; without it only the human-only commands are guarded. */
+  readonly ground?: ProtectedGround | undefined;
 }
 
 export type Decision =
@@ -47,7 +37,9 @@ export interface Evaluation {
   readonly effects: readonly Effect[];
 }
 
-const NO_EVENT: EngineEvent = { name: 'none' };
+/** Actions run outside any hook event (a session's start, a human's override) see no event. */
+const NO_EVENT = undefined;
+type EventInScope = EngineEvent | typeof NO_EVENT;
 
 /** A session's first state: the on_session_start triggers run, then the first phase is entered. */
 export function startWorkflow(workflow: CompiledWorkflow, ctx: EngineContext): { state: WorkflowState; effects: Effect[] } {
@@ -86,13 +78,17 @@ export function evaluateEvent(
   event: EngineEvent,
   ctx: EngineContext,
 ): Evaluation {
+  // gobby's own ground holds even while the workflow is disabled: disabling enforcement
+  // is the user's choice about the workflow, not a way for the agent to reach the overrides.
+  const guarded = checkProtectedGround(event, ctx.ground ?? NO_PROTECTED_GROUND);
+  if (guarded) return deny(state, guarded.reason, guarded.because);
   if (state.disabled) {
     return { state, decision: { kind: 'allow', because: `workflow disabled: ${state.disabled.reason}` }, effects: [] };
   }
   const phase = currentPhase(workflow, state);
   switch (event.name) {
     case 'SessionStart':
-      return withContext(workflow, state, event, ctx, [], `phase ${phase.name}: session ${event.source ?? 'start'}`, true);
+      return withContext(workflow, state, event, ctx, [], `phase ${phase.name}: session ${event.source}`, true);
     case 'UserPromptSubmit':
       return evaluatePrompt(workflow, state, event, ctx);
     case 'PreToolUse':
@@ -110,9 +106,22 @@ export function evaluateEvent(
         decision: { kind: 'allow', context: renderCurrentPhaseContext(workflow, state, ctx), because: `phase ${phase.name}: subagent told the phase` },
         effects: [],
       };
-    default:
+    case 'SubagentStop':
+    case 'PreCompact':
+    case 'SessionEnd':
       return { state, decision: { kind: 'allow', because: `phase ${phase.name}: ${event.name} observed` }, effects: [] };
+    default:
+      return assertNever(event, 'engine event');
   }
+}
+
+/**
+ * gobby's own ground for a session that runs no workflow: the same checks evaluateEvent
+ * makes first, without a state to count them in.
+ */
+export function evaluateGuardsOnly(event: EngineEvent, ctx: EngineContext): Decision | null {
+  const guarded = checkProtectedGround(event, ctx.ground ?? NO_PROTECTED_GROUND);
+  return guarded ? { kind: 'deny', reason: guarded.reason, because: guarded.because } : null;
 }
 
 /**
@@ -145,13 +154,18 @@ export function renderCurrentPhaseContext(workflow: CompiledWorkflow, state: Wor
   return renderPhaseContext(workflow, currentPhase(workflow, state), buildScope(workflow, state, NO_EVENT, ctx));
 }
 
-function evaluatePrompt(workflow: CompiledWorkflow, state: WorkflowState, event: EngineEvent, ctx: EngineContext): Evaluation {
+function evaluatePrompt(
+  workflow: CompiledWorkflow,
+  state: WorkflowState,
+  event: Extract<EngineEvent, { name: 'UserPromptSubmit' }>,
+  ctx: EngineContext,
+): Evaluation {
   const phase = currentPhase(workflow, state);
   const effects: Effect[] = [];
   let next = state;
   let because = `phase ${phase.name}: prompt`;
   if (state.pendingApproval && phase.nextPhase) {
-    const reply = classifyApprovalReply(event.prompt ?? '');
+    const reply = classifyApprovalReply(event.prompt);
     if (reply === 'approve') {
       const moved = enterPhase(workflow, next, phase.nextPhase, phase.onExit, 'user approved', event, ctx);
       next = moved.state;
@@ -172,9 +186,9 @@ function evaluatePrompt(workflow: CompiledWorkflow, state: WorkflowState, event:
   return withContext(workflow, next, event, ctx, effects, because, true);
 }
 
-function evaluateToolCall(workflow: CompiledWorkflow, state: WorkflowState, event: EngineEvent, ctx: EngineContext): Evaluation {
+function evaluateToolCall(workflow: CompiledWorkflow, state: WorkflowState, event: ToolEvent, ctx: EngineContext): Evaluation {
   const phase = currentPhase(workflow, state);
-  const toolName = canonicalToolName(event.toolName ?? '');
+  const toolName = canonicalToolName(event.toolName);
   const { allowed, isBlocked } = phase.tools;
   const permitted = !isBlocked(toolName) && (allowed === 'all' || allowed.matches(toolName));
   if (!permitted) {
@@ -191,7 +205,7 @@ function evaluateToolCall(workflow: CompiledWorkflow, state: WorkflowState, even
   return { state: next, decision: { kind: 'allow', because: `phase ${phase.name}: ${toolName} allowed` }, effects: [] };
 }
 
-function evaluateToolResult(workflow: CompiledWorkflow, state: WorkflowState, event: EngineEvent, ctx: EngineContext): Evaluation {
+function evaluateToolResult(workflow: CompiledWorkflow, state: WorkflowState, event: ToolEvent, ctx: EngineContext): Evaluation {
   const counted: WorkflowState = {
     ...state,
     phaseActionCount: state.phaseActionCount + 1,
@@ -203,7 +217,12 @@ function evaluateToolResult(workflow: CompiledWorkflow, state: WorkflowState, ev
   return withContext(workflow, moved.state, event, ctx, moved.effects, because, moved.effects.length > 0);
 }
 
-function evaluateStop(workflow: CompiledWorkflow, state: WorkflowState, event: EngineEvent, ctx: EngineContext): Evaluation {
+function evaluateStop(
+  workflow: CompiledWorkflow,
+  state: WorkflowState,
+  event: Extract<EngineEvent, { name: 'Stop' }>,
+  ctx: EngineContext,
+): Evaluation {
   const moved = fireTransitions(workflow, state, event, ctx);
   let next = moved.state;
   const effects: Effect[] = [...moved.effects];
@@ -231,7 +250,7 @@ function evaluateStop(workflow: CompiledWorkflow, state: WorkflowState, event: E
 function fireTransitions(
   workflow: CompiledWorkflow,
   state: WorkflowState,
-  event: EngineEvent,
+  event: EventInScope,
   ctx: EngineContext,
 ): { state: WorkflowState; effects: Effect[] } {
   const phase = currentPhase(workflow, state);
@@ -247,7 +266,7 @@ function fireTransitions(
   return { state, effects: [] };
 }
 
-function exitChecksHold(workflow: CompiledWorkflow, state: WorkflowState, event: EngineEvent, ctx: EngineContext): boolean {
+function exitChecksHold(workflow: CompiledWorkflow, state: WorkflowState, event: EventInScope, ctx: EngineContext): boolean {
   const phase = currentPhase(workflow, state);
   const scope = buildScope(workflow, state, event, ctx);
   return phase.exitChecks.every((check) => check.holds.evaluate(scope));
@@ -259,7 +278,7 @@ function enterPhase(
   target: string,
   leavingActions: readonly CompiledAction[],
   cause: string,
-  event: EngineEvent,
+  event: EventInScope,
   ctx: EngineContext,
 ): { state: WorkflowState; effects: Effect[] } {
   const to = workflow.phase(target);
@@ -274,7 +293,7 @@ function runActions(
   workflow: CompiledWorkflow,
   state: WorkflowState,
   actions: readonly CompiledAction[],
-  event: EngineEvent,
+  event: EventInScope,
   ctx: EngineContext,
 ): WorkflowState {
   return actions.reduce((current, action) => {
@@ -287,7 +306,7 @@ function applyAction(
   workflow: CompiledWorkflow,
   state: WorkflowState,
   action: CompiledAction,
-  event: EngineEvent,
+  event: EventInScope,
   ctx: EngineContext,
 ): WorkflowState {
   switch (action.kind) {
@@ -310,7 +329,7 @@ function applyAction(
 function withContext(
   workflow: CompiledWorkflow,
   state: WorkflowState,
-  event: EngineEvent,
+  event: EventInScope,
   ctx: EngineContext,
   effects: readonly Effect[],
   because: string,
@@ -339,15 +358,17 @@ function currentPhase(workflow: CompiledWorkflow, state: WorkflowState): Compile
 function buildScope(
   workflow: CompiledWorkflow,
   state: WorkflowState,
-  event: EngineEvent,
+  event: EventInScope,
   ctx: EngineContext,
   options: { fresh?: boolean } = {},
 ): ExpressionScope {
-  const toolInput = event.toolInput ?? {};
+  const tool = event && isToolEvent(event) ? event : undefined;
+  const toolInput = tool?.toolInput ?? {};
   const command = typeof toolInput.command === 'string' ? toolInput.command : undefined;
   const file = firstString(toolInput.file_path, toolInput.notebook_path, toolInput.path);
   const phase = options.fresh ? undefined : state.phase;
-  const toolName = event.toolName === undefined ? undefined : canonicalToolName(event.toolName);
+  const toolName = tool ? canonicalToolName(tool.toolName) : undefined;
+  const prompt = event?.name === 'UserPromptSubmit' ? event.prompt : undefined;
   // Variables go in last: on Node 20 an object literal that opens with a spread is built
   // on a slow path (a third of a decision's time). The compiler already refuses variables
   // named like a built-in, so the order changes nothing.
@@ -359,17 +380,17 @@ function buildScope(
     blocked_count: state.blockedCount,
     seconds_in_phase: Math.max(0, Math.floor((ctx.now - state.phaseEnteredAt) / 1000)),
     variables: state.variables,
-    event: event.name,
+    event: event?.name ?? 'none',
     tool: toolName,
     tool_name: toolName,
-    tool_input: event.toolInput,
+    tool_input: tool?.toolInput,
     command,
     file,
-    prompt: event.prompt,
+    prompt,
     tool_result:
-      event.name === 'PostToolUseFailure'
-        ? { is_error: true, error: event.error ?? '' }
-        : event.name === 'PostToolUse'
+      event?.name === 'PostToolUseFailure'
+        ? { is_error: true, error: event.error }
+        : event?.name === 'PostToolUse'
           ? { is_error: false }
           : undefined,
     workflow_state: {
@@ -382,7 +403,7 @@ function buildScope(
     null: null,
     ...state.variables,
   };
-  return { values, event: { prompt: event.prompt, command } };
+  return { values, event: { prompt, command } };
 }
 
 function asksForApproval(lastMessage: string | undefined, approvalPrompt: string): boolean {

@@ -1,10 +1,13 @@
 // The engine's public surface. Everything here is pure: no I/O, no clock, no process.
 export { compileWorkflow, BUILTIN_NAMES } from './compile.js';
 export type { CompiledWorkflow, CompiledPhase, DefinitionSource, DefinitionTier, LoadError, CompileResult } from './compile.js';
-export { startWorkflow, evaluateEvent, movePhase, reachablePhases, renderCurrentPhaseContext } from './evaluate.js';
-export type { EngineEvent, EngineContext, Decision, Effect, Evaluation } from './evaluate.js';
+export { startWorkflow, evaluateEvent, evaluateGuardsOnly, movePhase, reachablePhases, renderCurrentPhaseContext } from './evaluate.js';
+export type { EngineContext, Decision, Effect, Evaluation } from './evaluate.js';
+export { assertNever, isToolEvent } from './events.js';
+export type { EngineEvent, EngineEventName, EventOrigin, SubagentRef, ToolEvent } from './events.js';
+export { checkProtectedGround, findOverrideCommand } from './guards.js';
+export type { ProtectedGround } from './guards.js';
 export { workflowStateSchema } from './state.js';
 export type { WorkflowState } from './state.js';
 export { describeAllowedTools, describeWayOut, APPROVAL_WORDS, REJECTION_WORDS } from './messages.js';
-export { findOverrideCommand } from './override-guard.js';
 export { canonicalToolName } from './tool-names.js';

@@ -2,6 +2,7 @@
 // process opens it (design §3.2).
 import type { Database } from 'better-sqlite3';
 import { createAuditRepository } from './audit-repository.js';
+import { createOutboxRepository } from './outbox-repository.js';
 import { createProjectsRepository } from './projects-repository.js';
 import { createSessionsRepository } from './sessions-repository.js';
 import { createWorkflowStatesRepository } from './workflow-states-repository.js';
@@ -19,6 +20,7 @@ export function createStore(db: Database) {
     sessions,
     workflowStates,
     audit: createAuditRepository(db),
+    outbox: createOutboxRepository(db),
     /**
      * Runs `work` in one transaction: every hook event is one. The repositories cache what
      * they read and wrote; when the transaction rolls back, those caches are dropped so the

@@ -133,7 +133,7 @@ function checkFixture(workflow: CompiledWorkflow, state: WorkflowState): void {
   for (const event of EVENTS) {
     const evaluation = evaluateEvent(workflow, state, event, { now: state.phaseEnteredAt });
     if (evaluation.decision.kind !== 'allow' || evaluation.state !== state) {
-      throw new Error(`bench fixture: ${event.toolName} should pass all rules untouched, got ${JSON.stringify(evaluation.decision)}`);
+      throw new Error(`bench fixture: ${event.name} should pass all rules untouched, got ${JSON.stringify(evaluation.decision)}`);
     }
   }
   const destructive = evaluateEvent(workflow, state, { name: 'PreToolUse', toolName: 'Bash', toolInput: { command: 'rm -rf /' } }, { now: 0 });

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { composeDaemon, type ComposedDaemon } from '../../daemon/compose.js';
+import type { EffectHandler } from '../../daemon/effects/effect-runner.js';
 import { homeLayout, type HomeLayout } from '../../daemon/home-layout.js';
 
 export const TOKEN = 'x'.repeat(64);
@@ -50,6 +51,7 @@ export interface AuditRowView {
 export interface TestDaemonOptions {
   readonly watchDefinitions?: boolean;
   readonly bodyLimitBytes?: number;
+  readonly extraEffectHandlers?: readonly EffectHandler[];
 }
 
 export class TestDaemon {
@@ -83,6 +85,7 @@ export class TestDaemon {
       bodyLimitBytes: this.options.bodyLimitBytes ?? 1024 * 1024,
       watchDefinitions: this.options.watchDefinitions ?? false,
       clock: this.clock,
+      ...(this.options.extraEffectHandlers ? { extraEffectHandlers: this.options.extraEffectHandlers } : {}),
     });
   }
 

@@ -13,7 +13,7 @@ function planExecute(): CompiledWorkflow {
 
 function afterTurnEndingWith(workflow: CompiledWorkflow, lastAssistantMessage: string | undefined): WorkflowState {
   const { state } = startWorkflow(workflow, { now: 0 });
-  return evaluateEvent(workflow, state, { name: 'Stop', lastAssistantMessage }, { now: 1 }).state;
+  return evaluateEvent(workflow, state, { name: 'Stop', stopHookActive: false, lastAssistantMessage }, { now: 1 }).state;
 }
 
 describe('user_approval in plan-execute', () => {
@@ -35,7 +35,7 @@ describe('user_approval in plan-execute', () => {
   it('the latest turn decides: a question asked after the approval question withdraws it', () => {
     const asked = afterTurnEndingWith(workflow, 'Plan complete. Ready to implement?');
     expect(asked.pendingApproval).not.toBeNull();
-    const withdrawn = evaluateEvent(workflow, asked, { name: 'Stop', lastAssistantMessage: 'Which database should I use?' }, { now: 2 }).state;
+    const withdrawn = evaluateEvent(workflow, asked, { name: 'Stop', stopHookActive: false, lastAssistantMessage: 'Which database should I use?' }, { now: 2 }).state;
     expect(withdrawn.pendingApproval).toBeNull();
     expect(evaluateEvent(workflow, withdrawn, { name: 'UserPromptSubmit', prompt: 'yes' }, { now: 3 }).state.phase).toBe('plan');
   });

@@ -331,7 +331,7 @@ describe('counters', () => {
     expect(session.state).toMatchObject({ phaseActionCount: 1, totalActionCount: 3, blockedCount: 1 });
   });
 
-  it.each([sessionStart(), say('hi'), pre('Read'), stop, { name: 'Notification' } as EngineEvent])('%j counts no action', (event) => {
+  it.each([sessionStart(), say('hi'), pre('Read'), stop, { name: 'PreCompact' } as EngineEvent])('%j counts no action', (event) => {
     const session = planExecute();
     session.send(event);
     expect(session.state).toMatchObject({ phaseActionCount: 0, totalActionCount: 0 });
@@ -339,10 +339,14 @@ describe('counters', () => {
 });
 
 describe('events the engine does not act on', () => {
-  it.each(['Notification', 'SubagentStop', 'PreCompact', 'SessionEnd'])('%s is allowed and changes nothing', (name) => {
+  it.each<EngineEvent>([
+    { name: 'SubagentStop', agent: { id: 'a1', type: 'Explore' }, stopHookActive: false },
+    { name: 'PreCompact', trigger: 'auto' },
+    { name: 'SessionEnd', reason: 'other' },
+  ])('$name is allowed and changes nothing', (event) => {
     const session = planExecute();
     const before = session.state;
-    const evaluation = session.send({ name });
+    const evaluation = session.send(event);
     expect(evaluation.decision.kind).toBe('allow');
     expect(evaluation.effects).toEqual([]);
     expect(evaluation.state).toBe(before);

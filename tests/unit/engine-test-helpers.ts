@@ -7,6 +7,7 @@ import { expect } from 'vitest';
 import {
   compileWorkflow,
   evaluateEvent,
+  isToolEvent,
   startWorkflow,
   type CompiledWorkflow,
   type EngineEvent,
@@ -54,12 +55,15 @@ export const failed = (toolName: string, error = 'exit code 1', toolInput: Recor
   toolName,
   toolInput,
   error,
+  isInterrupt: false,
 });
-export const stop: EngineEvent = { name: 'Stop' };
+export const stop: EngineEvent = { name: 'Stop', stopHookActive: false };
+/** The turn ended with `lastAssistantMessage` (Claude Code's Stop payload field). */
+export const stopWith = (lastAssistantMessage: string | undefined): EngineEvent => ({ name: 'Stop', stopHookActive: false, lastAssistantMessage });
 
 export function describeEvent(event: EngineEvent): string {
   if (event.name === 'UserPromptSubmit') return `UserPromptSubmit ${JSON.stringify(event.prompt)}`;
-  if (event.toolName) return `${event.name} ${event.toolName}${event.toolInput?.command ? ` ${JSON.stringify(event.toolInput.command)}` : ''}`;
+  if (isToolEvent(event)) return `${event.name} ${event.toolName}${event.toolInput.command ? ` ${JSON.stringify(event.toolInput.command)}` : ''}`;
   return event.name;
 }
 

@@ -1,0 +1,62 @@
+// gobby's own ground is the engine's first check: it holds in every phase, while the
+// workflow is disabled, and for sessions without a workflow; its denies count as blocks.
+import { describe, expect, it } from 'vitest';
+import { evaluateEvent, evaluateGuardsOnly, findOverrideCommand, type EngineContext } from '../../workflows/index.js';
+import { loadTemplate, pre, say, Session, T0 } from './engine-test-helpers.js';
+
+const TOKEN = '/home/dev/.gobby/token';
+const ctx: EngineContext = { now: T0, ground: { secretFiles: [TOKEN] } };
+
+describe('the guards inside evaluateEvent', () => {
+  it('refuses an override in a phase that allows Bash, and counts the block', () => {
+    const session = new Session(loadTemplate('plan-execute'));
+    session.state = { ...session.state, phase: 'execute' };
+    const evaluation = evaluateEvent(session.workflow, session.state, pre('Bash', { command: 'npx gobby workflow phase plan --force' }), ctx);
+    expect(evaluation.decision).toMatchObject({ kind: 'deny', because: 'guard: human-only override' });
+    expect(evaluation.state.blockedCount).toBe(session.state.blockedCount + 1);
+  });
+
+  it('holds while the workflow is disabled', () => {
+    const session = new Session(loadTemplate('plan-execute'));
+    const disabled = { ...session.state, disabled: { reason: 'hotfix', at: T0 } };
+    expect(evaluateEvent(session.workflow, disabled, pre('Read', { file_path: TOKEN }), ctx).decision).toMatchObject({
+      kind: 'deny',
+      because: 'guard: control token',
+    });
+    expect(evaluateEvent(session.workflow, disabled, pre('Read', { file_path: '/home/dev/README.md' }), ctx).decision.kind).toBe('allow');
+  });
+
+  it('protects the files the context names, spelled in full or by their last two segments', () => {
+    const session = new Session(loadTemplate('plan-execute'));
+    session.state = { ...session.state, phase: 'execute' };
+    for (const command of [`cat ${TOKEN}`, 'cat ~/.gobby/token', 'cat "$GOBBY_HOME/../.gobby/token"']) {
+      expect(evaluateEvent(session.workflow, session.state, pre('Bash', { command }), ctx).decision.kind, command).toBe('deny');
+    }
+    // Without the ground in the context, only the human-only commands are guarded.
+    expect(evaluateEvent(session.workflow, session.state, pre('Bash', { command: `cat ${TOKEN}` }), { now: T0 }).decision.kind).toBe('allow');
+  });
+});
+
+describe('evaluateGuardsOnly: a session without a workflow', () => {
+  it('denies what the guards deny and has nothing to say otherwise', () => {
+    expect(evaluateGuardsOnly(pre('Bash', { command: 'gobby workflow disable --reason x' }), ctx)).toMatchObject({ kind: 'deny' });
+    expect(evaluateGuardsOnly(pre('Bash', { command: 'npm test' }), ctx)).toBeNull();
+    expect(evaluateGuardsOnly(say('gobby workflow disable'), ctx)).toBeNull();
+  });
+});
+
+describe('findOverrideCommand on long input', () => {
+  it(
+    'stays linear: 300 KB of repeated program names is answered, not stalled',
+    () => {
+      const noisy = 'gobby '.repeat(50_000);
+      expect(findOverrideCommand(noisy)).toBeNull();
+      const reason = findOverrideCommand(`${noisy}workflow reset`);
+      expect(reason).toContain('only the user may run it');
+      expect(reason!.length).toBeLessThan(600);
+      expect(findOverrideCommand(`echo ${'x'.repeat(300_000)}; gobby workflow phase execute --force`)).not.toBeNull();
+    },
+    // Catches the 9-second quadratic regex; a linear scan needs a few milliseconds.
+    5_000,
+  );
+});
