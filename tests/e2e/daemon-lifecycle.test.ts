@@ -9,6 +9,10 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { REPO_ROOT } from '../support/claude-cli.js';
 import { createGobby } from '../support/gobby-process.js';
+import { MIGRATIONS_DIR } from '../../daemon/package-info.js';
+import { listMigrationFiles } from '../../daemon/store/migrate.js';
+
+const LATEST_SCHEMA_VERSION = Math.max(...listMigrationFiles(MIGRATIONS_DIR).map((migration) => migration.version));
 
 const DAEMON_MAIN = join(REPO_ROOT, 'dist', 'daemon', 'main.js');
 
@@ -39,7 +43,7 @@ describe('gobby daemon', () => {
       port: gobby.port,
       home: gobby.home,
       database: join(gobby.home, 'gobby.db'),
-      schema_version: 1,
+      schema_version: LATEST_SCHEMA_VERSION,
       active_sessions: 0,
     });
     expect(typeof status.version).toBe('string');
