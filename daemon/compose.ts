@@ -7,6 +7,8 @@ import { createAuditHandler } from './effects/audit-handler.js';
 import { createEffectRunner, type EffectHandler } from './effects/effect-runner.js';
 import { createLogHandler } from './effects/log-handler.js';
 import { createHookService } from './hook-service.js';
+import { createEventProvenance } from './provenance/event-provenance.js';
+import { createProcReader, type ProcReader } from './provenance/proc-reader.js';
 import type { HomeLayout } from './home-layout.js';
 import { buildServer } from './http/build-server.js';
 import { BUILTIN_TEMPLATES_DIR, MIGRATIONS_DIR, PACKAGE_VERSION } from './package-info.js';
@@ -35,6 +37,8 @@ export interface ComposeOptions {
   readonly onCheckpointError?: (error: Error) => void;
   /** More effect handlers after the built-in ones (tests use this to watch or break effects). */
   readonly extraEffectHandlers?: readonly EffectHandler[];
+  /** Where hook senders are looked up (default: this machine's /proc). */
+  readonly procReader?: ProcReader;
 }
 
 export interface ComposedDaemon {
@@ -81,9 +85,15 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
     clock,
     ground: { secretFiles: [options.layout.token] },
   });
+  const provenance = createEventProvenance({
+    proc: options.procReader ?? createProcReader(),
+    registeredProcess: (sessionId) => store.sessionProcesses.get(sessionId),
+    clock: () => Date.now(),
+  });
   const controlService = createControlService({ store, catalog, sessionWorkflows, resolveProjectRoot, clock });
   const app = buildServer({
     hookService,
+    provenance,
     controlService,
     token: options.token,
     logger: options.logger,

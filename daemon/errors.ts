@@ -10,6 +10,7 @@ export const ERROR_CATALOG = {
   GOBBY_ERR_HTTP_NOT_FOUND: { status: 404, summary: 'No such route.' },
   GOBBY_ERR_HTTP_TOO_LARGE: { status: 413, summary: 'The request body is larger than the daemon accepts.' },
   GOBBY_ERR_HOOK_INVALID_PAYLOAD: { status: 400, summary: 'A hook payload is not the JSON Claude Code sends for that event.' },
+  GOBBY_ERR_HOOK_FORGED: { status: 403, summary: "A hook event was not sent by the session's Claude Code process; it was refused and audited." },
   GOBBY_ERR_SESSION_NOT_FOUND: { status: 404, summary: 'No session with that id has reported to the daemon.' },
   GOBBY_ERR_SESSION_NONE_IN_PROJECT: { status: 404, summary: 'No Claude Code session has reported from this project yet.' },
   GOBBY_ERR_SESSION_NO_WORKFLOW: { status: 409, summary: 'The session runs no workflow.' },

@@ -13,6 +13,7 @@ import {
   type ProtectedGround,
 } from '../workflows/index.js';
 import type { EffectEnvelope, EffectRunner } from './effects/effect-runner.js';
+import type { Provenance } from './provenance/event-provenance.js';
 import type { SessionWorkflows } from './session-workflows.js';
 import type { Store } from './store/store.js';
 import { truncate } from './text.js';
@@ -40,13 +41,15 @@ const DETAIL_TEXT_LIMIT = 300;
 export function createHookService(deps: HookServiceDeps) {
   const { store, sessionWorkflows, clock } = deps;
 
-  function handle(origin: EventOrigin, event: EngineEvent): HookOutcome {
+  /** `sender` is what the boundary found out about who sent the event (see daemon/provenance/). */
+  function handle(origin: EventOrigin, event: EngineEvent, sender?: Provenance): HookOutcome {
     const now = clock();
     const ctx = { now, ground: deps.ground };
     const root = deps.resolveProjectRoot(origin.cwd);
     const { result: decision, effects } = deps.effects.commitThenRun(() => {
       const project = store.projects.ensure(root, now);
       store.sessions.touch({ id: origin.sessionId, projectId: project.id, cwd: origin.cwd, transcriptPath: origin.transcriptPath ?? null, now });
+      if (sender?.kind === 'claude-code' && sender.register) store.sessionProcesses.register(origin.sessionId, sender.register, now);
       const session = sessionWorkflows.loadOrStart(origin.sessionId, project, now);
       const running = session && !('missing' in session) ? session : undefined;
       const envelope = (effect: Effect): EffectEnvelope => ({
@@ -88,7 +91,27 @@ export function createHookService(deps: HookServiceDeps) {
     return { decision, effects };
   }
 
-  return { handle };
+  /**
+   * A forged event changes nothing; it is recorded as a tamper attempt against the session
+   * it names, with the process that sent it.
+   */
+  function refuseForged(origin: EventOrigin, event: EngineEvent, sender: Extract<Provenance, { kind: 'forged' }>): void {
+    const now = clock();
+    store.transaction(() => {
+      store.audit.append({
+        at: now,
+        sessionId: origin.sessionId,
+        event: `tamper:forged-${event.name}`,
+        toolName: isToolEvent(event) ? event.toolName : null,
+        decision: 'deny',
+        because: `forged hook event: ${sender.why}`,
+        actor: sender.sender ? `process:${sender.sender.comm}[${sender.sender.pid}]` : 'process:unknown',
+        detail: summarizeEvent(event, origin),
+      });
+    });
+  }
+
+  return { handle, refuseForged };
 }
 
 export type HookService = ReturnType<typeof createHookService>;

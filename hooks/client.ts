@@ -90,7 +90,9 @@ async function postHook(options: RunClientOptions, port: number): Promise<Attemp
   const url = `${daemonUrl(port)}/hooks/${options.event}`;
   const result = await request(options.fetchImpl ?? loopbackFetch, url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-gobby-hook': '1' },
+    // The daemon checks this pid against the connection, then takes the process that ran this
+    // hook (Claude Code) as the one every later hook event of the session must come from.
+    headers: { 'content-type': 'application/json', 'x-gobby-hook': '1', 'x-gobby-client-pid': String(process.pid) },
     body: options.stdin,
   }, options.requestTimeoutMs ?? 3000);
   if (result.kind === 'timeout') return { kind: 'failed', problem: `did not answer within ${result.ms} ms` };

@@ -4,6 +4,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import { GobbyError } from '../errors.js';
 import type { ControlService } from '../control-service.js';
 import type { HookService } from '../hook-service.js';
+import type { EventProvenance } from '../provenance/event-provenance.js';
 import { registerControlRoutes, type DaemonInfo } from './control-routes.js';
 import { registerHookRoutes } from './hook-routes.js';
 import { createRequestGuard } from './security.js';
@@ -11,6 +12,7 @@ import { sendError } from './send-error.js';
 
 export interface ServerDeps {
   readonly hookService: HookService;
+  readonly provenance: EventProvenance;
   readonly controlService: ControlService;
   readonly info: DaemonInfo;
   readonly token: string;
@@ -54,7 +56,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
 
   app.setNotFoundHandler((request, reply) => sendError(reply, 'GOBBY_ERR_HTTP_NOT_FOUND', `no route ${request.method} ${request.url}`));
 
-  registerHookRoutes(app, deps.hookService);
+  registerHookRoutes(app, deps.hookService, deps.provenance);
   registerControlRoutes(app, deps.controlService, deps.info, deps.shutdown);
   return app;
 }

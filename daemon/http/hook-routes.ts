@@ -1,12 +1,42 @@
 // POST /hooks/<EventName>: the boundary with Claude Code. The hooks/ adapter turns the
-// payload into a typed engine event, the service decides, the adapter renders the answer.
-import type { FastifyInstance } from 'fastify';
+// payload into a typed engine event, the sender is checked to be the session's Claude Code
+// process, the service decides, and the adapter renders the answer.
+import type { Socket } from 'node:net';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isKnownHookEvent, parseHookEvent } from '../../hooks/payloads.js';
 import { renderHookAnswer } from '../../hooks/render.js';
+import type { EngineEvent, EventOrigin } from '../../workflows/index.js';
 import type { HookService } from '../hook-service.js';
+import type { EventProvenance, Peer, Provenance } from '../provenance/event-provenance.js';
+import type { ProcessInfo } from '../provenance/proc-reader.js';
 import { sendError } from './send-error.js';
 
-export function registerHookRoutes(app: FastifyInstance, hookService: HookService): void {
+/** Sent by the SessionStart command client: its pid, which the daemon checks against the connection. */
+export const CLIENT_PID_HEADER = 'x-gobby-client-pid';
+
+export function registerHookRoutes(app: FastifyInstance, hookService: HookService, provenance: EventProvenance): void {
+  // Claude Code keeps one connection open for its hook posts: a connection whose sender was
+  // verified for a session needs no second look at /proc.
+  const verified = new WeakMap<Socket, Map<string, ProcessInfo>>();
+
+  function checkSender(request: FastifyRequest, origin: EventOrigin, event: EngineEvent): Provenance {
+    const socket = request.raw.socket;
+    const known = verified.get(socket)?.get(origin.sessionId);
+    if (known) return { kind: 'claude-code', process: known };
+    const peer = peerOf(socket);
+    const result =
+      event.name === 'SessionStart'
+        ? provenance.checkSessionStart(origin.sessionId, peer, claimedClientPid(request))
+        : provenance.checkHttpEvent(origin.sessionId, peer);
+    // A SessionStart connection is the short-lived client's; only Claude Code's own is reused.
+    if (result.kind === 'claude-code' && event.name !== 'SessionStart') {
+      const sessions = verified.get(socket) ?? new Map<string, ProcessInfo>();
+      sessions.set(origin.sessionId, result.process);
+      verified.set(socket, sessions);
+    }
+    return result;
+  }
+
   app.post<{ Params: { event: string } }>('/hooks/:event', async (request, reply) => {
     const { event: eventName } = request.params;
     if (!isKnownHookEvent(eventName)) {
@@ -19,10 +49,32 @@ export function registerHookRoutes(app: FastifyInstance, hookService: HookServic
       request.log.warn({ event: eventName, problem: parsed.message }, 'rejected hook payload');
       return sendError(reply, 'GOBBY_ERR_HOOK_INVALID_PAYLOAD', parsed.message);
     }
-    const { decision } = hookService.handle(parsed.origin, parsed.event);
+    const sender = checkSender(request, parsed.origin, parsed.event);
+    if (sender.kind === 'forged') {
+      hookService.refuseForged(parsed.origin, parsed.event, sender);
+      request.log.warn({ event: eventName, session: parsed.origin.sessionId, why: sender.why }, 'forged hook event refused');
+      return sendError(
+        reply,
+        'GOBBY_ERR_HOOK_FORGED',
+        `gobby: this ${eventName} event was ${sender.why}. Hook events come from Claude Code itself; this attempt is recorded for the user.`,
+      );
+    }
+    const { decision } = hookService.handle(parsed.origin, parsed.event, sender);
     // Every decision is in the audit log (`gobby workflow status`); the daemon log keeps
     // denials only at debug level, so it records problems rather than routine work.
     if (decision?.kind === 'deny') request.log.debug({ event: eventName, session: parsed.origin.sessionId }, 'hook denied');
     return renderHookAnswer(eventName, decision);
   });
+}
+
+function peerOf(socket: Socket): Peer | undefined {
+  const { remotePort, localPort, remoteAddress } = socket;
+  if (typeof remotePort !== 'number' || typeof localPort !== 'number' || !remoteAddress) return undefined;
+  return { peerPort: remotePort, localPort };
+}
+
+function claimedClientPid(request: FastifyRequest): number | undefined {
+  const header = request.headers[CLIENT_PID_HEADER];
+  const pid = typeof header === 'string' && /^\d{1,10}$/.test(header) ? Number(header) : undefined;
+  return pid !== undefined && pid > 0 ? pid : undefined;
 }

@@ -4,6 +4,7 @@ import type { Database } from 'better-sqlite3';
 import { createAuditRepository } from './audit-repository.js';
 import { createOutboxRepository } from './outbox-repository.js';
 import { createProjectsRepository } from './projects-repository.js';
+import { createSessionProcessesRepository } from './session-processes-repository.js';
 import { createSessionsRepository } from './sessions-repository.js';
 import { createWorkflowStatesRepository } from './workflow-states-repository.js';
 
@@ -21,6 +22,7 @@ export function createStore(db: Database) {
     workflowStates,
     audit: createAuditRepository(db),
     outbox: createOutboxRepository(db),
+    sessionProcesses: createSessionProcessesRepository(db),
     /**
      * Runs `work` in one transaction: every hook event is one. The repositories cache what
      * they read and wrote; when the transaction rolls back, those caches are dropped so the

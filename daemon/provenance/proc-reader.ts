@@ -1,0 +1,131 @@
+// Which local process is at the other end of a loopback TCP connection, read from Linux's
+// /proc: /proc/net/tcp{,6} maps the connection's ports to a socket inode, and
+// /proc/<pid>/fd/* links name the sockets a process holds (`socket:[inode]`). The root is
+// a parameter so tests can lay out a /proc of their own.
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface ProcessInfo {
+  readonly pid: number;
+  readonly ppid: number;
+  /** The kernel's short name for the process (`claude`, `curl`, `sh`, …). */
+  readonly comm: string;
+  /** Clock ticks after boot: with the pid, names a process even after its pid is reused. */
+  readonly startTime: number;
+}
+
+export interface ProcReader {
+  /** False where there is no /proc (macOS, Windows): nothing can be verified there. */
+  readonly available: boolean;
+  /** The inode of the loopback connection whose far end uses `peerPort` and near end `localPort`. */
+  socketInode(peerPort: number, localPort: number): string | null;
+  processInfo(pid: number): ProcessInfo | null;
+  /** Whether `pid` holds the socket: a readdir and a readlink per open file of that one process. */
+  holdsSocket(pid: number, inode: string): boolean;
+  /** Every process is searched: tens of milliseconds on a busy machine, so only on rare paths. */
+  findSocketHolder(inode: string): number | null;
+}
+
+const TCP_TABLES = ['net/tcp', 'net/tcp6'];
+
+export function createProcReader(root = '/proc'): ProcReader {
+  const available = readable(join(root, 'net', 'tcp'));
+
+  function holdsSocket(pid: number, inode: string): boolean {
+    const target = `socket:[${inode}]`;
+    const fdDirectory = join(root, String(pid), 'fd');
+    let fds: string[];
+    try {
+      fds = readdirSync(fdDirectory);
+    } catch {
+      return false;
+    }
+    return fds.some((fd) => {
+      try {
+        return readlinkSync(join(fdDirectory, fd)) === target;
+      } catch {
+        return false;
+      }
+    });
+  }
+
+  return {
+    available,
+    socketInode(peerPort, localPort) {
+      for (const table of TCP_TABLES) {
+        let text: string;
+        try {
+          text = readFileSync(join(root, table), 'utf8');
+        } catch {
+          continue;
+        }
+        const inode = findInode(text, peerPort, localPort);
+        if (inode) return inode;
+      }
+      return null;
+    },
+    processInfo(pid) {
+      try {
+        return parseStat(pid, readFileSync(join(root, String(pid), 'stat'), 'utf8'));
+      } catch {
+        return null;
+      }
+    },
+    holdsSocket,
+    findSocketHolder(inode) {
+      let entries: string[];
+      try {
+        entries = readdirSync(root);
+      } catch {
+        return null;
+      }
+      for (const entry of entries) {
+        if (/^\d+$/.test(entry) && holdsSocket(Number(entry), inode)) return Number(entry);
+      }
+      return null;
+    },
+  };
+}
+
+/**
+ * A line of /proc/net/tcp: `sl local_address rem_address st … uid timeout inode`, addresses
+ * as hex `IP:PORT`. The connection seen from the client's side has the client's port as its
+ * local address and the daemon's port as its remote one.
+ */
+export function findInode(table: string, peerPort: number, localPort: number): string | null {
+  const lines = table.split('\n');
+  for (let i = 1; i < lines.length; i++) {
+    const fields = lines[i]!.trim().split(/\s+/);
+    if (fields.length < 10) continue;
+    if (portOf(fields[1]!) === peerPort && portOf(fields[2]!) === localPort) {
+      const inode = fields[9]!;
+      return inode === '0' ? null : inode;
+    }
+  }
+  return null;
+}
+
+/** `/proc/<pid>/stat`: `pid (comm) state ppid … starttime(22nd)`; comm may hold spaces and parentheses. */
+export function parseStat(pid: number, stat: string): ProcessInfo | null {
+  const open = stat.indexOf('(');
+  const close = stat.lastIndexOf(')');
+  if (open < 0 || close < open) return null;
+  const rest = stat.slice(close + 2).split(' ');
+  const ppid = Number(rest[1]);
+  const startTime = Number(rest[19]);
+  if (!Number.isInteger(ppid) || !Number.isFinite(startTime)) return null;
+  return { pid, ppid, comm: stat.slice(open + 1, close), startTime };
+}
+
+function portOf(address: string): number {
+  return parseInt(address.slice(address.lastIndexOf(':') + 1), 16);
+}
+
+function readable(path: string): boolean {
+  try {
+    readFileSync(path, 'utf8');
+    return true;
+  } catch {
+    return false;
+  }
+}
