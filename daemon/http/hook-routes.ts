@@ -8,31 +8,31 @@ import { renderHookAnswer } from '../../hooks/render.js';
 import type { EngineEvent, EventOrigin } from '../../workflows/index.js';
 import type { HookService } from '../hook-service.js';
 import type { EventProvenance, Peer, Provenance } from '../provenance/event-provenance.js';
-import type { ProcessInfo } from '../provenance/proc-reader.js';
 import { sendError } from './send-error.js';
 
 /** Sent by the SessionStart command client: its pid, which the daemon checks against the connection. */
 export const CLIENT_PID_HEADER = 'x-gobby-client-pid';
 
 export function registerHookRoutes(app: FastifyInstance, hookService: HookService, provenance: EventProvenance): void {
-  // Claude Code keeps one connection open for its hook posts: a connection whose sender was
-  // verified for a session needs no second look at /proc.
-  const verified = new WeakMap<Socket, Map<string, ProcessInfo>>();
+  // Claude Code keeps one connection open for its hook posts, and a connection belongs to one
+  // process: its sender, once known for a session, needs no second look at /proc. A forged
+  // verdict is not kept, so every forged request is refused and recorded again.
+  const senders = new WeakMap<Socket, Map<string, Provenance>>();
 
   function checkSender(request: FastifyRequest, origin: EventOrigin, event: EngineEvent): Provenance {
     const socket = request.raw.socket;
-    const known = verified.get(socket)?.get(origin.sessionId);
-    if (known) return { kind: 'claude-code', process: known };
+    const known = senders.get(socket)?.get(origin.sessionId);
+    if (known) return known;
     const peer = peerOf(socket);
     const result =
       event.name === 'SessionStart'
         ? provenance.checkSessionStart(origin.sessionId, peer, claimedClientPid(request))
         : provenance.checkHttpEvent(origin.sessionId, peer);
-    // A SessionStart connection is the short-lived client's; only Claude Code's own is reused.
-    if (result.kind === 'claude-code' && event.name !== 'SessionStart') {
-      const sessions = verified.get(socket) ?? new Map<string, ProcessInfo>();
-      sessions.set(origin.sessionId, result.process);
-      verified.set(socket, sessions);
+    // The SessionStart client's connection is short-lived; only Claude Code's own is reused.
+    if (result.kind !== 'forged' && event.name !== 'SessionStart') {
+      const sessions = senders.get(socket) ?? new Map<string, Provenance>();
+      sessions.set(origin.sessionId, result.kind === 'claude-code' ? { kind: 'claude-code', process: result.process } : result);
+      senders.set(socket, sessions);
     }
     return result;
   }
