@@ -31,7 +31,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
     logController: new LogController({ disableRequestLogging: true }),
   }) as unknown as FastifyInstance;
 
-  app.addHook('onRequest', createRequestGuard({ token: deps.token }));
+  app.addHook('onRequest', createRequestGuard({ token: deps.token, port: deps.info.port }));
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof GobbyError) {

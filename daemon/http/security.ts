@@ -5,12 +5,20 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './send-error.js';
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+// The whole Host header, exactly: a loopback name and, when given, a port. Anything else
+// (`127.0.0.1.evil.example`, `localhost:7377@evil`, a name a rebinding DNS points here) is
+// refused.
+const LOOPBACK_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\])(?::(\d{1,5}))?$/i;
 
-function hostnameOf(hostHeader: string | undefined): string | undefined {
-  if (!hostHeader) return undefined;
-  if (hostHeader.startsWith('[')) return hostHeader.slice(0, hostHeader.indexOf(']') + 1);
-  return hostHeader.split(':')[0];
+/**
+ * Whether `hostHeader` names this daemon. `port` is where it listens, once it does (an app
+ * under `inject()` listens nowhere, so any port is taken); a Host without a port means 80.
+ */
+export function isOwnHost(hostHeader: string | undefined, port: number | undefined): boolean {
+  const match = hostHeader === undefined ? null : LOOPBACK_HOST.exec(hostHeader);
+  if (!match) return false;
+  if (port === undefined) return true;
+  return Number(match[1] ?? 80) === port;
 }
 
 /** Claude Code's hook posts carry no credentials; everything else needs the token. */
@@ -18,12 +26,15 @@ function isPublicRoute(route: string | undefined): boolean {
   return route === '/api/health' || route === '/hooks/:event';
 }
 
-export function createRequestGuard(options: { token: string }) {
+export function createRequestGuard(options: { token: string; port: () => number | undefined }) {
   const expected = Buffer.from(`Bearer ${options.token}`);
   return async function guardRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const hostname = hostnameOf(request.headers.host);
-    if (!hostname || !LOOPBACK_HOSTS.has(hostname)) {
-      return sendError(reply, 'GOBBY_ERR_HTTP_FORBIDDEN', `Host ${request.headers.host ?? '(none)'} is not a loopback address`);
+    if (!isOwnHost(request.headers.host, options.port())) {
+      return sendError(
+        reply,
+        'GOBBY_ERR_HTTP_FORBIDDEN',
+        `Host ${JSON.stringify(request.headers.host ?? '(none)')} is not this daemon's loopback address and port`,
+      );
     }
     if (request.headers.origin !== undefined) {
       return sendError(reply, 'GOBBY_ERR_HTTP_FORBIDDEN', 'requests from browsers (with an Origin header) are refused');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findInode, parseStat } from '../../daemon/provenance/proc-reader.js';
-import { hookPayload, TestDaemon, type Json } from './test-daemon.js';
+import { AUTH, hookPayload, TestDaemon, type Json } from './test-daemon.js';
 
 const run = promisify(execFile);
 const linux = existsSync('/proc/net/tcp');
@@ -41,11 +41,12 @@ async function postFromChild(event: string, fields: Record<string, unknown> = {}
 describe.skipIf(!linux)('hook event provenance', () => {
   beforeEach(async () => {
     t = TestDaemon.create();
+    // Before listening: once it listens, the daemon takes only its own port in Host.
+    await t.setWorkflow('plan-execute');
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     const address = t.app.server.address();
     base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     session = t.newSessionId();
-    await t.setWorkflow('plan-execute');
     // SessionStart as Claude Code runs it: `sh -c 'node client.js'`, the client naming its pid.
     const script = postScript('SessionStart', { source: 'startup' }, { 'x-gobby-client-pid': '__PID__' }).replace(
       '"__PID__"',
@@ -73,7 +74,7 @@ describe.skipIf(!linux)('hook event provenance', () => {
 
     const yes = await postFromChild('UserPromptSubmit', { prompt: 'yes' });
     expect(yes.status).toBe(403);
-    const status = (await t.status()).body;
+    const status = (await (await fetch(`${base}/api/status?cwd=${encodeURIComponent(t.project)}`, { headers: AUTH })).json()) as Json;
     expect(status.phase).toBe('plan');
     expect(status.pending_approval).toBeNull();
     const tamper = t.auditRows(session).filter((row) => row.event.startsWith('tamper:'));
