@@ -7,6 +7,7 @@ import type { HookService } from '../hook-service.js';
 import type { EventProvenance } from '../provenance/event-provenance.js';
 import { registerControlRoutes, type DaemonInfo } from './control-routes.js';
 import { registerHookRoutes } from './hook-routes.js';
+import { registerJsonBodyParser } from './json-body.js';
 import { createRequestGuard } from './security.js';
 import { sendError } from './send-error.js';
 
@@ -31,6 +32,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
     logController: new LogController({ disableRequestLogging: true }),
   }) as unknown as FastifyInstance;
 
+  registerJsonBodyParser(app);
   app.addHook('onRequest', createRequestGuard({ token: deps.token, port: deps.info.port }));
 
   app.setErrorHandler((error, request, reply) => {
