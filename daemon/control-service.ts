@@ -135,7 +135,7 @@ export function createControlService(deps: ControlServiceDeps) {
       // their first prompt then carries the phase's instructions.
       const started: string[] = [];
       for (const session of store.sessions.activeInProject(project.id)) {
-        if (store.workflowStates.get(session.id)) continue;
+        if (store.workflowStates.getPhase(session.id)) continue;
         const result = sessionWorkflows.start(session.id, workflow, now);
         auditEffects(store, { sessionId: session.id, workflow: workflow.name, at: now, actor: input.actor, effects: result.effects });
         started.push(session.id);

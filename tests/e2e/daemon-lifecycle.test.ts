@@ -7,10 +7,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { listMigrationFiles } from '../../daemon/store/migrate.js';
 import { REPO_ROOT } from '../support/claude-cli.js';
 import { createGobby } from '../support/gobby-process.js';
 
 const DAEMON_MAIN = join(REPO_ROOT, 'dist', 'daemon', 'main.js');
+const LATEST_SCHEMA_VERSION = Math.max(...listMigrationFiles(join(REPO_ROOT, 'migrations')).map((m) => m.version));
 
 describe('gobby daemon', () => {
   it('starts once per GOBBY_HOME, reports its status, and stops', async () => {
@@ -39,7 +41,7 @@ describe('gobby daemon', () => {
       port: gobby.port,
       home: gobby.home,
       database: join(gobby.home, 'gobby.db'),
-      schema_version: 1,
+      schema_version: LATEST_SCHEMA_VERSION,
       active_sessions: 0,
     });
     expect(typeof status.version).toBe('string');

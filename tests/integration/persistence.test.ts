@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MIGRATIONS_DIR } from '../../daemon/package-info.js';
+import { listMigrationFiles } from '../../daemon/store/migrate.js';
 import { lastDecisionFor, TestDaemon, writeProjectWorkflow, type Json } from './test-daemon.js';
 
 let t: TestDaemon;
@@ -99,14 +101,20 @@ describe('a daemon restart', () => {
     expect((await t.api('GET', '/api/daemon')).body.active_sessions).toBe(0);
   });
 
-  it('records schema version 1 once, however often it opens the file', async () => {
+  it('records each migration once, however often it opens the file', async () => {
     await t.restart();
     await t.restart();
+    const migrations = listMigrationFiles(MIGRATIONS_DIR).map(({ version, name }) => ({ version, name }));
+    expect(migrations.slice(0, 2)).toEqual([
+      { version: 1, name: 'initial' },
+      { version: 2, name: 'workflows_per_session' },
+    ]);
+    const latest = migrations.at(-1)!.version;
     const rows = t.daemon.store.db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all();
-    expect(rows).toEqual([{ version: 1, name: 'initial' }]);
-    expect(t.daemon.schemaVersion).toBe(1);
+    expect(rows).toEqual(migrations);
+    expect(t.daemon.schemaVersion).toBe(latest);
     const info = await t.api('GET', '/api/daemon');
-    expect(info.body).toMatchObject({ schema_version: 1, database: t.layout.database });
+    expect(info.body).toMatchObject({ schema_version: latest, database: t.layout.database });
   });
 });
 
