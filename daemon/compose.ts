@@ -2,7 +2,7 @@
 // main.ts adds the process concerns (lock, listen, signals); tests use this directly
 // with a temporary database and `app.inject()`.
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import { createControlService, type ControlService } from './control-service.js';
+import { createControlService, type ControlService } from './control/control-service.js';
 import { createHookService } from './hook-service.js';
 import type { HomeLayout } from './home-layout.js';
 import { buildServer } from './http/build-server.js';

@@ -2,7 +2,7 @@
 // actor (who ran the command) comes from the CLI and goes into the audit log.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { ControlService } from '../control-service.js';
+import type { ControlService } from '../control/control-service.js';
 import { gobbyError } from '../errors.js';
 
 export interface DaemonInfo {
