@@ -5,7 +5,7 @@ import type { SessionWorkflow, SessionWorkflows } from '../session-workflows.js'
 import type { SessionRow } from '../store/sessions-repository.js';
 import type { Store } from '../store/store.js';
 import type { WorkflowCatalog } from '../workflow-catalog.js';
-import { buildStatusView } from './status-view.js';
+import { buildStatusView, viewProjectEvent } from './status-view.js';
 import { describeWorkflow, summarizeWorkflow } from './workflow-view.js';
 
 export interface ControlQueriesDeps {
@@ -23,6 +23,7 @@ export interface SessionSelector {
 }
 
 const RECENT_DECISIONS = 10;
+const RECENT_PROJECT_EVENTS = 10;
 
 export function createControlQueries(deps: ControlQueriesDeps) {
   const { store, catalog, sessionWorkflows } = deps;
@@ -81,6 +82,8 @@ export function createControlQueries(deps: ControlQueriesDeps) {
         shadowed_by: shadowedBy ?? null,
       })),
       errors: listing.errors,
+      // Who chose or cleared the project's workflow, and why: newest first.
+      project_events: project ? store.audit.recentForProject(project.id, RECENT_PROJECT_EVENTS).map(viewProjectEvent) : [],
     };
   }
 

@@ -1,9 +1,12 @@
-// Choosing and clearing a project's phase workflow (`gobby workflow set` / `clear`).
+// Choosing and clearing a project's phase workflow (`gobby workflow set` / `clear`). Both
+// change what every new session of the project runs, so both leave a project-level audit
+// row with who and why; `clear` switches enforcement off and needs a reason.
 import type { SessionWorkflows } from '../session-workflows.js';
 import { auditEffects } from '../session-workflows.js';
 import type { Store } from '../store/store.js';
 import type { WorkflowCatalog } from '../workflow-catalog.js';
 import type { ControlQueries } from './control-queries.js';
+import { requireReason } from './require-reason.js';
 
 export interface ProjectWorkflowsDeps {
   readonly store: Store;
@@ -17,6 +20,7 @@ export interface ProjectWorkflowsDeps {
 export interface ProjectWorkflowInput {
   readonly cwd: string;
   readonly actor: string;
+  readonly reason?: string | undefined;
 }
 
 export function createProjectWorkflows(deps: ProjectWorkflowsDeps) {
@@ -30,7 +34,21 @@ export function createProjectWorkflows(deps: ProjectWorkflowsDeps) {
     const definition = { file: workflow.source.file, tier: workflow.source.tier };
     return store.transaction(() => {
       const project = store.projects.ensure(root, now);
+      const previous = project.workflow;
       store.projects.setWorkflow(project.id, workflow.name, now);
+      store.audit.appendForProject({
+        at: now,
+        projectId: project.id,
+        event: 'workflow:set',
+        decision: 'none',
+        workflow: workflow.name,
+        because:
+          `project workflow ${previous && previous !== workflow.name ? `${previous} → ` : ''}${workflow.name} ` +
+          `(${definition.tier}: ${definition.file}) for new sessions`,
+        reason: input.reason?.trim() || null,
+        actor: input.actor,
+        detail: { previous_workflow: previous, definition: { ...definition, hash: workflow.hash } },
+      });
       // Running sessions without a workflow pick it up now, so `status` shows it at once;
       // their first prompt then carries the phase's instructions.
       const started: string[] = [];
@@ -44,13 +62,29 @@ export function createProjectWorkflows(deps: ProjectWorkflowsDeps) {
     });
   }
 
-  function clearProjectWorkflow(input: { cwd: string }) {
+  function clearProjectWorkflow(input: ProjectWorkflowInput) {
+    const reason = requireReason(input.reason, 'clear');
     const now = clock();
     const root = deps.resolveProjectRoot(input.cwd);
-    const project = store.projects.find(root);
-    const previous = project?.workflow ?? null;
-    if (project) store.projects.setWorkflow(project.id, null, now);
-    return { project: root, previous_workflow: previous };
+    return store.transaction(() => {
+      const project = store.projects.find(root);
+      const previous = project?.workflow ?? null;
+      // Nothing set, nothing switched off: there is no event to record.
+      if (project && previous) {
+        store.projects.setWorkflow(project.id, null, now);
+        store.audit.appendForProject({
+          at: now,
+          projectId: project.id,
+          event: 'workflow:clear',
+          decision: 'none',
+          workflow: previous,
+          because: `project workflow ${previous} cleared: new sessions run without one; running sessions keep theirs`,
+          reason,
+          actor: input.actor,
+        });
+      }
+      return { project: root, previous_workflow: previous };
+    });
   }
 
   return { setProjectWorkflow, clearProjectWorkflow };

@@ -68,6 +68,18 @@ export function buildStatusView(input: StatusViewInput) {
 
 export type StatusView = ReturnType<typeof buildStatusView>;
 
+/** A project-level audit row (`gobby workflow set` / `clear`) as the control API shows it. */
+export function viewProjectEvent(row: AuditRow) {
+  return {
+    at: iso(row.at),
+    event: row.event,
+    workflow: row.workflow ?? null,
+    because: row.because,
+    reason: row.reason ?? null,
+    actor: row.actor ?? 'claude-code',
+  };
+}
+
 function iso(ms: number): string {
   return new Date(ms).toISOString();
 }

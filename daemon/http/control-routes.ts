@@ -20,7 +20,8 @@ const selector = { cwd: z.string().min(1), session: z.string().min(1).optional()
 const querySelector = z.object(selector);
 const phaseBody = z.object({ ...selector, phase: z.string().min(1), force: z.boolean().default(false), reason: z.string().optional() });
 const overrideBody = z.object({ ...selector, reason: z.string().optional() });
-const setWorkflowBody = z.object({ cwd: z.string().min(1), workflow: z.string().min(1) });
+const setWorkflowBody = z.object({ cwd: z.string().min(1), workflow: z.string().min(1), reason: z.string().optional() });
+const clearWorkflowBody = z.object({ cwd: z.string().min(1), reason: z.string().optional() });
 const cwdOnly = z.object({ cwd: z.string().min(1) });
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
@@ -75,7 +76,10 @@ export function registerControlRoutes(app: FastifyInstance, control: ControlServ
     return control.setProjectWorkflow({ ...body, actor: actorOf(request) });
   });
 
-  app.post('/api/projects/workflow/clear', async (request) => control.clearProjectWorkflow(parse(cwdOnly, request.body)));
+  app.post('/api/projects/workflow/clear', async (request) => {
+    const body = parse(clearWorkflowBody, request.body);
+    return control.clearProjectWorkflow({ ...body, actor: actorOf(request) });
+  });
 
   app.post('/api/sessions/phase', async (request) => {
     const body = parse(phaseBody, request.body);
