@@ -8,7 +8,7 @@ import type { WorkflowCatalog } from '../workflow-catalog.js';
 import { buildStatusView, viewProjectEvent } from './status-view.js';
 import { describeWorkflow, summarizeWorkflow } from './workflow-view.js';
 
-export interface ControlQueriesDeps {
+interface ControlQueriesDeps {
   readonly store: Store;
   readonly catalog: WorkflowCatalog;
   readonly sessionWorkflows: SessionWorkflows;

@@ -8,7 +8,7 @@ import type { WorkflowCatalog } from '../workflow-catalog.js';
 import type { ControlQueries } from './control-queries.js';
 import { requireReason } from './require-reason.js';
 
-export interface ProjectWorkflowsDeps {
+interface ProjectWorkflowsDeps {
   readonly store: Store;
   readonly catalog: WorkflowCatalog;
   readonly sessionWorkflows: SessionWorkflows;
@@ -17,7 +17,7 @@ export interface ProjectWorkflowsDeps {
   readonly clock: () => number;
 }
 
-export interface ProjectWorkflowInput {
+interface ProjectWorkflowInput {
   readonly cwd: string;
   readonly actor: string;
   readonly reason?: string | undefined;

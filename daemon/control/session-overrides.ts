@@ -11,7 +11,7 @@ import type { WorkflowCatalog } from '../workflow-catalog.js';
 import type { ControlQueries, SessionSelector } from './control-queries.js';
 import { requireReason } from './require-reason.js';
 
-export interface SessionOverridesDeps {
+interface SessionOverridesDeps {
   readonly store: Store;
   readonly catalog: WorkflowCatalog;
   readonly sessionWorkflows: SessionWorkflows;
@@ -19,7 +19,7 @@ export interface SessionOverridesDeps {
   readonly clock: () => number;
 }
 
-export interface OverrideInput extends SessionSelector {
+interface OverrideInput extends SessionSelector {
   readonly reason?: string | undefined;
   readonly actor: string;
 }

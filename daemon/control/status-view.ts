@@ -66,8 +66,6 @@ export function buildStatusView(input: StatusViewInput) {
   };
 }
 
-export type StatusView = ReturnType<typeof buildStatusView>;
-
 /** A project-level audit row (`gobby workflow set` / `clear`) as the control API shows it. */
 export function viewProjectEvent(row: AuditRow) {
   return {

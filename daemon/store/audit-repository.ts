@@ -21,7 +21,7 @@ export interface AuditEntry extends AuditFields {
   readonly sessionId: string;
 }
 
-export interface ProjectAuditEntry extends AuditFields {
+interface ProjectAuditEntry extends AuditFields {
   readonly projectId: number;
 }
 

@@ -5,7 +5,7 @@ import type { Database } from 'better-sqlite3';
 import { workflowStateSchema, type DefinitionSource, type DefinitionTier, type WorkflowState } from '../../workflows/index.js';
 
 /** The role a workflow plays in a session or project (the `kind` column). */
-export type WorkflowKind = 'phase' | 'lifecycle';
+type WorkflowKind = 'phase' | 'lifecycle';
 
 export interface StoredWorkflowState {
   readonly workflow: string;
@@ -16,7 +16,7 @@ export interface StoredWorkflowState {
 }
 
 /** What `start` pins: the definition, its hash and the first state (whose `workflow` names the row). */
-export interface WorkflowStart {
+interface WorkflowStart {
   readonly kind: WorkflowKind;
   readonly definition: DefinitionSource;
   readonly definitionHash: string;
