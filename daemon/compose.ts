@@ -2,7 +2,7 @@
 // main.ts adds the process concerns (lock, listen, signals); tests use this directly
 // with a temporary database and `app.inject()`.
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import { createControlService, type ControlService } from './control-service.js';
+import { createControlService, type ControlService } from './control/control-service.js';
 import { createAuditHandler } from './effects/audit-handler.js';
 import { createEffectRunner, type EffectHandler } from './effects/effect-runner.js';
 import { createLogHandler } from './effects/log-handler.js';

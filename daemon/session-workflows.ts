@@ -23,7 +23,7 @@ export interface SessionWorkflowsDeps {
 
 export function createSessionWorkflows({ store, catalog }: SessionWorkflowsDeps) {
   function load(sessionId: string): SessionWorkflow | undefined {
-    const stored = store.workflowStates.get(sessionId);
+    const stored = store.workflowStates.getPhase(sessionId);
     if (!stored) return undefined;
     try {
       return { workflow: catalog.pinned(stored.definition, stored.definitionHash), state: stored.state };
@@ -38,7 +38,7 @@ export function createSessionWorkflows({ store, catalog }: SessionWorkflowsDeps)
   /** Pins `workflow` to the session and enters its first phase. */
   function start(sessionId: string, workflow: CompiledWorkflow, now: number): SessionWorkflow & { effects: Effect[] } {
     const started = startWorkflow(workflow, { now });
-    store.workflowStates.start(sessionId, workflow.source, workflow.hash, started.state, now);
+    store.workflowStates.start(sessionId, { kind: 'phase', definition: workflow.source, definitionHash: workflow.hash, state: started.state }, now);
     return { workflow, state: started.state, effects: started.effects };
   }
 

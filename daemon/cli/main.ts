@@ -97,14 +97,18 @@ workflow
   .action((name: string, options: { json?: boolean }) => showWorkflow({ env, cwd, output: { json: !!options.json } }, name));
 workflow
   .command('set <name>')
-  .description("make <name> this project's workflow: new sessions and running sessions without one get it")
+  .description("make <name> this project's workflow: new sessions and running sessions without one get it (audited)")
+  .addOption(reasonOption(''))
   .addOption(jsonOption())
-  .action((name: string, options: { json?: boolean }) => setWorkflow({ env, cwd, output: { json: !!options.json } }, name));
+  .action((name: string, options: { reason?: string; json?: boolean }) =>
+    setWorkflow({ env, cwd, output: { json: !!options.json } }, name, { reason: options.reason }),
+  );
 workflow
   .command('clear')
-  .description("remove this project's workflow (running sessions keep theirs)")
+  .description("remove this project's workflow: new sessions run without one, running sessions keep theirs (audited)")
+  .addOption(reasonOption(' (required)'))
   .addOption(jsonOption())
-  .action((options: { json?: boolean }) => clearWorkflow({ env, cwd, output: { json: !!options.json } }));
+  .action((options: { reason?: string; json?: boolean }) => clearWorkflow({ env, cwd, output: { json: !!options.json } }, { reason: options.reason }));
 workflow
   .command('status')
   .description("a session's workflow, phase, time in phase, counts, tools, pending approval and last decisions")

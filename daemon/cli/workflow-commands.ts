@@ -89,13 +89,13 @@ export async function showWorkflow(ctx: Context, name: string): Promise<void> {
   );
 }
 
-export async function setWorkflow(ctx: Context, name: string): Promise<void> {
+export async function setWorkflow(ctx: Context, name: string, options: { reason?: string }): Promise<void> {
   refuseInsideClaudeCode(ctx.env, 'set');
   const result = await callDaemon<{ project: string; workflow: string; definition: { file: string; tier: string }; started_sessions: string[] }>(
     locateDaemon(ctx.env),
     'PUT',
     '/api/projects/workflow',
-    { cwd: ctx.cwd, workflow: name },
+    { cwd: ctx.cwd, workflow: name, reason: options.reason },
   );
   printResult(ctx.output, result, () =>
     [
@@ -107,9 +107,12 @@ export async function setWorkflow(ctx: Context, name: string): Promise<void> {
   );
 }
 
-export async function clearWorkflow(ctx: Context): Promise<void> {
+export async function clearWorkflow(ctx: Context, options: { reason?: string }): Promise<void> {
   refuseInsideClaudeCode(ctx.env, 'clear');
-  const result = await callDaemon<{ project: string; previous_workflow: string | null }>(locateDaemon(ctx.env), 'POST', '/api/projects/workflow/clear', { cwd: ctx.cwd });
+  const result = await callDaemon<{ project: string; previous_workflow: string | null }>(locateDaemon(ctx.env), 'POST', '/api/projects/workflow/clear', {
+    cwd: ctx.cwd,
+    reason: options.reason,
+  });
   printResult(ctx.output, result, () =>
     result.previous_workflow
       ? `workflow ${result.previous_workflow} cleared for ${result.project}; new sessions run without one; running sessions keep theirs`

@@ -2,7 +2,7 @@
 // never opens the database; daemon/main.ts does both (design §4).
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { GobbyError } from '../errors.js';
-import type { ControlService } from '../control-service.js';
+import type { ControlService } from '../control/control-service.js';
 import type { HookService } from '../hook-service.js';
 import type { EventProvenance } from '../provenance/event-provenance.js';
 import { registerControlRoutes, type DaemonInfo } from './control-routes.js';

@@ -2,7 +2,7 @@
 // actor (who ran the command) comes from the CLI and goes into the audit log.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { ControlService } from '../control-service.js';
+import type { ControlService } from '../control/control-service.js';
 import { gobbyError } from '../errors.js';
 
 export interface DaemonInfo {
@@ -20,7 +20,8 @@ const selector = { cwd: z.string().min(1), session: z.string().min(1).optional()
 const querySelector = z.object(selector);
 const phaseBody = z.object({ ...selector, phase: z.string().min(1), force: z.boolean().default(false), reason: z.string().optional() });
 const overrideBody = z.object({ ...selector, reason: z.string().optional() });
-const setWorkflowBody = z.object({ cwd: z.string().min(1), workflow: z.string().min(1) });
+const setWorkflowBody = z.object({ cwd: z.string().min(1), workflow: z.string().min(1), reason: z.string().optional() });
+const clearWorkflowBody = z.object({ cwd: z.string().min(1), reason: z.string().optional() });
 const cwdOnly = z.object({ cwd: z.string().min(1) });
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
@@ -75,7 +76,10 @@ export function registerControlRoutes(app: FastifyInstance, control: ControlServ
     return control.setProjectWorkflow({ ...body, actor: actorOf(request) });
   });
 
-  app.post('/api/projects/workflow/clear', async (request) => control.clearProjectWorkflow(parse(cwdOnly, request.body)));
+  app.post('/api/projects/workflow/clear', async (request) => {
+    const body = parse(clearWorkflowBody, request.body);
+    return control.clearProjectWorkflow({ ...body, actor: actorOf(request) });
+  });
 
   app.post('/api/sessions/phase', async (request) => {
     const body = parse(phaseBody, request.body);

@@ -7,14 +7,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { listMigrationFiles } from '../../daemon/store/migrate.js';
 import { REPO_ROOT } from '../support/claude-cli.js';
 import { createGobby } from '../support/gobby-process.js';
-import { MIGRATIONS_DIR } from '../../daemon/package-info.js';
-import { listMigrationFiles } from '../../daemon/store/migrate.js';
-
-const LATEST_SCHEMA_VERSION = Math.max(...listMigrationFiles(MIGRATIONS_DIR).map((migration) => migration.version));
 
 const DAEMON_MAIN = join(REPO_ROOT, 'dist', 'daemon', 'main.js');
+const LATEST_SCHEMA_VERSION = Math.max(...listMigrationFiles(join(REPO_ROOT, 'migrations')).map((m) => m.version));
 
 describe('gobby daemon', () => {
   it('starts once per GOBBY_HOME, reports its status, and stops', async () => {

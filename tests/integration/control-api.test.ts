@@ -221,11 +221,79 @@ describe('workflow set / list / show', () => {
 
   it('clear stops new sessions from getting the workflow', async () => {
     await t.setWorkflow('plan-execute');
-    const cleared = await t.api('POST', '/api/projects/workflow/clear', { cwd: t.project });
+    const cleared = await t.api('POST', '/api/projects/workflow/clear', { cwd: t.project, reason: 'trying without a workflow' });
     expect(cleared.body).toEqual({ project: t.project, previous_workflow: 'plan-execute' });
     const session = t.newSessionId();
     expect((await t.sessionStart(session)).body).toEqual({});
     expect((await t.preToolUse(session, 'Write', { file_path: 'a', content: 'b' })).body).toEqual({});
+  });
+});
+
+describe('workflow set / clear, audited on the project', () => {
+  const listUrl = () => `/api/workflows?cwd=${encodeURIComponent(t.project)}`;
+
+  it('records who set the workflow and why, and who replaced it', async () => {
+    await t.api('PUT', '/api/projects/workflow', { cwd: t.project, workflow: 'plan-execute', reason: 'team agreed to plan first' }, { 'x-gobby-actor': 'alice' });
+    let events = (await t.api('GET', listUrl())).body.project_events;
+    expect(events).toEqual([
+      {
+        at: expect.any(String),
+        event: 'workflow:set',
+        workflow: 'plan-execute',
+        because: expect.stringContaining('plan-execute (builtin:'),
+        reason: 'team agreed to plan first',
+        actor: 'cli:alice',
+      },
+    ]);
+    // Without --reason it is still recorded: setting a workflow is no escape hatch.
+    await t.setWorkflow('plan-execute');
+    events = (await t.api('GET', listUrl())).body.project_events;
+    expect(events).toHaveLength(2);
+    expect(events[0]).toMatchObject({ event: 'workflow:set', reason: null, actor: 'cli:tester' });
+  });
+
+  it('clear needs a reason and records it; the running session keeps its workflow and its own log', async () => {
+    const session = await startSession();
+    for (const body of [{ cwd: t.project }, { cwd: t.project, reason: '  ' }]) {
+      const refused = await t.api('POST', '/api/projects/workflow/clear', body);
+      expect(expectError(refused, 400, 'GOBBY_ERR_OVERRIDE_REASON_REQUIRED')).toContain('--reason');
+    }
+    expect((await t.api('GET', listUrl())).body.project_workflow).toBe('plan-execute');
+
+    const cleared = await t.api('POST', '/api/projects/workflow/clear', { cwd: t.project, reason: 'spike, no planning' }, { 'x-gobby-actor': 'bob' });
+    expect(cleared.body).toEqual({ project: t.project, previous_workflow: 'plan-execute' });
+    const listing = (await t.api('GET', listUrl())).body;
+    expect(listing.project_workflow).toBeNull();
+    expect(listing.project_events[0]).toMatchObject({
+      event: 'workflow:clear',
+      workflow: 'plan-execute',
+      reason: 'spike, no planning',
+      actor: 'cli:bob',
+    });
+    expect(listing.project_events[0].because).toContain('new sessions run without one');
+
+    const status = (await t.status(t.project, session)).body;
+    expect(status.workflow).toBe('plan-execute');
+    expect(lastDecisionFor(status, 'workflow:clear')).toBeUndefined();
+    expect(t.auditRows(session).some((row) => row.event.startsWith('workflow:'))).toBe(false);
+  });
+
+  it('a clear with nothing set records nothing', async () => {
+    await startSession(null);
+    const cleared = await t.api('POST', '/api/projects/workflow/clear', { cwd: t.project, reason: 'just in case' });
+    expect(cleared.body).toEqual({ project: t.project, previous_workflow: null });
+    expect((await t.api('GET', listUrl())).body.project_events).toEqual([]);
+  });
+
+  it('keeps project events to their project', async () => {
+    await t.api('PUT', '/api/projects/workflow', { cwd: t.project, workflow: 'plan-execute', reason: 'here' });
+    const other = makeProject();
+    try {
+      const listing = (await t.api('GET', `/api/workflows?cwd=${encodeURIComponent(other)}`)).body;
+      expect(listing.project_events).toEqual([]);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,0 +1,109 @@
+// The control API's reads: which session a command means, its status, the workflows a
+// project can see, and the project's own audit rows. Nothing here writes.
+import { gobbyError } from '../errors.js';
+import type { SessionWorkflow, SessionWorkflows } from '../session-workflows.js';
+import type { SessionRow } from '../store/sessions-repository.js';
+import type { Store } from '../store/store.js';
+import type { WorkflowCatalog } from '../workflow-catalog.js';
+import { buildStatusView, viewProjectEvent } from './status-view.js';
+import { describeWorkflow, summarizeWorkflow } from './workflow-view.js';
+
+interface ControlQueriesDeps {
+  readonly store: Store;
+  readonly catalog: WorkflowCatalog;
+  readonly sessionWorkflows: SessionWorkflows;
+  readonly resolveProjectRoot: (cwd: string) => string;
+  readonly clock: () => number;
+}
+
+/** The session a command names with --session, or else the project's most recently active one. */
+export interface SessionSelector {
+  readonly sessionId?: string | undefined;
+  readonly cwd: string;
+}
+
+const RECENT_DECISIONS = 10;
+const RECENT_PROJECT_EVENTS = 10;
+
+export function createControlQueries(deps: ControlQueriesDeps) {
+  const { store, catalog, sessionWorkflows } = deps;
+
+  function selectSession(selector: SessionSelector): SessionRow {
+    if (selector.sessionId) {
+      const session = store.sessions.get(selector.sessionId);
+      if (!session) throw gobbyError('GOBBY_ERR_SESSION_NOT_FOUND', `no session ${selector.sessionId} has reported to gobby`);
+      return session;
+    }
+    const root = deps.resolveProjectRoot(selector.cwd);
+    const project = store.projects.find(root);
+    const session = project ? store.sessions.latestInProject(project.id) : undefined;
+    if (!session) {
+      throw gobbyError(
+        'GOBBY_ERR_SESSION_NONE_IN_PROJECT',
+        `no Claude Code session has reported to gobby from ${root} yet. Is gobby installed there (gobby install)? Pass --session ID to pick one.`,
+      );
+    }
+    return session;
+  }
+
+  function requireWorkflow(sessionId: string): SessionWorkflow {
+    const loaded = sessionWorkflows.load(sessionId);
+    if (!loaded) {
+      throw gobbyError(
+        'GOBBY_ERR_SESSION_NO_WORKFLOW',
+        `session ${sessionId} runs no workflow. Choose one with \`gobby workflow set <name>\`.`,
+      );
+    }
+    return loaded;
+  }
+
+  function status(selector: SessionSelector) {
+    const now = deps.clock();
+    const session = selectSession(selector);
+    return buildStatusView({
+      now,
+      session,
+      project: store.projects.get(session.projectId),
+      decisionCounts: store.audit.decisionCounts(session.id),
+      recentDecisions: store.audit.recent(session.id, RECENT_DECISIONS),
+      running: sessionWorkflows.load(session.id),
+    });
+  }
+
+  function listWorkflows(cwd: string) {
+    const root = deps.resolveProjectRoot(cwd);
+    const listing = catalog.list(root);
+    const project = store.projects.find(root);
+    return {
+      project: root,
+      project_workflow: project?.workflow ?? null,
+      workflows: listing.workflows.map(({ workflow, shadowedBy }) => ({
+        ...summarizeWorkflow(workflow),
+        shadowed_by: shadowedBy ?? null,
+      })),
+      errors: listing.errors,
+      // Who chose or cleared the project's workflow, and why: newest first.
+      project_events: project ? store.audit.recentForProject(project.id, RECENT_PROJECT_EVENTS).map(viewProjectEvent) : [],
+    };
+  }
+
+  function showWorkflow(cwd: string, name: string) {
+    const root = deps.resolveProjectRoot(cwd);
+    const workflow = catalog.resolve(name, root, true);
+    if (!workflow) throw unknownWorkflow(name, root);
+    return describeWorkflow(workflow);
+  }
+
+  function unknownWorkflow(name: string, root: string | null) {
+    const available = [...new Set(catalog.list(root).workflows.map((w) => w.workflow.name))];
+    return gobbyError(
+      'GOBBY_ERR_WORKFLOW_NOT_FOUND',
+      `no workflow named \`${name}\` in ${root ? `${root}/.gobby/workflows, ` : ''}the user tier or the built-in templates` +
+        (available.length > 0 ? ` (available: ${available.join(', ')})` : ''),
+    );
+  }
+
+  return { selectSession, requireWorkflow, status, listWorkflows, showWorkflow, unknownWorkflow };
+}
+
+export type ControlQueries = ReturnType<typeof createControlQueries>;

@@ -1,0 +1,35 @@
+// What the CLI asks of the daemon, through the control API: the queries (status, the
+// workflows a project sees), choosing a project's workflow, and the human overrides of a
+// session (phase, reset, disable, enable), each audited with who and why.
+import type { SessionWorkflows } from '../session-workflows.js';
+import type { Store } from '../store/store.js';
+import type { WorkflowCatalog } from '../workflow-catalog.js';
+import { createControlQueries } from './control-queries.js';
+import { createProjectWorkflows } from './project-workflows.js';
+import { createSessionOverrides } from './session-overrides.js';
+
+export interface ControlServiceDeps {
+  readonly store: Store;
+  readonly catalog: WorkflowCatalog;
+  readonly sessionWorkflows: SessionWorkflows;
+  readonly resolveProjectRoot: (cwd: string) => string;
+  readonly clock: () => number;
+}
+
+export function createControlService(deps: ControlServiceDeps) {
+  const queries = createControlQueries(deps);
+  const projectWorkflows = createProjectWorkflows({ ...deps, queries });
+  const overrides = createSessionOverrides({ ...deps, queries });
+  return {
+    status: queries.status,
+    listWorkflows: queries.listWorkflows,
+    showWorkflow: queries.showWorkflow,
+    setProjectWorkflow: projectWorkflows.setProjectWorkflow,
+    clearProjectWorkflow: projectWorkflows.clearProjectWorkflow,
+    changePhase: overrides.changePhase,
+    reset: overrides.reset,
+    setDisabled: overrides.setDisabled,
+  };
+}
+
+export type ControlService = ReturnType<typeof createControlService>;

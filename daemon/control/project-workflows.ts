@@ -1,0 +1,91 @@
+// Choosing and clearing a project's phase workflow (`gobby workflow set` / `clear`). Both
+// change what every new session of the project runs, so both leave a project-level audit
+// row with who and why; `clear` switches enforcement off and needs a reason.
+import type { SessionWorkflows } from '../session-workflows.js';
+import { auditEffects } from '../session-workflows.js';
+import type { Store } from '../store/store.js';
+import type { WorkflowCatalog } from '../workflow-catalog.js';
+import type { ControlQueries } from './control-queries.js';
+import { requireReason } from './require-reason.js';
+
+interface ProjectWorkflowsDeps {
+  readonly store: Store;
+  readonly catalog: WorkflowCatalog;
+  readonly sessionWorkflows: SessionWorkflows;
+  readonly queries: ControlQueries;
+  readonly resolveProjectRoot: (cwd: string) => string;
+  readonly clock: () => number;
+}
+
+interface ProjectWorkflowInput {
+  readonly cwd: string;
+  readonly actor: string;
+  readonly reason?: string | undefined;
+}
+
+export function createProjectWorkflows(deps: ProjectWorkflowsDeps) {
+  const { store, catalog, sessionWorkflows, clock } = deps;
+
+  function setProjectWorkflow(input: ProjectWorkflowInput & { workflow: string }) {
+    const now = clock();
+    const root = deps.resolveProjectRoot(input.cwd);
+    const workflow = catalog.resolve(input.workflow, root, true);
+    if (!workflow) throw deps.queries.unknownWorkflow(input.workflow, root);
+    const definition = { file: workflow.source.file, tier: workflow.source.tier };
+    return store.transaction(() => {
+      const project = store.projects.ensure(root, now);
+      const previous = project.workflow;
+      store.projects.setWorkflow(project.id, workflow.name, now);
+      store.audit.appendForProject({
+        at: now,
+        projectId: project.id,
+        event: 'workflow:set',
+        decision: 'none',
+        workflow: workflow.name,
+        because:
+          `project workflow ${previous && previous !== workflow.name ? `${previous} → ` : ''}${workflow.name} ` +
+          `(${definition.tier}: ${definition.file}) for new sessions`,
+        reason: input.reason?.trim() || null,
+        actor: input.actor,
+        detail: { previous_workflow: previous, definition: { ...definition, hash: workflow.hash } },
+      });
+      // Running sessions without a workflow pick it up now, so `status` shows it at once;
+      // their first prompt then carries the phase's instructions.
+      const started: string[] = [];
+      for (const session of store.sessions.activeInProject(project.id)) {
+        if (store.workflowStates.getPhase(session.id)) continue;
+        const result = sessionWorkflows.start(session.id, workflow, now);
+        auditEffects(store, { sessionId: session.id, workflow: workflow.name, at: now, actor: input.actor, effects: result.effects });
+        started.push(session.id);
+      }
+      return { project: root, workflow: workflow.name, definition, started_sessions: started };
+    });
+  }
+
+  function clearProjectWorkflow(input: ProjectWorkflowInput) {
+    const reason = requireReason(input.reason, 'clear');
+    const now = clock();
+    const root = deps.resolveProjectRoot(input.cwd);
+    return store.transaction(() => {
+      const project = store.projects.find(root);
+      const previous = project?.workflow ?? null;
+      // Nothing set, nothing switched off: there is no event to record.
+      if (project && previous) {
+        store.projects.setWorkflow(project.id, null, now);
+        store.audit.appendForProject({
+          at: now,
+          projectId: project.id,
+          event: 'workflow:clear',
+          decision: 'none',
+          workflow: previous,
+          because: `project workflow ${previous} cleared: new sessions run without one; running sessions keep theirs`,
+          reason,
+          actor: input.actor,
+        });
+      }
+      return { project: root, previous_workflow: previous };
+    });
+  }
+
+  return { setProjectWorkflow, clearProjectWorkflow };
+}

@@ -1,0 +1,147 @@
+// The human overrides of a session's workflow: phase, reset, disable and enable. Each one
+// plans its change; `runOverride` does the rest the same way for all of them, in one
+// transaction: select the session, require its workflow, apply the plan, save, audit the
+// override with who and why, then the effects (phase entries, approvals) it caused.
+import { movePhase, reachablePhases, type CompiledWorkflow, type Effect, type WorkflowState } from '../../workflows/index.js';
+import { gobbyError } from '../errors.js';
+import { auditEffects, type SessionWorkflow, type SessionWorkflows } from '../session-workflows.js';
+import type { SessionRow } from '../store/sessions-repository.js';
+import type { Store } from '../store/store.js';
+import type { WorkflowCatalog } from '../workflow-catalog.js';
+import type { ControlQueries, SessionSelector } from './control-queries.js';
+import { requireReason } from './require-reason.js';
+
+interface SessionOverridesDeps {
+  readonly store: Store;
+  readonly catalog: WorkflowCatalog;
+  readonly sessionWorkflows: SessionWorkflows;
+  readonly queries: ControlQueries;
+  readonly clock: () => number;
+}
+
+interface OverrideInput extends SessionSelector {
+  readonly reason?: string | undefined;
+  readonly actor: string;
+}
+
+/** The session an override applies to, as it is before the override. */
+interface Current extends SessionWorkflow {
+  readonly session: SessionRow;
+  readonly now: number;
+}
+
+interface OverridePlan<R> {
+  readonly event: 'override:phase' | 'override:reset' | 'override:disable' | 'override:enable';
+  /** Either the next state of the pinned workflow, or a fresh start of a (re)loaded definition. */
+  readonly change: { readonly save: WorkflowState; readonly effects: readonly Effect[] } | { readonly restart: CompiledWorkflow };
+  readonly because: string;
+  readonly reason: string;
+  readonly reply: (after: SessionWorkflow) => R;
+}
+
+export function createSessionOverrides(deps: SessionOverridesDeps) {
+  const { store, catalog, sessionWorkflows, queries, clock } = deps;
+
+  function runOverride<R>(input: OverrideInput, plan: (current: Current) => OverridePlan<R>): R {
+    const now = clock();
+    return store.transaction(() => {
+      const session = queries.selectSession(input);
+      const current = { ...queries.requireWorkflow(session.id), session, now };
+      const planned = plan(current);
+      let after: SessionWorkflow;
+      let effects: readonly Effect[];
+      if ('restart' in planned.change) {
+        const started = sessionWorkflows.start(session.id, planned.change.restart, now);
+        after = started;
+        effects = started.effects;
+      } else {
+        sessionWorkflows.save(session.id, planned.change.save, now);
+        after = { workflow: current.workflow, state: planned.change.save };
+        effects = planned.change.effects;
+      }
+      store.audit.append({
+        at: now,
+        sessionId: session.id,
+        event: planned.event,
+        decision: 'none',
+        workflow: after.workflow.name,
+        phase: current.state.phase,
+        because: planned.because,
+        reason: planned.reason,
+        actor: input.actor,
+      });
+      auditEffects(store, { sessionId: session.id, workflow: after.workflow.name, at: now, actor: input.actor, effects });
+      return planned.reply(after);
+    });
+  }
+
+  function changePhase(input: OverrideInput & { phase: string; force: boolean }) {
+    return runOverride(input, ({ workflow, state, session, now }) => {
+      if (!workflow.phase(input.phase)) {
+        throw gobbyError(
+          'GOBBY_ERR_PHASE_NOT_FOUND',
+          `workflow ${workflow.name} has no phase \`${input.phase}\` (phases: ${workflow.phases.map((p) => p.name).join(', ')})`,
+        );
+      }
+      const reason = input.force ? requireReason(input.reason, 'phase --force') : input.reason?.trim() || 'moved by the user';
+      if (!input.force) {
+        const allowed = reachablePhases(workflow, state, { now });
+        if (!allowed.includes(input.phase)) {
+          throw gobbyError(
+            'GOBBY_ERR_PHASE_NOT_ALLOWED',
+            `the definition does not allow ${state.phase} → ${input.phase} now` +
+              (allowed.length > 0 ? ` (allowed now: ${allowed.join(', ')})` : '') +
+              `. Use --force --reason "…" to override.`,
+          );
+        }
+      }
+      const moved = movePhase(workflow, state, input.phase, `${input.force ? 'forced' : 'moved'} by ${input.actor}: ${reason}`, { now });
+      return {
+        event: 'override:phase',
+        change: { save: moved.state, effects: moved.effects },
+        because: `${input.force ? 'forced' : 'requested'} ${state.phase} → ${input.phase}`,
+        reason,
+        reply: () => ({ session_id: session.id, workflow: workflow.name, from: state.phase, to: input.phase, forced: input.force, reason }),
+      };
+    });
+  }
+
+  function reset(input: OverrideInput) {
+    return runOverride(input, ({ workflow: pinned, state, session }) => {
+      const reason = requireReason(input.reason, 'reset');
+      // Reset reloads the definition from disk: this is how an edited workflow reaches a
+      // running session (a session otherwise keeps the definition it started with).
+      const root = store.projects.get(session.projectId)?.root ?? null;
+      const fresh = catalog.resolve(pinned.name, root, true);
+      if (!fresh) throw queries.unknownWorkflow(pinned.name, root);
+      return {
+        event: 'override:reset',
+        change: { restart: fresh },
+        because: `reset from ${state.phase} (definition ${pinned.hash} → ${fresh.hash})`,
+        reason,
+        reply: (after) => ({
+          session_id: session.id,
+          workflow: fresh.name,
+          phase: after.state.phase,
+          previous_phase: state.phase,
+          definition_hash: fresh.hash,
+        }),
+      };
+    });
+  }
+
+  function setDisabled(input: OverrideInput & { disabled: boolean }) {
+    return runOverride(input, ({ workflow, state, session, now }) => {
+      const reason = input.disabled ? requireReason(input.reason, 'disable') : input.reason?.trim() || 'enabled by the user';
+      return {
+        event: input.disabled ? 'override:disable' : 'override:enable',
+        change: { save: { ...state, disabled: input.disabled ? { reason, at: now } : null }, effects: [] },
+        because: input.disabled ? 'enforcement disabled' : 'enforcement enabled',
+        reason,
+        reply: () => ({ session_id: session.id, workflow: workflow.name, phase: state.phase, disabled: input.disabled, reason }),
+      };
+    });
+  }
+
+  return { changePhase, reset, setDisabled };
+}
