@@ -28,6 +28,7 @@ const reasonOption = (required: string) => new Option('--reason <text>', `why (r
 let jsonOutput = process.argv.slice(2).includes('--json');
 
 const program = new Command()
+  .name('gobby')
   // Set before any subcommand exists, so that every subcommand inherits it: commander's own
   // usage errors then leave through the one error printer below instead of its own.
   .exitOverride()
