@@ -24,7 +24,7 @@ export function locateDaemon(env: Record<string, string | undefined>): DaemonAdd
   return { layout, port, baseUrl: `http://127.0.0.1:${port}` };
 }
 
-export interface DaemonRequest {
+interface DaemonRequest {
   /** Values for the `:name` segments of the endpoint's path. */
   readonly params?: Readonly<Record<string, string>>;
   /** Query parameters; undefined ones are left out. */

@@ -21,7 +21,7 @@ export function printFailure(output: OutputOptions, error: unknown): number {
 }
 
 /** Anything thrown that is not a catalog error still leaves with a catalog code. */
-export function asGobbyError(error: unknown): GobbyError {
+function asGobbyError(error: unknown): GobbyError {
   if (error instanceof GobbyError) return error;
   const { code, syscall, message } = error as { code?: unknown; syscall?: unknown; message?: unknown };
   const text = typeof message === 'string' ? message : String(error);

@@ -37,5 +37,5 @@ export const CONTROL_API = {
 
 export type ControlEndpointName = keyof typeof CONTROL_API;
 
-/** What an endpoint answers with on success. */
+/** What an endpoint answers with on success, e.g. `AnswerOf<typeof CONTROL_API.status>`. */
 export type AnswerOf<Endpoint extends ControlEndpoint> = z.infer<Endpoint['answer']>;

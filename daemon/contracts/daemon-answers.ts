@@ -10,7 +10,6 @@ export const healthAnswer = z.object({
   pid: z.number().int(),
   home: z.string(),
 });
-export type HealthAnswer = z.infer<typeof healthAnswer>;
 
 /** `GET /api/daemon`. */
 export const daemonAnswer = z.object({
@@ -27,8 +26,6 @@ export const daemonAnswer = z.object({
   active_sessions: z.number().int().nonnegative(),
   memory_rss_bytes: z.number().int().nonnegative(),
 });
-export type DaemonAnswer = z.infer<typeof daemonAnswer>;
 
 /** `POST /api/shutdown`: the daemon stops after answering. */
 export const shutdownAnswer = z.object({ ok: z.literal(true), stopping: z.literal(true) });
-export type ShutdownAnswer = z.infer<typeof shutdownAnswer>;

@@ -7,4 +7,3 @@ const codes = Object.keys(ERROR_CATALOG) as [ErrorCode, ...ErrorCode[]];
 export const errorAnswer = z.object({
   error: z.object({ code: z.enum(codes), message: z.string() }),
 });
-export type ErrorAnswer = z.infer<typeof errorAnswer>;

@@ -63,7 +63,6 @@ export const phaseAnswer = z.object({
   forced: z.boolean(),
   reason: z.string(),
 });
-export type PhaseAnswer = z.infer<typeof phaseAnswer>;
 
 /** `POST /api/sessions/reset`: the definition reloaded from disk, back at its first phase. */
 export const resetAnswer = z.object({
@@ -73,7 +72,6 @@ export const resetAnswer = z.object({
   previous_phase: z.string(),
   definition_hash: z.string(),
 });
-export type ResetAnswer = z.infer<typeof resetAnswer>;
 
 /** `POST /api/sessions/disable` and `/enable`. */
 export const enforcementAnswer = z.object({
@@ -83,4 +81,3 @@ export const enforcementAnswer = z.object({
   disabled: z.boolean(),
   reason: z.string(),
 });
-export type EnforcementAnswer = z.infer<typeof enforcementAnswer>;

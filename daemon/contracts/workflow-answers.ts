@@ -20,7 +20,6 @@ export const workflowListAnswer = z.object({
     .array(z.object({ file: z.string(), line: z.number().int(), column: z.number().int(), message: z.string() }))
     .readonly(),
 });
-export type WorkflowListAnswer = z.infer<typeof workflowListAnswer>;
 
 /** `GET /api/workflows/:name?cwd=`: one definition, phase by phase. */
 export const workflowAnswer = workflowSummary.extend({
@@ -40,7 +39,6 @@ export const workflowAnswer = workflowSummary.extend({
     )
     .readonly(),
 });
-export type WorkflowAnswer = z.infer<typeof workflowAnswer>;
 
 /** `PUT /api/projects/workflow`. */
 export const setWorkflowAnswer = z.object({
@@ -50,11 +48,9 @@ export const setWorkflowAnswer = z.object({
   /** Running sessions without a workflow that got this one now. */
   started_sessions: stringList,
 });
-export type SetWorkflowAnswer = z.infer<typeof setWorkflowAnswer>;
 
 /** `POST /api/projects/workflow/clear`. */
 export const clearWorkflowAnswer = z.object({
   project: z.string(),
   previous_workflow: z.string().nullable(),
 });
-export type ClearWorkflowAnswer = z.infer<typeof clearWorkflowAnswer>;

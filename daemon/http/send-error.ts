@@ -27,7 +27,7 @@ export const FASTIFY_ERROR_CODES = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'GOBBY_ERR_HTTP_UNSUPPORTED_MEDIA_TYPE',
 } as const satisfies Record<`FST_ERR_${string}`, HttpErrorCode>;
 
-export interface ErrorAnswer {
+interface DescribedError {
   readonly code: HttpErrorCode;
   readonly message: string;
   /**
@@ -37,12 +37,12 @@ export interface ErrorAnswer {
   readonly level: 'debug' | 'warn' | 'error';
 }
 
-export interface ErrorContext {
+interface ErrorContext {
   readonly bodyLimitBytes: number;
 }
 
 /** The catalog code and message for any error a request ended in. */
-export function describeError(error: unknown, request: FastifyRequest, context: ErrorContext): ErrorAnswer {
+export function describeError(error: unknown, request: FastifyRequest, context: ErrorContext): DescribedError {
   if (error instanceof GobbyError) {
     if (isHttpErrorCode(error.code)) {
       return { code: error.code, message: error.message, level: httpStatusOf(error.code) >= 500 ? 'error' : 'debug' };
