@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-import { GobbyError, INSTALL_ERROR_CODES } from './errors.js';
+import { gobbyError, type GobbyError } from './errors.js';
 import { validateSettings, type MatcherGroup } from './settings-schema.js';
 
 /** Header on every gobby http handler; it is how uninstall recognises ours. */
@@ -182,7 +182,7 @@ function assertHooksIsObject(settings: JsonObject): void {
 }
 
 function invalidSettings(problem: string): GobbyError {
-  return new GobbyError(INSTALL_ERROR_CODES.invalidSettings, `gobby: cannot edit these settings: ${problem}`);
+  return gobbyError('GOBBY_ERR_INSTALL_INVALID_SETTINGS', `cannot edit these settings: ${problem}`);
 }
 
 // ---------------------------------------------------------------------------
@@ -244,17 +244,17 @@ async function readSettingsFile(path: string): Promise<SettingsFileContent> {
     parsed = JSON.parse(text);
   } catch (error) {
     const { line, column } = lineAndColumn(text, locateJsonSyntaxError(text));
-    throw new GobbyError(
-      INSTALL_ERROR_CODES.invalidJson,
-      `gobby: refusing to edit ${path}: it is not valid JSON (line ${line}, column ${column}: ${(error as Error).message}). ` +
+    throw gobbyError(
+      'GOBBY_ERR_INSTALL_INVALID_JSON',
+      `refusing to edit ${path}: it is not valid JSON (line ${line}, column ${column}: ${(error as Error).message}). ` +
         'Claude Code ignores such a file entirely. Fix it, then run the command again; the file was left untouched.',
     );
   }
   const validation = validateSettings(parsed);
   if (!validation.ok) {
-    throw new GobbyError(
-      INSTALL_ERROR_CODES.invalidSettings,
-      `gobby: refusing to edit ${path}: Claude Code would ignore this file, or the entries below, because of:\n` +
+    throw gobbyError(
+      'GOBBY_ERR_INSTALL_INVALID_SETTINGS',
+      `refusing to edit ${path}: Claude Code would ignore this file, or the entries below, because of:\n` +
         validation.problems.map((p) => `  - ${p}`).join('\n') +
         '\nFix these entries, then run the command again; the file was left untouched.',
     );
@@ -275,9 +275,9 @@ async function writeSettingsIfChanged(
 
   const validation = validateSettings(next);
   if (!validation.ok) {
-    throw new GobbyError(
-      INSTALL_ERROR_CODES.invalidSettings,
-      `gobby: refusing to write ${path}: the result would not be valid Claude Code settings:\n` +
+    throw gobbyError(
+      'GOBBY_ERR_INSTALL_INVALID_SETTINGS',
+      `refusing to write ${path}: the result would not be valid Claude Code settings:\n` +
         validation.problems.map((p) => `  - ${p}`).join('\n'),
     );
   }

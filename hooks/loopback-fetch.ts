@@ -11,6 +11,8 @@ export interface FetchLikeInit {
 
 export interface FetchLikeResponse {
   status: number;
+  /** A response header by lower-case name; repeated headers are joined with ", ". */
+  header(name: string): string | undefined;
   text(): Promise<string>;
 }
 
@@ -24,7 +26,11 @@ export const loopbackFetch: FetchLike = (url, init) =>
       response.on('error', reject);
       response.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: response.statusCode ?? 0, text: async () => text });
+        const header = (name: string) => {
+          const value = response.headers[name];
+          return Array.isArray(value) ? value.join(', ') : value;
+        };
+        resolve({ status: response.statusCode ?? 0, header, text: async () => text });
       });
     });
     outgoing.on('error', reject);

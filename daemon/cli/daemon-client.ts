@@ -1,19 +1,16 @@
 // The CLI is an HTTP client of the daemon (design §3.2: the daemon is the only writer).
+// Every answer is parsed with the endpoint's schema from daemon/contracts/: what the CLI
+// prints is what the contract says, and anything else becomes a catalog error.
 import { hostname, userInfo } from 'node:os';
+import type { z } from 'zod';
 import { readDaemonFile, resolveConfiguredPort, resolveGobbyHome } from '../../hooks/daemon-file.js';
+import { gobbyError, type GobbyError } from '../../hooks/errors.js';
+import { loopbackFetch, type FetchLikeResponse } from '../../hooks/loopback-fetch.js';
+import { GOBBY_VERSION_HEADER, type AnswerOf, type ControlEndpoint } from '../contracts/control-api.js';
+import { errorAnswer } from '../contracts/error-answer.js';
 import { readControlToken } from '../control-token.js';
 import { homeLayout, type HomeLayout } from '../home-layout.js';
-import { loopbackFetch, type FetchLikeResponse } from '../../hooks/loopback-fetch.js';
-
-export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly code: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
-  }
-}
+import { PACKAGE_VERSION } from '../package-info.js';
 
 export interface DaemonAddress {
   readonly layout: HomeLayout;
@@ -27,47 +24,103 @@ export function locateDaemon(env: Record<string, string | undefined>): DaemonAdd
   return { layout, port, baseUrl: `http://127.0.0.1:${port}` };
 }
 
+interface DaemonRequest {
+  /** Values for the `:name` segments of the endpoint's path. */
+  readonly params?: Readonly<Record<string, string>>;
+  /** Query parameters; undefined ones are left out. */
+  readonly query?: Readonly<Record<string, string | undefined>>;
+  readonly body?: unknown;
+}
+
 const REQUEST_TIMEOUT_MS = 5000;
 
-export async function callDaemon<T>(
+/** Calls one endpoint of the control API and returns its answer, parsed with the endpoint's schema. */
+export async function callDaemon<Endpoint extends ControlEndpoint>(
   address: DaemonAddress,
-  method: 'GET' | 'POST' | 'PUT',
-  path: string,
-  body?: unknown,
-): Promise<T> {
+  endpoint: Endpoint,
+  request: DaemonRequest = {},
+): Promise<AnswerOf<Endpoint>> {
+  const path = pathFor(endpoint, request);
   const token = readControlToken(address.layout.token);
   let response: FetchLikeResponse;
   try {
     response = await loopbackFetch(`${address.baseUrl}${path}`, {
-      method,
+      method: endpoint.method,
       headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
         ...(token ? { authorization: `Bearer ${token}` } : {}),
         'x-gobby-actor': actorName(),
       },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
   } catch (error) {
-    throw new CliError(
-      `the gobby daemon is not running (nothing answers on 127.0.0.1:${address.port}; GOBBY_HOME=${address.layout.home}).\n` +
-        `Start it with: gobby daemon start   (${describeFetchError(error)})`,
+    throw gobbyError(
       'GOBBY_ERR_CLI_DAEMON_UNREACHABLE',
-      2,
+      `the gobby daemon is not running (nothing answers on 127.0.0.1:${address.port}; GOBBY_HOME=${address.layout.home}; ` +
+        `${describeFetchError(error)}). Start it with: gobby daemon start`,
     );
   }
+  return readAnswer<Endpoint['answer']>(address, `${endpoint.method} ${endpoint.path}`, response, endpoint.answer);
+}
+
+async function readAnswer<Schema extends z.ZodType>(
+  address: DaemonAddress,
+  what: string,
+  response: FetchLikeResponse,
+  schema: Schema,
+): Promise<z.infer<Schema>> {
   const text = await response.text();
+  const daemonVersion = response.header(GOBBY_VERSION_HEADER);
+  if (daemonVersion === undefined) throw notGobby(address, response);
   let json: unknown;
   try {
-    json = text ? JSON.parse(text) : {};
+    json = JSON.parse(text);
   } catch {
-    throw new CliError(`unexpected answer from 127.0.0.1:${address.port} (HTTP ${response.status}): ${text.slice(0, 200)}`, 'GOBBY_ERR_CLI_BAD_ANSWER');
+    throw badAnswer(address, what, daemonVersion, `HTTP ${response.status}, not JSON`);
   }
   if (response.status < 200 || response.status > 299) {
-    const error = (json as { error?: { code?: string; message?: string } }).error;
-    throw new CliError(error?.message ?? `HTTP ${response.status}`, error?.code ?? 'GOBBY_ERR_CLI_BAD_ANSWER');
+    const failure = errorAnswer.safeParse(json);
+    if (!failure.success) throw badAnswer(address, what, daemonVersion, `HTTP ${response.status} without a gobby error code`);
+    throw gobbyError(failure.data.error.code, failure.data.error.message);
   }
-  return json as T;
+  const answer = schema.safeParse(json);
+  if (!answer.success) throw badAnswer(address, what, daemonVersion, describeIssues(answer.error));
+  return answer.data;
+}
+
+function notGobby(address: DaemonAddress, response: FetchLikeResponse): GobbyError {
+  const contentType = response.header('content-type')?.split(';')[0] ?? 'no content-type';
+  return gobbyError(
+    'GOBBY_ERR_CLI_NOT_GOBBY',
+    `something other than a gobby daemon answers on 127.0.0.1:${address.port} (HTTP ${response.status}, ${contentType}). ` +
+      'Stop the program that holds the port, or give gobby another one with GOBBY_PORT; ' +
+      'a gobby daemon older than this CLI answers like this too: restart it.',
+  );
+}
+
+function badAnswer(address: DaemonAddress, what: string, daemonVersion: string, problem: string): GobbyError {
+  return gobbyError(
+    'GOBBY_ERR_CLI_BAD_ANSWER',
+    `the gobby daemon on 127.0.0.1:${address.port} (version ${daemonVersion}) answered ${what} with something ` +
+      `this CLI (version ${PACKAGE_VERSION}) cannot read: ${problem}. Restart the daemon so both run the same version: ` +
+      'gobby daemon stop && gobby daemon start',
+  );
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.join('.') || '(answer)'}: ${issue.message}`)
+    .join('; ');
+}
+
+function pathFor(endpoint: ControlEndpoint, request: DaemonRequest): string {
+  const path = endpoint.path.replace(/:(\w+)/g, (_segment, name: string) => encodeURIComponent(request.params?.[name] ?? ''));
+  const query = new URLSearchParams(
+    Object.entries(request.query ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  ).toString();
+  return query ? `${path}?${query}` : path;
 }
 
 function actorName(): string {

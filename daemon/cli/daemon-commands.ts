@@ -5,23 +5,12 @@ import { daemonEnvironment } from '../../hooks/client.js';
 import { DAEMON_NODE_FLAGS } from '../../hooks/daemon-file.js';
 import { loopbackFetch } from '../../hooks/loopback-fetch.js';
 import { DAEMON_MAIN } from '../package-info.js';
-import { CliError, callDaemon, locateDaemon, type DaemonAddress } from './daemon-client.js';
+import { gobbyError } from '../../hooks/errors.js';
+import { CONTROL_API } from '../contracts/control-api.js';
+import { callDaemon, locateDaemon, type DaemonAddress } from './daemon-client.js';
 import { printResult, type OutputOptions } from './output.js';
 
 type Env = Record<string, string | undefined>;
-
-export interface DaemonInfoView {
-  version: string;
-  pid: number;
-  port: number | null;
-  home: string;
-  database: string;
-  schema_version: number;
-  started_at: string;
-  uptime_seconds: number;
-  active_sessions: number;
-  memory_rss_bytes: number;
-}
 
 const STARTUP_TIMEOUT_MS = 15_000;
 /** daemon/main.ts exits with this when another daemon holds the GOBBY_HOME lock. */
@@ -80,7 +69,7 @@ export async function startDaemon(env: Env, output: OutputOptions): Promise<void
   const why = readTail(address.layout.startupLog) || `no answer within ${STARTUP_TIMEOUT_MS / 1000} s`;
   // Exit 3: another daemon for this GOBBY_HOME holds the lock (one started at the same time).
   const code = exited === EXIT_ALREADY_RUNNING ? 'GOBBY_ERR_CLI_ALREADY_RUNNING' : 'GOBBY_ERR_CLI_START_FAILED';
-  throw new CliError(`the daemon did not start: ${why.trim()}`, code);
+  throw gobbyError(code, `the daemon did not start: ${why.trim()}`);
 }
 
 export async function stopDaemon(env: Env, output: OutputOptions): Promise<void> {
@@ -90,18 +79,18 @@ export async function stopDaemon(env: Env, output: OutputOptions): Promise<void>
     printResult(output, { stopped: false, running: false }, () => 'gobby daemon is not running');
     return;
   }
-  await callDaemon(address, 'POST', '/api/shutdown');
+  await callDaemon(address, CONTROL_API.shutdown);
   const deadline = Date.now() + STOP_TIMEOUT_MS;
   while (Date.now() < deadline && isAlive(running.pid)) await sleep(100);
   if (isAlive(running.pid)) {
-    throw new CliError(`the daemon (pid ${running.pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s`, 'GOBBY_ERR_CLI_STOP_FAILED');
+    throw gobbyError('GOBBY_ERR_CLI_STOP_FAILED', `the daemon (pid ${running.pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s`);
   }
   printResult(output, { stopped: true, pid: running.pid }, () => `gobby daemon stopped (pid ${running.pid})`);
 }
 
 export async function daemonStatus(env: Env, output: OutputOptions): Promise<void> {
   const address = locateDaemon(env);
-  const info = await callDaemon<DaemonInfoView>(address, 'GET', '/api/daemon');
+  const info = await callDaemon(address, CONTROL_API.daemon);
   printResult(output, { running: true, ...info }, () =>
     [
       `gobby daemon ${info.version} is running`,

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // The `gobby` command. It talks to the daemon over HTTP; only `daemon start --foreground`
 // runs the daemon in this process.
-import { Command, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
+import { gobbyError } from '../../hooks/errors.js';
 import { PACKAGE_VERSION } from '../package-info.js';
-import { CliError } from './daemon-client.js';
 import { daemonStatus, startDaemon, stopDaemon } from './daemon-commands.js';
 import { install, uninstall } from './install-commands.js';
+import { printFailure } from './output.js';
 import {
   changePhase,
   clearWorkflow,
@@ -23,18 +24,27 @@ const jsonOption = () => new Option('--json', 'print machine-readable JSON');
 const sessionOption = () => new Option('--session <id>', 'the session to act on (default: the most recently active one in this project)');
 const reasonOption = (required: string) => new Option('--reason <text>', `why (recorded in the audit log)${required}`);
 
+/** Whether the command asked for --json, errors included; settled for certain once commander parsed the options. */
+let jsonOutput = process.argv.slice(2).includes('--json');
+
 const program = new Command()
   .name('gobby')
+  // Set before any subcommand exists, so that every subcommand inherits it: commander's own
+  // usage errors then leave through the one error printer below instead of its own.
+  .exitOverride()
+  .configureOutput({ outputError: () => undefined })
   .description(
     'Hold Claude Code to a workflow. The gobby daemon receives every hook event, keeps each ' +
       "session's phase in SQLite, refuses tools the phase does not allow and tells the model why.",
   )
   .version(PACKAGE_VERSION)
-  .showHelpAfterError('(run with --help for usage)')
   .addHelpText(
     'after',
     '\nQuick start:\n  gobby daemon start\n  gobby install              # in your project: adds the hooks to .claude/settings.json\n  gobby workflow set plan-execute\n  gobby workflow status      # while Claude Code runs\n\nEnvironment: GOBBY_HOME (default ~/.gobby), GOBBY_PORT (default 7377).',
-  );
+  )
+  .hook('preAction', (_program, action) => {
+    jsonOutput = action.opts<{ json?: boolean }>().json === true;
+  });
 
 const daemon = program.command('daemon').description('start, stop and inspect the gobby daemon (one per GOBBY_HOME)');
 daemon
@@ -69,7 +79,7 @@ program
   .option('--lenient', 'fail open: when the daemon is down, tools and prompts go ahead (default: strict, they are blocked)')
   .addOption(jsonOption())
   .action((options: { project?: string; user?: boolean; lenient?: boolean; json?: boolean }) => {
-    if (options.project && options.user) throw new CliError('choose one of --project and --user', 'GOBBY_ERR_CLI_USAGE');
+    if (options.project && options.user) throw gobbyError('GOBBY_ERR_CLI_USAGE', 'choose one of --project and --user');
     return install({ project: options.project, user: options.user, lenient: !!options.lenient }, env, cwd, { json: !!options.json });
   });
 program
@@ -154,11 +164,11 @@ workflow
   );
 
 program.parseAsync(process.argv).catch((error: unknown) => {
-  if (error instanceof CliError) {
-    process.stderr.write(`gobby: ${error.message}\n`);
-    process.exit(error.exitCode);
+  if (error instanceof CommanderError) {
+    // --help, --version, and `gobby` alone (which prints the help): commander has said it all.
+    if (['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code)) process.exit(error.exitCode);
+    const problem = error.message.replace(/^error: /, '');
+    error = gobbyError('GOBBY_ERR_CLI_USAGE', `${problem} (run with --help for usage)`);
   }
-  const code = (error as { code?: string }).code;
-  process.stderr.write(`gobby: ${code ? `${code}: ` : ''}${(error as Error).message}\n`);
-  process.exit(1);
+  process.exit(printFailure({ json: jsonOutput }, error));
 });

@@ -1,8 +1,31 @@
-// Every data-printing command takes --json: scripts get the object, people get text.
+// Every command takes --json: scripts get the object, people get text. Errors too: one
+// `gobby: <message> [CODE]` on stderr for people, `{"error":{"code","message"}}` on stdout
+// for scripts, and the code's exit status for both.
+import { ERROR_CATALOG, GobbyError } from '../../hooks/errors.js';
+
 export interface OutputOptions {
   readonly json: boolean;
 }
 
 export function printResult(output: OutputOptions, data: unknown, human: () => string): void {
   process.stdout.write(output.json ? `${JSON.stringify(data, null, 2)}\n` : `${human()}\n`);
+}
+
+/** Prints the error the command ended in and returns the exit status it calls for. */
+export function printFailure(output: OutputOptions, error: unknown): number {
+  const failure = asGobbyError(error);
+  const answer = { error: { code: failure.code, message: failure.message } };
+  if (output.json) process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
+  else process.stderr.write(`gobby: ${failure.message} [${failure.code}]\n`);
+  return ERROR_CATALOG[failure.code].exitCode;
+}
+
+/** Anything thrown that is not a catalog error still leaves with a catalog code. */
+function asGobbyError(error: unknown): GobbyError {
+  if (error instanceof GobbyError) return error;
+  const { code, syscall, message } = error as { code?: unknown; syscall?: unknown; message?: unknown };
+  const text = typeof message === 'string' ? message : String(error);
+  // Node's system errors (EACCES, ENOSPC, EISDIR…) name the file and the reason.
+  if (typeof code === 'string' && typeof syscall === 'string') return new GobbyError('GOBBY_ERR_CLI_SYSTEM', text);
+  return new GobbyError('GOBBY_ERR_INTERNAL', `internal error: ${text}`);
 }

@@ -1,7 +1,7 @@
 // The fastify app factory: routes, guards and the error shape. It never listens and
 // never opens the database; daemon/main.ts does both (design §4).
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { GobbyError } from '../errors.js';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { GOBBY_VERSION_HEADER } from '../contracts/control-api.js';
 import type { ControlService } from '../control/control-service.js';
 import type { HookService } from '../hook-service.js';
 import type { EventProvenance } from '../provenance/event-provenance.js';
@@ -9,7 +9,7 @@ import { registerControlRoutes, type DaemonInfo } from './control-routes.js';
 import { registerHookRoutes } from './hook-routes.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { createRequestGuard } from './security.js';
-import { sendError } from './send-error.js';
+import { describeError, sendError } from './send-error.js';
 
 export interface ServerDeps {
   readonly hookService: HookService;
@@ -24,37 +24,31 @@ export interface ServerDeps {
 }
 
 export function buildServer(deps: ServerDeps): FastifyInstance {
+  const answerError = (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const answer = describeError(error, request, { bodyLimitBytes: deps.bodyLimitBytes });
+    request.log[answer.level]({ err: error, url: request.url, code: answer.code }, answer.message);
+    return sendError(reply, answer.code, answer.message);
+  };
+
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     bodyLimit: deps.bodyLimitBytes,
+    // Bad URLs fail before routing, where neither the hooks nor the error handler run.
+    frameworkErrors: (error, request, reply) => answerError(error, request, reply.header(GOBBY_VERSION_HEADER, deps.info.version)),
     // Two log lines per tool call would dominate the daemon's work; decisions are logged
     // by the hook route instead, and every event is in the audit log.
     logController: new LogController({ disableRequestLogging: true }),
   }) as unknown as FastifyInstance;
 
   registerJsonBodyParser(app);
+  // Marks every answer as gobby's, so the CLI can tell it from another program on the port.
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.header(GOBBY_VERSION_HEADER, deps.info.version);
+    done();
+  });
   app.addHook('onRequest', createRequestGuard({ token: deps.token, port: deps.info.port }));
 
-  app.setErrorHandler((error, request, reply) => {
-    if (error instanceof GobbyError) {
-      if (error.code === 'GOBBY_ERR_WORKFLOW_PINNED_INVALID') request.log.error({ err: error }, error.message);
-      return sendError(reply, error.code, error.message);
-    }
-    const fastifyError = error as { statusCode?: number; code?: string; message: string };
-    if (fastifyError.statusCode === 413) {
-      request.log.warn({ url: request.url }, 'request body too large');
-      return sendError(reply, 'GOBBY_ERR_HTTP_TOO_LARGE', `request body exceeds ${deps.bodyLimitBytes} bytes`);
-    }
-    if (fastifyError.statusCode !== undefined && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
-      const message = fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/.test(fastifyError.message)
-        ? `malformed JSON body: ${fastifyError.message}`
-        : fastifyError.message;
-      request.log.warn({ url: request.url, code: fastifyError.code, message }, 'bad request');
-      return reply.code(fastifyError.statusCode).send({ error: { code: 'GOBBY_ERR_HTTP_BAD_REQUEST', message } });
-    }
-    request.log.error({ err: error, url: request.url }, 'internal error');
-    return sendError(reply, 'GOBBY_ERR_INTERNAL', `internal error: ${fastifyError.message}`);
-  });
+  app.setErrorHandler(answerError);
 
   app.setNotFoundHandler((request, reply) => sendError(reply, 'GOBBY_ERR_HTTP_NOT_FOUND', `no route ${request.method} ${request.url}`));
 

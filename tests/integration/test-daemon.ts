@@ -93,6 +93,12 @@ export class TestDaemon {
     return this.daemon.app;
   }
 
+  /** What a client on this machine sends as Host: once the app listens, it must name its port. */
+  get hostHeader(): string {
+    const address = this.app.server.address();
+    return `127.0.0.1:${address && typeof address === 'object' ? address.port : 4517}`;
+  }
+
   /** Stops this daemon and starts a new one over the same $GOBBY_HOME (and SQLite file). */
   async restart(): Promise<void> {
     await this.daemon.close();
@@ -130,7 +136,7 @@ export class TestDaemon {
     return this.inject<T>({
       method: 'POST',
       url: `/hooks/${event}`,
-      headers: { 'content-type': 'application/json', 'user-agent': 'axios/1.8.4', host: '127.0.0.1:4517' },
+      headers: { 'content-type': 'application/json', 'user-agent': 'axios/1.8.4', host: this.hostHeader },
       payload: hookPayload(event, sessionId, cwd, fields),
     });
   }
@@ -170,7 +176,7 @@ export class TestDaemon {
     return this.inject<T>({
       method,
       url,
-      headers: { ...AUTH, host: '127.0.0.1:4517', 'x-gobby-actor': 'tester', ...headers },
+      headers: { ...AUTH, host: this.hostHeader, 'x-gobby-actor': 'tester', ...headers },
       ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
     });
   }

@@ -1,0 +1,83 @@
+// Answers about one session: its status, and the human overrides.
+import { z } from 'zod';
+import { definitionTier, stringList, timestamp, toolPatterns } from './shared-fields.js';
+
+const decisionRow = z.object({
+  at: timestamp,
+  event: z.string(),
+  tool: z.string().nullable(),
+  decision: z.enum(['allow', 'deny', 'context', 'none']),
+  phase: z.string().nullable(),
+  because: z.string(),
+  reason: z.string().nullable(),
+  actor: z.string(),
+});
+
+const statusBase = z.object({
+  session_id: z.string(),
+  project: z.string().nullable(),
+  project_workflow: z.string().nullable(),
+  cwd: z.string(),
+  session: z.object({
+    started_at: timestamp,
+    last_event_at: timestamp,
+    ended_at: timestamp.nullable(),
+    end_reason: z.string().nullable(),
+  }),
+  /** Audit rows by decision (`allow`, `deny`, …). */
+  decision_counts: z.record(z.string(), z.number().int()),
+  /** Newest first. */
+  last_decisions: z.array(decisionRow).readonly(),
+});
+
+const statusWithoutWorkflow = statusBase.extend({ workflow: z.null(), phase: z.null() });
+
+const statusWithWorkflow = statusBase.extend({
+  workflow: z.string(),
+  phase: z.string(),
+  phases: stringList,
+  definition: z.object({ file: z.string(), tier: definitionTier, hash: z.string() }),
+  phase_entered_at: timestamp,
+  seconds_in_phase: z.number().int().nonnegative(),
+  action_counts: z.object({ phase: z.number().int(), total: z.number().int(), blocked: z.number().int() }),
+  allowed_tools: toolPatterns,
+  blocked_tools: stringList,
+  tools_summary: z.string(),
+  way_out: z.string(),
+  /** Set while the model asked the phase's approval question and the user has not answered. */
+  pending_approval: z.object({ phase: z.string(), prompt: z.string(), asked_at: timestamp }).nullable(),
+  disabled: z.object({ reason: z.string(), at: timestamp }).nullable(),
+  variables: z.record(z.string(), z.unknown()),
+});
+
+/** `GET /api/status?cwd=&session=`: `workflow` is null for a session that runs none. */
+export const statusAnswer = z.union([statusWithWorkflow, statusWithoutWorkflow]);
+export type StatusAnswer = z.infer<typeof statusAnswer>;
+
+/** `POST /api/sessions/phase`. */
+export const phaseAnswer = z.object({
+  session_id: z.string(),
+  workflow: z.string(),
+  from: z.string(),
+  to: z.string(),
+  forced: z.boolean(),
+  reason: z.string(),
+});
+
+/** `POST /api/sessions/reset`: the definition reloaded from disk, back at its first phase. */
+export const resetAnswer = z.object({
+  session_id: z.string(),
+  workflow: z.string(),
+  phase: z.string(),
+  previous_phase: z.string(),
+  definition_hash: z.string(),
+});
+
+/** `POST /api/sessions/disable` and `/enable`. */
+export const enforcementAnswer = z.object({
+  session_id: z.string(),
+  workflow: z.string(),
+  phase: z.string(),
+  disabled: z.boolean(),
+  reason: z.string(),
+});

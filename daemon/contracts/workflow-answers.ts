@@ -1,0 +1,69 @@
+// Answers about workflow definitions and a project's choice of one.
+import { z } from 'zod';
+import { definitionTier, stringList, toolPatterns } from './shared-fields.js';
+
+const workflowSummary = z.object({
+  name: z.string(),
+  description: z.string().nullable(),
+  tier: definitionTier,
+  file: z.string(),
+  hash: z.string(),
+  phase_names: stringList,
+});
+
+/** `GET /api/workflows?cwd=`: every definition visible from the project, and the files that failed to load. */
+export const workflowListAnswer = z.object({
+  project: z.string(),
+  project_workflow: z.string().nullable(),
+  workflows: z.array(workflowSummary.extend({ shadowed_by: definitionTier.nullable() })).readonly(),
+  errors: z
+    .array(z.object({ file: z.string(), line: z.number().int(), column: z.number().int(), message: z.string() }))
+    .readonly(),
+  /** The project's own audit rows (`workflow set`, `workflow clear`), newest first. */
+  project_events: z
+    .array(
+      z.object({
+        at: z.string(),
+        event: z.string(),
+        workflow: z.string().nullable(),
+        because: z.string(),
+        reason: z.string().nullable(),
+        actor: z.string(),
+      }),
+    )
+    .readonly(),
+});
+
+/** `GET /api/workflows/:name?cwd=`: one definition, phase by phase. */
+export const workflowAnswer = workflowSummary.extend({
+  variables: z.record(z.string(), z.unknown()),
+  phases: z
+    .array(
+      z.object({
+        name: z.string(),
+        description: z.string().nullable(),
+        allowed_tools: toolPatterns,
+        blocked_tools: stringList,
+        approval_prompt: z.string().nullable(),
+        transitions: z.array(z.object({ to: z.string(), when: z.string() })).readonly(),
+        next_phase: z.string().nullable(),
+        way_out: z.string(),
+      }),
+    )
+    .readonly(),
+});
+
+/** `PUT /api/projects/workflow`. */
+export const setWorkflowAnswer = z.object({
+  project: z.string(),
+  workflow: z.string(),
+  definition: z.object({ file: z.string(), tier: definitionTier }),
+  /** Running sessions without a workflow that got this one now. */
+  started_sessions: stringList,
+});
+
+/** `POST /api/projects/workflow/clear`. */
+export const clearWorkflowAnswer = z.object({
+  project: z.string(),
+  previous_workflow: z.string().nullable(),
+});

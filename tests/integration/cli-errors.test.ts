@@ -1,0 +1,207 @@
+// How the gobby CLI reports errors, run as a user runs it (the built dist/ CLI, a temporary
+// GOBBY_HOME): one `gobby: <message> [CODE]` line on stderr, or with --json the error object
+// on stdout, and the exit status of the code either way. `npm test` builds dist/ first.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { callDaemon, locateDaemon } from '../../daemon/cli/daemon-client.js';
+import { CONTROL_API, GOBBY_VERSION_HEADER } from '../../daemon/contracts/control-api.js';
+import { GobbyError } from '../../hooks/errors.js';
+import { GOBBY_CLI } from '../support/gobby-process.js';
+import { TestDaemon, TOKEN } from './test-daemon.js';
+
+interface Run {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+beforeAll(() => {
+  if (!existsSync(GOBBY_CLI)) throw new Error(`${GOBBY_CLI} is missing: run \`npm run build\` first`);
+});
+
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Runs the CLI without inheriting this shell's environment (CLAUDECODE, a real GOBBY_HOME). */
+function gobby(args: readonly string[], env: { home: string; port: number }, cwd = env.home): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [GOBBY_CLI, ...args], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: env.home, GOBBY_HOME: env.home, GOBBY_PORT: String(env.port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** A port nothing listens on: one the OS just handed out and took back. */
+async function closedPort(): Promise<number> {
+  const server = await listen(createServer());
+  const port = portOf(server);
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function listen(server: Server): Promise<Server> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+function portOf(server: Server): number {
+  const address = server.address();
+  if (typeof address !== 'object' || !address) throw new Error('not listening');
+  return address.port;
+}
+
+/** Another program on the daemon's port, answering every request with `body`. */
+async function foreignServer(answer: { status: number; contentType: string; body: string; headers?: Record<string, string> }): Promise<number> {
+  const server = await listen(
+    createServer((_request, response) => {
+      response.writeHead(answer.status, { 'content-type': answer.contentType, ...answer.headers });
+      response.end(answer.body);
+    }),
+  );
+  cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
+  return portOf(server);
+}
+
+function expectOneErrorLine(run: Run, code: string): string {
+  expect(run.stdout).toBe('');
+  const lines = run.stderr.trimEnd().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(new RegExp(`^gobby: .+ \\[${code}\\]$`));
+  expect(lines[0]!.match(/gobby:/g)).toHaveLength(1);
+  return lines[0]!;
+}
+
+function expectJsonError(run: Run, code: string): string {
+  expect(run.stderr).toBe('');
+  const printed = JSON.parse(run.stdout) as unknown;
+  expect(printed).toEqual({ error: { code, message: expect.any(String) } });
+  return (printed as { error: { message: string } }).error.message;
+}
+
+describe('with no daemon running', () => {
+  it('prints one line with the code and exits 2', async () => {
+    const env = { home: tempDir('gobby-cli-home-'), port: await closedPort() };
+    const run = await gobby(['workflow', 'status'], env);
+    expect(run.code).toBe(2);
+    expect(expectOneErrorLine(run, 'GOBBY_ERR_CLI_DAEMON_UNREACHABLE')).toContain('Start it with: gobby daemon start');
+  });
+
+  it('prints the error object on stdout with --json and exits 2', async () => {
+    const env = { home: tempDir('gobby-cli-home-'), port: await closedPort() };
+    const run = await gobby(['workflow', 'status', '--json'], env);
+    expect(run.code).toBe(2);
+    expect(expectJsonError(run, 'GOBBY_ERR_CLI_DAEMON_UNREACHABLE')).toContain(`127.0.0.1:${env.port}`);
+  });
+});
+
+describe('usage and installer errors', () => {
+  it('reports a missing argument as GOBBY_ERR_CLI_USAGE, as JSON with --json, exit 1', async () => {
+    const env = { home: tempDir('gobby-cli-home-'), port: await closedPort() };
+    const run = await gobby(['workflow', 'phase', '--json'], env);
+    expect(run.code).toBe(1);
+    expect(expectJsonError(run, 'GOBBY_ERR_CLI_USAGE')).toContain("missing required argument 'name'");
+  });
+
+  it('reports a settings file that is not JSON once, with its code, exit 1', async () => {
+    const home = tempDir('gobby-cli-home-');
+    const settings = join(home, 'project', '.claude', 'settings.json');
+    mkdirSync(join(home, 'project', '.claude'), { recursive: true });
+    writeFileSync(settings, '{"hooks": ');
+    const run = await gobby(['install', '--project', join(home, 'project')], { home, port: await closedPort() });
+    expect(run.code).toBe(1);
+    expect(expectOneErrorLine(run, 'GOBBY_ERR_INSTALL_INVALID_JSON')).toContain(settings);
+  });
+});
+
+describe('when something other than gobby holds the port', () => {
+  it('names the port instead of printing the HTML it got, exit 2', async () => {
+    const port = await foreignServer({ status: 200, contentType: 'text/html', body: '<!doctype html><html><body>router admin</body></html>' });
+    const run = await gobby(['workflow', 'status'], { home: tempDir('gobby-cli-home-'), port });
+    expect(run.code).toBe(2);
+    const line = expectOneErrorLine(run, 'GOBBY_ERR_CLI_NOT_GOBBY');
+    expect(line).toContain(`127.0.0.1:${port}`);
+    expect(line).toContain('text/html');
+    expect(line).not.toContain('<');
+  });
+
+  it("treats another server's JSON error as not gobby's", async () => {
+    const port = await foreignServer({ status: 404, contentType: 'application/json', body: '{"error":"Not Found","statusCode":404}' });
+    const run = await gobby(['workflow', 'list', '--json'], { home: tempDir('gobby-cli-home-'), port });
+    expect(run.code).toBe(2);
+    expect(expectJsonError(run, 'GOBBY_ERR_CLI_NOT_GOBBY')).toContain(`127.0.0.1:${port}`);
+  });
+});
+
+describe('a gobby daemon answer the CLI cannot read', () => {
+  it('becomes GOBBY_ERR_CLI_BAD_ANSWER naming the field and both versions', async () => {
+    const port = await foreignServer({
+      status: 200,
+      contentType: 'application/json',
+      headers: { [GOBBY_VERSION_HEADER]: '9.9.9' },
+      body: JSON.stringify({ ok: true, version: '9.9.9', pid: 'one' }),
+    });
+    const address = locateDaemon({ GOBBY_HOME: tempDir('gobby-cli-home-'), GOBBY_PORT: String(port) });
+    const failure = await callDaemon(address, CONTROL_API.daemon).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(GobbyError);
+    expect(failure).toMatchObject({ code: 'GOBBY_ERR_CLI_BAD_ANSWER', exitCode: 2 });
+    expect((failure as GobbyError).message).toMatch(/version 9\.9\.9.*pid/);
+  });
+});
+
+describe('against a running daemon', () => {
+  async function runningDaemon(): Promise<{ t: TestDaemon; env: { home: string; port: number } }> {
+    const t = TestDaemon.create();
+    cleanups.push(() => t.dispose());
+    writeFileSync(t.layout.token, `${TOKEN}\n`, { mode: 0o600 });
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    return { t, env: { home: t.home, port: portOf(t.app.server) } };
+  }
+
+  it("passes on the daemon's refusal with its code, and exits 1", async () => {
+    const { t, env } = await runningDaemon();
+    await t.setWorkflow('plan-execute');
+    await t.sessionStart(t.newSessionId());
+    await t.api('POST', '/api/sessions/phase', { cwd: t.project, phase: 'execute', force: true, reason: 'test' });
+    const refused = await gobby(['workflow', 'phase', 'plan', '--json'], env, t.project);
+    expect(refused.code).toBe(1);
+    expect(expectJsonError(refused, 'GOBBY_ERR_PHASE_NOT_ALLOWED')).toContain('--force');
+    const human = await gobby(['workflow', 'phase', 'plan'], env, t.project);
+    expect(human.code).toBe(1);
+    expectOneErrorLine(human, 'GOBBY_ERR_PHASE_NOT_ALLOWED');
+  });
+
+  it('prints the parsed status, with the phase an approval waits in', async () => {
+    const { t, env } = await runningDaemon();
+    await t.setWorkflow('plan-execute');
+    const session = t.newSessionId();
+    await t.sessionStart(session);
+    await t.prompt(session, 'Add a --verbose flag');
+    await t.stop(session);
+    const json = await gobby(['workflow', 'status', '--json'], env, t.project);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ session_id: session, phase: 'plan', pending_approval: { phase: 'plan' } });
+    const human = await gobby(['workflow', 'status'], env, t.project);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/approval +pending in plan: "Plan complete\. Ready to implement\?"/);
+  });
+});

@@ -1,0 +1,101 @@
+// Every class of error the daemon answers, as a client meets it: fastify's own (a body it
+// cannot read, no route, too large, a media type it does not parse, a bad URL), the token
+// check, and the service's refusals. Each is `{ error: { code, message } }` with a catalog
+// code and that code's HTTP status, and carries gobby's version header.
+import type { InjectOptions } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GOBBY_VERSION_HEADER } from '../../daemon/contracts/control-api.js';
+import { ERROR_CATALOG, type HttpErrorCode } from '../../hooks/errors.js';
+import { AUTH, TestDaemon } from './test-daemon.js';
+
+let t: TestDaemon;
+beforeEach(() => {
+  t = TestDaemon.create({ bodyLimitBytes: 64 * 1024 });
+});
+afterEach(async () => {
+  await t.dispose();
+});
+
+const host = { host: '127.0.0.1:4517' };
+
+async function expectErrorAnswer(request: InjectOptions, code: HttpErrorCode): Promise<string> {
+  const response = await t.app.inject(request);
+  expect(response.statusCode).toBe(ERROR_CATALOG[code].status);
+  expect(response.json()).toEqual({ error: { code, message: expect.any(String) } });
+  expect(response.headers[GOBBY_VERSION_HEADER]).toMatch(/^\d+\.\d+\.\d+/);
+  return (response.json() as { error: { message: string } }).error.message;
+}
+
+describe("fastify's own errors", () => {
+  it('answers a body that is not JSON with 400 GOBBY_ERR_HTTP_BAD_REQUEST', async () => {
+    const message = await expectErrorAnswer(
+      { method: 'POST', url: '/hooks/PreToolUse', headers: { ...host, 'content-type': 'application/json' }, payload: '{"session_id": ' },
+      'GOBBY_ERR_HTTP_BAD_REQUEST',
+    );
+    expect(message).toMatch(/JSON/);
+  });
+
+  it('answers an empty JSON body with 400 GOBBY_ERR_HTTP_BAD_REQUEST', async () => {
+    const message = await expectErrorAnswer(
+      { method: 'POST', url: '/api/sessions/phase', headers: { ...host, ...AUTH, 'content-type': 'application/json' }, payload: '' },
+      'GOBBY_ERR_HTTP_BAD_REQUEST',
+    );
+    expect(message).toMatch(/empty/);
+  });
+
+  it('answers a route that does not exist with 404 GOBBY_ERR_HTTP_NOT_FOUND', async () => {
+    const message = await expectErrorAnswer({ method: 'GET', url: '/api/nothing', headers: { ...host, ...AUTH } }, 'GOBBY_ERR_HTTP_NOT_FOUND');
+    expect(message).toContain('/api/nothing');
+  });
+
+  it('answers a body over the limit with 413 GOBBY_ERR_HTTP_TOO_LARGE', async () => {
+    const message = await expectErrorAnswer(
+      { method: 'POST', url: '/hooks/PreToolUse', headers: { ...host, 'content-type': 'application/json' }, payload: JSON.stringify({ pad: 'x'.repeat(70 * 1024) }) },
+      'GOBBY_ERR_HTTP_TOO_LARGE',
+    );
+    expect(message).toContain(String(64 * 1024));
+  });
+
+  it('answers a workflow name over 100 characters with 414 GOBBY_ERR_HTTP_URI_TOO_LONG', async () => {
+    await expectErrorAnswer(
+      { method: 'GET', url: `/api/workflows/${'w'.repeat(101)}?cwd=${encodeURIComponent(t.project)}`, headers: { ...host, ...AUTH } },
+      'GOBBY_ERR_HTTP_URI_TOO_LONG',
+    );
+  });
+
+  it('answers a body of a media type it does not parse with 415 GOBBY_ERR_HTTP_UNSUPPORTED_MEDIA_TYPE', async () => {
+    const message = await expectErrorAnswer(
+      { method: 'POST', url: '/hooks/PreToolUse', headers: { ...host, 'content-type': 'application/xml' }, payload: '<event/>' },
+      'GOBBY_ERR_HTTP_UNSUPPORTED_MEDIA_TYPE',
+    );
+    expect(message).toContain('application/xml');
+    expect(message).toContain('application/json');
+  });
+
+  it('answers a malformed percent-encoding in the path with 400 GOBBY_ERR_HTTP_BAD_REQUEST', async () => {
+    await expectErrorAnswer({ method: 'GET', url: '/api/workflows/%E0%A4%A?cwd=x', headers: { ...host, ...AUTH } }, 'GOBBY_ERR_HTTP_BAD_REQUEST');
+  });
+});
+
+describe("gobby's own refusals", () => {
+  it('answers the control API without the token with 403 GOBBY_ERR_HTTP_FORBIDDEN', async () => {
+    const message = await expectErrorAnswer({ method: 'GET', url: '/api/daemon', headers: host }, 'GOBBY_ERR_HTTP_FORBIDDEN');
+    expect(message).toContain('token');
+  });
+
+  it('answers a move the definition does not allow with 409 GOBBY_ERR_PHASE_NOT_ALLOWED', async () => {
+    await t.setWorkflow('plan-execute');
+    await t.sessionStart(t.newSessionId());
+    await t.api('POST', '/api/sessions/phase', { cwd: t.project, phase: 'execute', force: true, reason: 'test' });
+    const message = await expectErrorAnswer(
+      { method: 'POST', url: '/api/sessions/phase', headers: { ...host, ...AUTH }, payload: { cwd: t.project, phase: 'plan' } },
+      'GOBBY_ERR_PHASE_NOT_ALLOWED',
+    );
+    expect(message).toContain('--force');
+  });
+
+  it('answers a query the control API cannot use with 400 GOBBY_ERR_HTTP_BAD_REQUEST naming the field', async () => {
+    const message = await expectErrorAnswer({ method: 'GET', url: '/api/status', headers: { ...host, ...AUTH } }, 'GOBBY_ERR_HTTP_BAD_REQUEST');
+    expect(message).toContain('cwd');
+  });
+});
