@@ -90,7 +90,7 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
     registeredProcess: (sessionId) => store.sessionProcesses.get(sessionId),
     clock: () => Date.now(),
   });
-  const controlService = createControlService({ store, catalog, sessionWorkflows, resolveProjectRoot, clock });
+  const controlService = createControlService({ store, catalog, sessionWorkflows, effects, resolveProjectRoot, clock });
   const app = buildServer({
     hookService,
     provenance,

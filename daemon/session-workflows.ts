@@ -6,7 +6,6 @@ import {
   type Effect,
   type WorkflowState,
 } from '../workflows/index.js';
-import { auditEntryFor } from './effects/audit-handler.js';
 import { gobbyError } from './errors.js';
 import type { Store } from './store/store.js';
 import type { WorkflowCatalog } from './workflow-catalog.js';
@@ -68,16 +67,3 @@ export function createSessionWorkflows({ store, catalog }: SessionWorkflowsDeps)
 }
 
 export type SessionWorkflows = ReturnType<typeof createSessionWorkflows>;
-
-/**
- * One audit row per effect, inside the caller's transaction. The hook path runs its effects
- * through the effect runner instead; the control service still calls this directly.
- */
-export function auditEffects(
-  store: Store,
-  input: { sessionId: string; workflow: string; at: number; actor: string; effects: readonly Effect[] },
-): void {
-  for (const effect of input.effects) {
-    store.audit.append(auditEntryFor({ effect, sessionId: input.sessionId, workflow: input.workflow, at: input.at, actor: input.actor }));
-  }
-}

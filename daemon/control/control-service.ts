@@ -1,6 +1,7 @@
 // What the CLI asks of the daemon, through the control API: the queries (status, the
 // workflows a project sees), choosing a project's workflow, and the human overrides of a
 // session (phase, reset, disable, enable), each audited with who and why.
+import type { EffectRunner } from '../effects/effect-runner.js';
 import type { SessionWorkflows } from '../session-workflows.js';
 import type { Store } from '../store/store.js';
 import type { WorkflowCatalog } from '../workflow-catalog.js';
@@ -12,6 +13,8 @@ export interface ControlServiceDeps {
   readonly store: Store;
   readonly catalog: WorkflowCatalog;
   readonly sessionWorkflows: SessionWorkflows;
+  /** Overrides' effects (phase entries, approvals) run after their transaction, like a hook event's. */
+  readonly effects: EffectRunner;
   readonly resolveProjectRoot: (cwd: string) => string;
   readonly clock: () => number;
 }

@@ -2,7 +2,7 @@
 // change what every new session of the project runs, so both leave a project-level audit
 // row with who and why; `clear` switches enforcement off and needs a reason.
 import type { SessionWorkflows } from '../session-workflows.js';
-import { auditEffects } from '../session-workflows.js';
+import type { EffectEnvelope, EffectRunner } from '../effects/effect-runner.js';
 import type { Store } from '../store/store.js';
 import type { WorkflowCatalog } from '../workflow-catalog.js';
 import type { ControlQueries } from './control-queries.js';
@@ -12,6 +12,7 @@ interface ProjectWorkflowsDeps {
   readonly store: Store;
   readonly catalog: WorkflowCatalog;
   readonly sessionWorkflows: SessionWorkflows;
+  readonly effects: EffectRunner;
   readonly queries: ControlQueries;
   readonly resolveProjectRoot: (cwd: string) => string;
   readonly clock: () => number;
@@ -32,7 +33,7 @@ export function createProjectWorkflows(deps: ProjectWorkflowsDeps) {
     const workflow = catalog.resolve(input.workflow, root, true);
     if (!workflow) throw deps.queries.unknownWorkflow(input.workflow, root);
     const definition = { file: workflow.source.file, tier: workflow.source.tier };
-    return store.transaction(() => {
+    return deps.effects.commitThenRun(() => {
       const project = store.projects.ensure(root, now);
       const previous = project.workflow;
       store.projects.setWorkflow(project.id, workflow.name, now);
@@ -52,14 +53,15 @@ export function createProjectWorkflows(deps: ProjectWorkflowsDeps) {
       // Running sessions without a workflow pick it up now, so `status` shows it at once;
       // their first prompt then carries the phase's instructions.
       const started: string[] = [];
+      const effects: EffectEnvelope[] = [];
       for (const session of store.sessions.activeInProject(project.id)) {
         if (store.workflowStates.getPhase(session.id)) continue;
         const result = sessionWorkflows.start(session.id, workflow, now);
-        auditEffects(store, { sessionId: session.id, workflow: workflow.name, at: now, actor: input.actor, effects: result.effects });
+        effects.push(...result.effects.map((effect) => ({ effect, sessionId: session.id, workflow: workflow.name, actor: input.actor, at: now })));
         started.push(session.id);
       }
-      return { project: root, workflow: workflow.name, definition, started_sessions: started };
-    });
+      return { result: { project: root, workflow: workflow.name, definition, started_sessions: started }, effects };
+    }).result;
   }
 
   function clearProjectWorkflow(input: ProjectWorkflowInput) {

@@ -4,7 +4,8 @@
 // override with who and why, then the effects (phase entries, approvals) it caused.
 import { movePhase, reachablePhases, type CompiledWorkflow, type Effect, type WorkflowState } from '../../workflows/index.js';
 import { gobbyError } from '../errors.js';
-import { auditEffects, type SessionWorkflow, type SessionWorkflows } from '../session-workflows.js';
+import type { EffectRunner } from '../effects/effect-runner.js';
+import type { SessionWorkflow, SessionWorkflows } from '../session-workflows.js';
 import type { SessionRow } from '../store/sessions-repository.js';
 import type { Store } from '../store/store.js';
 import type { WorkflowCatalog } from '../workflow-catalog.js';
@@ -15,6 +16,7 @@ interface SessionOverridesDeps {
   readonly store: Store;
   readonly catalog: WorkflowCatalog;
   readonly sessionWorkflows: SessionWorkflows;
+  readonly effects: EffectRunner;
   readonly queries: ControlQueries;
   readonly clock: () => number;
 }
@@ -44,7 +46,7 @@ export function createSessionOverrides(deps: SessionOverridesDeps) {
 
   function runOverride<R>(input: OverrideInput, plan: (current: Current) => OverridePlan<R>): R {
     const now = clock();
-    return store.transaction(() => {
+    return deps.effects.commitThenRun(() => {
       const session = queries.selectSession(input);
       const current = { ...queries.requireWorkflow(session.id), session, now };
       const planned = plan(current);
@@ -70,9 +72,11 @@ export function createSessionOverrides(deps: SessionOverridesDeps) {
         reason: planned.reason,
         actor: input.actor,
       });
-      auditEffects(store, { sessionId: session.id, workflow: after.workflow.name, at: now, actor: input.actor, effects });
-      return planned.reply(after);
-    });
+      return {
+        result: planned.reply(after),
+        effects: effects.map((effect) => ({ effect, sessionId: session.id, workflow: after.workflow.name, actor: input.actor, at: now })),
+      };
+    }).result;
   }
 
   function changePhase(input: OverrideInput & { phase: string; force: boolean }) {
