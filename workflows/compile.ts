@@ -2,7 +2,6 @@
 // template is compiled here and every name it uses resolved, so a definition that loads
 // is a definition whose conditions can actually fire (prior-art: the Python engine's
 // conditions failed at run time and silently read as false).
-import { createHash } from 'node:crypto';
 import { LineCounter, parseDocument, isMap, isSeq, type Node as YamlNode } from 'yaml';
 import type { z } from 'zod';
 import { compileExpression, type CompiledExpressionHandle } from './expressions.js';
@@ -17,6 +16,7 @@ import {
 
 export type DefinitionTier = 'project' | 'user' | 'builtin';
 
+/** A definition file as read, and as a session's row keeps it. */
 export interface DefinitionSource {
   readonly text: string;
   readonly file: string;
@@ -111,7 +111,11 @@ export const BUILTIN_NAMES: readonly string[] = [
 
 export type CompileResult = { ok: true; workflow: CompiledWorkflow } | { ok: false; errors: LoadError[] };
 
-export function compileWorkflow(source: DefinitionSource): CompileResult {
+/**
+ * `hash` is the content hash of `source.text`, computed by whoever read the file
+ * (`hashDefinitionText` in daemon/workflow-catalog.ts): the engine does no hashing.
+ */
+export function compileWorkflow(source: DefinitionSource, hash: string): CompileResult {
   const lineCounter = new LineCounter();
   const document = parseDocument(source.text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const at = (offset: number | undefined, message: string): LoadError => {
@@ -138,7 +142,7 @@ export function compileWorkflow(source: DefinitionSource): CompileResult {
     };
   }
   const compiler = new DefinitionCompiler(parsed.data, (path, message) => at(locate(path), message));
-  return compiler.compile(source);
+  return compiler.compile(source, hash);
 }
 
 class DefinitionCompiler {
@@ -157,7 +161,7 @@ class DefinitionCompiler {
     }
   }
 
-  compile(source: DefinitionSource): CompileResult {
+  compile(source: DefinitionSource, hash: string): CompileResult {
     const { definition } = this;
     const phaseNames = definition.phases.map((phase) => phase.name);
     phaseNames.forEach((name, index) => {
@@ -171,7 +175,7 @@ class DefinitionCompiler {
     const workflow: CompiledWorkflow = {
       name: definition.name,
       description: definition.description,
-      hash: createHash('sha256').update(source.text).digest('hex').slice(0, 16),
+      hash,
       source,
       variables: definition.variables,
       phases,

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_NAMES, compileWorkflow } from '../../workflows/index.js';
+import { hashDefinitionText } from '../../daemon/workflow-catalog.js';
 import { compile, compileErrors, FIXTURES_DIR, TEMPLATES_DIR } from './engine-test-helpers.js';
 
 const builtinTemplates = readdirSync(TEMPLATES_DIR).filter((file) => /\.ya?ml$/.test(file));
@@ -16,7 +17,8 @@ describe('built-in templates', () => {
 
   it.each(builtinTemplates)('%s compiles', (file) => {
     const path = join(TEMPLATES_DIR, file);
-    const result = compileWorkflow({ text: readFileSync(path, 'utf8'), file: path, tier: 'builtin' });
+    const text = readFileSync(path, 'utf8');
+    const result = compileWorkflow({ text, file: path, tier: 'builtin' }, hashDefinitionText(text));
     expect(result.ok ? [] : result.errors).toEqual([]);
     if (result.ok) {
       expect(`${result.workflow.name}.yaml`).toBe(file); // the file name is the workflow name
