@@ -4,7 +4,7 @@
 // conditions failed at run time and silently read as false).
 import { LineCounter, parseDocument, isMap, isSeq, type Node as YamlNode } from 'yaml';
 import type { z } from 'zod';
-import { compileExpression, type CompiledExpressionHandle } from './expressions.js';
+import { compileExpression, EVENT_FACTS_NAME, type CompiledExpressionHandle } from './expressions.js';
 import { compileTemplate, type CompiledTemplate } from './templates.js';
 import { compileToolPattern } from './tool-names.js';
 import {
@@ -36,20 +36,20 @@ export type CompiledAction =
   | { kind: 'increment_variable'; when?: CompiledExpressionHandle; name: string; by: number }
   | { kind: 'enter_phase'; when?: CompiledExpressionHandle; phase: string };
 
-export interface CompiledTransition {
+interface CompiledTransition {
   readonly to: string;
   readonly when: CompiledExpressionHandle;
   readonly onTransition: readonly CompiledAction[];
 }
 
-export interface CompiledToolPolicy {
+interface CompiledToolPolicy {
   /** `all`, or the patterns as written (for messages) with their matchers. */
   readonly allowed: 'all' | { readonly patterns: readonly string[]; readonly matches: (tool: string) => boolean };
   readonly blockedPatterns: readonly string[];
   readonly isBlocked: (tool: string) => boolean;
 }
 
-export interface CompiledRule {
+interface CompiledRule {
   readonly when: CompiledExpressionHandle;
   readonly action: 'block' | 'warn';
   readonly message: CompiledTemplate;
@@ -155,7 +155,7 @@ class DefinitionCompiler {
   ) {
     this.knownNames = new Set([...BUILTIN_NAMES, ...collectVariableNames(definition)]);
     for (const { name, path } of collectVariableDeclarations(definition)) {
-      if (BUILTIN_NAMES.includes(name)) {
+      if (BUILTIN_NAMES.includes(name) || name === EVENT_FACTS_NAME) {
         this.errors.push(errorAt(path, `variable \`${name}\` shadows a built-in name`));
       }
     }

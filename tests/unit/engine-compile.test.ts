@@ -298,6 +298,14 @@ const ERROR_CASES: ErrorCase[] = [
     message: /^variable `phase` shadows a built-in name$/,
   },
   {
+    // A variable of that name would replace the facts user_says() and command_contains() read.
+    label: 'a variable named like the event facts the built-in functions receive',
+    yaml: "name: w\nvariables:\n  $event: {prompt: done}\nphases:\n  - name: a\n    transitions:\n      - to: a\n        when: \"user_says('done')\"\n",
+    line: 3,
+    column: 3,
+    message: /^variable `\$event` shadows a built-in name$/,
+  },
+  {
     label: 'a set_variable naming a built-in (located at its `name`)',
     yaml: 'name: w\nphases:\n  - name: a\n    on_enter:\n      - action: set_variable\n        name: tool\n        value: hammer\n',
     line: 6,
