@@ -176,13 +176,14 @@ class DefinitionCompiler {
       name: definition.name,
       description: definition.description,
       hash,
-      source,
+      // A copy: freezing must not reach into the caller's object.
+      source: { text: source.text, file: source.file, tier: source.tier },
       variables: definition.variables,
       phases,
       onSessionStart,
       phase: (name) => byName.get(name),
     };
-    return { ok: true, workflow: Object.freeze(workflow) };
+    return { ok: true, workflow: deepFreeze(workflow) };
   }
 
   private compilePhase(phase: WorkflowDefinition['phases'][number], index: number, phaseNames: string[]): CompiledPhase {
@@ -290,6 +291,24 @@ class DefinitionCompiler {
   private fail(path: readonly PropertyKey[], message: string): void {
     this.errors.push(this.errorAt(path, message));
   }
+}
+
+/**
+ * Freezes the value and everything reachable from it. One compiled workflow is shared by
+ * every session pinned to it, so nothing one evaluation does may change what the next one
+ * sees: a write to it throws (ES modules run in strict mode).
+ */
+function deepFreeze<T>(root: T): T {
+  const seen = new Set<unknown>();
+  const visit = (value: unknown): void => {
+    if ((typeof value !== 'object' || value === null) && typeof value !== 'function') return;
+    if (seen.has(value)) return;
+    seen.add(value);
+    Object.freeze(value);
+    for (const key of Reflect.ownKeys(value)) visit((value as Record<PropertyKey, unknown>)[key]);
+  };
+  visit(root);
+  return root;
 }
 
 /** Variables may be declared under `variables:` or introduced by set/increment actions. */
