@@ -62,10 +62,43 @@ export function createExpressionLanguage(spec: ExpressionLanguageSpec): Expressi
   return {
     parse(source) {
       const compiled = jexl.compile(source);
-      const tree = toExpressionTree(compiled._getAst());
-      return { tree, evaluate: (context) => compiled.evalSync(context) };
+      const ast = compiled._getAst();
+      if (ast) foldLiteralArrays(ast);
+      return { tree: toExpressionTree(ast), evaluate: (context) => compiled.evalSync(context) };
     },
   };
+}
+
+/**
+ * Turns an array literal of literals (`['Edit', 'Write']`) into one literal holding the
+ * frozen array. jexl evaluates every element of an array literal on every evaluation, each
+ * through its synchronous promise; a rule like `tool in ['Edit', 'Write']` is evaluated on
+ * every tool call, so this is the cheapest part of a decision to make cheaper. Nothing
+ * gobby evaluates writes to an array, and the value is frozen so nothing can.
+ */
+function foldLiteralArrays(node: JexlAst): void {
+  switch (node.type) {
+    case 'ArrayLiteral': {
+      const items = node.value as JexlAst[];
+      items.forEach(foldLiteralArrays);
+      if (items.every((item) => item.type === 'Literal')) {
+        node.type = 'Literal';
+        node.value = Object.freeze(items.map((item) => item.value));
+      }
+      return;
+    }
+    case 'ObjectLiteral':
+      Object.values(node.value as Record<string, JexlAst>).forEach(foldLiteralArrays);
+      return;
+    case 'FunctionCall':
+      ((node.args as JexlAst[] | undefined) ?? []).forEach(foldLiteralArrays);
+      return;
+    case 'Identifier':
+      if (node.from) foldLiteralArrays(node.from as JexlAst);
+      return;
+    default:
+      for (const key of CHILD_KEYS[node.type] ?? []) if (node[key]) foldLiteralArrays(node[key] as JexlAst);
+  }
 }
 
 /** The node types jexl 2.3 produces, each with the keys that hold sub-trees. */

@@ -61,6 +61,19 @@ describe(`the jexl adapter, on the installed jexl ${JEXL_VERSION}`, () => {
     expect(parse(source).tree, BROKEN(`produces the parse tree the adapter reads for \`${source}\``)).toEqual(tree);
   });
 
+  it('folds an array literal of literals into one frozen value, evaluated once', () => {
+    const folded = parse("[['Edit', 1], [true]]");
+    expect(folded.tree).toEqual(other());
+    const value = folded.evaluate({});
+    expect(value).toEqual([['Edit', 1], [true]]);
+    expect(Object.isFrozen(value) && Object.isFrozen((value as unknown[])[0])).toBe(true);
+    expect(folded.evaluate({})).toBe(value);
+    // An array with a name in it is evaluated each time, against the context.
+    expect(parse("[a, 'x']").tree).toEqual(other(name('a'), other()));
+    expect(parse("[a, 'x']").evaluate({ a: 1 })).toEqual([1, 'x']);
+    expect(parse("f([1, 2]) | t(['y'])").tree).toEqual(call('filter', 't', call('function', 'f', other()), other()));
+  });
+
   it('evaluates synchronously, against the context it is given', () => {
     expect(parse('a.b + 1').evaluate({ a: { b: 1 } }), BROKEN('evaluates synchronously')).toBe(2);
   });
