@@ -4,6 +4,7 @@
 // request never re-parses YAML. A file that stops validating keeps its last good
 // version ("last good wins") and its errors are reported by `gobby workflow list`.
 import { watch, type FSWatcher } from 'chokidar';
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -43,6 +44,14 @@ export interface WorkflowCatalogOptions {
 }
 
 const PROJECT_WORKFLOWS = join('.gobby', 'workflows');
+
+/**
+ * A definition's content hash: the first 16 hex digits of the SHA-256 of its text. Sessions
+ * store it with their pinned copy and `pinned()` is keyed by it, so it must never change.
+ */
+export function hashDefinitionText(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
 
 export function createWorkflowCatalog(options: WorkflowCatalogOptions) {
   const directories = new Map<string, DirectoryEntry>();
@@ -108,7 +117,8 @@ export function createWorkflowCatalog(options: WorkflowCatalogOptions) {
         next.set(file, previous);
         continue;
       }
-      const result = compileWorkflow({ text: readFileSync(file, 'utf8'), file, tier });
+      const text = readFileSync(file, 'utf8');
+      const result = compileWorkflow({ text, file, tier }, hashDefinitionText(text));
       if (result.ok) next.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, good: result.workflow, errors: [] });
       else {
         next.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, good: previous?.good, errors: result.errors });
@@ -162,7 +172,7 @@ export function createWorkflowCatalog(options: WorkflowCatalogOptions) {
       const key = `${hash}\u0000${source.tier}\u0000${source.file}`;
       let workflow = pinnedCache.get(key);
       if (!workflow) {
-        const result = compileWorkflow(source);
+        const result = compileWorkflow(source, hash);
         if (!result.ok) {
           throw new Error(`pinned definition ${source.file} no longer compiles: ${result.errors.map((e) => e.message).join('; ')}`);
         }

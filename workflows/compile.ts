@@ -2,10 +2,9 @@
 // template is compiled here and every name it uses resolved, so a definition that loads
 // is a definition whose conditions can actually fire (prior-art: the Python engine's
 // conditions failed at run time and silently read as false).
-import { createHash } from 'node:crypto';
 import { LineCounter, parseDocument, isMap, isSeq, type Node as YamlNode } from 'yaml';
 import type { z } from 'zod';
-import { compileExpression, type CompiledExpressionHandle } from './expressions.js';
+import { compileExpression, EVENT_FACTS_NAME, type CompiledExpressionHandle } from './expressions.js';
 import { compileTemplate, type CompiledTemplate } from './templates.js';
 import { compileToolPattern } from './tool-names.js';
 import {
@@ -17,6 +16,7 @@ import {
 
 export type DefinitionTier = 'project' | 'user' | 'builtin';
 
+/** A definition file as read, and as a session's row keeps it. */
 export interface DefinitionSource {
   readonly text: string;
   readonly file: string;
@@ -36,20 +36,20 @@ export type CompiledAction =
   | { kind: 'increment_variable'; when?: CompiledExpressionHandle; name: string; by: number }
   | { kind: 'enter_phase'; when?: CompiledExpressionHandle; phase: string };
 
-export interface CompiledTransition {
+interface CompiledTransition {
   readonly to: string;
   readonly when: CompiledExpressionHandle;
   readonly onTransition: readonly CompiledAction[];
 }
 
-export interface CompiledToolPolicy {
+interface CompiledToolPolicy {
   /** `all`, or the patterns as written (for messages) with their matchers. */
   readonly allowed: 'all' | { readonly patterns: readonly string[]; readonly matches: (tool: string) => boolean };
   readonly blockedPatterns: readonly string[];
   readonly isBlocked: (tool: string) => boolean;
 }
 
-export interface CompiledRule {
+interface CompiledRule {
   readonly when: CompiledExpressionHandle;
   readonly action: 'block' | 'warn';
   readonly message: CompiledTemplate;
@@ -111,7 +111,11 @@ export const BUILTIN_NAMES: readonly string[] = [
 
 export type CompileResult = { ok: true; workflow: CompiledWorkflow } | { ok: false; errors: LoadError[] };
 
-export function compileWorkflow(source: DefinitionSource): CompileResult {
+/**
+ * `hash` is the content hash of `source.text`, computed by whoever read the file
+ * (`hashDefinitionText` in daemon/workflow-catalog.ts): the engine does no hashing.
+ */
+export function compileWorkflow(source: DefinitionSource, hash: string): CompileResult {
   const lineCounter = new LineCounter();
   const document = parseDocument(source.text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const at = (offset: number | undefined, message: string): LoadError => {
@@ -138,7 +142,7 @@ export function compileWorkflow(source: DefinitionSource): CompileResult {
     };
   }
   const compiler = new DefinitionCompiler(parsed.data, (path, message) => at(locate(path), message));
-  return compiler.compile(source);
+  return compiler.compile(source, hash);
 }
 
 class DefinitionCompiler {
@@ -151,13 +155,13 @@ class DefinitionCompiler {
   ) {
     this.knownNames = new Set([...BUILTIN_NAMES, ...collectVariableNames(definition)]);
     for (const { name, path } of collectVariableDeclarations(definition)) {
-      if (BUILTIN_NAMES.includes(name)) {
+      if (BUILTIN_NAMES.includes(name) || name === EVENT_FACTS_NAME) {
         this.errors.push(errorAt(path, `variable \`${name}\` shadows a built-in name`));
       }
     }
   }
 
-  compile(source: DefinitionSource): CompileResult {
+  compile(source: DefinitionSource, hash: string): CompileResult {
     const { definition } = this;
     const phaseNames = definition.phases.map((phase) => phase.name);
     phaseNames.forEach((name, index) => {
@@ -171,14 +175,15 @@ class DefinitionCompiler {
     const workflow: CompiledWorkflow = {
       name: definition.name,
       description: definition.description,
-      hash: createHash('sha256').update(source.text).digest('hex').slice(0, 16),
-      source,
+      hash,
+      // A copy: freezing must not reach into the caller's object.
+      source: { text: source.text, file: source.file, tier: source.tier },
       variables: definition.variables,
       phases,
       onSessionStart,
       phase: (name) => byName.get(name),
     };
-    return { ok: true, workflow: Object.freeze(workflow) };
+    return { ok: true, workflow: deepFreeze(workflow) };
   }
 
   private compilePhase(phase: WorkflowDefinition['phases'][number], index: number, phaseNames: string[]): CompiledPhase {
@@ -286,6 +291,24 @@ class DefinitionCompiler {
   private fail(path: readonly PropertyKey[], message: string): void {
     this.errors.push(this.errorAt(path, message));
   }
+}
+
+/**
+ * Freezes the value and everything reachable from it. One compiled workflow is shared by
+ * every session pinned to it, so nothing one evaluation does may change what the next one
+ * sees: a write to it throws (ES modules run in strict mode).
+ */
+function deepFreeze<T>(root: T): T {
+  const seen = new Set<unknown>();
+  const visit = (value: unknown): void => {
+    if ((typeof value !== 'object' || value === null) && typeof value !== 'function') return;
+    if (seen.has(value)) return;
+    seen.add(value);
+    Object.freeze(value);
+    for (const key of Reflect.ownKeys(value)) visit((value as Record<PropertyKey, unknown>)[key]);
+  };
+  visit(root);
+  return root;
 }
 
 /** Variables may be declared under `variables:` or introduced by set/increment actions. */

@@ -6,7 +6,6 @@ const when = z.string().min(1).optional();
 
 export const PHASE_ACTION_NAMES = ['inject_message', 'set_variable', 'increment_variable'] as const;
 export const TRIGGER_ACTION_NAMES = [...PHASE_ACTION_NAMES, 'enter_phase'] as const;
-export const EXIT_CONDITION_TYPES = ['user_approval', 'variable_set', 'expression'] as const;
 
 const injectMessage = z.strictObject({ action: z.literal('inject_message'), content: z.string(), when });
 const setVariable = z.strictObject({
@@ -23,8 +22,8 @@ const incrementVariable = z.strictObject({
 });
 const enterPhase = z.strictObject({ action: z.literal('enter_phase'), phase: z.string().min(1), when });
 
-export const phaseActionSchema = z.discriminatedUnion('action', [injectMessage, setVariable, incrementVariable]);
-export const triggerActionSchema = z.discriminatedUnion('action', [
+const phaseActionSchema = z.discriminatedUnion('action', [injectMessage, setVariable, incrementVariable]);
+const triggerActionSchema = z.discriminatedUnion('action', [
   injectMessage,
   setVariable,
   incrementVariable,
@@ -80,7 +79,3 @@ export const workflowDefinitionSchema = z.strictObject({
 });
 
 export type WorkflowDefinition = z.infer<typeof workflowDefinitionSchema>;
-export type PhaseDefinition = z.infer<typeof phaseSchema>;
-export type PhaseAction = z.infer<typeof phaseActionSchema>;
-export type TriggerAction = z.infer<typeof triggerActionSchema>;
-export type ExitCondition = z.infer<typeof exitConditionSchema>;

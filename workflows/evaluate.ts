@@ -2,7 +2,7 @@
 // Pure: no clock, no I/O. Time comes in as `ctx.now`; what should happen outside
 // (audit rows for phase changes) goes out as effects.
 import type { CompiledAction, CompiledPhase, CompiledWorkflow } from './compile.js';
-import type { ExpressionScope } from './expressions.js';
+import { EVENT_FACTS_NAME, type ExpressionScope } from './expressions.js';
 import {
   classifyApprovalReply,
   renderApprovalDeclined,
@@ -401,9 +401,10 @@ function buildScope(
     },
     approval_pending: state.pendingApproval !== null,
     null: null,
+    [EVENT_FACTS_NAME]: { prompt, command },
     ...state.variables,
   };
-  return { values, event: { prompt, command } };
+  return { values };
 }
 
 function asksForApproval(lastMessage: string | undefined, approvalPrompt: string): boolean {

@@ -4,17 +4,31 @@
 //   `x | length`, `a.includes('b')`.
 // Expressions are compiled once, when a definition loads; every name they use is checked
 // then, so a typo fails loudly at load time instead of silently evaluating to false.
-import jexlModule, { type CompiledExpression, type JexlAst } from 'jexl';
+import { createExpressionLanguage, type ExpressionTree, type ParsedExpression } from './jexl-adapter.js';
+
+/**
+ * The name under which the evaluation context carries the facts of the current event that
+ * the built-in functions read. `user_says(…)` and `command_contains(…)` are rewritten at
+ * compile time to take it as their first argument, so they read their inputs from the
+ * scope like everything else, and the module holds no state between evaluations.
+ * Authors cannot write it: the compiler reports it as an unknown name anywhere else, and
+ * refuses a variable of that name.
+ */
+export const EVENT_FACTS_NAME = '$event';
+
+/** Facts about the current event that the built-in functions read. */
+export interface EventFacts {
+  readonly prompt?: string | undefined;
+  readonly command?: string | undefined;
+}
 
 /** What an expression can see while it is evaluated. */
 export interface ExpressionScope {
-  /** Top-level names (phase, variables, tool, …). A missing property reads as undefined. */
+  /**
+   * Top-level names (phase, variables, tool, …), and the event's facts under
+   * EVENT_FACTS_NAME. A missing property reads as undefined.
+   */
   readonly values: Readonly<Record<string, unknown>>;
-  /** Facts about the current event that the built-in functions read. */
-  readonly event: {
-    readonly prompt?: string | undefined;
-    readonly command?: string | undefined;
-  };
 }
 
 export interface CompiledExpressionHandle {
@@ -22,34 +36,11 @@ export interface CompiledExpressionHandle {
   evaluate(scope: ExpressionScope): unknown;
 }
 
-export type CompileExpressionResult =
+type CompileExpressionResult =
   | { ok: true; expression: CompiledExpressionHandle }
   | { ok: false; message: string };
 
 const NOT_IN_OPERATOR = '∉';
-
-// jexl functions receive only their arguments, so the functions that read the current
-// event find it here. Evaluation is synchronous and single-threaded, so the slot is set
-// and cleared around each evaluation and never seen by another one.
-let currentEvent: ExpressionScope['event'] = {};
-
-const jexl = new jexlModule.Jexl();
-
-// Python reads `a or b and c` as `a or (b and c)`; jexl gives && and || equal
-// precedence. Raise && so that the seed's expressions group the way they read.
-// With manual evaluation jexl hands over thunks whose eval() returns its (sync) promise.
-interface LazyOperand {
-  eval(): { then(onValue: (value: unknown) => unknown): unknown };
-}
-jexl.addBinaryOp(
-  '&&',
-  12,
-  (left: LazyOperand, right: LazyOperand) => left.eval().then((value) => (value ? right.eval() : value)),
-  true,
-);
-// jexl's own `in` ignores object keys; `in` and `not in` must agree on every collection.
-jexl.addBinaryOp('in', 20, (left: unknown, right: unknown) => isMember(left, right));
-jexl.addBinaryOp(NOT_IN_OPERATOR, 20, (left: unknown, right: unknown) => !isMember(left, right));
 
 function isMember(item: unknown, collection: unknown): boolean {
   if (typeof collection === 'string') return typeof item === 'string' && collection.includes(item);
@@ -58,16 +49,20 @@ function isMember(item: unknown, collection: unknown): boolean {
   return false;
 }
 
-const FUNCTIONS: Record<string, (...args: unknown[]) => unknown> = {
+function factsOf(value: unknown): EventFacts {
+  return value && typeof value === 'object' ? (value as EventFacts) : {};
+}
+
+const FUNCTIONS: Record<string, (facts: unknown, ...args: unknown[]) => unknown> = {
   /** True when the user's prompt contains any of the words (whole words, any case). */
-  user_says: (...words: unknown[]) => {
-    const prompt = currentEvent.prompt;
+  user_says: (facts, ...words) => {
+    const prompt = factsOf(facts).prompt;
     if (!prompt) return false;
     return words.some((word) => typeof word === 'string' && containsWord(prompt, word));
   },
   /** True when the Bash command being run contains the text. */
-  command_contains: (...fragments: unknown[]) => {
-    const command = currentEvent.command;
+  command_contains: (facts, ...fragments) => {
+    const command = factsOf(facts).command;
     if (!command) return false;
     return fragments.some((fragment) => typeof fragment === 'string' && command.includes(fragment));
   },
@@ -88,8 +83,19 @@ const TRANSFORMS: Record<string, (value: unknown, ...args: unknown[]) => unknown
   join: (value, separator) => (Array.isArray(value) ? value.join(typeof separator === 'string' ? separator : ', ') : value),
 };
 
-for (const [name, fn] of Object.entries(FUNCTIONS)) jexl.addFunction(name, fn);
-for (const [name, fn] of Object.entries(TRANSFORMS)) jexl.addTransform(name, fn);
+const language = createExpressionLanguage({
+  functions: FUNCTIONS,
+  filters: TRANSFORMS,
+  operators: [
+    // jexl's own `in` ignores object keys; `in` and `not in` must agree on every collection.
+    { operator: 'in', precedence: 20, apply: (left: unknown, right: unknown) => isMember(left, right) },
+    { operator: NOT_IN_OPERATOR, precedence: 20, apply: (left: unknown, right: unknown) => !isMember(left, right) },
+  ],
+  // Python reads `a or b and c` as `a or (b and c)`; jexl gives && and || equal
+  // precedence. Raise && so that the seed's expressions group the way they read, and keep
+  // it lazy: a false left side decides on its own.
+  shortCircuitOperators: [{ operator: '&&', precedence: 12, keepsLeft: (left) => !left }],
+});
 
 /** Method-call spellings (`a.includes('b')`) that are rewritten to the transform of that name. */
 const METHOD_TRANSFORMS = new Set(['includes', 'startsWith', 'endsWith', 'lower', 'upper', 'trim', 'join']);
@@ -104,15 +110,15 @@ export function containsWord(text: string, word: string): boolean {
  * expression may read; anything else is reported as unknown.
  */
 export function compileExpression(source: string, knownNames: ReadonlySet<string>): CompileExpressionResult {
-  let compiled: CompiledExpression;
+  let parsed: ParsedExpression;
   const unbalanced = findUnbalancedBracket(source);
   if (unbalanced) return { ok: false, message: `syntax error in expression \`${source}\`: ${unbalanced}` };
   try {
-    compiled = jexl.compile(rewriteSeedSyntax(source));
+    parsed = language.parse(rewriteSeedSyntax(source));
   } catch (error) {
     return { ok: false, message: `syntax error in expression \`${source}\`: ${(error as Error).message}` };
   }
-  const problems = findUnknownNames(compiled._getAst(), knownNames);
+  const problems = findUnknownNames(parsed.tree, knownNames);
   if (problems.length > 0) {
     return { ok: false, message: `${problems.join('; ')} in expression \`${source}\`` };
   }
@@ -121,15 +127,12 @@ export function compileExpression(source: string, knownNames: ReadonlySet<string
     expression: {
       source,
       evaluate(scope) {
-        currentEvent = scope.event;
         try {
-          return compiled.evalSync(scope.values);
+          return parsed.evaluate(scope.values);
         } catch {
           // A runtime type error (a property of a number, say) reads as "no value":
           // a condition that cannot be evaluated is not met, and a template shows nothing.
           return undefined;
-        } finally {
-          currentEvent = {};
         }
       },
     },
@@ -140,7 +143,9 @@ export function compileExpression(source: string, knownNames: ReadonlySet<string
  * Rewrites the Python-flavoured words of the seed documents into jexl operators,
  * leaving string literals and property names (`a.not`) alone. `not` applies, as in
  * Python, to the whole comparison that follows it (`not phase == 'plan'` is
- * `!(phase == 'plan')`), up to the next `and`/`or` or closing bracket.
+ * `!(phase == 'plan')`), up to the next `and`/`or` or closing bracket. A call of a
+ * function that reads the event gets the event's facts as its first argument
+ * (`user_says('done')` is `user_says($event, 'done')`).
  */
 export function rewriteSeedSyntax(source: string): string {
   const tokens = source.match(/'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"|[A-Za-z_$][\w$]*|\s+|./gsu) ?? [];
@@ -164,10 +169,18 @@ export function rewriteSeedSyntax(source: string): string {
   };
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
-    if (previousSignificant() === '.') {
+    const previous = previousSignificant();
+    if (previous === '.') {
       const next = tokens[nextSignificantIndex(i + 1)];
       if (METHOD_TRANSFORMS.has(token) && next === '(') replaceLastSignificant(out, '|');
       out.push(token);
+      continue;
+    }
+    const open = nextSignificantIndex(i + 1);
+    if (Object.hasOwn(FUNCTIONS, token) && previous !== '|' && tokens[open] === '(') {
+      depth++;
+      out.push(token, '(', tokens[nextSignificantIndex(open + 1)] === ')' ? EVENT_FACTS_NAME : `${EVENT_FACTS_NAME}, `);
+      i = open;
       continue;
     }
     if (token === '(' || token === '[' || token === '{') {
@@ -221,42 +234,26 @@ function replaceLastSignificant(out: string[], replacement: string): void {
   }
 }
 
-function findUnknownNames(ast: JexlAst | undefined, knownNames: ReadonlySet<string>): string[] {
+function findUnknownNames(tree: ExpressionTree, knownNames: ReadonlySet<string>): string[] {
   const problems = new Set<string>();
-  const visit = (node: unknown): void => {
-    if (!node || typeof node !== 'object') return;
-    const n = node as JexlAst;
-    switch (n.type) {
-      case 'Identifier':
-        if (n.from) visit(n.from);
-        else if (!n.relative && !knownNames.has(String(n.value))) problems.add(`unknown name \`${String(n.value)}\``);
+  const visit = (node: ExpressionTree): void => {
+    switch (node.kind) {
+      case 'name':
+        if (!knownNames.has(node.name)) problems.add(`unknown name \`${node.name}\``);
         return;
-      case 'FunctionCall': {
-        const pool = n.pool === 'transforms' ? TRANSFORMS : FUNCTIONS;
-        const name = String(n.name);
-        if (!Object.hasOwn(pool, name)) {
-          problems.add(`unknown ${n.pool === 'transforms' ? 'filter' : 'function'} \`${name}\``);
-        }
-        for (const arg of (n.args as unknown[] | undefined) ?? []) visit(arg);
+      case 'call': {
+        const pool = node.pool === 'filter' ? TRANSFORMS : FUNCTIONS;
+        if (!Object.hasOwn(pool, node.name)) problems.add(`unknown ${node.pool} \`${node.name}\``);
+        // The event facts rewriteSeedSyntax passed in are gobby's, not a name the author wrote.
+        const first = node.args[0];
+        const passedFacts = node.pool === 'function' && first?.kind === 'name' && first.name === EVENT_FACTS_NAME;
+        for (const arg of passedFacts ? node.args.slice(1) : node.args) visit(arg);
         return;
       }
-      case 'FilterExpression':
-        visit(n.subject);
-        visit(n.expr);
-        return;
-      case 'ArrayLiteral':
-        for (const item of n.value as unknown[]) visit(item);
-        return;
-      case 'ObjectLiteral':
-        for (const value of Object.values(n.value as Record<string, unknown>)) visit(value);
-        return;
-      default:
-        for (const key of ['left', 'right', 'test', 'consequent', 'alternate']) visit(n[key]);
+      case 'other':
+        for (const child of node.children) visit(child);
     }
   };
-  visit(ast);
+  visit(tree);
   return [...problems];
 }
-
-export const EXPRESSION_FUNCTIONS: readonly string[] = Object.keys(FUNCTIONS);
-export const EXPRESSION_FILTERS: readonly string[] = Object.keys(TRANSFORMS);

@@ -15,7 +15,7 @@ export interface CompiledTemplate {
   render(scope: ExpressionScope): string;
 }
 
-export type CompileTemplateResult = { ok: true; template: CompiledTemplate } | { ok: false; message: string };
+type CompileTemplateResult = { ok: true; template: CompiledTemplate } | { ok: false; message: string };
 
 const TAG = /\{\{([\s\S]*?)\}\}|\{%([\s\S]*?)%\}/g;
 

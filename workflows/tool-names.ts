@@ -30,6 +30,3 @@ export function compileToolPattern(pattern: string): (toolName: string) => boole
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
-
-/** Tools that change files. Used to phrase deny reasons, never to decide them. */
-export const FILE_WRITING_TOOLS: readonly string[] = ['Write', 'Edit', 'NotebookEdit'];

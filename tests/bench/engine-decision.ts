@@ -11,6 +11,7 @@ import {
   type EngineEvent,
   type WorkflowState,
 } from '../../workflows/index.js';
+import { hashDefinitionText } from '../../daemon/workflow-catalog.js';
 import { metric, nsToMs, summarize, type BenchResult } from './stats.js';
 
 export const FIXTURE = fileURLToPath(new URL('./fixtures/twenty-rules.yaml', import.meta.url));
@@ -35,7 +36,8 @@ const EVENTS: readonly EngineEvent[] = [
 ];
 
 export function loadBenchWorkflow(): CompiledWorkflow {
-  const compiled = compileWorkflow({ text: readFileSync(FIXTURE, 'utf8'), file: FIXTURE, tier: 'project' });
+  const text = readFileSync(FIXTURE, 'utf8');
+  const compiled = compileWorkflow({ text, file: FIXTURE, tier: 'project' }, hashDefinitionText(text));
   if (!compiled.ok) {
     throw new Error(`bench fixture does not compile:\n${compiled.errors.map((e) => `${e.file}:${e.line}:${e.column} ${e.message}`).join('\n')}`);
   }

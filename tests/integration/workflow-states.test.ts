@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR } from '../../daemon/package-info.js';
+import { hashDefinitionText } from '../../daemon/workflow-catalog.js';
 import { openDatabase } from '../../daemon/store/open-database.js';
 import { createStore, type Store } from '../../daemon/store/store.js';
 import { compileWorkflow, startWorkflow, type CompiledWorkflow, type WorkflowState } from '../../workflows/index.js';
@@ -14,7 +15,8 @@ const NOW = Date.UTC(2026, 0, 1);
 const SESSION = 'session-1';
 
 function compiled(name: string): CompiledWorkflow {
-  const result = compileWorkflow({ text: `name: ${name}\nphases:\n  - name: first\n    allowed_tools: [Read]\n  - name: second\n    allowed_tools: all\n`, file: `/defs/${name}.yaml`, tier: 'user' });
+  const text = `name: ${name}\nphases:\n  - name: first\n    allowed_tools: [Read]\n  - name: second\n    allowed_tools: all\n`;
+  const result = compileWorkflow({ text, file: `/defs/${name}.yaml`, tier: 'user' }, hashDefinitionText(text));
   if (!result.ok) throw new Error(result.errors.map((e) => e.message).join('; '));
   return result.workflow;
 }

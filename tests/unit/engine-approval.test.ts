@@ -1,14 +1,11 @@
 // When a "yes" counts as approval: only after the model ended its turn with the phase's
 // approval question, so a yes to a clarifying question does not leave the plan phase.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { compileWorkflow, evaluateEvent, startWorkflow, type CompiledWorkflow, type WorkflowState } from '../../workflows/index.js';
+import { evaluateEvent, startWorkflow, type CompiledWorkflow, type WorkflowState } from '../../workflows/index.js';
+import { loadTemplate } from './engine-test-helpers.js';
 
 function planExecute(): CompiledWorkflow {
-  const file = new URL('../../templates/plan-execute.yaml', import.meta.url);
-  const result = compileWorkflow({ text: readFileSync(file, 'utf8'), file: file.pathname, tier: 'builtin' });
-  if (!result.ok) throw new Error(JSON.stringify(result.errors));
-  return result.workflow;
+  return loadTemplate('plan-execute');
 }
 
 function afterTurnEndingWith(workflow: CompiledWorkflow, lastAssistantMessage: string | undefined): WorkflowState {

@@ -4,7 +4,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_NAMES, compileWorkflow } from '../../workflows/index.js';
+import { BUILTIN_NAMES, compileWorkflow, type CompiledPhase, type CompiledWorkflow } from '../../workflows/index.js';
+import { hashDefinitionText } from '../../daemon/workflow-catalog.js';
 import { compile, compileErrors, FIXTURES_DIR, TEMPLATES_DIR } from './engine-test-helpers.js';
 
 const builtinTemplates = readdirSync(TEMPLATES_DIR).filter((file) => /\.ya?ml$/.test(file));
@@ -16,7 +17,8 @@ describe('built-in templates', () => {
 
   it.each(builtinTemplates)('%s compiles', (file) => {
     const path = join(TEMPLATES_DIR, file);
-    const result = compileWorkflow({ text: readFileSync(path, 'utf8'), file: path, tier: 'builtin' });
+    const text = readFileSync(path, 'utf8');
+    const result = compileWorkflow({ text, file: path, tier: 'builtin' }, hashDefinitionText(text));
     expect(result.ok ? [] : result.errors).toEqual([]);
     if (result.ok) {
       expect(`${result.workflow.name}.yaml`).toBe(file); // the file name is the workflow name
@@ -92,9 +94,69 @@ triggers:
     expect(compile(`${text}\n`).hash).not.toBe(a.hash);
   });
 
-  it('the compiled workflow is frozen', () => {
-    const workflow = compile('name: f\nphases:\n  - name: a\n');
-    expect(Object.isFrozen(workflow)).toBe(true);
+  // One compiled workflow is shared by every session pinned to it: no write may change what
+  // the next session sees. Test files are ES modules, so a write to a frozen object throws.
+  describe('the compiled workflow is deep-frozen', () => {
+    const text = `name: f
+variables:
+  limits: {edits: 3, files: [a.ts]}
+phases:
+  - name: plan
+    blocked_tools: [Bash]
+    rules:
+      - when: "tool == 'Write'"
+        action: block
+        message: no writing
+    transitions:
+      - to: act
+        when: "user_says('go')"
+        on_transition:
+          - action: set_variable
+            name: started
+            value: true
+  - name: act
+`;
+    const shape = (workflow: CompiledWorkflow) => ({
+      phases: workflow.phases.map((phase) => ({
+        name: phase.name,
+        rules: phase.rules.map((rule) => rule.label),
+        blocked: [...phase.tools.blockedPatterns],
+        bashBlocked: phase.tools.isBlocked('Bash'),
+        transitions: phase.transitions.map((transition) => ({ to: transition.to, when: transition.when.source, actions: transition.onTransition.length })),
+      })),
+      variables: JSON.stringify(workflow.variables),
+    });
+
+    type Writable<T> = { -readonly [K in keyof T]: T[K] };
+    const writes: readonly (readonly [label: string, write: (w: CompiledWorkflow) => unknown])[] = [
+      ['phases.push(…)', (w: CompiledWorkflow) => (w.phases as CompiledPhase[]).push(w.phases[0]!)],
+      ['phases[0].name = …', (w: CompiledWorkflow) => ((w.phases[0] as Writable<CompiledPhase>).name = 'hijacked')],
+      ['phases[0].rules.push(…)', (w: CompiledWorkflow) => (w.phases[0]!.rules as unknown[]).push(w.phases[0]!.rules[0])],
+      ['phases[0].rules[0].action = …', (w: CompiledWorkflow) => ((w.phases[0]!.rules[0] as { action: string }).action = 'warn')],
+      ['tools.blockedPatterns.push(…)', (w: CompiledWorkflow) => (w.phases[0]!.tools.blockedPatterns as string[]).push('Read')],
+      ['tools.isBlocked = …', (w: CompiledWorkflow) => ((w.phases[0]!.tools as { isBlocked: unknown }).isBlocked = () => false)],
+      ['variables.x = …', (w: CompiledWorkflow) => ((w.variables as Record<string, unknown>).x = 1)],
+      ['variables.limits.edits = …', (w: CompiledWorkflow) => ((w.variables.limits as { edits: number }).edits = 99)],
+      ['variables.limits.files.push(…)', (w: CompiledWorkflow) => ((w.variables.limits as { files: string[] }).files.push('b.ts'))],
+      ['transitions[0].to = …', (w: CompiledWorkflow) => ((w.phases[0]!.transitions[0] as { to: string }).to = 'plan')],
+      ['transitions[0].onTransition.push(…)', (w: CompiledWorkflow) => (w.phases[0]!.transitions[0]!.onTransition as unknown[]).push({})],
+      ['transitions[0].when.source = …', (w: CompiledWorkflow) => ((w.phases[0]!.transitions[0]!.when as { source: string }).source = 'true')],
+      ['source.text = …', (w: CompiledWorkflow) => ((w.source as { text: string }).text = '')],
+      ['phase = …', (w: CompiledWorkflow) => ((w as { phase: unknown }).phase = () => undefined)],
+    ];
+    it.each(writes)('%s throws and changes nothing', (_label, write) => {
+      const workflow = compile(text);
+      const before = shape(workflow);
+      expect(() => write(workflow)).toThrow(TypeError);
+      expect(shape(workflow)).toEqual(before);
+    });
+
+    it('freezing leaves the caller\'s source object alone', () => {
+      const source = { text, file: 'f.yaml', tier: 'project' as const };
+      const result = compileWorkflow(source, 'h');
+      expect(result.ok && Object.isFrozen(result.workflow.source)).toBe(true);
+      expect(Object.isFrozen(source)).toBe(false);
+    });
   });
 
   it('a variable_set exit condition compiles (`null` is a built-in name)', () => {
@@ -294,6 +356,14 @@ const ERROR_CASES: ErrorCase[] = [
     line: 4,
     column: 3,
     message: /^variable `phase` shadows a built-in name$/,
+  },
+  {
+    // A variable of that name would replace the facts user_says() and command_contains() read.
+    label: 'a variable named like the event facts the built-in functions receive',
+    yaml: "name: w\nvariables:\n  $event: {prompt: done}\nphases:\n  - name: a\n    transitions:\n      - to: a\n        when: \"user_says('done')\"\n",
+    line: 3,
+    column: 3,
+    message: /^variable `\$event` shadows a built-in name$/,
   },
   {
     label: 'a set_variable naming a built-in (located at its `name`)',

@@ -2,14 +2,15 @@
 // `user_says()`, `x | length`, `a.includes('b')`) compiled onto jexl. Tables of
 // "expression + scope in → value out".
 import { describe, expect, it } from 'vitest';
-import { compileExpression, containsWord, rewriteSeedSyntax, type ExpressionScope } from '../../workflows/expressions.js';
+import { compileExpression, containsWord, EVENT_FACTS_NAME, rewriteSeedSyntax, type EventFacts } from '../../workflows/expressions.js';
 
 const NAMES = new Set(['a', 'b', 'c', 'phase', 'tool', 'list', 'text', 'items', 'obj', 'n', 'android', 'notes', 'order', 'tool_result', 'variables']);
 
-function evaluate(source: string, values: Record<string, unknown> = {}, event: ExpressionScope['event'] = {}): unknown {
+/** `event` is what buildScope (evaluate.ts) passes to the built-in functions. */
+function evaluate(source: string, values: Record<string, unknown> = {}, event: EventFacts = {}): unknown {
   const result = compileExpression(source, NAMES);
   if (!result.ok) throw new Error(result.message);
-  return result.expression.evaluate({ values, event });
+  return result.expression.evaluate({ values: { ...values, [EVENT_FACTS_NAME]: event } });
 }
 
 function compileError(source: string): string {
@@ -213,6 +214,14 @@ describe('the rewrite leaves words alone where they are not operators', () => {
     ["text.includes ('a')", "text|includes ('a')"],
     ['text.length', 'text.length'],
     ['obj.not', 'obj.not'],
+    // The functions that read the event get its facts as an explicit first argument.
+    ["user_says('done')", "user_says($event, 'done')"],
+    ["not user_says ('a', 'b')", "!( user_says($event, 'a', 'b'))"],
+    ["user_says(not a, 'x') or c", "user_says($event, !( a), 'x') || c"],
+    ['command_contains()', 'command_contains($event)'],
+    ["obj.user_says('a')", "obj.user_says('a')"],
+    ["text | user_says('a')", "text | user_says('a')"],
+    ["'user_says(1)'", "'user_says(1)'"],
   ])('%s → %s', (source, rewritten) => {
     expect(rewriteSeedSyntax(source)).toBe(rewritten);
   });
@@ -334,7 +343,7 @@ describe('literals', () => {
     expect(compileError('a != null')).toBe('unknown name `null` in expression `a != null`');
     const result = compileExpression('a != null', new Set([...NAMES, 'null']));
     if (!result.ok) throw new Error(result.message);
-    const check = (values: Record<string, unknown>): unknown => result.expression.evaluate({ values: { null: null, ...values }, event: {} });
+    const check = (values: Record<string, unknown>): unknown => result.expression.evaluate({ values: { null: null, ...values } });
     expect(check({ a: 1 })).toBe(true);
     expect(check({ a: 0 })).toBe(true);
     expect(check({ a: null })).toBe(false);
@@ -354,6 +363,10 @@ describe('compile errors', () => {
     ['{k: typo}', 'unknown name `typo` in expression `{k: typo}`'],
     ["user_says(typo)", 'unknown name `typo` in expression `user_says(typo)`'],
     ['a ? typo : 1', 'unknown name `typo` in expression `a ? typo : 1`'],
+    // The name that carries the event's facts is gobby's, not the author's.
+    ["$event.prompt == 'x'", "unknown name `$event` in expression `$event.prompt == 'x'`"],
+    ['user_says($event)', 'unknown name `$event` in expression `user_says($event)`'],
+    ["text | user_says('a')", "unknown filter `user_says` in expression `text | user_says('a')`"],
   ])('%s → %s', (source, message) => {
     expect(compileError(source)).toBe(message);
   });

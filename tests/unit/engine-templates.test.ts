@@ -7,10 +7,10 @@ import { compile, contextOf, post, say, Session, sessionStart } from './engine-t
 
 const NAMES = new Set(['phase', 'name', 'files', 'obj', 'n', 'flag', 'variables', 'items', 'tool_result', 'user']);
 
-function render(source: string, values: Record<string, unknown> = {}, event = {}): string {
+function render(source: string, values: Record<string, unknown> = {}): string {
   const result = compileTemplate(source, NAMES);
   if (!result.ok) throw new Error(result.message);
-  return result.template.render({ values, event });
+  return result.template.render({ values });
 }
 
 function templateError(source: string): string {

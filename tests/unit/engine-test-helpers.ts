@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { hashDefinitionText } from '../../daemon/workflow-catalog.js';
 import {
   compileWorkflow,
   evaluateEvent,
@@ -25,13 +26,13 @@ export const FIXTURES_DIR = join(REPO_ROOT, 'tests', 'fixtures', 'workflows');
 export const T0 = 1_700_000_000_000;
 
 export function compileErrors(text: string, file = 'test.yaml'): LoadError[] {
-  const result = compileWorkflow({ text, file, tier: 'project' });
+  const result = compileWorkflow({ text, file, tier: 'project' }, hashDefinitionText(text));
   if (result.ok) throw new Error(`expected ${file} not to compile, but it did`);
   return result.errors;
 }
 
 export function compile(text: string, file = 'test.yaml'): CompiledWorkflow {
-  const result = compileWorkflow({ text, file, tier: 'project' });
+  const result = compileWorkflow({ text, file, tier: 'project' }, hashDefinitionText(text));
   if (!result.ok) {
     throw new Error(`expected ${file} to compile:\n${result.errors.map((e) => `${e.file}:${e.line}:${e.column} ${e.message}`).join('\n')}`);
   }
@@ -40,7 +41,8 @@ export function compile(text: string, file = 'test.yaml'): CompiledWorkflow {
 
 export function loadTemplate(name: string): CompiledWorkflow {
   const file = join(TEMPLATES_DIR, `${name}.yaml`);
-  const result = compileWorkflow({ text: readFileSync(file, 'utf8'), file, tier: 'builtin' });
+  const text = readFileSync(file, 'utf8');
+  const result = compileWorkflow({ text, file, tier: 'builtin' }, hashDefinitionText(text));
   if (!result.ok) throw new Error(`built-in template ${name} does not compile: ${JSON.stringify(result.errors)}`);
   return result.workflow;
 }
