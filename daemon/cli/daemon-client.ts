@@ -1,6 +1,6 @@
 // The CLI is an HTTP client of the daemon (design §3.2: the daemon is the only writer).
 import { hostname, userInfo } from 'node:os';
-import { readDaemonFile, resolveConfiguredPort, resolveGobbyHome } from '../../hooks/daemon-file.js';
+import { locateDaemon as locateDaemonOf } from '../../hooks/daemon-locator.js';
 import { readControlToken } from '../control-token.js';
 import { homeLayout, type HomeLayout } from '../home-layout.js';
 import { loopbackFetch, type FetchLikeResponse } from '../../hooks/loopback-fetch.js';
@@ -22,9 +22,8 @@ export interface DaemonAddress {
 }
 
 export function locateDaemon(env: Record<string, string | undefined>): DaemonAddress {
-  const layout = homeLayout(resolveGobbyHome(env));
-  const port = readDaemonFile(layout.home)?.port ?? resolveConfiguredPort(env, layout.home);
-  return { layout, port, baseUrl: `http://127.0.0.1:${port}` };
+  const { home, port, baseUrl } = locateDaemonOf(env);
+  return { layout: homeLayout(home), port, baseUrl };
 }
 
 const REQUEST_TIMEOUT_MS = 5000;
