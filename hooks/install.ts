@@ -9,6 +9,7 @@ import { basename, dirname, join } from 'node:path';
 
 import { GobbyError, INSTALL_ERROR_CODES } from './errors.js';
 import { validateSettings, type MatcherGroup } from './settings-schema.js';
+import { quoteForShell } from './shell-quote.js';
 
 /** Header on every gobby http handler; it is how uninstall recognises ours. */
 export const GOBBY_HOOK_HEADER = 'X-Gobby-Hook';
@@ -84,14 +85,9 @@ export interface ClientCommandOptions {
   nodePath?: string;
 }
 
-/** `"<node>" "<client.js>"`, quoted for the bash that Claude Code runs command hooks in. */
+/** `<node> <client.js>`, each quoted for the bash that Claude Code runs command hooks in. */
 export function formatClientCommand({ clientPath, nodePath = process.execPath }: ClientCommandOptions): string {
   return `${quoteForShell(nodePath)} ${quoteForShell(clientPath)}`;
-}
-
-function quoteForShell(word: string): string {
-  if (/^[\w@%+=:,./-]+$/.test(word)) return word;
-  return `"${word.replace(/["\\$`]/g, (c) => `\\${c}`)}"`;
 }
 
 /** True for a handler gobby wrote: an http handler with our header or a command with our marker. */
