@@ -72,9 +72,10 @@ async function awaitingApproval(): Promise<PlanExecuteSession> {
  */
 async function executing(): Promise<PlanExecuteSession> {
   const session = await planExecuteSession();
-  await session.turn('hello', [{ text: 'Hello.' }]);
-  await session.gobby.json(['workflow', 'phase', 'execute'], session.box.project);
   writeFileSync(session.target, 'hi\n');
+  // Claude Code edits only files the session has read.
+  await session.turn('look at hello.txt', [{ toolUses: [uniqueToolUse('Read', { file_path: session.target })] }, { text: 'It says hi.' }]);
+  await session.gobby.json(['workflow', 'phase', 'execute'], session.box.project);
   expect((await session.status()).phase).toBe('execute');
   return session;
 }
