@@ -17,9 +17,9 @@ import { truncate } from './truncate.js';
 type Env = Record<string, string | undefined>;
 
 /** Events where a strict client blocks (exit 2) when the daemon cannot answer. */
-export const GUARD_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 'UserPromptSubmit', 'PermissionRequest']);
+const GUARD_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 'UserPromptSubmit', 'PermissionRequest']);
 
-export const CLIENT_USAGE = 'usage: node dist/hooks/client.js <EventName> [--lenient]';
+const CLIENT_USAGE = 'usage: node dist/hooks/client.js <EventName> [--lenient]';
 
 export interface ClientResult {
   stdout: string;
@@ -144,7 +144,7 @@ function applyFailurePolicy(
 // Entry point
 
 /** dist/hooks/client.js → dist/daemon/main.js */
-export function defaultDaemonMain(): string {
+function defaultDaemonMain(): string {
   return fileURLToPath(new URL('../daemon/main.js', import.meta.url));
 }
 

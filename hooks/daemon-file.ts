@@ -5,10 +5,10 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-export const DEFAULT_PORT = 7377;
+const DEFAULT_PORT = 7377;
 
-export const DAEMON_FILE_NAME = 'daemon.json';
-export const CONFIG_FILE_NAME = 'config.json';
+const DAEMON_FILE_NAME = 'daemon.json';
+const CONFIG_FILE_NAME = 'config.json';
 
 /** What the running daemon writes to `$GOBBY_HOME/daemon.json`. */
 export interface DaemonFile {
@@ -28,7 +28,7 @@ export function resolveGobbyHome(env: Env): string {
   return join(home, '.gobby');
 }
 
-export function daemonFilePath(home: string): string {
+function daemonFilePath(home: string): string {
   return join(home, DAEMON_FILE_NAME);
 }
 

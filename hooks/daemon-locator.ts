@@ -20,7 +20,7 @@ type Env = Record<string, string | undefined>;
 const DAEMON_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
 
 /** daemon/main.ts exits with this when another daemon already holds the GOBBY_HOME lock. */
-export const DAEMON_EXIT_ALREADY_RUNNING = 3;
+const DAEMON_EXIT_ALREADY_RUNNING = 3;
 
 const HEALTH_TIMEOUT_MS = 1000;
 const HEALTH_POLL_INTERVAL_MS = 100;
@@ -84,7 +84,7 @@ export interface SpawnedDaemon {
 export type SpawnDaemon = (options: SpawnDaemonOptions) => SpawnedDaemon | void | Promise<SpawnedDaemon | void>;
 
 /** Starts `node <daemonMain>` in the background, outliving this process; its stderr goes to `startupLog`. */
-export function spawnDetachedDaemon({ daemonMain, env, startupLog }: SpawnDaemonOptions): SpawnedDaemon {
+function spawnDetachedDaemon({ daemonMain, env, startupLog }: SpawnDaemonOptions): SpawnedDaemon {
   if (!existsSync(daemonMain)) throw new Error(`daemon entry point not found: ${daemonMain} (is gobby built?)`);
   const log = openSync(startupLog, 'w');
   let exited: number | null = null;
@@ -112,7 +112,7 @@ export function spawnDetachedDaemon({ daemonMain, env, startupLog }: SpawnDaemon
  * The daemon serves every session, and a `claude` it runs later would take
  * CLAUDECODE=1 for a nested session.
  */
-export function daemonEnvironment(env: Env): Env {
+function daemonEnvironment(env: Env): Env {
   const sessionScoped = /^(CLAUDECODE|CLAUDE_CODE_.*|CLAUDE_PROJECT_DIR|CLAUDE_ENV_FILE|CLAUDE_PID|CLAUDE_EFFORT)$/;
   return Object.fromEntries(Object.entries(env).filter(([key]) => !sessionScoped.test(key)));
 }

@@ -15,7 +15,7 @@ export interface InstallTarget {
 }
 
 /** `.claude/settings.json` of the project (default: the working directory), or the user's file. */
-export function settingsPathFor(target: InstallTarget, env: Env, cwd: string): string {
+function settingsPathFor(target: InstallTarget, env: Env, cwd: string): string {
   if (target.user) {
     const configDir = env.CLAUDE_CONFIG_DIR ?? join(env.HOME ?? homedir(), '.claude');
     return join(configDir, 'settings.json');

@@ -11,14 +11,14 @@ import { homeLayout, type HomeLayout } from '../../daemon/home-layout.js';
 export const TOKEN = 'x'.repeat(64);
 export const AUTH = { authorization: `Bearer ${TOKEN}` } as const;
 /** 2026-01-01T00:00:00Z: a fixed, readable start for the injected clock. */
-export const START_MS = Date.UTC(2026, 0, 1);
+const START_MS = Date.UTC(2026, 0, 1);
 
 export interface TestClock {
   (): number;
   advance(ms: number): void;
 }
 
-export function createTestClock(start = START_MS): TestClock {
+function createTestClock(start = START_MS): TestClock {
   let now = start;
   const clock = (() => now) as TestClock;
   clock.advance = (ms) => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from './claude-cli.js';
 
-export const GOBBY_CLI = join(REPO_ROOT, 'dist', 'daemon', 'cli', 'main.js');
+const GOBBY_CLI = join(REPO_ROOT, 'dist', 'daemon', 'cli', 'main.js');
 
 export interface CliRun {
   readonly code: number;
