@@ -22,7 +22,8 @@ const DAEMON_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
 /** daemon/main.ts exits with this when another daemon already holds the GOBBY_HOME lock. */
 const DAEMON_EXIT_ALREADY_RUNNING = 3;
 
-const HEALTH_TIMEOUT_MS = 1000;
+// A hung daemon must not eat the SessionStart hook's 15 s budget: request, start, request.
+const HEALTH_TIMEOUT_MS = 500;
 const HEALTH_POLL_INTERVAL_MS = 100;
 /** Lines of the child's stderr quoted when it dies while starting. */
 const STARTUP_LOG_TAIL_LINES = 15;
