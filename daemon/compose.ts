@@ -29,6 +29,7 @@ export interface ComposeOptions {
   readonly builtinTemplatesDirectory?: string;
   readonly shutdown?: () => void;
   readonly onReloadError?: (errors: readonly { file: string; message: string }[]) => void;
+  readonly onDefinitionsChanged?: (directory: string) => void;
   /**
    * Checkpoint the WAL in a worker thread (needs the built .js files, so main.ts turns it
    * on and tests running the TypeScript sources leave SQLite's own autocheckpoint).
@@ -64,6 +65,7 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
     userDirectory: options.layout.userWorkflows,
     watch: options.watchDefinitions,
     ...(options.onReloadError ? { onReloadError: options.onReloadError } : {}),
+    ...(options.onDefinitionsChanged ? { onDirectoryChanged: options.onDefinitionsChanged } : {}),
   });
   const resolveProjectRoot = createProjectRootResolver();
   const sessionWorkflows = createSessionWorkflows({ store, catalog });

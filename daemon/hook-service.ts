@@ -16,7 +16,7 @@ import type { EffectEnvelope, EffectRunner } from './effects/effect-runner.js';
 import type { Provenance } from './provenance/event-provenance.js';
 import type { SessionWorkflows } from './session-workflows.js';
 import type { Store } from './store/store.js';
-import { truncate } from './text.js';
+import { truncate } from '../hooks/truncate.js';
 
 export interface HookServiceDeps {
   readonly store: Store;

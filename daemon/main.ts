@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSyn
 import { pathToFileURL } from 'node:url';
 import pino from 'pino';
 import { resolveGobbyHome } from '../hooks/daemon-file.js';
+import { DAEMON_EXIT_ALREADY_RUNNING } from '../hooks/daemon-locator.js';
 import { loadDaemonConfig } from './config.js';
 import { ensureControlToken } from './control-token.js';
 import { acquireDaemonLock } from './daemon-lock.js';
@@ -11,10 +12,12 @@ import { homeLayout } from './home-layout.js';
 import { PACKAGE_VERSION } from './package-info.js';
 import { composeDaemon } from './compose.js';
 
-/** Exit codes the CLI's `daemon start` understands. */
-export const EXIT_ALREADY_RUNNING = 3;
-export const EXIT_STARTUP_FAILED = 1;
+/** The hook client and the CLI read this exit code as "another daemon holds this GOBBY_HOME". */
+const EXIT_ALREADY_RUNNING = DAEMON_EXIT_ALREADY_RUNNING;
+const EXIT_STARTUP_FAILED = 1;
 
+// The CLI imports this dynamically for `daemon start --foreground`, which the check cannot see.
+// ts-unused-exports:disable-next-line
 export async function runDaemon(options: { foreground: boolean; env: Record<string, string | undefined> }): Promise<void> {
   const layout = homeLayout(resolveGobbyHome(options.env));
   mkdirSync(layout.home, { recursive: true, mode: 0o700 });

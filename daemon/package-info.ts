@@ -14,7 +14,7 @@ function findPackageRoot(start: string): string {
   return directory;
 }
 
-export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
+const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
 export const PACKAGE_VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 export const BUILTIN_TEMPLATES_DIR = join(PACKAGE_ROOT, 'templates');
 export const MIGRATIONS_DIR = join(PACKAGE_ROOT, 'migrations');

@@ -41,6 +41,8 @@ export interface WorkflowCatalogOptions {
   /** Off in tests that do not want file watchers. */
   readonly watch: boolean;
   readonly onReloadError?: (errors: readonly LoadError[]) => void;
+  /** A watched folder changed: the next lookup re-reads it. Lets tests wait on a reload instead of sleeping. */
+  readonly onDirectoryChanged?: (directory: string) => void;
 }
 
 const PROJECT_WORKFLOWS = join('.gobby', 'workflows');
@@ -86,9 +88,13 @@ export function createWorkflowCatalog(options: WorkflowCatalogOptions) {
       return;
     }
     if (entry.watcher || !options.watch || !WATCHED_TIERS.includes(tier)) return;
-    entry.watcher = watch(directory, { ignoreInitial: true, depth: 0 }).on('all', () => {
+    const changed = (): void => {
       entry.dirty = true;
-    });
+      options.onDirectoryChanged?.(directory);
+    };
+    // Also on 'ready': a file written between the read above and the end of chokidar's
+    // initial scan raises no event (ignoreInitial), so read the folder once more.
+    entry.watcher = watch(directory, { ignoreInitial: true, depth: 0 }).on('all', changed).on('ready', changed);
   }
 
   function refreshDirectory(directory: string, tier: DefinitionTier, entry: DirectoryEntry): void {

@@ -4,30 +4,28 @@
 //
 // Usage: node dist/hooks/client.js <EventName> [--lenient]
 //
-// It runs at the start of every session, so it imports node builtins and
-// daemon-file.ts only (no zod, no fastify) and bounds every network wait.
-import { spawn } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
-import { dirname } from 'node:path';
+// It runs at the start of every session, so it imports node built-ins and the small
+// hooks/ modules only (no zod, no fastify), and bounds every network wait.
+import { realpathSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { DAEMON_NODE_FLAGS, readDaemonFile, resolveConfiguredPort, resolveGobbyHome } from './daemon-file.js';
-import { loopbackFetch, type FetchLike, type FetchLikeInit } from './loopback-fetch.js';
+import { describeError } from './describe-error.js';
+import { CLIENT_PID_HEADER, daemonUrl, ensureDaemon, locateDaemon, type SpawnDaemon } from './daemon-locator.js';
+import { fetchWithDeadline, loopbackFetch, type FetchLike } from './loopback-fetch.js';
+import { truncate } from './truncate.js';
 
 type Env = Record<string, string | undefined>;
 
 /** Events where a strict client blocks (exit 2) when the daemon cannot answer. */
-export const GUARD_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 'UserPromptSubmit', 'PermissionRequest']);
+const GUARD_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 'UserPromptSubmit', 'PermissionRequest']);
 
-export const CLIENT_USAGE = 'usage: node dist/hooks/client.js <EventName> [--lenient]';
+const CLIENT_USAGE = 'usage: node dist/hooks/client.js <EventName> [--lenient]';
 
 export interface ClientResult {
   stdout: string;
   stderr: string;
   exitCode: number;
 }
-
-export type SpawnDaemon = (options: { daemonMain: string; env: Env }) => void | Promise<void>;
 
 export interface RunClientOptions {
   event: string;
@@ -50,22 +48,31 @@ type Attempt =
   | { kind: 'unreachable'; why: string }
   | { kind: 'failed'; problem: string; detail?: string };
 
-const HEALTH_TIMEOUT_MS = 500;
-const HEALTH_POLL_INTERVAL_MS = 100;
+/** Characters of a daemon's error body quoted back to the user. */
+const DETAIL_LIMIT = 2000;
 
 export async function runClient(options: RunClientOptions): Promise<ClientResult> {
   const { event, lenient } = options;
   if (!/^[A-Za-z]+$/.test(event)) {
     return { stdout: '', stderr: `gobby: missing or invalid hook event name ${JSON.stringify(event)}\n${CLIENT_USAGE}\n`, exitCode: 1 };
   }
-  const home = resolveGobbyHome(options.env);
-  let port = readDaemonFile(home)?.port ?? resolveConfiguredPort(options.env, home);
+  const located = locateDaemon(options.env);
+  const { home } = located;
+  let { port } = located;
   try {
     let attempt = await postHook(options, port);
     if (attempt.kind === 'unreachable') {
-      const started = await startDaemon(options, home);
+      const started = await ensureDaemon({
+        env: options.env,
+        daemonMain: options.daemonMain,
+        startupTimeoutMs: options.startupTimeoutMs ?? 5000,
+        ...(options.fetchImpl ? { fetchImpl: options.fetchImpl } : {}),
+        ...(options.spawnDaemon ? { spawnDaemon: options.spawnDaemon } : {}),
+      });
       if (started.kind === 'failed') {
-        attempt = { kind: 'failed', problem: `is not reachable (${attempt.why}; ${started.why})` };
+        // One line: it ends up in a systemMessage, and the log holds the rest.
+        const why = truncate((started.why.split('\n')[0] ?? '').replace(/^gobby: /, ''), 500);
+        attempt = { kind: 'failed', problem: `is not reachable (${attempt.why}; could not start it: ${why})` };
       } else {
         port = started.port;
         attempt = await postHook(options, port);
@@ -88,96 +95,26 @@ export async function runClient(options: RunClientOptions): Promise<ClientResult
 /** POSTs the raw payload. A 2xx JSON (or empty) answer is the only success. */
 async function postHook(options: RunClientOptions, port: number): Promise<Attempt> {
   const url = `${daemonUrl(port)}/hooks/${options.event}`;
-  const result = await request(options.fetchImpl ?? loopbackFetch, url, {
+  const result = await fetchWithDeadline(options.fetchImpl ?? loopbackFetch, url, {
     method: 'POST',
     // The daemon checks this pid against the connection, then takes the process that ran this
     // hook (Claude Code) as the one every later hook event of the session must come from.
-    headers: { 'content-type': 'application/json', 'x-gobby-hook': '1', 'x-gobby-client-pid': String(process.pid) },
+    headers: { 'content-type': 'application/json', 'x-gobby-hook': '1', [CLIENT_PID_HEADER]: String(process.pid) },
     body: options.stdin,
   }, options.requestTimeoutMs ?? 3000);
   if (result.kind === 'timeout') return { kind: 'failed', problem: `did not answer within ${result.ms} ms` };
   if (result.kind === 'error') return { kind: 'unreachable', why: result.why };
   if (result.status < 200 || result.status > 299) {
-    return { kind: 'failed', problem: `answered HTTP ${result.status}`, detail: truncate(result.text.trim(), 2000) };
+    return { kind: 'failed', problem: `answered HTTP ${result.status}`, detail: truncate(result.text.trim(), DETAIL_LIMIT) };
   }
   if (result.text.trim() === '') return { kind: 'answered', body: '' };
   try {
     JSON.parse(result.text);
   } catch {
     // Non-JSON stdout would reach the model as plain context; treat it as a failure instead.
-    return { kind: 'failed', problem: 'answered with a body that is not JSON', detail: truncate(result.text.trim(), 2000) };
+    return { kind: 'failed', problem: 'answered with a body that is not JSON', detail: truncate(result.text.trim(), DETAIL_LIMIT) };
   }
   return { kind: 'answered', body: result.text };
-}
-
-type StartResult = { kind: 'healthy'; port: number } | { kind: 'failed'; why: string };
-
-/**
- * Finds a daemon that is up on another candidate port (daemon.json may be
- * stale), else starts one and waits for its health check. The new daemon
- * writes daemon.json, so candidates are re-read on every poll.
- */
-async function startDaemon(options: RunClientOptions, home: string): Promise<StartResult> {
-  const fetchImpl = options.fetchImpl ?? loopbackFetch;
-  const candidatePorts = (): number[] => {
-    const ports = [readDaemonFile(home)?.port, resolveConfiguredPort(options.env, home)];
-    return [...new Set(ports.filter((p): p is number => p !== undefined))];
-  };
-  const findHealthy = async (): Promise<number | null> => {
-    for (const port of candidatePorts()) if (await isHealthy(fetchImpl, port)) return port;
-    return null;
-  };
-
-  const alreadyUp = await findHealthy();
-  if (alreadyUp !== null) return { kind: 'healthy', port: alreadyUp };
-  try {
-    await (options.spawnDaemon ?? spawnDetachedDaemon)({ daemonMain: options.daemonMain, env: daemonEnvironment(options.env) });
-  } catch (error) {
-    return { kind: 'failed', why: `starting it failed: ${describeError(error)}` };
-  }
-  const startupMs = options.startupTimeoutMs ?? 5000;
-  const deadline = Date.now() + startupMs;
-  for (;;) {
-    const port = await findHealthy();
-    if (port !== null) return { kind: 'healthy', port };
-    if (Date.now() >= deadline) return { kind: 'failed', why: `started it, but it did not pass /api/health within ${startupMs} ms` };
-    await sleep(HEALTH_POLL_INTERVAL_MS);
-  }
-}
-
-async function isHealthy(fetchImpl: FetchLike, port: number): Promise<boolean> {
-  const result = await request(fetchImpl, `${daemonUrl(port)}/api/health`, { method: 'GET' }, HEALTH_TIMEOUT_MS);
-  if (result.kind !== 'response' || result.status !== 200) return false;
-  try {
-    const body: unknown = JSON.parse(result.text);
-    return typeof body === 'object' && body !== null && (body as { ok?: unknown }).ok === true;
-  } catch {
-    return false;
-  }
-}
-
-/** Starts `node <daemonMain>` in the background, outliving this short-lived client. */
-export function spawnDetachedDaemon({ daemonMain, env }: { daemonMain: string; env: Env }): void {
-  if (!existsSync(daemonMain)) throw new Error(`daemon entry point not found: ${daemonMain} (is gobby built?)`);
-  const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, daemonMain], {
-    detached: true,
-    stdio: 'ignore',
-    env,
-    // Not the session's cwd: the daemon outlives the session and must not pin its directory.
-    cwd: dirname(daemonMain),
-  });
-  child.on('error', () => undefined); // reported through the health check instead
-  child.unref();
-}
-
-/**
- * The hook's environment minus the variables that describe this one Claude
- * Code session. The daemon serves every session, and a `claude` it runs later
- * would take CLAUDECODE=1 for a nested session.
- */
-export function daemonEnvironment(env: Env): Env {
-  const sessionScoped = /^(CLAUDECODE|CLAUDE_CODE_.*|CLAUDE_PROJECT_DIR|CLAUDE_ENV_FILE|CLAUDE_PID|CLAUDE_EFFORT)$/;
-  return Object.fromEntries(Object.entries(env).filter(([key]) => !sessionScoped.test(key)));
 }
 
 function applyFailurePolicy(
@@ -205,52 +142,11 @@ function applyFailurePolicy(
   return { stdout: `${JSON.stringify({ systemMessage })}\n`, stderr: `${detailLine}${what}\n`, exitCode: 0 };
 }
 
-type RequestResult =
-  | { kind: 'response'; status: number; text: string }
-  | { kind: 'timeout'; ms: number }
-  | { kind: 'error'; why: string };
-
-/** A request with a deadline that also covers reading the body. */
-async function request(fetchImpl: FetchLike, url: string, init: FetchLikeInit, ms: number): Promise<RequestResult> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), ms);
-  try {
-    const response = await fetchImpl(url, { ...init, signal: controller.signal });
-    const text = await response.text();
-    return { kind: 'response', status: response.status, text };
-  } catch (error) {
-    if (controller.signal.aborted) return { kind: 'timeout', ms };
-    return { kind: 'error', why: describeError(error) };
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** fetch (undici) hides the useful part ("connect ECONNREFUSED 127.0.0.1:7377") in `cause`. */
-function describeError(error: unknown): string {
-  const cause = error instanceof Error ? error.cause : undefined;
-  if (cause instanceof Error && cause.message) return cause.message;
-  if (error instanceof Error) return error.message;
-  return String(error);
-}
-
-function daemonUrl(port: number): string {
-  return `http://127.0.0.1:${port}`;
-}
-
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…`;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 // ---------------------------------------------------------------------------
 // Entry point
 
 /** dist/hooks/client.js → dist/daemon/main.js */
-export function defaultDaemonMain(): string {
+function defaultDaemonMain(): string {
   return fileURLToPath(new URL('../daemon/main.js', import.meta.url));
 }
 

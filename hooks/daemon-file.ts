@@ -5,17 +5,10 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-export const DEFAULT_PORT = 7377;
+const DEFAULT_PORT = 7377;
 
-/**
- * Node flags the daemon is started with, by the CLI and by the hook client alike. A small
- * young generation keeps the resident size of a long-lived daemon low under bursts of
- * hook events (V8 would otherwise grow it to 32 MB and keep it), at the cost of more
- * frequent, cheap scavenges.
- */
-export const DAEMON_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
-export const DAEMON_FILE_NAME = 'daemon.json';
-export const CONFIG_FILE_NAME = 'config.json';
+const DAEMON_FILE_NAME = 'daemon.json';
+const CONFIG_FILE_NAME = 'config.json';
 
 /** What the running daemon writes to `$GOBBY_HOME/daemon.json`. */
 export interface DaemonFile {
@@ -35,7 +28,7 @@ export function resolveGobbyHome(env: Env): string {
   return join(home, '.gobby');
 }
 
-export function daemonFilePath(home: string): string {
+function daemonFilePath(home: string): string {
   return join(home, DAEMON_FILE_NAME);
 }
 

@@ -9,11 +9,12 @@ import { basename, dirname, join } from 'node:path';
 
 import { gobbyError, type GobbyError } from './errors.js';
 import { validateSettings, type MatcherGroup } from './settings-schema.js';
+import { quoteForShell } from './shell-quote.js';
 
 /** Header on every gobby http handler; it is how uninstall recognises ours. */
-export const GOBBY_HOOK_HEADER = 'X-Gobby-Hook';
+const GOBBY_HOOK_HEADER = 'X-Gobby-Hook';
 /** Trailing shell comment on every gobby command handler, for the same reason. */
-export const GOBBY_COMMAND_MARKER = ' # gobby-hook';
+const GOBBY_COMMAND_MARKER = ' # gobby-hook';
 
 export type GobbyHooks = Record<string, MatcherGroup[]>;
 type JsonObject = Record<string, unknown>;
@@ -84,18 +85,13 @@ export interface ClientCommandOptions {
   nodePath?: string;
 }
 
-/** `"<node>" "<client.js>"`, quoted for the bash that Claude Code runs command hooks in. */
+/** `<node> <client.js>`, each quoted for the bash that Claude Code runs command hooks in. */
 export function formatClientCommand({ clientPath, nodePath = process.execPath }: ClientCommandOptions): string {
   return `${quoteForShell(nodePath)} ${quoteForShell(clientPath)}`;
 }
 
-function quoteForShell(word: string): string {
-  if (/^[\w@%+=:,./-]+$/.test(word)) return word;
-  return `"${word.replace(/["\\$`]/g, (c) => `\\${c}`)}"`;
-}
-
 /** True for a handler gobby wrote: an http handler with our header or a command with our marker. */
-export function isGobbyHandler(handler: unknown): boolean {
+function isGobbyHandler(handler: unknown): boolean {
   if (!isPlainObject(handler)) return false;
   if (handler['type'] === 'http') {
     const headers = handler['headers'];
@@ -333,7 +329,7 @@ class JsonSyntaxStop {
 }
 
 /** Offset of the first JSON syntax error in `text`, or `text.length` if none is found. */
-export function locateJsonSyntaxError(text: string): number {
+function locateJsonSyntaxError(text: string): number {
   let i = 0;
   const stop = (): never => {
     throw new JsonSyntaxStop(i);

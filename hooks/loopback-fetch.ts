@@ -2,6 +2,8 @@
 // on first use, which costs about 150 ms of every SessionStart here; node:http is loaded.
 import { request } from 'node:http';
 
+import { describeError } from './describe-error.js';
+
 export interface FetchLikeInit {
   method: 'GET' | 'POST' | 'PUT';
   headers?: Record<string, string>;
@@ -36,3 +38,27 @@ export const loopbackFetch: FetchLike = (url, init) =>
     outgoing.on('error', reject);
     outgoing.end(init.body);
   });
+
+export type DeadlineResult =
+  | { kind: 'response'; status: number; text: string }
+  | { kind: 'timeout'; ms: number }
+  | { kind: 'error'; why: string };
+
+/**
+ * A request whose deadline also covers reading the body, with the outcome as a value: the
+ * hook client must always produce an answer, so nothing here throws.
+ */
+export async function fetchWithDeadline(fetchImpl: FetchLike, url: string, init: FetchLikeInit, ms: number): Promise<DeadlineResult> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), ms);
+  try {
+    const response = await fetchImpl(url, { ...init, signal: controller.signal });
+    const text = await response.text();
+    return { kind: 'response', status: response.status, text };
+  } catch (error) {
+    if (controller.signal.aborted) return { kind: 'timeout', ms };
+    return { kind: 'error', why: describeError(error) };
+  } finally {
+    clearTimeout(timer);
+  }
+}

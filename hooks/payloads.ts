@@ -6,6 +6,7 @@
 // read must never make a hook fail.
 import { z } from 'zod';
 import type { EngineEvent, EngineEventName, EventOrigin, SubagentRef } from '../workflows/index.js';
+import { describeZodIssues } from '../workflows/zod-issues.js';
 
 const common = {
   session_id: z.string().min(1).max(200),
@@ -119,8 +120,7 @@ export function parseHookEvent(name: EngineEventName, body: unknown): ParsedHook
   }
   const parsed = HOOK_EVENTS[name].parse(body);
   if (!parsed.ok) {
-    const problems = parsed.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`);
-    return { ok: false, message: `invalid ${name} payload: ${problems.join('; ')}` };
+    return { ok: false, message: `invalid ${name} payload: ${describeZodIssues(parsed.issues, '(body)', 5)}` };
   }
   const { data } = parsed;
   if (data.hook_event_name !== name) {

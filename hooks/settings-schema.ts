@@ -16,7 +16,7 @@ const handlerCommonShape = {
   once: z.boolean().optional(),
 };
 
-export const commandHandlerSchema = z.looseObject({
+const commandHandlerSchema = z.looseObject({
   ...handlerCommonShape,
   type: z.literal('command'),
   command: z.string(),
@@ -27,7 +27,7 @@ export const commandHandlerSchema = z.looseObject({
   asyncRewake: z.boolean().optional(),
 });
 
-export const httpHandlerSchema = z.looseObject({
+const httpHandlerSchema = z.looseObject({
   ...handlerCommonShape,
   type: z.literal('http'),
   url: z.url(),
@@ -36,7 +36,7 @@ export const httpHandlerSchema = z.looseObject({
   allowedEnvVars: z.array(z.string()).optional(),
 });
 
-export const promptHandlerSchema = z.looseObject({
+const promptHandlerSchema = z.looseObject({
   ...handlerCommonShape,
   type: z.literal('prompt'),
   prompt: z.string(),
@@ -44,14 +44,14 @@ export const promptHandlerSchema = z.looseObject({
   continueOnBlock: z.boolean().optional(),
 });
 
-export const agentHandlerSchema = z.looseObject({
+const agentHandlerSchema = z.looseObject({
   ...handlerCommonShape,
   type: z.literal('agent'),
   prompt: z.string(),
   model: z.string().optional(),
 });
 
-export const mcpToolHandlerSchema = z.looseObject({
+const mcpToolHandlerSchema = z.looseObject({
   ...handlerCommonShape,
   type: z.literal('mcp_tool'),
   server: z.string(),
@@ -60,7 +60,7 @@ export const mcpToolHandlerSchema = z.looseObject({
   onFailure: failurePolicySchema.optional(),
 });
 
-export const hookHandlerSchema = z.discriminatedUnion('type', [
+const hookHandlerSchema = z.discriminatedUnion('type', [
   commandHandlerSchema,
   httpHandlerSchema,
   promptHandlerSchema,
@@ -68,15 +68,15 @@ export const hookHandlerSchema = z.discriminatedUnion('type', [
   mcpToolHandlerSchema,
 ]);
 
-export const matcherGroupSchema = z.looseObject({
+const matcherGroupSchema = z.looseObject({
   matcher: z.string().optional(),
   hooks: z.array(hookHandlerSchema),
 });
 
 // Keyed by any string: Claude Code drops an unknown event name and keeps the rest.
-export const hooksSchema = z.record(z.string(), z.array(matcherGroupSchema));
+const hooksSchema = z.record(z.string(), z.array(matcherGroupSchema));
 
-export const permissionsSchema = z.looseObject({
+const permissionsSchema = z.looseObject({
   allow: z.array(z.string()).optional(),
   deny: z.array(z.string()).optional(),
   ask: z.array(z.string()).optional(),
@@ -84,7 +84,7 @@ export const permissionsSchema = z.looseObject({
   additionalDirectories: z.array(z.string()).optional(),
 });
 
-export const settingsSchema = z.looseObject({
+const settingsSchema = z.looseObject({
   hooks: hooksSchema.optional(),
   permissions: permissionsSchema.optional(),
   env: z.record(z.string(), z.string()).optional(),
@@ -112,7 +112,7 @@ function formatIssue(issue: z.core.$ZodIssue): string {
 }
 
 /** `['hooks', 'PreToolUse', 0, 'url']` → `hooks.PreToolUse[0].url`. */
-export function formatPath(path: readonly PropertyKey[]): string {
+function formatPath(path: readonly PropertyKey[]): string {
   if (path.length === 0) return '(settings root)';
   let out = '';
   for (const key of path) {

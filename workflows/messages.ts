@@ -3,8 +3,8 @@
 import type { CompiledPhase, CompiledWorkflow } from './compile.js';
 import type { ExpressionScope } from './expressions.js';
 
-export const APPROVAL_WORDS: readonly string[] = ['yes', 'y', 'approve', 'approved', 'proceed', 'continue', 'lgtm'];
-export const REJECTION_WORDS: readonly string[] = ['no', 'n', 'reject', 'rejected', 'stop', 'cancel'];
+const APPROVAL_WORDS: readonly string[] = ['yes', 'y', 'approve', 'approved', 'proceed', 'continue', 'lgtm'];
+const REJECTION_WORDS: readonly string[] = ['no', 'n', 'reject', 'rejected', 'stop', 'cancel'];
 
 export function describeAllowedTools(phase: CompiledPhase): string {
   const { allowed, blockedPatterns } = phase.tools;

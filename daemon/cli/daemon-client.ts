@@ -3,7 +3,7 @@
 // prints is what the contract says, and anything else becomes a catalog error.
 import { hostname, userInfo } from 'node:os';
 import type { z } from 'zod';
-import { readDaemonFile, resolveConfiguredPort, resolveGobbyHome } from '../../hooks/daemon-file.js';
+import { locateDaemon as locateDaemonOf } from '../../hooks/daemon-locator.js';
 import { gobbyError, type GobbyError } from '../../hooks/errors.js';
 import { loopbackFetch, type FetchLikeResponse } from '../../hooks/loopback-fetch.js';
 import { GOBBY_VERSION_HEADER, type AnswerOf, type ControlEndpoint } from '../contracts/control-api.js';
@@ -19,9 +19,8 @@ export interface DaemonAddress {
 }
 
 export function locateDaemon(env: Record<string, string | undefined>): DaemonAddress {
-  const layout = homeLayout(resolveGobbyHome(env));
-  const port = readDaemonFile(layout.home)?.port ?? resolveConfiguredPort(env, layout.home);
-  return { layout, port, baseUrl: `http://127.0.0.1:${port}` };
+  const { home, port, baseUrl } = locateDaemonOf(env);
+  return { layout: homeLayout(home), port, baseUrl };
 }
 
 interface DaemonRequest {

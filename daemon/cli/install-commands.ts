@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { resolveConfiguredPort, resolveGobbyHome } from '../../hooks/daemon-file.js';
 import { buildGobbyHooks, formatClientCommand, installIntoFile, uninstallFromFile } from '../../hooks/install.js';
+import { quoteForShell } from '../../hooks/shell-quote.js';
 import { HOOK_CLIENT } from '../package-info.js';
 import { printResult, type OutputOptions } from './output.js';
 
@@ -14,7 +15,7 @@ export interface InstallTarget {
 }
 
 /** `.claude/settings.json` of the project (default: the working directory), or the user's file. */
-export function settingsPathFor(target: InstallTarget, env: Env, cwd: string): string {
+function settingsPathFor(target: InstallTarget, env: Env, cwd: string): string {
   if (target.user) {
     const configDir = env.CLAUDE_CONFIG_DIR ?? join(env.HOME ?? homedir(), '.claude');
     return join(configDir, 'settings.json');
@@ -26,8 +27,9 @@ export async function install(target: InstallTarget & { lenient: boolean }, env:
   const home = resolveGobbyHome(env);
   const port = resolveConfiguredPort(env, home);
   // The SessionStart client must find the same daemon as the http hooks: when the user
-  // runs a non-default GOBBY_HOME, the hook command carries it.
-  const homePrefix = env.GOBBY_HOME ? `GOBBY_HOME=${JSON.stringify(home)} ` : '';
+  // runs a non-default GOBBY_HOME, the hook command carries it, quoted so that the shell
+  // expands nothing in it (a `$` or a backtick in a path is not an instruction).
+  const homePrefix = env.GOBBY_HOME ? `GOBBY_HOME=${quoteForShell(home)} ` : '';
   const portPrefix = env.GOBBY_PORT ? `GOBBY_PORT=${port} ` : '';
   const clientCommand = `${homePrefix}${portPrefix}${formatClientCommand({ clientPath: HOOK_CLIENT })}`;
   const path = settingsPathFor(target, env, cwd);

@@ -16,7 +16,7 @@ export function createAuditHandler(store: Store): EffectHandler {
   };
 }
 
-export function auditEntryFor({ effect, sessionId, workflow, at, actor }: EffectEnvelope): AuditEntry {
+function auditEntryFor({ effect, sessionId, workflow, at, actor }: EffectEnvelope): AuditEntry {
   return {
     at,
     sessionId: sessionId ?? '',

@@ -54,7 +54,7 @@ export interface EffectRunnerDeps {
 }
 
 /** A durable job that failed this many times stays in the outbox, no longer retried. */
-export const MAX_EFFECT_ATTEMPTS = 5;
+const MAX_EFFECT_ATTEMPTS = 5;
 const RESUME_BATCH = 500;
 
 export function createEffectRunner(deps: EffectRunnerDeps) {

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CONTROL_API, type AnswerOf, type ControlEndpointName } from '../contracts/control-api.js';
 import type { ControlService } from '../control/control-service.js';
+import { describeZodIssues } from '../../workflows/zod-issues.js';
 import { gobbyError } from '../errors.js';
 
 export interface DaemonInfo {
@@ -29,8 +30,7 @@ const cwdOnly = z.object({ cwd: z.string().min(1) });
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value ?? {});
   if (!result.success) {
-    const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`);
-    throw gobbyError('GOBBY_ERR_HTTP_BAD_REQUEST', problems.join('; '));
+    throw gobbyError('GOBBY_ERR_HTTP_BAD_REQUEST', describeZodIssues(result.error.issues, '(body)'));
   }
   return result.data;
 }

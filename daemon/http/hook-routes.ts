@@ -3,6 +3,7 @@
 // process, the service decides, and the adapter renders the answer.
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CLIENT_PID_HEADER } from '../../hooks/daemon-locator.js';
 import { isKnownHookEvent, parseHookEvent } from '../../hooks/payloads.js';
 import { renderHookAnswer } from '../../hooks/render.js';
 import type { EngineEvent, EventOrigin } from '../../workflows/index.js';
@@ -10,8 +11,6 @@ import type { HookService } from '../hook-service.js';
 import type { EventProvenance, Peer, Provenance } from '../provenance/event-provenance.js';
 import { sendError } from './send-error.js';
 
-/** Sent by the SessionStart command client: its pid, which the daemon checks against the connection. */
-export const CLIENT_PID_HEADER = 'x-gobby-client-pid';
 
 export function registerHookRoutes(app: FastifyInstance, hookService: HookService, provenance: EventProvenance): void {
   // Claude Code keeps one connection open for its hook posts, and a connection belongs to one

@@ -14,7 +14,7 @@ import {
 import { hashDefinitionText } from '../../daemon/workflow-catalog.js';
 import { metric, nsToMs, summarize, type BenchResult } from './stats.js';
 
-export const FIXTURE = fileURLToPath(new URL('./fixtures/twenty-rules.yaml', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('./fixtures/twenty-rules.yaml', import.meta.url));
 
 export interface EngineBenchOptions {
   readonly decisions: number;
@@ -35,7 +35,7 @@ const EVENTS: readonly EngineEvent[] = [
   { name: 'PreToolUse', toolName: 'Bash', toolInput: { command: 'git status --porcelain && git diff --stat' } },
 ];
 
-export function loadBenchWorkflow(): CompiledWorkflow {
+function loadBenchWorkflow(): CompiledWorkflow {
   const text = readFileSync(FIXTURE, 'utf8');
   const compiled = compileWorkflow({ text, file: FIXTURE, tier: 'project' }, hashDefinitionText(text));
   if (!compiled.ok) {

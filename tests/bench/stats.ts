@@ -1,7 +1,7 @@
 // Percentiles and the result shape every benchmark returns.
 
 /** Nearest-rank percentile of an ascending sorted sample (p in 0..100). */
-export function percentile(sorted: ArrayLike<number>, p: number): number {
+function percentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const rank = Math.ceil((p / 100) * sorted.length);
   const index = Math.min(sorted.length - 1, Math.max(0, rank - 1));
@@ -74,7 +74,7 @@ export function metric(name: string, value: number, unit: string, target?: Targe
   return { name, value, unit, target, pass: meets(value, target) };
 }
 
-export function meets(value: number, target: Target): boolean {
+function meets(value: number, target: Target): boolean {
   if (!Number.isFinite(value)) return false;
   switch (target.op) {
     case '<':

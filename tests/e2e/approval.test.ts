@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { allText } from '../support/fake-anthropic.js';
+import { newestTurnText } from '../support/fake-anthropic.js';
 import { runScriptedSession, setUpGobbyProject } from '../support/scripted-session.js';
 
 describe('approval in plan-execute', () => {
@@ -19,6 +19,6 @@ describe('approval in plan-execute', () => {
 
     const { requests } = await runScriptedSession(box, 'yes', [{ text: 'Starting.' }], { ...session, resume: true });
     expect(await phase()).toBe('execute');
-    expect(allText(requests[0]!)).toContain('EXECUTION phase: the user approved the plan');
+    expect(newestTurnText(requests[0]!)).toContain('EXECUTION phase: the user approved the plan');
   }, 90_000);
 });

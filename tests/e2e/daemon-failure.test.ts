@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { buildGobbyHooks } from '../../hooks/install.js';
 import { makeClaudeSandbox, writeProjectSettings, type ClaudeSandbox } from '../support/claude-cli.js';
-import { allText, toolResultsIn, type ScriptedTurn } from '../support/fake-anthropic.js';
+import { newestTurnText, toolResultsIn, type ScriptedTurn } from '../support/fake-anthropic.js';
 import { runScriptedSession, setUpGobbyProject, uniqueToolUse } from '../support/scripted-session.js';
 import { freePort } from '../support/gobby-process.js';
 
@@ -47,7 +47,7 @@ describe('when the daemon is gone', () => {
       [{ toolUses: [uniqueToolUse('Write', { file_path: target, content: 'x' })] }, { text: 'done' }],
       { ...session, resume: true },
     );
-    expect(allText(requests[0]!)).toContain('EXECUTION phase');
+    expect(newestTurnText(requests[0]!)).toContain('EXECUTION phase');
     expect(toolResultsIn(requests[1]!)[0]?.is_error).toBe(false);
     expect(readFileSync(target, 'utf8')).toBe('x');
 

@@ -3,8 +3,12 @@
  * CLI: hooks in the user's settings cover every project, and the human-only overrides
  * refuse to run from inside a Claude Code session.
  */
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { toolResultsIn } from '../support/fake-anthropic.js';
@@ -41,6 +45,61 @@ describe('gobby install --user', () => {
     expect(readFileSync(join(box.home, '.claude', 'settings.json'), 'utf8')).not.toContain('gobby');
   }, TIMEOUT);
 });
+
+describe('gobby install with an unusual GOBBY_HOME', () => {
+  it('writes a hook command that reaches the daemon of that home through bash, expanding nothing in the path', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'gobby-quoting-'));
+    onTestFinished(() => rmSync(parent, { recursive: true, force: true }));
+    // Each of these would be expanded, split or end the quote if the path were quoted badly.
+    const home = join(parent, "it's $HOME `touch pwned` $(id) dir");
+    // The port lives in the home's config.json, so only a client that reads this very home
+    // (its daemon.json) finds the daemon; the command carries no GOBBY_PORT.
+    const gobby = await createGobby({ home, portIn: 'config' });
+    onTestFinished(() => gobby.cleanup());
+    await gobby.start();
+    const project = join(parent, 'project');
+    mkdirSync(join(project, '.git'), { recursive: true });
+    for (const args of [['install'], ['workflow', 'set', 'plan-execute']]) {
+      const run = await gobby.cli(args, project);
+      expect(run.code, run.stderr).toBe(0);
+    }
+
+    // A client that read another home would fall back to GOBBY_PORT: a decoy answers there.
+    const decoy = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"decoy":true}'));
+    await new Promise<void>((resolve) => decoy.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => void decoy.close());
+    const decoyPort = (decoy.address() as AddressInfo).port;
+
+    const settings = JSON.parse(readFileSync(join(project, '.claude', 'settings.json'), 'utf8')) as {
+      hooks: { SessionStart: { hooks: { command: string }[] }[] };
+    };
+    const command = settings.hooks.SessionStart[0]!.hooks[0]!.command;
+    expect(command).not.toContain('GOBBY_PORT');
+    // As Claude Code runs it: bash -c, in the project, with an environment that knows nothing of this home.
+    const payload = { session_id: randomUUID(), transcript_path: join(parent, 't.jsonl'), cwd: project, hook_event_name: 'SessionStart', source: 'startup' };
+    // Not spawnSync: the decoy answers from this process's event loop.
+    const run = await runBash(command, project, JSON.stringify(payload), { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: parent, GOBBY_PORT: String(decoyPort) });
+    expect(run.code, run.stderr).toBe(0);
+    // Only the daemon of this home knows the project runs plan-execute.
+    expect(JSON.parse(run.stdout).hookSpecificOutput?.additionalContext, `stdout: ${run.stdout}\nstderr: ${run.stderr}`).toContain('PLANNING phase');
+    expect(existsSync(join(project, 'pwned'))).toBe(false);
+    const status = await gobby.json<{ session_id: string }>(['workflow', 'status'], project);
+    expect(status.session_id).toBe(payload.session_id);
+  }, TIMEOUT);
+});
+
+function runBash(command: string, cwd: string, input: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', command], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
 
 describe('human-only overrides', () => {
   it.each([

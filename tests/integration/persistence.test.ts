@@ -1,8 +1,7 @@
 // State lives in SQLite: a daemon restart loses nothing, a running session keeps the
 // definition it started with, and the audit log can only grow.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR } from '../../daemon/package-info.js';
@@ -155,20 +154,15 @@ describe('pinned definitions', () => {
     expect(await bashDecision(first)).toBe('deny');
     const pinnedHash = (await t.status(t.project, first)).body.definition.hash as string;
 
-    // Give the file watcher time to settle, then edit the definition (a different size,
-    // so even a same-millisecond mtime counts as a change).
-    await sleep(300);
+    // Edit the definition (a different size, so even a same-millisecond mtime counts as a
+    // change) and wait until the daemon's watcher has seen it.
+    const seen = t.nextDefinitionsChange(dirname(file));
     writeFileSync(file, flowYaml(2));
+    await seen;
 
-    // A new session gets version 2 once the daemon has noticed the edit.
-    let second = '';
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      second = t.newSessionId();
-      await t.sessionStart(second);
-      if ((await bashDecision(second)) === 'none' || Date.now() > deadline) break;
-      await sleep(100);
-    }
+    // A new session gets version 2.
+    const second = t.newSessionId();
+    await t.sessionStart(second);
     expect(await bashDecision(second)).toBe('none');
     expect((await t.status(t.project, second)).body.definition.hash).not.toBe(pinnedHash);
 
@@ -228,47 +222,46 @@ describe('pinned definitions', () => {
 describe('hot reload of project definitions (file watching on)', () => {
   const ONLY_READ = 'name: plan-execute\nphases:\n  - name: only\n    allowed_tools: [Read]\n';
 
-  /** Starts new sessions until one runs a definition from `tier` (the watcher is asynchronous). */
-  async function tierOfNewSessions(want: string, timeoutMs = 3000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const session = t.newSessionId();
-      await t.sessionStart(session);
-      const tier = (await t.status(t.project, session)).body.definition.tier as string;
-      if (tier === want || Date.now() > deadline) return tier;
-      await sleep(100);
-    }
+  /** The tier of the definition a new session runs. */
+  async function tierOfNewSession(): Promise<string> {
+    const session = t.newSessionId();
+    await t.sessionStart(session);
+    return (await t.status(t.project, session)).body.definition.tier as string;
   }
 
   it('picks up a copy of a built-in added to an existing .gobby/workflows/', async () => {
     t = TestDaemon.create({ watchDefinitions: true });
-    mkdirSync(join(t.project, '.gobby', 'workflows'), { recursive: true });
+    const directory = join(t.project, '.gobby', 'workflows');
+    mkdirSync(directory, { recursive: true });
     await t.setWorkflow('plan-execute');
-    await t.sessionStart(t.newSessionId());
-    await sleep(300);
+    expect(await tierOfNewSession()).toBe('builtin');
+    const seen = t.nextDefinitionsChange(directory);
     writeProjectWorkflow(t.project, 'plan-execute.yaml', ONLY_READ);
-    expect(await tierOfNewSessions('project')).toBe('project');
+    await seen;
+    expect(await tierOfNewSession()).toBe('project');
   });
 
   // The usual case: `gobby workflow set plan-execute`, then the template is copied to a
   // `.gobby/workflows/` that did not exist (nor did `.gobby/`). chokidar cannot watch a
-  // folder whose parent is missing, so the catalog looks for it again until it appears.
+  // folder whose parent is missing, so the catalog looks for it again at every lookup until
+  // it appears: the very next session sees it, with no watcher event to wait for.
   it('picks up .gobby/workflows/ created after the first session of a project', async () => {
     t = TestDaemon.create({ watchDefinitions: true });
     await t.setWorkflow('plan-execute');
-    await t.sessionStart(t.newSessionId());
-    await sleep(300);
+    expect(await tierOfNewSession()).toBe('builtin');
     writeProjectWorkflow(t.project, 'plan-execute.yaml', ONLY_READ);
-    expect(await tierOfNewSessions('project')).toBe('project');
+    expect(await tierOfNewSession()).toBe('project');
   });
 
   it('picks up a user-tier definition added to $GOBBY_HOME/workflows/', async () => {
     t = TestDaemon.create({ watchDefinitions: true });
-    await t.setWorkflow('plan-execute');
-    await t.sessionStart(t.newSessionId());
-    await sleep(300);
+    // The daemon creates this folder when it starts (daemon/main.ts), so it is watched.
     mkdirSync(t.layout.userWorkflows, { recursive: true });
+    await t.setWorkflow('plan-execute');
+    expect(await tierOfNewSession()).toBe('builtin');
+    const seen = t.nextDefinitionsChange(t.layout.userWorkflows);
     writeFileSync(join(t.layout.userWorkflows, 'plan-execute.yaml'), ONLY_READ);
-    expect(await tierOfNewSessions('user')).toBe('user');
+    await seen;
+    expect(await tierOfNewSession()).toBe('user');
   });
 });

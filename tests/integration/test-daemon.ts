@@ -1,7 +1,7 @@
 // A real daemon for integration tests: composeDaemon over a temporary $GOBBY_HOME (so a
 // real SQLite file) and a temporary project directory, driven through `app.inject()`
 // exactly as Claude Code (hooks) and the gobby CLI (control API) drive it.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InjectOptions } from 'fastify';
@@ -12,7 +12,7 @@ import { homeLayout, type HomeLayout } from '../../daemon/home-layout.js';
 export const TOKEN = 'x'.repeat(64);
 export const AUTH = { authorization: `Bearer ${TOKEN}` } as const;
 /** 2026-01-01T00:00:00Z: a fixed, readable start for the injected clock. */
-export const START_MS = Date.UTC(2026, 0, 1);
+const START_MS = Date.UTC(2026, 0, 1);
 
 export interface TestClock {
   (): number;
@@ -54,11 +54,20 @@ export interface TestDaemonOptions {
   readonly extraEffectHandlers?: readonly EffectHandler[];
 }
 
+export interface StopOptions {
+  /** Whether the model's last message asks the phase's approval question. Default true. */
+  readonly askedApproval?: boolean;
+  readonly stopHookActive?: boolean;
+  readonly cwd?: string;
+}
+
 export class TestDaemon {
   daemon: ComposedDaemon;
   readonly layout: HomeLayout;
   readonly clock: TestClock;
   private sessionCounter = 0;
+  /** Each returns true once it got the change it waits for. */
+  private definitionWaiters: ((directory: string) => boolean)[] = [];
 
   private constructor(
     readonly home: string,
@@ -86,6 +95,28 @@ export class TestDaemon {
       watchDefinitions: this.options.watchDefinitions ?? false,
       clock: this.clock,
       ...(this.options.extraEffectHandlers ? { extraEffectHandlers: this.options.extraEffectHandlers } : {}),
+      onDefinitionsChanged: (directory) => {
+        this.definitionWaiters = this.definitionWaiters.filter((waiter) => !waiter(directory));
+      },
+    });
+  }
+
+  /**
+   * Resolves when the daemon's file watcher next reports a change in `directory`, after
+   * which new sessions see that folder as it is on disk. Call it before writing the file
+   * and await it after: `const seen = t.nextDefinitionsChange(dir); write(); await seen;`.
+   */
+  nextDefinitionsChange(directory: string, timeoutMs = 5000): Promise<void> {
+    const wanted = realPath(directory);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the daemon reported no change in ${directory} within ${timeoutMs} ms`)), timeoutMs);
+      const waiter = (changed: string): boolean => {
+        if (realPath(changed) !== wanted) return false;
+        clearTimeout(timer);
+        resolve();
+        return true;
+      };
+      this.definitionWaiters.push(waiter);
     });
   }
 
@@ -162,11 +193,18 @@ export class TestDaemon {
     return this.hook('UserPromptSubmit', sessionId, { prompt, prompt_id: toolUseId() }, cwd);
   }
 
-  stop(sessionId: string, cwd = this.project, stopHookActive = false) {
+  /**
+   * The model ends its turn. By default its last message asks plan-execute's approval
+   * question; `askedApproval: false` ends it with a clarifying question instead.
+   */
+  stop(sessionId: string, { askedApproval = true, stopHookActive = false, cwd = this.project }: StopOptions = {}) {
+    const lastMessage = askedApproval
+      ? 'Here is my plan: 1. … 2. … Plan complete. Ready to implement?'
+      : 'Before I plan: should the flag also apply to the config file?';
     return this.hook(
       'Stop',
       sessionId,
-      { stop_hook_active: stopHookActive, last_assistant_message: 'Here is my plan: 1. … 2. … Plan complete. Ready to implement?', background_tasks: [], session_crons: [] },
+      { stop_hook_active: stopHookActive, last_assistant_message: lastMessage, background_tasks: [], session_crons: [] },
       cwd,
     );
   }
@@ -234,6 +272,15 @@ export function writeProjectWorkflow(project: string, file: string, text: string
   const path = join(directory, file);
   writeFileSync(path, text);
   return path;
+}
+
+/** The path with symlinks resolved (a temp dir may sit behind one), or as given while it does not exist. */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 let toolUseCounter = 0;

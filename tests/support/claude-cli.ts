@@ -43,10 +43,10 @@ import { fileURLToPath } from 'node:url';
 
 /** Repo root, resolved from this file so tests may run with any cwd. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const CLAUDE_BIN = join(REPO_ROOT, 'node_modules', '.bin', 'claude');
+const CLAUDE_BIN = join(REPO_ROOT, 'node_modules', '.bin', 'claude');
 
 /** Model passed with --model; the fake server does not care, but hooks see it. */
-export const TEST_MODEL = 'claude-sonnet-4-5';
+const TEST_MODEL = 'claude-sonnet-4-5';
 
 export type PermissionMode = 'acceptEdits' | 'auto' | 'bypassPermissions' | 'manual' | 'dontAsk' | 'plan' | 'default';
 
@@ -285,7 +285,7 @@ function killIfSame(proc: ProcId): void {
   }
 }
 
-export function parseStreamJson(stdout: string): StreamEvent[] {
+function parseStreamJson(stdout: string): StreamEvent[] {
   const events: StreamEvent[] = [];
   for (const line of stdout.split('\n')) {
     if (!line.startsWith('{')) continue;

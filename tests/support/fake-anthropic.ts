@@ -363,28 +363,28 @@ export function toolResultsIn(req: RecordedRequest): ToolResultSummary[] {
 }
 
 /** The last `role: "user"` message of a request, if any. */
-export function lastUserMessage(req: RecordedRequest): ApiMessage | undefined {
+function lastUserMessage(req: RecordedRequest): ApiMessage | undefined {
   return [...(req.body?.messages ?? [])].reverse().find((m) => m.role === 'user');
 }
 
 /**
  * Every text the model saw in `messages`: string contents, text blocks (including the
  * `<system-reminder>` blocks Claude Code inserts into user messages) and tool_result
- * contents, flattened and joined by "\n". The `system` prompt is not included; see
- * `systemText`.
+ * contents, flattened and joined by "\n". A resumed session's request carries its whole
+ * history: to check what the newest prompt brought, use `newestTurnText`.
  */
 export function allText(req: RecordedRequest): string {
   return (req.body?.messages ?? []).flatMap((m) => flattenText(m.content)).join('\n');
 }
 
-/** The system prompt as one string. */
-export function systemText(req: RecordedRequest): string {
-  return flattenText(req.body?.system).join('\n');
-}
-
-/** The tool names a request offered the model. */
-export function toolNamesIn(req: RecordedRequest): string[] {
-  return (req.body?.tools ?? []).map((t) => t.name);
+/**
+ * The text of the messages after the model last spoke: the newest prompt with the context
+ * the hooks attached to it (or the newest tool results), never what earlier turns carried.
+ */
+export function newestTurnText(req: RecordedRequest): string {
+  const messages = req.body?.messages ?? [];
+  const lastAssistant = messages.map((m) => m.role).lastIndexOf('assistant');
+  return messages.slice(lastAssistant + 1).flatMap((m) => flattenText(m.content)).join('\n');
 }
 
 function flattenText(content: string | ContentBlock[] | undefined): string[] {

@@ -1,7 +1,7 @@
 // Runs the built gobby (dist/) as a user would: the CLI as a child process and the
 // daemon started through `gobby daemon start`, each test with its own GOBBY_HOME and port.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,14 +41,22 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function createGobby(options: { home?: string } = {}): Promise<GobbyInstance> {
+export interface CreateGobbyOptions {
+  readonly home?: string;
+  /** Where the port is configured: `GOBBY_PORT` (default) or `"port"` in `$GOBBY_HOME/config.json`. */
+  readonly portIn?: 'env' | 'config';
+}
+
+export async function createGobby(options: CreateGobbyOptions = {}): Promise<GobbyInstance> {
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'gobby-home-'));
+  mkdirSync(home, { recursive: true });
   const port = await freePort();
+  if (options.portIn === 'config') writeFileSync(join(home, 'config.json'), JSON.stringify({ port }));
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: home,
     GOBBY_HOME: home,
-    GOBBY_PORT: String(port),
+    ...(options.portIn === 'config' ? {} : { GOBBY_PORT: String(port) }),
   };
   const cli = (args: readonly string[], cwd: string, extraEnv: Record<string, string> = {}): Promise<CliRun> =>
     new Promise((resolve, reject) => {

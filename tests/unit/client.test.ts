@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,8 +23,10 @@ interface FakeDaemon {
 }
 
 const servers: Server[] = [];
+const homes: string[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+  await Promise.all(homes.splice(0).map((home) => rm(home, { recursive: true, force: true })));
 });
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -41,7 +43,7 @@ async function startFakeDaemon(home: string, hookStatus = 200, hookAnswer = ANSW
   const server = createServer(async (req, res) => {
     const body = await readBody(req);
     if (req.method === 'GET' && req.url === '/api/health') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, version: '0.1.0', pid: process.pid, home }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, name: 'gobby', version: '0.1.0', pid: process.pid, home }));
       return;
     }
     if (req.method === 'POST' && req.url?.startsWith('/hooks/')) {
@@ -68,7 +70,9 @@ async function freePort(): Promise<number> {
 }
 
 async function tempHome(): Promise<string> {
-  return mkdtemp(join(tmpdir(), 'gobby-client-'));
+  const home = await mkdtemp(join(tmpdir(), 'gobby-client-'));
+  homes.push(home);
+  return home;
 }
 
 function options(home: string, overrides: Partial<RunClientOptions>): RunClientOptions {

@@ -60,10 +60,8 @@ export const failed = (toolName: string, error = 'exit code 1', toolInput: Recor
   isInterrupt: false,
 });
 export const stop: EngineEvent = { name: 'Stop', stopHookActive: false };
-/** The turn ended with `lastAssistantMessage` (Claude Code's Stop payload field). */
-export const stopWith = (lastAssistantMessage: string | undefined): EngineEvent => ({ name: 'Stop', stopHookActive: false, lastAssistantMessage });
 
-export function describeEvent(event: EngineEvent): string {
+function describeEvent(event: EngineEvent): string {
   if (event.name === 'UserPromptSubmit') return `UserPromptSubmit ${JSON.stringify(event.prompt)}`;
   if (isToolEvent(event)) return `${event.name} ${event.toolName}${event.toolInput.command ? ` ${JSON.stringify(event.toolInput.command)}` : ''}`;
   return event.name;
@@ -130,7 +128,7 @@ export function reasonOf(evaluation: Evaluation): string | undefined {
   return evaluation.decision.kind === 'deny' ? evaluation.decision.reason : undefined;
 }
 
-export function checkStep(evaluation: Evaluation, step: Step, label: string): void {
+function checkStep(evaluation: Evaluation, step: Step, label: string): void {
   if (step.decision) expect(evaluation.decision.kind, `${label}: decision`).toBe(step.decision);
   if (step.phase) expect(evaluation.state.phase, `${label}: phase`).toBe(step.phase);
   if (step.effects) expect(evaluation.effects.map((effect) => effect.type), `${label}: effects`).toEqual(step.effects);

@@ -1,7 +1,8 @@
-import { mkdir, mkdtemp, readdir, readFile, symlink, writeFile, lstat } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile, lstat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 import { GobbyError } from '../../hooks/errors.js';
 import {
@@ -13,13 +14,20 @@ import {
   uninstallFromFile,
 } from '../../hooks/install.js';
 import { validateSettings } from '../../hooks/settings-schema.js';
+import { quoteForShell } from '../../hooks/shell-quote.js';
 
 const CLIENT = 'node "/opt/gobby/dist/hooks/client.js"';
 const NOW = new Date('2025-11-21T23:06:00.000Z');
 const strictHooks = buildGobbyHooks({ port: 7377, clientCommand: CLIENT });
 
+const tempDirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(tempDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
 async function tempProject(): Promise<{ dir: string; settingsPath: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'gobby-install-'));
+  tempDirs.push(dir);
   return { dir, settingsPath: join(dir, '.claude', 'settings.json') };
 }
 
@@ -72,8 +80,25 @@ describe('buildGobbyHooks', () => {
 
   it('quotes client paths for the shell', () => {
     expect(formatClientCommand({ nodePath: '/usr/bin/node', clientPath: '/home/me/my gobby/dist/hooks/client.js' })).toBe(
-      '/usr/bin/node "/home/me/my gobby/dist/hooks/client.js"',
+      "/usr/bin/node '/home/me/my gobby/dist/hooks/client.js'",
     );
+  });
+});
+
+describe('quoteForShell', () => {
+  // bash -c is how Claude Code runs a command hook; each word must reach the program unchanged.
+  it.each([
+    ['a plain path', '/opt/gobby/dist/hooks/client.js'],
+    ['a space', '/home/me/my gobby'],
+    ['a dollar sign', '/tmp/$HOME/$(id)'],
+    ['a backtick', '/tmp/`touch pwned`'],
+    ['single and double quotes', `/tmp/it's "quoted"`],
+    ['a backslash and a newline', '/tmp/a\\b\nc'],
+    ['an empty word', ''],
+  ])('passes %s through bash unchanged', (_what, word) => {
+    const quoted = quoteForShell(word) || "''";
+    const echoed = execFileSync('bash', ['-c', `printf '%s' ${quoted}`], { encoding: 'utf8' });
+    expect(echoed).toBe(word);
   });
 });
 

@@ -1,0 +1,155 @@
+// Finding, checking and starting the daemon: the part the SessionStart client and
+// `gobby daemon start` share. Fake daemons are plain node:http servers.
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import {
+  checkDaemonHealth,
+  ensureDaemon,
+  locateDaemon,
+  startupLogPath,
+  type EnsureDaemonOptions,
+  type SpawnDaemon,
+} from '../../hooks/daemon-locator.js';
+
+const servers: Server[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function tempDir(prefix = 'gobby-locator-'): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+}
+
+/** Answers /api/health with `health` on a free port. */
+async function startHealthServer(health: Record<string, unknown>, port = 0): Promise<number> {
+  const server = createServer((req, res) => {
+    if (req.url === '/api/health') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(health));
+    else res.writeHead(404).end();
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+function gobbyHealth(home: string, pid = 4242): Record<string, unknown> {
+  return { ok: true, name: 'gobby', version: '0.1.0', pid, home };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function writeDaemonFile(home: string, port: number): Promise<void> {
+  await writeFile(join(home, 'daemon.json'), JSON.stringify({ pid: 4242, port, version: '0.1.0', startedAt: '2026-01-01T00:00:00.000Z' }));
+}
+
+function options(home: string, port: number, overrides: Partial<EnsureDaemonOptions> = {}): EnsureDaemonOptions {
+  return {
+    env: { GOBBY_HOME: home, HOME: home, GOBBY_PORT: String(port) },
+    daemonMain: join(home, 'no-such-daemon', 'main.js'),
+    startupTimeoutMs: 2000,
+    spawnDaemon: () => {
+      throw new Error('spawnDaemon must not be called');
+    },
+    ...overrides,
+  };
+}
+
+describe('locateDaemon', () => {
+  it('prefers the port in daemon.json, else the configured one', async () => {
+    const home = await tempDir();
+    expect(locateDaemon({ GOBBY_HOME: home, GOBBY_PORT: '4100' })).toEqual({ home, port: 4100, baseUrl: 'http://127.0.0.1:4100' });
+    await writeDaemonFile(home, 4200);
+    expect(locateDaemon({ GOBBY_HOME: home, GOBBY_PORT: '4100' }).port).toBe(4200);
+  });
+});
+
+describe('checkDaemonHealth', () => {
+  it('accepts gobby and refuses another program that answers on the port', async () => {
+    const home = await tempDir();
+    expect(await checkDaemonHealth(await startHealthServer(gobbyHealth(home)))).toEqual({ pid: 4242, home });
+    expect(await checkDaemonHealth(await startHealthServer({ ok: true }))).toBeNull();
+    expect(await checkDaemonHealth(await freePort())).toBeNull();
+  });
+});
+
+describe('ensureDaemon', () => {
+  it('finds a running daemon on the configured port when daemon.json is stale, and starts nothing', async () => {
+    const home = await tempDir();
+    await writeDaemonFile(home, await freePort());
+    const port = await startHealthServer(gobbyHealth(home));
+    expect(await ensureDaemon(options(home, port))).toEqual({ kind: 'running', port, health: { pid: 4242, home } });
+  });
+
+  it('starts the daemon without the session variables and waits for its health check', async () => {
+    const home = await tempDir();
+    const port = await freePort();
+    const spawned: Record<string, string | undefined>[] = [];
+    const spawnDaemon: SpawnDaemon = async ({ env }) => {
+      spawned.push(env);
+      setTimeout(() => void startHealthServer(gobbyHealth(home, 77), port), 150);
+    };
+    const result = await ensureDaemon(options(home, port, { spawnDaemon, env: { GOBBY_HOME: home, GOBBY_PORT: String(port), CLAUDECODE: '1' } }));
+    expect(result).toEqual({ kind: 'started', port, health: { pid: 77, home } });
+    expect(spawned).toHaveLength(1);
+    expect(spawned[0]).toEqual({ GOBBY_HOME: home, GOBBY_PORT: String(port) });
+  });
+
+  it('when two starts race, the loser waits for the winner', async () => {
+    const home = await tempDir();
+    const port = await freePort();
+    // The loser's process exits at once with "already running"; the winner answers a little later.
+    const spawnDaemon: SpawnDaemon = () => {
+      setTimeout(() => void startHealthServer(gobbyHealth(home, 88), port), 300);
+      return { exitCode: () => 3 };
+    };
+    expect(await ensureDaemon(options(home, port, { spawnDaemon }))).toEqual({ kind: 'running', port, health: { pid: 88, home } });
+  });
+
+  it('reports the lock holder when the winner of a race never answers', async () => {
+    const home = await tempDir();
+    const spawnDaemon: SpawnDaemon = async ({ startupLog }) => {
+      await writeFile(startupLog, `gobby: a daemon is already running for GOBBY_HOME=${home} (pid 1, port 2)\n`);
+      return { exitCode: () => 3 };
+    };
+    const result = await ensureDaemon(options(home, await freePort(), { spawnDaemon, startupTimeoutMs: 300 }));
+    expect(result).toEqual({ kind: 'failed', reason: 'already-running', why: `gobby: a daemon is already running for GOBBY_HOME=${home} (pid 1, port 2)` });
+  });
+
+  it('explains a start that fails with what the daemon wrote to its startup log (a taken port)', async () => {
+    const home = await tempDir();
+    const port = await freePort();
+    // A real process through the real spawn: a stand-in daemon that fails the way main.ts does.
+    const daemonMain = join(home, 'fake-main.mjs');
+    await writeFile(
+      daemonMain,
+      `process.stderr.write('gobby: the daemon could not start: port ${port} on 127.0.0.1 is in use by another program\\n'); process.exit(1);\n`,
+    );
+    const started = Date.now();
+    const result = await ensureDaemon({ env: { GOBBY_HOME: home, GOBBY_PORT: String(port) }, daemonMain, startupTimeoutMs: 10_000 });
+    expect(result).toEqual({ kind: 'failed', reason: 'not-started', why: `gobby: the daemon could not start: port ${port} on 127.0.0.1 is in use by another program` });
+    // It stops waiting once the process is gone, not at the deadline.
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await readFile(startupLogPath(home), 'utf8')).toContain('is in use');
+  });
+
+  it('says when the entry point is missing (gobby not built)', async () => {
+    const home = await tempDir();
+    const result = await ensureDaemon(options(home, await freePort(), { spawnDaemon: undefined }));
+    expect(result).toMatchObject({ kind: 'failed', reason: 'not-started' });
+    expect(result.kind === 'failed' && result.why).toContain('daemon entry point not found');
+  });
+});
