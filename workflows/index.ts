@@ -8,3 +8,5 @@ export type { WorkflowState } from './state.js';
 export { describeAllowedTools, describeWayOut, APPROVAL_WORDS, REJECTION_WORDS } from './messages.js';
 export { findOverrideCommand } from './override-guard.js';
 export { canonicalToolName } from './tool-names.js';
+export { analyzeShellCommand, summarizeShellEffects, MAX_COMMAND_LENGTH } from './shell/index.js';
+export type { PathRef, ShellAnalysis, ShellContext, ShellEffect, ShellEffectKind, ShellEffectsSummary, ShellInvocation, SignalTarget } from './shell/index.js';
