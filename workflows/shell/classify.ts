@@ -96,13 +96,16 @@ function visitNode(run: Run, node: AnyNode, scope: Scope, depth: number, reparse
       for (const command of node.commands) visitNode(run, command, node.commands.length > 1 ? scope.clone() : scope, next, reparses);
       return;
     case 'AndOr': {
+      // Each command runs after the one before it (assumed to succeed, as a cd usually does);
+      // the list may stop after any of them, so afterwards only what all stops agree on is known.
       const [first, ...rest] = node.commands;
       if (first) visitNode(run, first, scope, next, reparses);
+      const stops: Scope[] = [];
       for (const command of rest) {
-        const skipped = scope.clone();
+        stops.push(scope.clone());
         visitNode(run, command, scope, next, reparses);
-        scope.mergeWith(skipped);
       }
+      for (const stop of stops) scope.mergeWith(stop);
       return;
     }
     case 'CompoundList':
@@ -403,6 +406,11 @@ function networkEffect(program: string, target: string): ShellEffect {
   return port === undefined ? { kind: 'network', target, program, host: match[2]! } : { kind: 'network', target, program, host: match[2]!, port };
 }
 
+/** `<(cmd)` and `>(cmd)` as an operand name a pipe to commands classified on their own, not a file. */
+function isPipe(target: Arg | PathRef): boolean {
+  return 'value' in target && target.unknownAt === 0 && /^[<>]\(/.test(target.value);
+}
+
 /** The ShellEffects a program's handler sees: effects land in the run, paths resolve against the scope. */
 class CommandEffects implements ShellEffects {
   delegated = false;
@@ -451,16 +459,19 @@ class CommandEffects implements ShellEffects {
   }
 
   read(program: string, target: Arg | PathRef): void {
+    if (isPipe(target)) return;
     const path = this.ref(target);
     if (!this.special(program, path)) emit(this.runState, { kind: 'read', path, program });
   }
 
   write(program: string, target: Arg | PathRef): void {
+    if (isPipe(target)) return;
     const path = this.ref(target);
     if (!this.special(program, path)) emit(this.runState, { kind: 'write', path, program });
   }
 
   remove(program: string, target: Arg | PathRef): void {
+    if (isPipe(target)) return;
     const path = this.ref(target);
     if (!this.special(program, path)) emit(this.runState, { kind: 'delete', path, program });
   }

@@ -7,7 +7,7 @@ import { literalArg, type Arg } from './words.js';
 
 /** Environment variables that make a program load or run code of the setter's choosing. */
 const CODE_INJECTING_VARIABLE =
-  /^(?:PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|IFS|SHELLOPTS|BASHOPTS|PS4|CDPATH|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PYTHONINSPECT|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|GIT_\w+|EDITOR|VISUAL|PAGER|MANPAGER|GIT_PAGER|SSH_ASKPASS|SUDO_ASKPASS|LESSOPEN|LESSCLOSE|BROWSER|BASH_FUNC_\S*|npm_config_\w+|NPM_CONFIG_\w+|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|DENO_\w+|BUN_\w+|MAKEFLAGS|MAKEFILES|TERMINFO)$/;
+  /^(?:PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|CDPATH|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PYTHONINSPECT|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|GIT_\w+|EDITOR|VISUAL|PAGER|MANPAGER|GIT_PAGER|SSH_ASKPASS|SUDO_ASKPASS|LESSOPEN|LESSCLOSE|BROWSER|BASH_FUNC_\S*|npm_config_\w+|NPM_CONFIG_\w+|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|DENO_\w+|BUN_\w+|MAKEFLAGS|MAKEFILES|TERMINFO)$/;
 
 /** Reports an assignment whose variable changes which code later commands run. */
 export function checkAssignment(name: string, fx: ShellEffects): void {
@@ -258,8 +258,9 @@ const xargs: ProgramEntry = {
     for (const file of optionValues(parsed, '-a', '--arg-file')) fx.read('xargs', file);
     const replace = optionValues(parsed, '-I', '--replace')[0]?.value ?? (hasOption(parsed, '-i') ? '{}' : undefined);
     let command = site.args.slice(parsed.rest);
+    // With -I the input replaces the placeholder instead of being appended.
     if (replace) command = command.map((arg) => (arg.value.includes(replace) ? { value: arg.value, dynamic: true, unknownAt: arg.value.indexOf(replace) } : arg));
-    fx.run(command.length > 0 ? command : [literalArg('echo')], { stdinArgs: true });
+    fx.run(command.length > 0 ? command : [literalArg('echo')], { stdinArgs: replace === undefined });
   },
 };
 
@@ -286,13 +287,26 @@ const watch: ProgramEntry = {
 const flock: ProgramEntry = {
   prefix: true,
   handle: (site, fx) => {
-    const parsed = parseArgv(site.args, { short: 'wEc', long: ['timeout', 'wait', 'conflict-exit-code', 'command'], stopAtOperand: true });
-    const [lock, ...command] = site.args.slice(parsed.rest);
-    if (lock && !/^\d+$/.test(lock.value)) fx.write('flock', lock);
-    const code = optionValues(parsed, '-c', '--command')[0];
+    // flock [options] lockfile (-c 'code' | command…): options may also follow the lock file.
+    const spec: OptionSpec = { short: 'wEc', long: ['timeout', 'wait', 'conflict-exit-code', 'command'], stopAtOperand: true };
+    const before = parseArgv(site.args, spec);
+    const lock = site.args[before.rest];
+    if (!lock) return;
+    if (!/^\d+$/.test(lock.value)) fx.write('flock', lock);
+    const after = parseArgv(site.args.slice(before.rest + 1), spec);
+    const code = optionValues(before, '-c', '--command')[0] ?? optionValues(after, '-c', '--command')[0];
+    const command = site.args.slice(before.rest + 1 + after.rest);
     if (code) fx.runShellCode(code, 'flock', false);
     else if (command.length > 0) fx.run(command, { stdinArgs: site.stdinArgs });
   },
+};
+
+/** export/declare/local/readonly/typeset: each NAME=value is an assignment. */
+const declaration: ProgramHandler = (site, fx) => {
+  for (const arg of site.args) {
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(arg.value);
+    if (match) checkAssignment(match[1]!, fx);
+  }
 };
 
 /** `su -c 'cmd'`, `script -c 'cmd'`, `nix-shell --run 'cmd'`: a shell string. */
@@ -412,6 +426,7 @@ export const CODE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['deno', { handle: runtime({ test: 'test', install: 'install', add: 'install', remove: 'install', fmt: 'write', compile: 'write', lint: 'read', check: 'read', info: 'read', doc: 'read', eval: 'opaque', run: 'opaque', repl: 'opaque', serve: 'opaque', task: 'script' }, []) }],
   ['bun', { handle: runtime({ test: 'test', install: 'install', i: 'install', add: 'install', a: 'install', remove: 'install', rm: 'install', update: 'install', link: 'install', pm: 'read', build: 'write', run: 'script', repl: 'opaque' }, ['-e', '--eval', '-p', '--print']) }],
   ['eval', { handle: evalBuiltin }],
+  ...entries(declaration, 'export', 'declare', 'typeset', 'local', 'readonly'),
   ['source', { handle: source }],
   ['.', { handle: source }],
   ['trap', { handle: trap }],

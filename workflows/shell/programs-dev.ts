@@ -8,6 +8,8 @@ import { baseName } from './paths.js';
 import { literalArg, type Arg } from './words.js';
 
 const TEST_SCRIPT = /^tests?(?:[:_.-].*)?$/;
+/** Subcommands that take the script's name next (`npm run x`); `npm start` names its script itself. */
+const RUN_WORDS = new Set(['run', 'run-script', 'rum', 'urn']);
 
 function wholeTree(fx: ShellEffects): { path: string; dynamic: true } {
   return { path: `${fx.cwd}/**`, dynamic: true };
@@ -237,7 +239,7 @@ function manager(spec: ManagerSpec): ProgramHandler {
         return;
       case 'script': {
         // `npm run x` / `yarn x`: a script from package.json, named but not known.
-        const explicit = sub !== undefined && spec.actions[sub] === 'script';
+        const explicit = sub !== undefined && RUN_WORDS.has(sub);
         const name = explicit ? rest.find((arg) => !arg.value.startsWith('-')) : subArg;
         if (!name) return; // `npm run` alone lists the scripts
         if (name.dynamic) here.opaque(`${site.program} runs a script named at run time`, site.program);

@@ -27,6 +27,8 @@ const PURE_PROGRAMS = [
   'compgen', 'complete', 'compopt', 'bc', 'date', 'hostname', 'realpath', 'readlink',
 ];
 
+const GREP_OPTIONS: OptionSpec = { short: 'efmABCdD', long: ['regexp', 'file', 'max-count', 'after-context', 'before-context', 'context', 'directories', 'devices', 'include', 'exclude', 'exclude-dir', 'exclude-from', 'label', 'binary-files', 'color', 'colour', 'group-separator'] };
+
 /** Read-only programs whose operands are files, with the options that take a value. */
 const READERS: readonly (readonly [readonly string[], OptionSpec, number, boolean?])[] = [
   [['cat', 'tac', 'rev', 'less', 'more', 'most', 'wc', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'sha224sum', 'sha384sum', 'b2sum', 'cksum', 'sum', 'comm', 'cmp', 'zcat', 'bzcat', 'xzcat', 'zless', 'lsattr', 'getfacl', 'tsort', 'shasum'],
@@ -48,7 +50,7 @@ const READERS: readonly (readonly [readonly string[], OptionSpec, number, boolea
   [['column'], { short: 'tsceoNRHWOcl', long: [] }, 0],
   [['fold', 'fmt'], { short: 'wgp', long: ['width', 'goal', 'prefix'] }, 0],
   [['expand', 'unexpand'], { short: 't', long: ['tabs'] }, 0],
-  [['grep', 'egrep', 'fgrep', 'zgrep'], { short: 'efmABCdD', long: ['regexp', 'file', 'max-count', 'after-context', 'before-context', 'context', 'directories', 'devices', 'include', 'exclude', 'exclude-dir', 'exclude-from', 'label', 'binary-files', 'color', 'colour', 'group-separator'] }, -1],
+  [['grep', 'egrep', 'fgrep', 'zgrep'], GREP_OPTIONS, -1],
   [['ag', 'ack', 'pt'], { short: 'GgABCmp', long: ['ignore', 'ignore-dir', 'file-search-regex', 'depth', 'max-count', 'after', 'before', 'context', 'path-to-ignore', 'pager', 'type', 'ignore-file'] }, 1, true],
   [['tree'], { short: 'LPIHT', long: ['charset', 'filelimit', 'timefmt', 'sort'] }, 0, true],
   [['jq', 'gojq', 'jaq'], { short: 'fL', long: ['indent', 'from-file', 'arg', 'argjson', 'slurpfile', 'rawfile', 'args', 'jsonargs'] }, -1],
@@ -56,14 +58,14 @@ const READERS: readonly (readonly [readonly string[], OptionSpec, number, boolea
 
 function searchHandler(spec: OptionSpec): ProgramHandler {
   // grep/jq: the first operand is the pattern or filter unless one was given by -e/-f.
+  const recursive = spec === GREP_OPTIONS;
   return (site, fx) => {
     const parsed = parseArgv(site.args, spec);
     const patternGiven = hasOption(parsed, '-e', '--regexp', '-f', '--file', '--from-file');
     for (const file of optionValues(parsed, '-f', '--file', '--from-file')) fx.read(site.program, file);
     const files = operandsOf(parsed, site).slice(patternGiven ? 0 : 1);
     for (const file of files) if (file.value !== '-') fx.read(site.program, file);
-    const recursive = hasOption(parsed, '-r', '-R', '--recursive', '--dereference-recursive');
-    if (files.length === 0 && recursive) fx.read(site.program, { path: fx.cwd, dynamic: !fx.cwdKnown });
+    if (files.length === 0 && recursive && hasOption(parsed, '-r', '-R', '--recursive', '--dereference-recursive')) fx.read(site.program, { path: fx.cwd, dynamic: !fx.cwdKnown });
   };
 }
 
@@ -151,8 +153,10 @@ const find: ProgramHandler = (site, fx) => {
   }
 };
 
-const cpLike = (kind: 'copy' | 'move'): ProgramHandler => (site, fx) => {
-  const parsed = parseArgv(site.args, { short: 'tS', long: ['target-directory', 'suffix', 'backup', 'reply', 'sparse', 'preserve', 'no-preserve', 'reflink', 'update', 'exchange'] });
+const CP_OPTIONS: OptionSpec = { short: 'tS', long: ['target-directory', 'suffix', 'backup', 'reply', 'sparse', 'preserve', 'no-preserve', 'reflink', 'update', 'exchange'] };
+
+const cpLike = (kind: 'copy' | 'move', spec: OptionSpec = CP_OPTIONS): ProgramHandler => (site, fx) => {
+  const parsed = parseArgv(site.args, spec);
   const target = optionValues(parsed, '-t', '--target-directory')[0];
   const operands = operandsOf(parsed, site);
   const destination = target ?? operands.pop();
@@ -173,13 +177,15 @@ const ln: ProgramHandler = (site, fx) => {
   else if (operands.length > 1) fx.write('ln', operands[operands.length - 1]!);
 };
 
+const INSTALL_OPTIONS: OptionSpec = { short: 'mogtSZ', long: ['mode', 'owner', 'group', 'target-directory', 'suffix', 'backup', 'context', 'strip-program'] };
+
 const install: ProgramHandler = (site, fx) => {
-  const parsed = parseArgv(site.args, { short: 'mogtSZ', long: ['mode', 'owner', 'group', 'target-directory', 'suffix', 'backup', 'context', 'strip-program'] });
+  const parsed = parseArgv(site.args, INSTALL_OPTIONS);
   if (hasOption(parsed, '-d', '--directory')) {
     for (const dir of operandsOf(parsed, site)) fx.write('install', dir);
     return;
   }
-  cpLike('copy')(site, fx);
+  cpLike('copy', INSTALL_OPTIONS)(site, fx);
 };
 
 const dd: ProgramHandler = (site, fx) => {
@@ -372,7 +378,8 @@ const editor: ProgramHandler = (site, fx) => {
   // Editors run with commands (`vim -c wq`, `+cmd`, `-s script`, `ed <<<`) change files and can run shell commands.
   const scripted = site.program === 'ed' || site.program === 'ex' || site.args.some((arg) => /^(?:-[cSs]|--cmd|\+|--eval|-l|--load|--batch|-batch|-x|--script|-e)/.test(arg.value));
   if (scripted) fx.opaque(`${site.program} runs editor commands, which can write any file or run a shell`, site.program);
-  const parsed = parseArgv(site.args.filter((arg) => !arg.value.startsWith('+')), { short: 'cSsTuiwWrtq', long: ['cmd', 'eval', 'load', 'script'] });
+  const spec: OptionSpec = site.program === 'ed' ? { short: 'p' } : { short: 'cSsTuiwWrtq', long: ['cmd', 'eval', 'load', 'script'] };
+  const parsed = parseArgv(site.args.filter((arg) => !arg.value.startsWith('+')), spec);
   for (const file of operandsOf(parsed, site)) fx.write(site.program, file);
 };
 
@@ -403,12 +410,12 @@ const rsync: ProgramHandler = (site, fx) => {
   const destination = operands.pop();
   if (!destination) return;
   const remote = (arg: Arg): string | undefined => /^(?:rsync:\/\/([^/]+)|(?:[^@/:]+@)?([^/:]+):)/.exec(arg.value)?.slice(1).find(Boolean);
-  for (const source of operands) {
-    const host = remote(source);
-    if (host) fx.network('rsync', host);
-    else fx.read('rsync', source);
-  }
   const host = remote(destination);
+  for (const source of operands) {
+    const sourceHost = remote(source);
+    if (sourceHost) fx.network('rsync', sourceHost);
+    else if (host) fx.read('rsync', source);
+  }
   if (host) fx.network('rsync', host);
   else {
     for (const source of operands) if (!remote(source)) fx.copy('rsync', source, destination);
