@@ -17,6 +17,13 @@ import { collectNestedScripts, literalArg, renderWord, type Arg, type NestedScri
 export const MAX_NESTING = 64;
 /** `bash -c "bash -c '…'"` levels re-parsed before the rest counts as opaque. */
 export const MAX_REPARSE = 8;
+/** Linux PATH_MAX: a `cd` to a longer path fails, so the tracked directory never grows past it. */
+const MAX_PATH = 4096;
+/**
+ * Characters of effects one command may record. A 64 KB command of `cd a; ls a; …` would otherwise
+ * build megabytes of paths; past the budget the rest of the command is opaque.
+ */
+export const EFFECT_BUDGET = 256 * 1024;
 
 /** A name the command assigns anywhere (HOME=…, export HOME, read HOME, for HOME in): `~` and $HOME then are not the user's home. */
 const ASSIGNS_HOME = /(?:^|[^$\w{])HOME\b/;
@@ -30,6 +37,8 @@ interface Run {
   readonly ctx: ShellContext;
   /** The user's home, or null once the command assigns HOME. */
   home: string | null;
+  /** What is left of EFFECT_BUDGET; below zero the command is opaque and nothing more is recorded. */
+  budget: number;
   readonly effects: ShellEffect[];
   readonly keys: Set<string>;
   readonly programs: string[];
@@ -40,12 +49,13 @@ export function analyzeShellCommand(command: string, ctx: ShellContext): ShellAn
   const run: Run = {
     ctx,
     home: ASSIGNS_HOME.test(command) ? null : ctx.home,
+    budget: EFFECT_BUDGET,
     effects: [],
     keys: new Set(),
     programs: [],
     invocations: [],
   };
-  const scope = new Scope(normalizeAbsolute(ctx.cwd), true, null, [], new Set());
+  const scope = new Scope(normalizeAbsolute(ctx.cwd), true, null, [], new Set<string>());
   const parsed = parseShell(command);
   if (!parsed.ok) emit(run, { kind: 'opaque', why: parsed.why });
   else visitScript(run, parsed.script, scope, 0, 0);
@@ -53,10 +63,28 @@ export function analyzeShellCommand(command: string, ctx: ShellContext): ShellAn
 }
 
 function emit(run: Run, effect: ShellEffect): void {
-  const key = JSON.stringify(effect);
+  if (run.budget < 0) return;
+  const key = effectKey(effect);
   if (run.keys.has(key)) return;
+  run.budget -= key.length;
+  if (run.budget < 0) {
+    run.effects.push({ kind: 'opaque', why: `the command has more effects than gobby lists (${EFFECT_BUDGET} characters of paths and targets)` });
+    return;
+  }
   run.keys.add(key);
   run.effects.push(effect);
+}
+
+/** A cheap identity for de-duplication (JSON.stringify dominated the profile of long commands). */
+function effectKey(effect: ShellEffect): string {
+  let key = '';
+  for (const value of Object.values(effect) as unknown[]) {
+    if (Array.isArray(value)) key += value.join('\u0001');
+    else if (typeof value === 'object' && value !== null) key += `${(value as PathRef).path}\u0001${(value as PathRef).dynamic}`;
+    else key += String(value);
+    key += '\u0000';
+  }
+  return key;
 }
 
 function visitScript(run: Run, script: ParsedScript, scope: Scope, depth: number, reparses: number): void {
@@ -70,6 +98,7 @@ function visitScript(run: Run, script: ParsedScript, scope: Scope, depth: number
 
 function visitStatements(run: Run, statements: readonly Statement[], scope: Scope, depth: number, reparses: number): void {
   for (const statement of statements) {
+    if (run.budget < 0) return;
     if (statement.type !== 'Statement') {
       emit(run, { kind: 'opaque', why: `unsupported shell syntax (${(statement as { type: string }).type})` });
       continue;
@@ -173,7 +202,7 @@ function visitNode(run: Run, node: AnyNode, scope: Scope, depth: number, reparse
       visitNestedIn(run, node, scope, next, reparses);
       return;
     case 'Function': {
-      scope.functions.add(node.name.value);
+      scope.defineFunction(node.name.value);
       // The body is judged where it is defined, as if called: calling it adds nothing new.
       const body = scope.clone();
       visitNode(run, node.body as AnyNode, body, next, reparses);
@@ -280,22 +309,28 @@ function literalStdin(redirects: readonly Redirection[], env: WordEnv): Arg | un
 function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>, scope: Scope, depth: number, reparses: number): void {
   const env = wordEnv(run, scope);
   const nested: NestedScript[] = [];
-  const fx = new CommandEffects(run, scope, depth, reparses, literalStdin(node.redirects, env));
-  for (const item of node.prefix) {
-    if (item.type !== 'Assignment') continue;
-    checkAssignment(item.name, fx);
-    renderAssignment(item, env, nested);
-  }
+  const assignments: Assignment[] = [];
+  const redirects: Redirection[] = [];
   const words: Arg[] = [];
+  // One pass over prefix and suffix (unbash's derived `redirects` getter showed in the profile).
+  for (const item of node.prefix) {
+    if (item.type === 'Assignment') assignments.push(item);
+    else redirects.push(item);
+  }
   if (node.name) words.push(renderWord(node.name, env, nested));
   for (const item of node.suffix) {
     if (item.type === 'Word') words.push(renderWord(item, env, nested));
     else if (item.type === 'Assignment') {
-      checkAssignment(item.name, fx);
+      assignments.push(item);
       words.push(renderAssignment(item, env, nested));
-    }
+    } else redirects.push(item);
   }
-  for (const redirect of node.redirects) applyRedirect(fx, redirect, env, nested);
+  const fx = new CommandEffects(run, scope, depth, reparses, redirects.length > 0 ? literalStdin(redirects, env) : undefined);
+  for (const assignment of assignments) {
+    checkAssignment(assignment.name, fx);
+    if (node.prefix.includes(assignment)) renderAssignment(assignment, env, nested);
+  }
+  for (const redirect of redirects) applyRedirect(fx, redirect, env, nested);
   visitNested(run, nested, scope, depth, reparses);
   if (words.length > 0) runCommand(fx, words, false);
 }
@@ -373,17 +408,17 @@ function changeDirectory(fx: CommandEffects, name: string, args: readonly Arg[])
   const target = operands[0];
   const before = scope.cwd;
   if (name === 'popd') {
-    const top = scope.dirStack.pop();
+    const top = scope.popDirectory();
     if (top === undefined || operands.length > 0) scope.cwdKnown = false;
     else scope.cwd = top;
     scope.previous = before;
     return;
   }
   if (name === 'pushd' && (!target || /^[+-]\d+$/.test(target.value))) {
-    const top = scope.dirStack.pop();
+    const top = scope.popDirectory();
     if (top === undefined || target) scope.cwdKnown = false;
     else {
-      scope.dirStack.push(before);
+      scope.pushDirectory(before);
       scope.cwd = top;
     }
     return;
@@ -393,9 +428,10 @@ function changeDirectory(fx: CommandEffects, name: string, args: readonly Arg[])
   if (!target) destination = home === null ? { path: before, dynamic: true } : { path: home, dynamic: false };
   else if (target.value === '-' && !target.dynamic) destination = scope.previous === null ? { path: before, dynamic: true } : { path: scope.previous, dynamic: false };
   else destination = fx.path(target);
-  if (name === 'pushd') scope.dirStack.push(before);
+  if (name === 'pushd') scope.pushDirectory(before);
   scope.previous = before;
   if (destination.dynamic) scope.cwdKnown = false;
+  else if (destination.path.length > MAX_PATH) fx.opaque(`cd to a path longer than ${MAX_PATH} characters`);
   else scope.cwd = destination.path;
 }
 
@@ -523,7 +559,7 @@ class CommandEffects implements ShellEffects {
     }
     const parsed = parseShell(code.value);
     if (!parsed.ok) {
-      this.opaque(`${program} runs code that ${parsed.why.replace(/^the /, 'the ')}`, program);
+      this.opaque(`the code ${program} runs: ${parsed.why}`, program);
       return;
     }
     if (ASSIGNS_HOME.test(code.value)) this.runState.home = null;

@@ -1,8 +1,11 @@
 // POSIX path arithmetic without node:path (the engine imports nothing impure). Paths here are
 // the strings a shell would pass to open(2): no symlink resolution, which needs the disk.
 
+const NEEDS_NORMALIZING = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
+
 /** Collapses `.`, `..`, repeated and trailing slashes of an absolute path. */
 export function normalizeAbsolute(path: string): string {
+  if (path.startsWith('/') && !NEEDS_NORMALIZING.test(path)) return path; // the common case, without allocating
   const out: string[] = [];
   for (const segment of path.split('/')) {
     if (segment === '' || segment === '.') continue;

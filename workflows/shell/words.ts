@@ -31,6 +31,8 @@ export interface NestedScript {
 }
 
 const PLAIN_WORD = /^[\w@%+=:,./-]*$/;
+/** Plain text and quoted strings with nothing to expand: quote removal is all there is to do. */
+const QUOTED_WORD = /^(?:[\w@%+=:,./-]+|'[^']*'|"[^"$`\\!]*")+$/;
 const MAY_SUBSTITUTE = /[$`<>]/;
 
 export function literalArg(value: string): Arg {
@@ -42,6 +44,7 @@ export function renderWord(word: Word, env: WordEnv, nested: NestedScript[]): Ar
   const text = word.text;
   // Most words are plain literals: skip unbash's lazy part parsing for them (hot path).
   if (PLAIN_WORD.test(text)) return literalArg(word.value);
+  if (QUOTED_WORD.test(text)) return literalArg(text.replace(/'([^']*)'|"([^"]*)"/g, (_match, single: string | undefined, double: string | undefined) => single ?? double ?? ''));
   const parts = word.parts;
   if (parts === undefined) {
     // A single literal with escapes only; a tilde is live only when not escaped.
