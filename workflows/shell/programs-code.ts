@@ -157,7 +157,10 @@ function runtime(table: Readonly<Record<string, 'test' | 'install' | 'write' | '
     else if (action === 'read') return;
     else if (action === 'script') runScript(site, fx, site.args.slice(1));
     else if (!first) fx.opaque(`${site.program} reads the code to run from its input`, site.program);
-    else if (action === 'opaque' || /[./]/.test(first.value)) fx.opaque(`${site.program} runs \`${(action === 'opaque' ? site.args[1] ?? first : first).value}\``, site.program);
+    else if (action === 'opaque' || /[./]/.test(first.value)) {
+      const target = action === 'opaque' ? site.args.slice(1).find((arg) => !arg.value.startsWith('-')) ?? first : first;
+      fx.opaque(`${site.program} ${action === 'opaque' ? `${first.value} ` : ''}runs \`${target.value}\``, site.program);
+    }
     else runScript(site, fx, site.args);
   };
 }
