@@ -6,7 +6,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { analyzeShellCommand, MAX_COMMAND_LENGTH, type ShellContext } from '../../workflows/index.js';
 import { metric, nsToMs, summarize, type BenchResult } from './stats.js';
 
-export interface ShellBenchOptions {
+interface ShellBenchOptions {
   /** Timed classifications per command of the spread. */
   readonly rounds: number;
   readonly warmup: number;

@@ -11,7 +11,7 @@ export interface OptionSpec {
   readonly stopAtOperand?: boolean;
 }
 
-export interface ParsedOption {
+interface ParsedOption {
   /** As spelled without its value: `-n`, `--lines`. */
   readonly name: string;
   readonly value: Arg | undefined;
@@ -78,7 +78,7 @@ export function optionValues(parsed: ParsedArgv, ...names: readonly string[]): A
 }
 
 /** The part of an argument after `from` (`--file=x` → `x`), keeping what is known about it. */
-export function sliceArg(arg: Arg, from: number): Arg {
+function sliceArg(arg: Arg, from: number): Arg {
   const unknownAt = arg.unknownAt === -1 ? -1 : Math.max(0, arg.unknownAt - from);
   return { value: arg.value.slice(from), dynamic: arg.dynamic, unknownAt };
 }

@@ -14,16 +14,16 @@ import type { PathRef, ShellAnalysis, ShellContext, ShellEffect, ShellInvocation
 import { collectNestedScripts, literalArg, renderWord, type Arg, type NestedScript, type WordEnv } from './words.js';
 
 /** Deeper than this (compound commands, substitutions and re-parsed code together) is opaque. */
-export const MAX_NESTING = 64;
+const MAX_NESTING = 64;
 /** `bash -c "bash -c '…'"` levels re-parsed before the rest counts as opaque. */
-export const MAX_REPARSE = 8;
+const MAX_REPARSE = 8;
 /** Linux PATH_MAX: a `cd` to a longer path fails, so the tracked directory never grows past it. */
 const MAX_PATH = 4096;
 /**
  * Characters of effects one command may record. A 64 KB command of `cd a; ls a; …` would otherwise
  * build megabytes of paths; past the budget the rest of the command is opaque.
  */
-export const EFFECT_BUDGET = 256 * 1024;
+const EFFECT_BUDGET = 256 * 1024;
 
 /** A name the command assigns anywhere (HOME=…, export HOME, read HOME, for HOME in): `~` and $HOME then are not the user's home. */
 const ASSIGNS_HOME = /(?:^|[^$\w{])HOME\b/;

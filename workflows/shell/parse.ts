@@ -6,7 +6,7 @@ import { parse, type ParsedScript } from 'unbash';
 /** Above this many UTF-16 code units a command is not parsed at all: it is opaque. */
 export const MAX_COMMAND_LENGTH = 64 * 1024;
 
-export type ParseOutcome = { readonly ok: true; readonly script: ParsedScript } | { readonly ok: false; readonly why: string };
+type ParseOutcome = { readonly ok: true; readonly script: ParsedScript } | { readonly ok: false; readonly why: string };
 
 export function parseShell(source: string): ParseOutcome {
   if (source.length > MAX_COMMAND_LENGTH) {

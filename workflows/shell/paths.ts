@@ -25,10 +25,3 @@ export function baseName(path: string): string {
   const slash = trimmed.lastIndexOf('/');
   return slash === -1 ? trimmed : trimmed.slice(slash + 1);
 }
-
-export function dirName(path: string): string {
-  const trimmed = path.replace(/\/+$/, '');
-  const slash = trimmed.lastIndexOf('/');
-  if (slash === -1) return '.';
-  return slash === 0 ? '/' : trimmed.slice(0, slash);
-}

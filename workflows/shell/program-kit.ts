@@ -47,7 +47,7 @@ export interface ProgramEntry {
 }
 
 /** A placeholder operand for what only run time supplies (xargs input, find's `{}`). */
-export const RUN_TIME_OPERAND: Arg = { value: '(operands supplied at run time)', dynamic: true, unknownAt: 0 };
+const RUN_TIME_OPERAND: Arg = { value: '(operands supplied at run time)', dynamic: true, unknownAt: 0 };
 
 /** Operands plus the run-time ones, so `xargs rm` still reports a (dynamic) delete. */
 export function operandsOf(parsed: ParsedArgv, site: CommandSite): Arg[] {

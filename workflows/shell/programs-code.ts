@@ -343,7 +343,7 @@ const PACKAGE_BINARIES: Readonly<Record<string, string>> = {
   'npm-run-all': 'npm-run-all',
 };
 
-export function packageBinary(spec: string): string {
+function packageBinary(spec: string): string {
   const mapped = PACKAGE_BINARIES[spec.replace(/(?<=.)@[^/]*$/, '')];
   if (mapped) return mapped;
   const withoutVersion = spec.replace(/(?<=.)@[^/]*$/, '');
