@@ -346,6 +346,7 @@ function renderAssignment(assignment: Assignment, env: WordEnv, nested: NestedSc
 }
 
 const DIRECTORY_BUILTINS = new Set(['cd', 'pushd', 'popd']);
+const IDENTIFIED_BY_NAME = new Set(['claude', 'gobby']);
 
 /** Resolves the program a command runs and hands it to the tables. */
 function runCommand(fx: CommandEffects, words: readonly Arg[], stdinArgs: boolean): void {
@@ -367,6 +368,10 @@ function runCommand(fx: CommandEffects, words: readonly Arg[], stdinArgs: boolea
       recordProgram(state, name, args, fx.cwd);
       fx.read(name, nameArg);
       fx.opaque(`runs the file \`${name}\``, name);
+      // A file named like a program gobby guards (`~/.claude/local/claude --bare`) is most likely
+      // that program: judge it as such too, so the guard sees it.
+      const base = name.slice(name.lastIndexOf('/') + 1);
+      if (IDENTIFIED_BY_NAME.has(base)) runCommand(fx.child(), [literalArg(base), ...args], stdinArgs);
       return;
     }
     name = known;

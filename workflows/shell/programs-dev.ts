@@ -213,7 +213,9 @@ function manager(spec: ManagerSpec): ProgramHandler {
     const sub = subArg?.value;
     const directory = optionValues(parsed, '-C', '--dir', '--prefix', '--cwd', '--directory')[0];
     const here = directory ? fx.at(directory) : fx;
-    const action = sub === undefined ? spec.bare : spec.actions[sub] ?? (spec.unknownIsScript ? 'script' : undefined);
+    let action = sub === undefined ? spec.bare : spec.actions[sub] ?? (spec.unknownIsScript ? 'script' : undefined);
+    // `npm config set script-shell …` changes what every later script runs; only get/list read.
+    if ((sub === 'config' || sub === 'c') && !['get', 'list', 'ls', undefined].includes(rest.find((arg) => !arg.value.startsWith('-'))?.value)) action = 'write';
     switch (action) {
       case 'install':
       case 'install+test':
@@ -226,7 +228,8 @@ function manager(spec: ManagerSpec): ProgramHandler {
       case 'read':
         return;
       case 'write':
-        here.write(site.program, wholeTree(here));
+        if (sub === 'config' || sub === 'c' || sub === 'set') here.opaque(`${site.program} ${sub} changes configuration that decides what later commands run`, site.program);
+        else here.write(site.program, wholeTree(here));
         return;
       case 'network':
         here.network(site.program, optionValues(parsed, '--registry')[0]?.value ?? `${site.program} registry`);

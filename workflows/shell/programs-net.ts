@@ -74,6 +74,7 @@ const socat: ProgramHandler = (site, fx) => {
     const upper = type.toUpperCase();
     if (upper === 'EXEC' || upper === 'SYSTEM') fx.opaque(`socat runs \`${rest.join(':')}\``, 'socat');
     else if (['OPEN', 'CREATE', 'CREAT', 'GOPEN', 'PIPE'].includes(upper)) fx.write('socat', { value: rest.join(':').split(',')[0] ?? '', dynamic: address.dynamic, unknownAt: -1 });
+    else if (/^(?:TCP|TCP4|TCP6|UDP|UDP4|UDP6|SSL|OPENSSL|TCP-CONNECT|TCP-LISTEN|UDP-LISTEN|SOCKS4|SOCKS4A|PROXY)$/.test(upper)) fx.network('socat', rest.join(':').split(',')[0] ?? address.value);
     else if (address.value !== '-' && address.value !== 'STDIO' && address.value !== 'STDOUT') fx.network('socat', address.value);
   }
 };
@@ -112,8 +113,9 @@ const scp: ProgramHandler = (site, fx) => {
 const firstOperandHost: ProgramHandler = (site, fx) => {
   if (onlyAsksVersion(site.args)) return;
   const parsed = parseArgv(site.args, { short: 'cwWiIstpqbfkmMnQSTlg', long: ['port', 'type', 'class', 'server'] });
-  const host = operandsOf(parsed, site).find((arg) => !arg.value.startsWith('@') && !arg.value.startsWith('+'));
-  if (host) fx.network(site.program, host.value);
+  // httpie and xh take an optional METHOD first; `:7377/x` is their shorthand for localhost.
+  const host = operandsOf(parsed, site).find((arg) => !arg.value.startsWith('@') && !arg.value.startsWith('+') && !/^[A-Z]+$/.test(arg.value));
+  if (host) fx.network(site.program, host.value.startsWith(':') ? `localhost${host.value}` : host.value);
 };
 
 const openssl: ProgramHandler = (site, fx) => {
