@@ -137,6 +137,12 @@ const FALSE_BLOCK_ROWS: readonly Row[] = [
   row('cat $HOME/.bashrc', ['read /home/dev/.bashrc']),
   row('lsof -i :3000', []),
   row('curl --version', []),
+  row('python -m mypy src', ['read /repo/src'], 'python -m of a tool the tables know is that tool'),
+  row('python3 -m black --check .', ['read /repo']),
+  row('coverage run -m pytest', ['test python -m pytest']),
+  row("sed -n '1,20p' src/a.ts", ['read /repo/src/a.ts']),
+  row("awk 'NR>1' data.csv", ['read /repo/data.csv']),
+  row('git diff --name-only | xargs npx eslint', ['git diff', 'read (operands supplied at run time) dyn']),
 ];
 
 /** What an agent blocked from Write/Edit would plausibly try next. Each must show its effect. */

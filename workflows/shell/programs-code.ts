@@ -112,14 +112,20 @@ function interpreter(spec: InterpreterSpec): ProgramHandler {
   };
 }
 
+/** `python -m mypy src` is `mypy src`: tools the tables know by their program name. */
+const PYTHON_TOOL_MODULES = new Set(['mypy', 'pylint', 'flake8', 'pyflakes', 'pycodestyle', 'black', 'isort', 'ruff', 'pyright', 'coverage']);
+
 const python: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { short: 'cmWXQ', stopAtOperand: true });
   const module = optionValues(parsed, '-m')[0];
   if (module && !hasOption(parsed, '-c')) {
-    const rest = site.args.slice(parsed.rest);
+    // Everything after `-m MODULE` is the module's own arguments.
+    const at = site.args.findIndex((arg) => arg === module || (/^-[A-Za-z]*m/.test(arg.value) && arg.value.endsWith(`m${module.value}`)));
+    const rest = site.args.slice(at + 1);
     if (module.dynamic) fx.opaque(`${site.program} -m runs a module named at run time`, site.program);
     else if (['pytest', 'unittest', 'nose', 'nose2', 'tox', 'doctest'].includes(module.value)) fx.emit({ kind: 'test_run', runner: `${site.program} -m ${module.value}`, program: site.program });
     else if (['pip', 'pip3', 'ensurepip'].includes(module.value)) fx.run([literalArg('pip'), ...rest]);
+    else if (PYTHON_TOOL_MODULES.has(module.value)) fx.run([literalArg(module.value), ...rest]);
     else if (['venv', 'virtualenv'].includes(module.value)) for (const dir of rest.filter((arg) => !arg.value.startsWith('-'))) fx.write(site.program, dir);
     else if (['json.tool', 'py_compile', 'compileall', 'this', 'site', 'platform', 'sysconfig'].includes(module.value)) return;
     else fx.unknown(`${site.program} -m ${module.value}`);

@@ -427,6 +427,8 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['playwright', { handle: (site, fx) => (site.args[0]?.value === 'test' ? fx.emit({ kind: 'test_run', runner: 'playwright test', program: 'playwright' }) : site.args[0]?.value === 'install' ? fx.emit({ kind: 'package_install', manager: 'playwright', program: 'playwright' }) : onlyAsksVersion(site.args) ? undefined : fx.unknown(`playwright ${site.args[0]?.value ?? ''}`.trim())) }],
   ['cypress', { handle: (site, fx) => (site.args[0]?.value === 'run' ? fx.emit({ kind: 'test_run', runner: 'cypress run', program: 'cypress' }) : fx.unknown(`cypress ${site.args[0]?.value ?? ''}`.trim())) }],
   ...entries(((site, fx) => fx.run(site.args.slice(parseArgv(site.args, { short: 'r', long: ['reporter', 'report-dir', 'temp-dir', 'include', 'exclude', 'extension'], stopAtOperand: true }).rest), { stdinArgs: site.stdinArgs })) as ProgramHandler, 'c8', 'nyc'),
+  // `coverage run -m pytest` runs the module under coverage; `coverage report` reads.
+  ['coverage', { handle: (site, fx) => (site.args[0]?.value === 'run' ? fx.run([literalArg('python'), ...site.args.slice(1)]) : undefined) }],
   ['tsc', { handle: tsc }],
   ['eslint', { handle: fixer(/^--fix$/, undefined, { short: 'cfo', long: ['config', 'format', 'output-file', 'ext', 'rule', 'plugin', 'parser', 'resolve-plugins-relative-to', 'ignore-path', 'ignore-pattern', 'max-warnings', 'cache-location', 'rulesdir'] }) }],
   ['prettier', { handle: fixer(/^(?:--write|-w)$/, undefined, { short: 'o', long: ['config', 'ignore-path', 'parser', 'plugin', 'log-level', 'cache-location'] }) }],
@@ -436,7 +438,7 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ...entries(fixer(/^-[a-z]*w$/, undefined, { short: 'r' }), 'gofmt', 'goimports'),
   ...entries(fixer(/^-i$/, undefined, { long: ['style', 'assume-filename', 'lines', 'offset', 'length'] }), 'clang-format'),
   ...entries(fixer(/^--fix$/, undefined, { short: 'co', long: ['config', 'custom-syntax', 'formatter', 'output-file', 'ignore-path'] }), 'stylelint', 'markdownlint', 'markdownlint-cli2'),
-  ...entries(readsOperands({ short: 'pcfe', long: ['config-file', 'python-version', 'project', 'severity', 'format', 'exclude', 'shell', 'rcfile', 'disable', 'enable', 'max-line-length', 'select', 'ignore'] }), 'mypy', 'pyright', 'pylint', 'flake8', 'shellcheck', 'hadolint', 'yamllint', 'actionlint', 'tflint', 'golangci-lint', 'staticcheck', 'jsonlint', 'htmlhint', 'vale', 'cspell', 'codespell-check'),
+  ...entries(readsOperands({ short: 'pcfe', long: ['config-file', 'python-version', 'project', 'severity', 'format', 'exclude', 'shell', 'rcfile', 'disable', 'enable', 'max-line-length', 'select', 'ignore'] }), 'mypy', 'pyright', 'pylint', 'flake8', 'pyflakes', 'pycodestyle', 'shellcheck', 'hadolint', 'yamllint', 'actionlint', 'tflint', 'golangci-lint', 'staticcheck', 'jsonlint', 'htmlhint', 'vale', 'cspell', 'codespell-check'),
   ['claude', { handle: claude }],
   ...entries(container, 'docker', 'podman', 'nerdctl', 'docker-compose', 'kubectl-exec'),
   ...entries(gh, 'gh', 'glab'),
