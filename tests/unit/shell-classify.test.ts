@@ -371,6 +371,11 @@ const BYPASS_ROWS: readonly Row[] = [
   row('[[ $(rm -f a) ]]', ['delete /repo/a']),
   row('cat <(rm -f a)', ['delete /repo/a']),
   row('x=$(rm -f a)', ['delete /repo/a']),
+  row('echo ${x:-$(rm -f b)}', ['delete /repo/b'], 'a substitution inside a parameter default'),
+  row('echo {a,$(rm -f c)}', ['delete /repo/c']),
+  row('a=(1 $(rm -f d))', ['delete /repo/d']),
+  row('echo "x$(rm -f e)y"', ['delete /repo/e']),
+  row('ls @(a|$(rm -f g))', ['delete /repo/g', 'read /repo/@(a|$(rm -f g)) dyn'], 'an extended glob (bash needs extglob on; unbash always parses it)'),
   row('cat <<EOF\n$(rm -f a)\nEOF', ['delete /repo/a'], 'an unquoted here-doc expands its substitutions'),
   row("cat <<'EOF'\n$(rm -f a)\nEOF", [], 'a quoted here-doc does not'),
   row('echo "unterminated', ['opaque'], 'a parse error is opaque'),
@@ -482,10 +487,12 @@ describe('shell classification table', () => {
 describe('the parser against bash -n', () => {
   // Every table command that bash itself accepts must parse here without error (a parse error
   // would make it opaque and block it for nothing). Commands bash rejects must be opaque here.
+  // The one deliberate difference: unbash always parses extended globs `@(a|b)`, which bash parses
+  // only with extglob on, so bash runs with -O extglob (a user's shell snapshot may turn it on).
   const PARSE_ERROR = /^the shell parser could not read it/;
   const bashAccepts = (command: string): boolean => {
     try {
-      execFileSync('bash', ['-n', '-c', command], { stdio: 'ignore', timeout: 5000 });
+      execFileSync('bash', ['-O', 'extglob', '-n', '-c', command], { stdio: 'ignore', timeout: 5000 });
       return true;
     } catch {
       return false;
