@@ -10,3 +10,5 @@ export type { ProtectedGround } from './guards.js';
 export { workflowStateSchema } from './state.js';
 export type { WorkflowState } from './state.js';
 export { describeAllowedTools, describeWayOut } from './messages.js';
+export { analyzeShellCommand, summarizeShellEffects, MAX_COMMAND_LENGTH } from './shell/index.js';
+export type { PathRef, ShellAnalysis, ShellContext, ShellEffect, ShellEffectKind, ShellEffectsSummary, ShellInvocation, SignalTarget } from './shell/index.js';

@@ -16,9 +16,10 @@ import { ENGINE_DEFAULTS, runEngineDecision } from './engine-decision.js';
 import { HOOK_DEFAULTS, runHookRoundtrip } from './hook-roundtrip.js';
 import { CLAUDE_DEFAULTS, runClaudeSession } from './claude-session.js';
 import { runInterruptTeardowns } from './interrupt.js';
+import { SHELL_DEFAULTS, runShellClassify } from './shell-classify.js';
 import type { BenchResult, Metric } from './stats.js';
 
-const BENCHES = ['engine', 'hook', 'claude'] as const;
+const BENCHES = ['engine', 'shell', 'hook', 'claude'] as const;
 type BenchName = (typeof BENCHES)[number];
 
 interface Args {
@@ -103,6 +104,7 @@ async function main(): Promise<void> {
   const runners: Record<BenchName, () => Promise<BenchResult>> = {
     engine: async () =>
       runEngineDecision(args.quick ? { decisions: 20_000, warmup: 5_000 } : ENGINE_DEFAULTS),
+    shell: () => runShellClassify(args.quick ? { rounds: 200, warmup: 50, largeRuns: 5 } : SHELL_DEFAULTS),
     hook: () =>
       runHookRoundtrip({
         ...HOOK_DEFAULTS,

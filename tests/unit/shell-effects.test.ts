@@ -1,0 +1,122 @@
+// The classifier's contract beyond single commands: the summary that workflow conditions read,
+// the programs and invocations guards look at, and the caps that keep any input from stalling
+// the daemon.
+import { describe, expect, it } from 'vitest';
+import { analyzeShellCommand, MAX_COMMAND_LENGTH, summarizeShellEffects, type ShellContext } from '../../workflows/index.js';
+
+const CTX: ShellContext = { cwd: '/repo', home: '/home/dev', projectRoot: '/repo' };
+
+describe('summarizeShellEffects', () => {
+  it('gives conditions plain arrays of paths, targets and programs', () => {
+    const summary = summarizeShellEffects(
+      analyzeShellCommand('cat a.txt > b.txt && mv c d && rm -f e && curl -s https://x.test && npm test', CTX),
+    );
+    expect(summary).toEqual({
+      reads: ['/repo/a.txt'],
+      writes: ['/repo/b.txt', '/repo/d'],
+      deletes: ['/repo/c', '/repo/e'],
+      paths: ['/repo/a.txt', '/repo/b.txt', '/repo/d', '/repo/c', '/repo/e'],
+      network: ['https://x.test'],
+      programs: ['cat', 'mv', 'rm', 'curl', 'npm'],
+      kinds: ['write', 'read', 'move', 'delete', 'network', 'test_run'], // a redirection is applied before its command runs
+      opaque: false,
+      test_run: true,
+      installs: false,
+      unknown_programs: [],
+      dynamic_paths: false,
+      git_changes: false,
+      signals: [],
+    });
+  });
+
+  it('flags opaque code, installs, unknown programs, run-time paths, git changes and signals', () => {
+    const summary = summarizeShellEffects(
+      analyzeShellCommand('python3 -c 1; npm i x; terraform plan; rm "$F"; git commit -m x; pkill node', CTX),
+    );
+    expect(summary.opaque).toBe(true);
+    expect(summary.installs).toBe(true);
+    expect(summary.unknown_programs).toEqual(['terraform']);
+    expect(summary.dynamic_paths).toBe(true);
+    expect(summary.git_changes).toBe(true);
+    expect(summary.signals).toEqual(['node']);
+  });
+
+  it('is empty for a command that only reads nothing', () => {
+    const summary = summarizeShellEffects(analyzeShellCommand('echo "gobby workflow phase execute --force"', CTX));
+    expect(summary.paths).toEqual([]);
+    expect(summary.kinds).toEqual([]);
+    expect(summary.programs).toEqual(['echo']);
+  });
+});
+
+describe('programs and invocations', () => {
+  it('lists the program behind every prefix, not the prefix', () => {
+    const analysis = analyzeShellCommand('env -u CLAUDECODE sudo -E nice timeout 5 gobby workflow phase execute --force', CTX);
+    expect(analysis.programs).toEqual(['gobby']);
+    expect(analysis.invocations).toEqual([{ program: 'gobby', args: ['workflow', 'phase', 'execute', '--force'], cwd: '/repo' }]);
+  });
+
+  it('keeps a prefix that runs nothing (env printing the environment)', () => {
+    expect(analyzeShellCommand('env | sort', CTX).programs).toEqual(['env', 'sort']);
+  });
+
+  it('records where each invocation runs after cd', () => {
+    const analysis = analyzeShellCommand('cd ~/.gobby && node ../x/cli.js status', CTX);
+    expect(analysis.invocations.at(-1)).toEqual({ program: 'node', args: ['../x/cli.js', 'status'], cwd: '/home/dev/.gobby' });
+  });
+
+  it('sees the programs inside substitutions and re-parsed code', () => {
+    expect(analyzeShellCommand('echo $(whoami) && bash -c "git status"', CTX).programs).toEqual(['whoami', 'echo', 'bash', 'git']);
+  });
+});
+
+describe('caps', () => {
+  it('does not parse a command above the length cap: it is opaque, and fast', () => {
+    const huge = `echo ${'gobby workflow phase '.repeat(15_000)}`;
+    expect(huge.length).toBeGreaterThan(300_000);
+    const started = performance.now();
+    const analysis = analyzeShellCommand(huge, CTX);
+    expect(performance.now() - started).toBeLessThan(50);
+    expect(analysis.effects).toEqual([{ kind: 'opaque', why: expect.stringContaining(`${MAX_COMMAND_LENGTH}-character limit`) }]);
+  });
+
+  it('classifies a command just under the cap', () => {
+    const command = `cat ${'a '.repeat((MAX_COMMAND_LENGTH - 10) / 2)}`;
+    expect(command.length).toBeLessThanOrEqual(MAX_COMMAND_LENGTH);
+    expect(analyzeShellCommand(command, CTX).effects).toEqual([{ kind: 'read', path: { path: '/repo/a', dynamic: false }, program: 'cat' }]);
+  });
+
+  it('is opaque when subshells nest too deep', () => {
+    const deep = `${'( '.repeat(200)}rm f${' )'.repeat(200)}`;
+    expect(analyzeShellCommand(deep, CTX).effects.map((effect) => effect.kind)).toContain('opaque');
+  });
+
+  it('is opaque when substitutions nest too deep', () => {
+    const deep = `${'$('.repeat(300)}rm f${')'.repeat(300)}`;
+    expect(analyzeShellCommand(deep, CTX).effects.map((effect) => effect.kind)).toContain('opaque');
+  });
+
+  it('is opaque when bash -c nests code deeper than the re-parse cap, and still reports the levels it read', () => {
+    let command = 'rm f';
+    for (let level = 0; level < 12; level++) command = `bash -c ${shellQuote(command)}`;
+    const kinds = analyzeShellCommand(command, CTX).effects.map((effect) => effect.kind);
+    expect(kinds).toEqual(['opaque']);
+  });
+
+  it('stays linear on many short statements', () => {
+    const time = (count: number): number => {
+      const command = 'ls; '.repeat(count);
+      const started = performance.now();
+      for (let i = 0; i < 5; i++) analyzeShellCommand(command, CTX);
+      return performance.now() - started;
+    };
+    time(1000); // warm up
+    const small = time(2000);
+    const large = time(8000);
+    expect(large).toBeLessThan(small * 12); // 4x the input: far from quadratic (16x) even on a noisy machine
+  });
+});
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}

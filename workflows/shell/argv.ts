@@ -1,0 +1,84 @@
+// Option parsing as GNU tools do it, driven by a small spec per program: which options take a
+// value, so that `head -n 20 f` does not count `20` as a file.
+import type { Arg } from './words.js';
+
+export interface OptionSpec {
+  /** Short option letters that take a value (`-n 20`, `-n20`). */
+  readonly short?: string;
+  /** Long option names that take a value, without the dashes (`--lines 20`, `--lines=20`). */
+  readonly long?: readonly string[];
+  /** POSIX order: options end at the first operand (env, xargs, timeout, and every prefix). */
+  readonly stopAtOperand?: boolean;
+}
+
+interface ParsedOption {
+  /** As spelled without its value: `-n`, `--lines`. */
+  readonly name: string;
+  readonly value: Arg | undefined;
+}
+
+export interface ParsedArgv {
+  readonly options: readonly ParsedOption[];
+  readonly operands: readonly Arg[];
+  /** Index in the input of the first operand when `stopAtOperand` is set (the rest is the command). */
+  readonly rest: number;
+}
+
+export function parseArgv(args: readonly Arg[], spec: OptionSpec): ParsedArgv {
+  const options: ParsedOption[] = [];
+  const operands: Arg[] = [];
+  const short = spec.short ?? '';
+  const long = spec.long ?? [];
+  let i = 0;
+  for (; i < args.length; i++) {
+    const arg = args[i]!;
+    const text = arg.value;
+    // A value only known at run time may be an option or an operand; as an operand it is
+    // reported (as a dynamic path), which is the cautious reading.
+    if (arg.dynamic || text === '-' || !text.startsWith('-')) {
+      if (spec.stopAtOperand) break;
+      operands.push(arg);
+      continue;
+    }
+    if (text === '--') {
+      i++;
+      if (spec.stopAtOperand) break;
+      for (; i < args.length; i++) operands.push(args[i]!);
+      break;
+    }
+    if (text.startsWith('--')) {
+      const eq = text.indexOf('=');
+      const name = eq === -1 ? text.slice(2) : text.slice(2, eq);
+      if (eq !== -1) options.push({ name: `--${name}`, value: sliceArg(arg, eq + 1) });
+      else if (long.includes(name)) options.push({ name: `--${name}`, value: args[++i] });
+      else options.push({ name: `--${name}`, value: undefined });
+      continue;
+    }
+    for (let c = 1; c < text.length; c++) {
+      const letter = text[c]!;
+      if (short.includes(letter)) {
+        const attached = text.slice(c + 1);
+        options.push({ name: `-${letter}`, value: attached !== '' ? sliceArg(arg, c + 1) : args[++i] });
+        break;
+      }
+      options.push({ name: `-${letter}`, value: undefined });
+    }
+  }
+  return { options, operands, rest: i };
+}
+
+export function hasOption(parsed: ParsedArgv, ...names: readonly string[]): boolean {
+  return parsed.options.some((option) => names.includes(option.name));
+}
+
+export function optionValues(parsed: ParsedArgv, ...names: readonly string[]): Arg[] {
+  const values: Arg[] = [];
+  for (const option of parsed.options) if (option.value !== undefined && names.includes(option.name)) values.push(option.value);
+  return values;
+}
+
+/** The part of an argument after `from` (`--file=x` → `x`), keeping what is known about it. */
+function sliceArg(arg: Arg, from: number): Arg {
+  const unknownAt = arg.unknownAt === -1 ? -1 : Math.max(0, arg.unknownAt - from);
+  return { value: arg.value.slice(from), dynamic: arg.dynamic, unknownAt };
+}

@@ -1,0 +1,581 @@
+// The walker: visits the parse tree in execution order, tracks the working directory through
+// lists, branches and subshells, turns redirections into reads and writes, classifies every
+// substitution's commands, and hands each command to its entry in the knowledge tables.
+// Anything it does not recognise is reported, never skipped: an unknown node kind or a parse
+// error is opaque, an unknown program is `exec`.
+import type { AndOr, Assignment, CommandNode, CompoundList, ParsedScript, PipelineNode, Redirection, Statement, Word } from 'unbash';
+import { parseShell, firstParseError } from './parse.js';
+import { normalizeAbsolute, resolveAgainst } from './paths.js';
+import type { CommandSite, ShellEffects } from './program-kit.js';
+import { checkAssignment } from './programs-code.js';
+import { PROGRAMS, programForPath } from './programs.js';
+import { Scope } from './scope.js';
+import type { PathRef, ShellAnalysis, ShellContext, ShellEffect, ShellInvocation, SignalTarget } from './types.js';
+import { collectNestedScripts, literalArg, renderWord, type Arg, type NestedScript, type WordEnv } from './words.js';
+
+/** Deeper than this (compound commands, substitutions and re-parsed code together) is opaque. */
+const MAX_NESTING = 64;
+/** `bash -c "bash -c '…'"` levels re-parsed before the rest counts as opaque. */
+const MAX_REPARSE = 8;
+/** Linux PATH_MAX: a `cd` to a longer path fails, so the tracked directory never grows past it. */
+const MAX_PATH = 4096;
+/**
+ * Characters of effects one command may record. A 64 KB command of `cd a; ls a; …` would otherwise
+ * build megabytes of paths; past the budget the rest of the command is opaque.
+ */
+const EFFECT_BUDGET = 256 * 1024;
+
+/** A name the command assigns anywhere (HOME=…, export HOME, read HOME, for HOME in): `~` and $HOME then are not the user's home. */
+const ASSIGNS_HOME = /(?:^|[^$\w{])HOME\b/;
+
+/** Writes here change no file; reads here read no file. */
+const DEVICE = /^\/dev\/(?:null|stdout|stderr|stdin|tty|zero|full|random|urandom|fd\/[0-2]|pts\/\d+)$|^\/proc\/self\/fd\/[0-2]$/;
+const DEVICE_SOCKET = /^\/dev\/(?:tcp|udp)\/([^/]+)\/([^/]+)$/;
+const DEFAULT_PORTS: Readonly<Record<string, number>> = { http: 80, https: 443, ws: 80, wss: 443, ftp: 21, ssh: 22 };
+
+interface Run {
+  readonly ctx: ShellContext;
+  /** The user's home, or null once the command assigns HOME. */
+  home: string | null;
+  /** What is left of EFFECT_BUDGET; below zero the command is opaque and nothing more is recorded. */
+  budget: number;
+  readonly effects: ShellEffect[];
+  readonly keys: Set<string>;
+  readonly programs: string[];
+  readonly invocations: ShellInvocation[];
+}
+
+export function analyzeShellCommand(command: string, ctx: ShellContext): ShellAnalysis {
+  const run: Run = {
+    ctx,
+    home: ASSIGNS_HOME.test(command) ? null : ctx.home,
+    budget: EFFECT_BUDGET,
+    effects: [],
+    keys: new Set(),
+    programs: [],
+    invocations: [],
+  };
+  const scope = new Scope(normalizeAbsolute(ctx.cwd), true, null, [], new Set<string>());
+  const parsed = parseShell(command);
+  if (!parsed.ok) emit(run, { kind: 'opaque', why: parsed.why });
+  else visitScript(run, parsed.script, scope, 0, 0);
+  return { effects: run.effects, programs: run.programs, invocations: run.invocations };
+}
+
+function emit(run: Run, effect: ShellEffect): void {
+  if (run.budget < 0) return;
+  const key = effectKey(effect);
+  if (run.keys.has(key)) return;
+  run.budget -= key.length;
+  if (run.budget < 0) {
+    run.effects.push({ kind: 'opaque', why: `the command has more effects than gobby lists (${EFFECT_BUDGET} characters of paths and targets)` });
+    return;
+  }
+  run.keys.add(key);
+  run.effects.push(effect);
+}
+
+/** A cheap identity for de-duplication (JSON.stringify dominated the profile of long commands). */
+function effectKey(effect: ShellEffect): string {
+  let key = '';
+  for (const value of Object.values(effect) as unknown[]) {
+    if (Array.isArray(value)) key += value.join('\u0001');
+    else if (typeof value === 'object' && value !== null) key += `${(value as PathRef).path}\u0001${(value as PathRef).dynamic}`;
+    else key += String(value);
+    key += '\u0000';
+  }
+  return key;
+}
+
+function visitScript(run: Run, script: ParsedScript, scope: Scope, depth: number, reparses: number): void {
+  const problem = firstParseError(script);
+  if (problem !== undefined) {
+    emit(run, { kind: 'opaque', why: problem });
+    return;
+  }
+  visitStatements(run, script.commands, scope, depth, reparses);
+}
+
+function visitStatements(run: Run, statements: readonly Statement[], scope: Scope, depth: number, reparses: number): void {
+  for (const statement of statements) {
+    if (run.budget < 0) return;
+    if (statement.type !== 'Statement') {
+      emit(run, { kind: 'opaque', why: `unsupported shell syntax (${(statement as { type: string }).type})` });
+      continue;
+    }
+    // `cmd &` runs in a subshell: its cd does not move the next command.
+    visitNode(run, statement.command, statement.background ? scope.clone() : scope, depth, reparses);
+  }
+}
+
+type AnyNode = PipelineNode | AndOr | CommandNode | CompoundList;
+
+function visitNode(run: Run, node: AnyNode, scope: Scope, depth: number, reparses: number): void {
+  if (depth > MAX_NESTING) {
+    emit(run, { kind: 'opaque', why: `the command nests deeper than ${MAX_NESTING} levels` });
+    return;
+  }
+  const next = depth + 1;
+  switch (node.type) {
+    case 'Command':
+      visitCommand(run, node, scope, next, reparses);
+      return;
+    case 'Pipeline':
+      // Every part of a pipeline with more than one command runs in its own subshell.
+      for (const command of node.commands) visitNode(run, command, node.commands.length > 1 ? scope.clone() : scope, next, reparses);
+      return;
+    case 'AndOr': {
+      // Each command runs after the one before it (assumed to succeed, as a cd usually does);
+      // the list may stop after any of them, so afterwards only what all stops agree on is known.
+      const [first, ...rest] = node.commands;
+      if (first) visitNode(run, first, scope, next, reparses);
+      const stops: Scope[] = [];
+      for (const command of rest) {
+        stops.push(scope.clone());
+        visitNode(run, command, scope, next, reparses);
+      }
+      for (const stop of stops) scope.mergeWith(stop);
+      return;
+    }
+    case 'CompoundList':
+      visitStatements(run, node.commands, scope, next, reparses);
+      return;
+    case 'Subshell':
+      visitStatements(run, node.body.commands, scope.clone(), next, reparses);
+      return;
+    case 'BraceGroup':
+      visitStatements(run, node.body.commands, scope, next, reparses);
+      return;
+    case 'Redirected':
+      visitRedirects(run, node.redirects, scope, next, reparses);
+      visitNode(run, node.command, scope, next, reparses);
+      return;
+    case 'If': {
+      visitStatements(run, node.clause.commands, scope, next, reparses);
+      const outcomes: Scope[] = [];
+      const thenScope = scope.clone();
+      visitStatements(run, node.then.commands, thenScope, next, reparses);
+      outcomes.push(thenScope);
+      let rest = scope;
+      for (const elif of node.elif) {
+        rest = rest.clone();
+        visitStatements(run, elif.clause.commands, rest, next, reparses);
+        const branch = rest.clone();
+        visitStatements(run, elif.then.commands, branch, next, reparses);
+        outcomes.push(branch);
+      }
+      const otherwise = rest.clone();
+      if (node.else) visitStatements(run, node.else.commands, otherwise, next, reparses);
+      for (const outcome of outcomes) otherwise.mergeWith(outcome);
+      scope.assign(otherwise);
+      return;
+    }
+    case 'For':
+    case 'Select':
+      visitWords(run, node.wordlist ?? [], scope, next, reparses);
+      visitLoop(run, scope, (body) => visitStatements(run, node.body.commands, body, next, reparses));
+      return;
+    case 'ArithmeticFor':
+      visitNestedIn(run, node, scope, next, reparses);
+      visitLoop(run, scope, (body) => visitStatements(run, node.body.commands, body, next, reparses));
+      return;
+    case 'While':
+      visitLoop(run, scope, (body) => {
+        visitStatements(run, node.clause.commands, body, next, reparses);
+        visitStatements(run, node.body.commands, body, next, reparses);
+      });
+      return;
+    case 'Case': {
+      visitWords(run, [node.word], scope, next, reparses);
+      const after = scope.clone();
+      for (const item of node.items) {
+        visitWords(run, item.pattern, scope, next, reparses);
+        const branch = scope.clone();
+        visitStatements(run, item.body.commands, branch, next, reparses);
+        after.mergeWith(branch);
+      }
+      scope.assign(after);
+      return;
+    }
+    case 'TestCommand':
+    case 'ArithmeticCommand':
+      visitNestedIn(run, node, scope, next, reparses);
+      return;
+    case 'Function': {
+      scope.defineFunction(node.name.value);
+      // The body is judged where it is defined, as if called: calling it adds nothing new.
+      const body = scope.clone();
+      visitNode(run, node.body as AnyNode, body, next, reparses);
+      return;
+    }
+    case 'Coproc':
+      visitNode(run, node.body as AnyNode, scope.clone(), next, reparses);
+      return;
+    default:
+      emit(run, { kind: 'opaque', why: `unsupported shell syntax (${(node as { type: string }).type})` });
+  }
+}
+
+/** A loop body may run zero or more times; a cd inside it moves later iterations, so they are judged again unknown. */
+function visitLoop(run: Run, scope: Scope, body: (scope: Scope) => void): void {
+  const before = scope.clone();
+  body(scope);
+  if (scope.cwd !== before.cwd || scope.cwdKnown !== before.cwdKnown) {
+    const again = scope.clone();
+    again.cwdKnown = false;
+    body(again);
+  }
+  scope.mergeWith(before);
+}
+
+function wordEnv(run: Run, scope: Scope): WordEnv {
+  return { home: run.home, pwd: scope.cwdKnown ? scope.cwd : null };
+}
+
+function visitWords(run: Run, words: readonly Word[], scope: Scope, depth: number, reparses: number): void {
+  const nested: NestedScript[] = [];
+  for (const word of words) renderWord(word, wordEnv(run, scope), nested);
+  visitNested(run, nested, scope, depth, reparses);
+}
+
+function visitNestedIn(run: Run, node: Parameters<typeof collectNestedScripts>[0], scope: Scope, depth: number, reparses: number): void {
+  const nested: NestedScript[] = [];
+  collectNestedScripts(node, nested);
+  visitNested(run, nested, scope, depth, reparses);
+}
+
+/** `$( )`, backticks and `<( )` run in subshells before the command that contains them. */
+function visitNested(run: Run, nested: readonly NestedScript[], scope: Scope, depth: number, reparses: number): void {
+  for (const { script, text } of nested) {
+    if (script === undefined) emit(run, { kind: 'opaque', why: `the shell parser could not read the substitution \`${text.slice(0, 80)}\`` });
+    else visitScript(run, script, scope.clone(), depth + 1, reparses);
+  }
+}
+
+function visitRedirects(run: Run, redirects: readonly Redirection[], scope: Scope, depth: number, reparses: number): void {
+  const fx = new CommandEffects(run, scope, depth, reparses, undefined);
+  const nested: NestedScript[] = [];
+  for (const redirect of redirects) applyRedirect(fx, redirect, wordEnv(run, scope), nested);
+  visitNested(run, nested, scope, depth, reparses);
+}
+
+function applyRedirect(fx: CommandEffects, redirect: Redirection, env: WordEnv, nested: NestedScript[]): void {
+  switch (redirect.type) {
+    case 'HereDoc':
+      if (!redirect.delimiter?.quoted && /[$`]/.test(redirect.body.text)) collectNestedScripts(redirect.body, nested);
+      return;
+    case 'HereString':
+      if (redirect.target) renderWord(redirect.target, env, nested);
+      return;
+    case 'Redirect': {
+      if (!redirect.target) return;
+      const target = renderWord(redirect.target, env, nested);
+      if (redirect.target.parts?.length === 1 && redirect.target.parts[0]!.type === 'ProcessSubstitution') return;
+      const operator = redirect.operator;
+      if (operator === '>&' || operator === '<&') {
+        // n>&m and n>&- duplicate or close descriptors; `>& file` is bash for `&> file`.
+        if (/^\d*-?$/.test(target.value) && !target.dynamic) return;
+        if (operator === '<&') fx.read('shell', target);
+        else fx.write('shell', target);
+        return;
+      }
+      if (operator === '<') fx.read('shell', target);
+      else if (operator === '<>') {
+        fx.read('shell', target);
+        fx.write('shell', target);
+      } else fx.write('shell', target);
+      return;
+    }
+    default:
+      fx.opaque(`unsupported redirection (${(redirect as { type: string }).type})`);
+  }
+}
+
+/** Code fed to a command's input by a here-doc or here-string, when it is fixed text. */
+function literalStdin(redirects: readonly Redirection[], env: WordEnv): Arg | undefined {
+  let stdin: Arg | undefined;
+  for (const redirect of redirects) {
+    const fd = redirect.descriptor?.type === 'FileDescriptor' ? redirect.descriptor.value : 0;
+    if (fd !== 0) continue;
+    if (redirect.type === 'HereDoc') {
+      stdin = redirect.delimiter?.quoted || !/[$`\\]/.test(redirect.body.text) ? literalArg(redirect.body.text) : { value: redirect.body.text, dynamic: true, unknownAt: 0 };
+    } else if (redirect.type === 'HereString' && redirect.target) {
+      stdin = renderWord(redirect.target, env, []);
+    } else if (redirect.type === 'Redirect' && redirect.operator === '<') stdin = undefined;
+  }
+  return stdin;
+}
+
+function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>, scope: Scope, depth: number, reparses: number): void {
+  const env = wordEnv(run, scope);
+  const nested: NestedScript[] = [];
+  const assignments: Assignment[] = [];
+  const redirects: Redirection[] = [];
+  const words: Arg[] = [];
+  // One pass over prefix and suffix (unbash's derived `redirects` getter showed in the profile).
+  for (const item of node.prefix) {
+    if (item.type === 'Assignment') assignments.push(item);
+    else redirects.push(item);
+  }
+  if (node.name) words.push(renderWord(node.name, env, nested));
+  for (const item of node.suffix) {
+    if (item.type === 'Word') words.push(renderWord(item, env, nested));
+    else if (item.type === 'Assignment') {
+      assignments.push(item);
+      words.push(renderAssignment(item, env, nested));
+    } else redirects.push(item);
+  }
+  const fx = new CommandEffects(run, scope, depth, reparses, redirects.length > 0 ? literalStdin(redirects, env) : undefined);
+  for (const assignment of assignments) {
+    checkAssignment(assignment.name, fx);
+    if (node.prefix.includes(assignment)) renderAssignment(assignment, env, nested);
+  }
+  for (const redirect of redirects) applyRedirect(fx, redirect, env, nested);
+  visitNested(run, nested, scope, depth, reparses);
+  if (words.length > 0) runCommand(fx, words, false);
+}
+
+function renderAssignment(assignment: Assignment, env: WordEnv, nested: NestedScript[]): Arg {
+  if (assignment.value.type === 'ArrayValue') {
+    for (const element of assignment.value.elements) renderWord(element, env, nested);
+    return { value: `${assignment.name}=(…)`, dynamic: true, unknownAt: -1 };
+  }
+  const value = renderWord(assignment.value, env, nested);
+  const prefix = `${assignment.name}=`;
+  return { value: prefix + value.value, dynamic: value.dynamic, unknownAt: value.unknownAt === -1 ? -1 : value.unknownAt + prefix.length };
+}
+
+const DIRECTORY_BUILTINS = new Set(['cd', 'pushd', 'popd']);
+const IDENTIFIED_BY_NAME = new Set(['claude', 'gobby']);
+
+/** Resolves the program a command runs and hands it to the tables. */
+function runCommand(fx: CommandEffects, words: readonly Arg[], stdinArgs: boolean): void {
+  const [nameArg, ...args] = words;
+  if (!nameArg) return;
+  const state = fx.runState;
+  if (fx.depth > MAX_NESTING) {
+    fx.opaque(`the command nests deeper than ${MAX_NESTING} levels`);
+    return;
+  }
+  if (nameArg.dynamic) {
+    fx.opaque(`the program to run is built at run time (\`${nameArg.value}\`)`);
+    return;
+  }
+  let name = nameArg.value;
+  if (name.includes('/')) {
+    const known = programForPath(name);
+    if (known === undefined) {
+      recordProgram(state, name, args, fx.cwd);
+      fx.read(name, nameArg);
+      fx.opaque(`runs the file \`${name}\``, name);
+      // A file named like a program gobby guards (`~/.claude/local/claude --bare`) is most likely
+      // that program: judge it as such too, so the guard sees it.
+      const base = name.slice(name.lastIndexOf('/') + 1);
+      if (IDENTIFIED_BY_NAME.has(base)) runCommand(fx.child(), [literalArg(base), ...args], stdinArgs);
+      return;
+    }
+    name = known;
+  }
+  if (DIRECTORY_BUILTINS.has(name)) {
+    recordProgram(state, name, args, fx.cwd);
+    changeDirectory(fx, name, args);
+    return;
+  }
+  if (fx.scope.functions.has(name)) {
+    recordProgram(state, name, args, fx.cwd);
+    return;
+  }
+  const entry = PROGRAMS.get(name);
+  if (!entry) {
+    recordProgram(state, name, args, fx.cwd);
+    fx.unknown(name);
+    return;
+  }
+  const site: CommandSite = { program: name, args, stdinArgs };
+  if (!entry.prefix) {
+    recordProgram(state, name, args, fx.cwd);
+    entry.handle(site, fx);
+    return;
+  }
+  const child = fx.child();
+  entry.handle(site, child);
+  if (!child.delegated) recordProgram(state, name, args, fx.cwd);
+}
+
+function recordProgram(run: Run, program: string, args: readonly Arg[], cwd: string): void {
+  if (!run.programs.includes(program)) run.programs.push(program);
+  run.invocations.push({ program, args: args.map((arg) => arg.value), cwd });
+}
+
+function changeDirectory(fx: CommandEffects, name: string, args: readonly Arg[]): void {
+  const scope = fx.scope;
+  const operands = args.filter((arg) => arg.dynamic || arg.value === '-' || !/^-[LPe@]+$/.test(arg.value));
+  const target = operands[0];
+  const before = scope.cwd;
+  if (name === 'popd') {
+    const top = scope.popDirectory();
+    if (top === undefined || operands.length > 0) scope.cwdKnown = false;
+    else scope.cwd = top;
+    scope.previous = before;
+    return;
+  }
+  if (name === 'pushd' && (!target || /^[+-]\d+$/.test(target.value))) {
+    const top = scope.popDirectory();
+    if (top === undefined || target) scope.cwdKnown = false;
+    else {
+      scope.pushDirectory(before);
+      scope.cwd = top;
+    }
+    return;
+  }
+  let destination: PathRef;
+  const home = fx.runState.home;
+  if (!target) destination = home === null ? { path: before, dynamic: true } : { path: home, dynamic: false };
+  else if (target.value === '-' && !target.dynamic) destination = scope.previous === null ? { path: before, dynamic: true } : { path: scope.previous, dynamic: false };
+  else destination = fx.path(target);
+  if (name === 'pushd') scope.pushDirectory(before);
+  scope.previous = before;
+  if (destination.dynamic) scope.cwdKnown = false;
+  else if (destination.path.length > MAX_PATH) fx.opaque(`cd to a path longer than ${MAX_PATH} characters`);
+  else scope.cwd = destination.path;
+}
+
+function networkEffect(program: string, target: string): ShellEffect {
+  const match = /^(?:([a-z][a-z0-9+.-]*):\/\/)?(?:[^@/\s]*@)?(\[[^\]]+\]|[^:/?#\s]+)(?::(\d+))?/i.exec(target);
+  if (!match) return { kind: 'network', target, program };
+  const port = match[3] !== undefined ? Number(match[3]) : match[1] !== undefined ? DEFAULT_PORTS[match[1].toLowerCase()] : undefined;
+  return port === undefined ? { kind: 'network', target, program, host: match[2]! } : { kind: 'network', target, program, host: match[2]!, port };
+}
+
+/** `<(cmd)` and `>(cmd)` as an operand name a pipe to commands classified on their own, not a file. */
+function isPipe(target: Arg | PathRef): boolean {
+  return 'value' in target && target.unknownAt === 0 && /^[<>]\(/.test(target.value);
+}
+
+/** The ShellEffects a program's handler sees: effects land in the run, paths resolve against the scope. */
+class CommandEffects implements ShellEffects {
+  delegated = false;
+
+  constructor(
+    readonly runState: Run,
+    readonly scope: Scope,
+    readonly depth: number,
+    readonly reparses: number,
+    readonly stdin: Arg | undefined,
+  ) {}
+
+  get cwd(): string {
+    return this.scope.cwd;
+  }
+
+  get cwdKnown(): boolean {
+    return this.scope.cwdKnown;
+  }
+
+  /** The same command one prefix deeper (`env`, `sudo`…), so runaway prefix chains hit the depth cap. */
+  child(): CommandEffects {
+    return new CommandEffects(this.runState, this.scope, this.depth + 1, this.reparses, this.stdin);
+  }
+
+  path(arg: Arg): PathRef {
+    if (arg.unknownAt === 0) return { path: arg.value, dynamic: true };
+    if (arg.value.startsWith('/')) return { path: normalizeAbsolute(arg.value), dynamic: arg.dynamic };
+    return { path: resolveAgainst(this.scope.cwd, arg.value), dynamic: arg.dynamic || !this.scope.cwdKnown };
+  }
+
+  private ref(target: Arg | PathRef): PathRef {
+    return 'path' in target ? target : this.path(target);
+  }
+
+  /** A device or a /dev/tcp socket instead of a file: returns true when handled. */
+  private special(program: string, ref: PathRef): boolean {
+    if (ref.dynamic) return false;
+    if (DEVICE.test(ref.path)) return true;
+    const socket = DEVICE_SOCKET.exec(ref.path);
+    if (socket) {
+      this.network(program, `${socket[1]}:${socket[2]}`);
+      return true;
+    }
+    return false;
+  }
+
+  read(program: string, target: Arg | PathRef): void {
+    if (isPipe(target)) return;
+    const path = this.ref(target);
+    if (!this.special(program, path)) emit(this.runState, { kind: 'read', path, program });
+  }
+
+  write(program: string, target: Arg | PathRef): void {
+    if (isPipe(target)) return;
+    const path = this.ref(target);
+    if (!this.special(program, path)) emit(this.runState, { kind: 'write', path, program });
+  }
+
+  remove(program: string, target: Arg | PathRef): void {
+    if (isPipe(target)) return;
+    const path = this.ref(target);
+    if (!this.special(program, path)) emit(this.runState, { kind: 'delete', path, program });
+  }
+
+  move(program: string, from: Arg | PathRef, to: Arg | PathRef): void {
+    emit(this.runState, { kind: 'move', from: this.ref(from), to: this.ref(to), program });
+  }
+
+  copy(program: string, from: Arg | PathRef, to: Arg | PathRef): void {
+    const destination = this.ref(to);
+    if (this.special(program, destination)) this.read(program, from);
+    else emit(this.runState, { kind: 'copy', from: this.ref(from), to: destination, program });
+  }
+
+  network(program: string, target: string): void {
+    emit(this.runState, networkEffect(program, target));
+  }
+
+  signal(program: string, target: string, by: SignalTarget): void {
+    emit(this.runState, { kind: 'signal', target, by, program });
+  }
+
+  emit(effect: ShellEffect): void {
+    emit(this.runState, effect);
+  }
+
+  opaque(why: string, program?: string): void {
+    emit(this.runState, program === undefined ? { kind: 'opaque', why } : { kind: 'opaque', why, program });
+  }
+
+  unknown(program: string): void {
+    emit(this.runState, { kind: 'exec', program, known: false });
+  }
+
+  run(args: readonly Arg[], options?: { readonly stdinArgs?: boolean }): void {
+    this.delegated = true;
+    runCommand(this.child(), args, options?.stdinArgs ?? false);
+  }
+
+  runShellCode(code: Arg, program: string, sameShell: boolean): void {
+    this.delegated = true;
+    if (code.dynamic) {
+      this.opaque(`${program} runs code built at run time`, program);
+      return;
+    }
+    if (this.reparses >= MAX_REPARSE) {
+      this.opaque(`${program} nests shell code deeper than ${MAX_REPARSE} levels`, program);
+      return;
+    }
+    const parsed = parseShell(code.value);
+    if (!parsed.ok) {
+      this.opaque(`the code ${program} runs: ${parsed.why}`, program);
+      return;
+    }
+    if (ASSIGNS_HOME.test(code.value)) this.runState.home = null;
+    visitScript(this.runState, parsed.script, sameShell ? this.scope : this.scope.clone(), this.depth + 1, this.reparses + 1);
+  }
+
+  at(directory: Arg): ShellEffects {
+    const target = this.path(directory);
+    const scope = this.scope.clone();
+    scope.cwd = target.path;
+    scope.cwdKnown = scope.cwdKnown && !target.dynamic;
+    return new CommandEffects(this.runState, scope, this.depth + 1, this.reparses, this.stdin);
+  }
+}

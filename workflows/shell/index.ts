@@ -1,0 +1,6 @@
+// Shell commands judged by what they do (issue #6): parse with unbash, classify into effects.
+export { analyzeShellCommand } from './classify.js';
+export { MAX_COMMAND_LENGTH } from './parse.js';
+export { summarizeShellEffects } from './summary.js';
+export type { ShellEffectsSummary } from './summary.js';
+export type { PathRef, ShellAnalysis, ShellContext, ShellEffect, ShellEffectKind, ShellInvocation, SignalTarget } from './types.js';

@@ -1,0 +1,27 @@
+// POSIX path arithmetic without node:path (the engine imports nothing impure). Paths here are
+// the strings a shell would pass to open(2): no symlink resolution, which needs the disk.
+
+const NEEDS_NORMALIZING = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
+
+/** Collapses `.`, `..`, repeated and trailing slashes of an absolute path. */
+export function normalizeAbsolute(path: string): string {
+  if (path.startsWith('/') && !NEEDS_NORMALIZING.test(path)) return path; // the common case, without allocating
+  const out: string[] = [];
+  for (const segment of path.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') out.pop();
+    else out.push(segment);
+  }
+  return `/${out.join('/')}`;
+}
+
+/** `target` resolved against `base` (absolute) as the shell would, then normalised. */
+export function resolveAgainst(base: string, target: string): string {
+  return normalizeAbsolute(target.startsWith('/') ? target : `${base}/${target}`);
+}
+
+export function baseName(path: string): string {
+  const trimmed = path.replace(/\/+$/, '');
+  const slash = trimmed.lastIndexOf('/');
+  return slash === -1 ? trimmed : trimmed.slice(slash + 1);
+}

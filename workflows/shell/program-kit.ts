@@ -1,0 +1,90 @@
+// What a program's entry in the knowledge tables receives and may do. Handlers are data-like:
+// they read the argument vector and report effects; they never see the parse tree.
+import { parseArgv, type OptionSpec, type ParsedArgv } from './argv.js';
+import type { PathRef, ShellEffect, SignalTarget } from './types.js';
+import type { Arg } from './words.js';
+
+export interface CommandSite {
+  /** The program's name as the tables know it (`rm` for `/bin/rm`, `\rm`, `"r""m"`). */
+  readonly program: string;
+  readonly args: readonly Arg[];
+  /** More operands arrive only at run time (`xargs rm`, `find -exec rm {} +`). */
+  readonly stdinArgs: boolean;
+}
+
+export interface ShellEffects {
+  /** Where relative paths start for this command, and whether that is certain. */
+  readonly cwd: string;
+  readonly cwdKnown: boolean;
+  /** What a here-doc or here-string feeds the command, when that is fixed text. */
+  readonly stdin: Arg | undefined;
+  path(arg: Arg): PathRef;
+  read(program: string, target: Arg | PathRef): void;
+  write(program: string, target: Arg | PathRef): void;
+  remove(program: string, target: Arg | PathRef): void;
+  move(program: string, from: Arg | PathRef, to: Arg | PathRef): void;
+  copy(program: string, from: Arg | PathRef, to: Arg | PathRef): void;
+  network(program: string, target: string): void;
+  signal(program: string, target: string, by: SignalTarget): void;
+  emit(effect: ShellEffect): void;
+  opaque(why: string, program?: string): void;
+  /** A named program or project task the tables do not know. */
+  unknown(program: string): void;
+  /** Classifies the command a prefix runs (`env X=1 rm f` → `rm f`). */
+  run(args: readonly Arg[], options?: { readonly stdinArgs?: boolean }): void;
+  /** Re-parses literal shell code (`bash -c '…'`, `eval …`); code built at run time is opaque. */
+  runShellCode(code: Arg, program: string, sameShell: boolean): void;
+  /** The same command context with its working directory moved (`git -C dir`, `make -C dir`). */
+  at(directory: Arg): ShellEffects;
+}
+
+export type ProgramHandler = (site: CommandSite, fx: ShellEffects) => void;
+
+export interface ProgramEntry {
+  readonly handle: ProgramHandler;
+  /** Runs another command (env, sudo, xargs…): listed under `programs` only when it runs none. */
+  readonly prefix?: boolean;
+}
+
+/** A placeholder operand for what only run time supplies (xargs input, find's `{}`). */
+const RUN_TIME_OPERAND: Arg = { value: '(operands supplied at run time)', dynamic: true, unknownAt: 0 };
+
+/** Operands plus the run-time ones, so `xargs rm` still reports a (dynamic) delete. */
+export function operandsOf(parsed: ParsedArgv, site: CommandSite): Arg[] {
+  return site.stdinArgs ? [...parsed.operands, RUN_TIME_OPERAND] : [...parsed.operands];
+}
+
+export const noEffect: ProgramHandler = () => {};
+
+/** A read-only program whose operands (after `skip` data operands such as a pattern) are files it reads. */
+export function readsOperands(spec: OptionSpec = {}, skip = 0, readsCwdWhenNone = false): ProgramHandler {
+  return (site, fx) => {
+    const parsed = parseArgv(site.args, spec);
+    const files = operandsOf(parsed, site).slice(skip);
+    for (const file of files) if (file.value !== '-') fx.read(site.program, file);
+    if (files.length === 0 && readsCwdWhenNone) fx.read(site.program, { path: fx.cwd, dynamic: !fx.cwdKnown });
+  };
+}
+
+export function writesOperands(spec: OptionSpec = {}, skip = 0): ProgramHandler {
+  return (site, fx) => {
+    for (const file of operandsOf(parseArgv(site.args, spec), site).slice(skip)) fx.write(site.program, file);
+  };
+}
+
+export function deletesOperands(spec: OptionSpec = {}): ProgramHandler {
+  return (site, fx) => {
+    for (const file of operandsOf(parseArgv(site.args, spec), site)) fx.remove(site.program, file);
+  };
+}
+
+/** True when every argument only asks for a version or help text. */
+export function onlyAsksVersion(args: readonly Arg[]): boolean {
+  return args.length > 0 && args.every((arg) => !arg.dynamic && VERSION_FLAGS.has(arg.value));
+}
+
+const VERSION_FLAGS = new Set(['--version', '-V', '-v', '--help', '-h', '-version', 'version', '--help-all']);
+
+export function entries(handle: ProgramHandler, ...names: readonly string[]): [string, ProgramEntry][] {
+  return names.map((name) => [name, { handle }]);
+}

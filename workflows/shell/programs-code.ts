@@ -1,0 +1,498 @@
+// Programs that run other code: shells and `eval` (literal code is re-parsed and classified),
+// interpreters (inline code, a script file or stdin is opaque), and the prefixes that run the
+// command after them (env, sudo, timeout, xargs…), which are peeled so the real program is judged.
+import { hasOption, optionValues, parseArgv, type OptionSpec } from './argv.js';
+import { entries, onlyAsksVersion, operandsOf, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { literalArg, type Arg } from './words.js';
+
+/** Environment variables that make a program load or run code of the setter's choosing. */
+const CODE_INJECTING_VARIABLE =
+  /^(?:PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|CDPATH|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PYTHONINSPECT|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|GIT_\w+|EDITOR|VISUAL|PAGER|MANPAGER|GIT_PAGER|SSH_ASKPASS|SUDO_ASKPASS|LESSOPEN|LESSCLOSE|BROWSER|BASH_FUNC_\S*|npm_config_\w+|NPM_CONFIG_\w+|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|DENO_\w+|BUN_\w+|MAKEFLAGS|MAKEFILES|TERMINFO)$/;
+
+/** Reports an assignment whose variable changes which code later commands run. */
+export function checkAssignment(name: string, fx: ShellEffects): void {
+  if (CODE_INJECTING_VARIABLE.test(name)) fx.opaque(`setting ${name} changes which code the commands run`);
+}
+
+/** Joins literal words into one code string, as `eval` and `watch` do; undefined when a word is dynamic. */
+function joinLiteral(args: readonly Arg[]): Arg | undefined {
+  if (args.some((arg) => arg.dynamic)) return undefined;
+  return literalArg(args.map((arg) => arg.value).join(' '));
+}
+
+function runJoined(args: readonly Arg[], program: string, fx: ShellEffects, sameShell: boolean): void {
+  if (args.length === 0) return;
+  const code = joinLiteral(args);
+  if (code) fx.runShellCode(code, program, sameShell);
+  else fx.opaque(`${program} runs code built at run time`, program);
+}
+
+const shell: ProgramHandler = (site, fx) => {
+  const args = site.args;
+  let runsString = false;
+  let readsStdin = false;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg.dynamic) {
+      fx.opaque(`${site.program} is given options built at run time`, site.program);
+      return;
+    }
+    const value = arg.value;
+    if (value === '--' || value === '-') {
+      i++;
+      break;
+    }
+    if (value.startsWith('--')) {
+      if (['--rcfile', '--init-file'].includes(value)) {
+        fx.opaque(`${site.program} ${value} runs the commands in \`${args[i + 1]?.value ?? ''}\``, site.program);
+        i++;
+      }
+      continue;
+    }
+    if (!value.startsWith('-') && !value.startsWith('+')) break;
+    for (const letter of value.slice(1)) {
+      if (letter === 'c') runsString = true;
+      else if (letter === 's') readsStdin = true;
+      else if (letter === 'o' || letter === 'O') i++;
+    }
+  }
+  if (runsString) {
+    const code = args[i];
+    if (code) fx.runShellCode(code, site.program, false);
+    else fx.opaque(`${site.program} -c without code`, site.program);
+    return;
+  }
+  if (i < args.length && !readsStdin) {
+    fx.read(site.program, args[i]!);
+    fx.opaque(`${site.program} runs the script \`${args[i]!.value}\``, site.program);
+    return;
+  }
+  if (onlyAsksVersion(args)) return;
+  // `bash <<'EOF' … EOF` runs fixed text: judge it like `bash -c`.
+  if (fx.stdin && !site.stdinArgs) fx.runShellCode(fx.stdin, site.program, false);
+  else fx.opaque(`${site.program} reads the commands to run from its input`, site.program);
+};
+
+interface InterpreterSpec {
+  /** Options whose presence means code is given inline (`-c`, `-e`). */
+  readonly inline: readonly string[];
+  readonly options: OptionSpec;
+  /** Options whose value names code to load before the script (`node -r x`, `perl -Mx`). */
+  readonly preload?: readonly string[];
+  /** Options that write the operand files in place (`perl -i`, `ruby -i`). */
+  readonly inPlace?: boolean;
+}
+
+function interpreter(spec: InterpreterSpec): ProgramHandler {
+  return (site, fx) => {
+    if (site.args.length === 0 || onlyAsksVersion(site.args)) {
+      if (site.args.length === 0) fx.opaque(`${site.program} reads the code to run from its input`, site.program);
+      return;
+    }
+    const parsed = parseArgv(site.args, { ...spec.options, stopAtOperand: true });
+    const operands = site.args.slice(parsed.rest);
+    for (const preload of spec.preload ?? []) {
+      for (const value of optionValues(parsed, preload)) fx.opaque(`${site.program} ${preload} loads \`${value.value}\` before running`, site.program);
+    }
+    const inlineGiven = parsed.options.some((option) => spec.inline.includes(option.name));
+    if (spec.inPlace && site.args.some((arg) => /^-[a-zA-Z]*i/.test(arg.value) && !arg.value.startsWith('--'))) {
+      for (const file of operands.slice(inlineGiven ? 0 : 1)) fx.write(site.program, file);
+    }
+    if (inlineGiven) {
+      fx.opaque(`${site.program} runs inline code`, site.program);
+      return;
+    }
+    const script = operands[0];
+    if (!script || script.value === '-') fx.opaque(`${site.program} reads the code to run from its input`, site.program);
+    else {
+      fx.read(site.program, script);
+      fx.opaque(`${site.program} runs the file \`${script.value}\``, site.program);
+    }
+  };
+}
+
+/** `python -m mypy src` is `mypy src`: tools the tables know by their program name. */
+const PYTHON_TOOL_MODULES = new Set(['mypy', 'pylint', 'flake8', 'pyflakes', 'pycodestyle', 'black', 'isort', 'ruff', 'pyright', 'coverage']);
+
+const python: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'cmWXQ', stopAtOperand: true });
+  const module = optionValues(parsed, '-m')[0];
+  if (module && !hasOption(parsed, '-c')) {
+    // Everything after `-m MODULE` is the module's own arguments.
+    const at = site.args.findIndex((arg) => arg === module || (/^-[A-Za-z]*m/.test(arg.value) && arg.value.endsWith(`m${module.value}`)));
+    const rest = site.args.slice(at + 1);
+    if (module.dynamic) fx.opaque(`${site.program} -m runs a module named at run time`, site.program);
+    else if (['pytest', 'unittest', 'nose', 'nose2', 'tox', 'doctest'].includes(module.value)) fx.emit({ kind: 'test_run', runner: `${site.program} -m ${module.value}`, program: site.program });
+    else if (['pip', 'pip3', 'ensurepip'].includes(module.value)) fx.run([literalArg('pip'), ...rest]);
+    else if (PYTHON_TOOL_MODULES.has(module.value)) fx.run([literalArg(module.value), ...rest]);
+    else if (['venv', 'virtualenv'].includes(module.value)) for (const dir of rest.filter((arg) => !arg.value.startsWith('-'))) fx.write(site.program, dir);
+    else if (['json.tool', 'py_compile', 'compileall', 'this', 'site', 'platform', 'sysconfig'].includes(module.value)) return;
+    else fx.unknown(`${site.program} -m ${module.value}`);
+    return;
+  }
+  interpreter({ inline: ['-c'], options: { short: 'cmWXQ' } })(site, fx);
+};
+
+const node: ProgramHandler = (site, fx) => {
+  if (site.args.some((arg) => arg.value === '--test')) {
+    fx.emit({ kind: 'test_run', runner: 'node --test', program: site.program });
+    return;
+  }
+  const parsed = parseArgv(site.args, { short: 'rC', long: ['require', 'import', 'loader', 'experimental-loader', 'env-file', 'input-type', 'conditions', 'inspect-port', 'title', 'stack-size', 'eval', 'print'], stopAtOperand: true });
+  if (hasOption(parsed, '-c', '--check')) {
+    for (const file of site.args.slice(parsed.rest)) fx.read(site.program, file);
+    return;
+  }
+  interpreter({ inline: ['-e', '--eval', '-p', '--print'], options: { short: 'rC', long: ['require', 'import', 'loader', 'experimental-loader', 'env-file', 'input-type', 'conditions', 'inspect-port', 'title', 'stack-size', 'eval', 'print'] }, preload: ['-r', '--require', '--import', '--loader', '--experimental-loader'] })(site, fx);
+};
+
+/** Runtimes with subcommands: `deno test`, `bun run x`, … */
+function runtime(table: Readonly<Record<string, 'test' | 'install' | 'write' | 'read' | 'opaque' | 'script'>>, inline: readonly string[]): ProgramHandler {
+  return (site, fx) => {
+    if (onlyAsksVersion(site.args)) return;
+    if (site.args.some((arg) => inline.includes(arg.value))) {
+      fx.opaque(`${site.program} runs inline code`, site.program);
+      return;
+    }
+    const first = site.args[0];
+    const action = first && !first.dynamic ? table[first.value] : undefined;
+    if (action === 'test') fx.emit({ kind: 'test_run', runner: `${site.program} test`, program: site.program });
+    else if (action === 'install') fx.emit({ kind: 'package_install', manager: site.program, program: site.program });
+    else if (action === 'write') fx.write(site.program, { path: `${fx.cwd}/**`, dynamic: true });
+    else if (action === 'read') return;
+    else if (action === 'script') runScript(site, fx, site.args.slice(1));
+    else if (!first) fx.opaque(`${site.program} reads the code to run from its input`, site.program);
+    else if (action === 'opaque' || /[./]/.test(first.value)) {
+      const target = action === 'opaque' ? site.args.slice(1).find((arg) => !arg.value.startsWith('-')) ?? first : first;
+      fx.opaque(`${site.program} ${action === 'opaque' ? `${first.value} ` : ''}runs \`${target.value}\``, site.program);
+    }
+    else runScript(site, fx, site.args);
+  };
+}
+
+/** `bun run x`, `deno task x`: a test script is a test run; a file is opaque; another script is a named task. */
+function runScript(site: CommandSite, fx: ShellEffects, args: readonly Arg[]): void {
+  const name = args.find((arg) => !arg.value.startsWith('-'));
+  if (!name || name.dynamic) fx.opaque(`${site.program} runs a script named at run time`, site.program);
+  else if (/^tests?(?:[:_.-].*)?$/.test(name.value)) fx.emit({ kind: 'test_run', runner: `${site.program} ${name.value}`, program: site.program });
+  else if (/[./]/.test(name.value)) fx.opaque(`${site.program} runs the file \`${name.value}\``, site.program);
+  else fx.unknown(`${site.program} run ${name.value}`);
+}
+
+const evalBuiltin: ProgramHandler = (site, fx) => runJoined(site.args, 'eval', fx, true);
+
+const source: ProgramHandler = (site, fx) => {
+  const file = site.args[0];
+  if (!file) return;
+  fx.read(site.program, file);
+  fx.opaque(`${site.program} runs the commands in \`${file.value}\``, site.program);
+};
+
+const trap: ProgramHandler = (site, fx) => {
+  const [action, ...signals] = site.args;
+  if (!action || ['-l', '-p', '-P', '-', ''].includes(action.value) || signals.length === 0) return;
+  if (action.dynamic) fx.opaque('trap runs code built at run time', 'trap');
+  else fx.runShellCode(action, 'trap', true);
+};
+
+const alias: ProgramHandler = (site, fx) => {
+  for (const arg of site.args) {
+    const eq = arg.value.indexOf('=');
+    if (eq === -1 || arg.value.startsWith('-')) continue;
+    if (arg.dynamic) fx.opaque('alias defines a command built at run time', 'alias');
+    else fx.runShellCode(literalArg(arg.value.slice(eq + 1)), 'alias', true);
+  }
+};
+
+/** Builtins with one option that runs or loads code (`hash -p`, `enable -f`, `mapfile -C`, `compgen -C`, `fc -s`). */
+function builtinWithCodeOption(option: string, why: string): ProgramHandler {
+  return (site, fx) => {
+    if (site.args.some((arg) => arg.dynamic || arg.value === option || (arg.value.startsWith('-') && !arg.value.startsWith('--') && arg.value.includes(option.slice(1))))) fx.opaque(why, site.program);
+  };
+}
+
+/** Runs the command that follows a prefix's own options and `skip` leading operands. */
+function prefix(spec: OptionSpec, skip = 0, onOptions?: (parsed: ReturnType<typeof parseArgv>, site: CommandSite, fx: ShellEffects) => ShellEffects | undefined): ProgramEntry {
+  return {
+    prefix: true,
+    handle: (site, fx) => {
+      const parsed = parseArgv(site.args, { ...spec, stopAtOperand: true });
+      const context = onOptions?.(parsed, site, fx) ?? fx;
+      const command = site.args.slice(parsed.rest + skip);
+      if (command.length > 0) context.run(command, { stdinArgs: site.stdinArgs });
+    },
+  };
+}
+
+const env: ProgramEntry = {
+  prefix: true,
+  handle: (site, fx) => {
+    const parsed = parseArgv(site.args, { short: 'uCS', long: ['unset', 'chdir', 'split-string', 'block-signal', 'default-signal', 'ignore-signal'], stopAtOperand: true });
+    let rest = site.args.slice(parsed.rest);
+    while (rest[0] && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0].value)) {
+      checkAssignment(rest[0].value.slice(0, rest[0].value.indexOf('=')), fx);
+      rest = rest.slice(1);
+    }
+    const directory = optionValues(parsed, '-C', '--chdir')[0];
+    const context = directory ? fx.at(directory) : fx;
+    const split = optionValues(parsed, '-S', '--split-string')[0];
+    if (split) runJoined([split, ...rest], 'env', context, false);
+    else if (rest.length > 0) context.run(rest, { stdinArgs: site.stdinArgs });
+  },
+};
+
+const sudo: ProgramEntry = {
+  prefix: true,
+  handle: (site, fx) => {
+    const parsed = parseArgv(site.args, { short: 'ugpChUrtTDR', long: ['user', 'group', 'prompt', 'close-from', 'host', 'other-user', 'role', 'type', 'command-timeout', 'chdir', 'chroot'], stopAtOperand: true });
+    const command = site.args.slice(parsed.rest);
+    if (hasOption(parsed, '-e', '--edit')) {
+      for (const file of command) fx.write(site.program, file);
+      return;
+    }
+    const directory = optionValues(parsed, '-D', '--chdir')[0];
+    const context = directory ? fx.at(directory) : fx;
+    if (hasOption(parsed, '-s', '--shell', '-i', '--login')) {
+      if (command.length > 0) runJoined(command, site.program, context, false);
+      else fx.opaque(`${site.program} starts a shell that reads commands from its input`, site.program);
+    } else if (command.length > 0) context.run(command, { stdinArgs: site.stdinArgs });
+  },
+};
+
+const xargs: ProgramEntry = {
+  prefix: true,
+  handle: (site, fx) => {
+    const parsed = parseArgv(site.args, { short: 'adEILlnPs', long: ['arg-file', 'delimiter', 'eof', 'replace', 'max-lines', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'], stopAtOperand: true });
+    for (const file of optionValues(parsed, '-a', '--arg-file')) fx.read('xargs', file);
+    const replace = optionValues(parsed, '-I', '--replace')[0]?.value ?? (hasOption(parsed, '-i') ? '{}' : undefined);
+    let command = site.args.slice(parsed.rest);
+    // With -I the input replaces the placeholder instead of being appended.
+    if (replace) command = command.map((arg) => (arg.value.includes(replace) ? { value: arg.value, dynamic: true, unknownAt: arg.value.indexOf(replace) } : arg));
+    fx.run(command.length > 0 ? command : [literalArg('echo')], { stdinArgs: replace === undefined });
+  },
+};
+
+const commandBuiltin: ProgramEntry = {
+  prefix: true,
+  handle: (site, fx) => {
+    const parsed = parseArgv(site.args, { stopAtOperand: true });
+    if (hasOption(parsed, '-v', '-V')) return; // looks the name up, runs nothing
+    const command = site.args.slice(parsed.rest);
+    if (command.length > 0) fx.run(command, { stdinArgs: site.stdinArgs });
+  },
+};
+
+const watch: ProgramEntry = {
+  prefix: true,
+  handle: (site, fx) => {
+    const parsed = parseArgv(site.args, { short: 'nq', long: ['interval', 'equexit', 'differences'], stopAtOperand: true });
+    const command = site.args.slice(parsed.rest);
+    if (hasOption(parsed, '-x', '--exec')) fx.run(command);
+    else runJoined(command, 'watch', fx, false);
+  },
+};
+
+const flock: ProgramEntry = {
+  prefix: true,
+  handle: (site, fx) => {
+    // flock [options] lockfile (-c 'code' | command…): options may also follow the lock file.
+    const spec: OptionSpec = { short: 'wEc', long: ['timeout', 'wait', 'conflict-exit-code', 'command'], stopAtOperand: true };
+    const before = parseArgv(site.args, spec);
+    const lock = site.args[before.rest];
+    if (!lock) return;
+    if (!/^\d+$/.test(lock.value)) fx.write('flock', lock);
+    const after = parseArgv(site.args.slice(before.rest + 1), spec);
+    const code = optionValues(before, '-c', '--command')[0] ?? optionValues(after, '-c', '--command')[0];
+    const command = site.args.slice(before.rest + 1 + after.rest);
+    if (code) fx.runShellCode(code, 'flock', false);
+    else if (command.length > 0) fx.run(command, { stdinArgs: site.stdinArgs });
+  },
+};
+
+/** export/declare/local/readonly/typeset: each NAME=value is an assignment. */
+const declaration: ProgramHandler = (site, fx) => {
+  for (const arg of site.args) {
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(arg.value);
+    if (match) checkAssignment(match[1]!, fx);
+  }
+};
+
+/** `su -c 'cmd'`, `script -c 'cmd'`, `nix-shell --run 'cmd'`: a shell string. */
+function shellStringOption(options: readonly string[], spec: OptionSpec, otherwise: string): ProgramEntry {
+  return {
+    prefix: true,
+    handle: (site, fx) => {
+      const parsed = parseArgv(site.args, spec);
+      const code = optionValues(parsed, ...options)[0];
+      if (code) fx.runShellCode(code, site.program, false);
+      else if (!onlyAsksVersion(site.args)) fx.opaque(otherwise, site.program);
+    },
+  };
+}
+
+const hyperfine: ProgramEntry = {
+  prefix: true,
+  handle: (site, fx) => {
+    const parsed = parseArgv(site.args, { short: 'wrmMnpcsSuPLN', long: ['warmup', 'runs', 'min-runs', 'max-runs', 'prepare', 'cleanup', 'setup', 'shell', 'export-json', 'export-csv', 'export-markdown', 'export-asciidoc', 'export-orgmode', 'parameter-scan', 'parameter-step-size', 'parameter-list', 'time-unit', 'command-name', 'style', 'sort', 'output', 'input', 'conclude', 'reference'] });
+    for (const out of optionValues(parsed, '--export-json', '--export-csv', '--export-markdown', '--export-asciidoc', '--export-orgmode')) fx.write('hyperfine', out);
+    for (const code of [...optionValues(parsed, '-p', '--prepare', '-c', '--cleanup', '-s', '--setup', '--conclude', '--reference'), ...operandsOf(parsed, site)]) fx.runShellCode(code, 'hyperfine', false);
+  },
+};
+
+/** `npx vitest`, `pnpm dlx tsc`, `uvx ruff`: the package's binary is the program. */
+const PACKAGE_BINARIES: Readonly<Record<string, string>> = {
+  '@anthropic-ai/claude-code': 'claude',
+  typescript: 'tsc',
+  '@playwright/test': 'playwright',
+  '@biomejs/biome': 'biome',
+  'npm-run-all': 'npm-run-all',
+};
+
+function packageBinary(spec: string): string {
+  const mapped = PACKAGE_BINARIES[spec.replace(/(?<=.)@[^/]*$/, '')];
+  if (mapped) return mapped;
+  const withoutVersion = spec.replace(/(?<=.)@[^/]*$/, '');
+  const slash = withoutVersion.lastIndexOf('/');
+  return slash === -1 ? withoutVersion : withoutVersion.slice(slash + 1);
+}
+
+const packageRunner: ProgramEntry = {
+  prefix: true,
+  handle: (site, fx) => {
+    const parsed = parseArgv(site.args, { short: 'pc', long: ['package', 'call', 'node-options', 'cache', 'registry', 'from', 'with', 'python', 'spec'], stopAtOperand: true });
+    const code = optionValues(parsed, '-c', '--call')[0];
+    if (code) {
+      fx.runShellCode(code, site.program, false);
+      return;
+    }
+    const [name, ...rest] = site.args.slice(parsed.rest);
+    if (!name) return;
+    if (name.dynamic) fx.opaque(`${site.program} runs a package named at run time`, site.program);
+    else fx.run([literalArg(packageBinary(name.value)), ...rest], { stdinArgs: site.stdinArgs });
+  },
+};
+
+/** `uv run x`, `poetry run x`, `bundle exec x`: the project's environment, then the command. */
+const projectRunner: ProgramEntry = {
+  prefix: true,
+  handle: (site, fx) => {
+    const parsed = parseArgv(site.args, { short: 'pe', long: ['with', 'python', 'project', 'directory', 'env-file', 'package', 'extra', 'group', 'gemfile', 'name', 'prefix'], stopAtOperand: true });
+    const [first, ...rest] = site.args.slice(parsed.rest);
+    if (!first) return;
+    if (first.value.endsWith('.py')) fx.run([literalArg('python'), first, ...rest]);
+    else fx.run([first, ...rest], { stdinArgs: site.stdinArgs });
+  },
+};
+
+const gnuTime: ProgramEntry = prefix({ short: 'of', long: ['output', 'format'] }, 0, (parsed, _site, fx) => {
+  for (const out of optionValues(parsed, '-o', '--output')) fx.write('time', out);
+  return undefined;
+});
+
+const strace: ProgramEntry = prefix({ short: 'oeEpPsSuXIbaO', long: ['output', 'trace', 'signal', 'attach', 'user', 'string-limit', 'env', 'log-file'] }, 0, (parsed, _site, fx) => {
+  for (const out of optionValues(parsed, '-o', '--output', '--log-file')) fx.write('strace', out);
+  return undefined;
+});
+
+const busybox: ProgramEntry = {
+  prefix: true,
+  handle: (site, fx) => {
+    const [applet, ...rest] = site.args;
+    if (!applet || applet.value.startsWith('-')) return;
+    fx.run([applet, ...rest], { stdinArgs: site.stdinArgs });
+  },
+};
+
+/** Subcommand prefixes: `direnv exec DIR cmd`, `nix develop -c cmd`, `pnpm exec cmd`, `conda run cmd`. */
+function subcommandPrefix(subcommands: Readonly<Record<string, number>>): ProgramEntry {
+  return {
+    prefix: true,
+    handle: (site, fx) => {
+      const [sub, ...rest] = site.args;
+      const skip = sub ? subcommands[sub.value] : undefined;
+      if (skip === undefined) {
+        fx.unknown(`${site.program}${sub ? ` ${sub.value}` : ''}`);
+        return;
+      }
+      const parsed = parseArgv(rest, { short: 'npc', long: ['name', 'prefix', 'cwd'], stopAtOperand: true });
+      const command = rest.slice(parsed.rest + skip);
+      if (command.length > 0) fx.run(command, { stdinArgs: site.stdinArgs });
+    },
+  };
+}
+
+export const CODE_PROGRAMS: readonly [string, ProgramEntry][] = [
+  ...entries(shell, 'bash', 'sh', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish', 'csh', 'tcsh', 'rbash', 'yash', 'posh'),
+  ...entries(python, 'python', 'python3', 'python2', 'pypy', 'pypy3', ...['3.8', '3.9', '3.10', '3.11', '3.12', '3.13', '3.14'].map((version) => `python${version}`)),
+  ['node', { handle: node }],
+  ['nodejs', { handle: node }],
+  ...entries(interpreter({ inline: ['-e', '-E'], options: { short: 'IMmlx0eE' }, preload: ['-M', '-m'], inPlace: true }), 'perl', 'perl5'),
+  ...entries(interpreter({ inline: ['-e'], options: { short: 'IrCEe' }, preload: ['-r'], inPlace: true }), 'ruby', 'jruby'),
+  ...entries(interpreter({ inline: ['-r', '-R', '-B', '-E', '-a'], options: { short: 'cdzrRBEF' } }), 'php'),
+  ...entries(interpreter({ inline: ['-e'], options: { short: 'el' }, preload: ['-l'] }), 'lua', 'luajit'),
+  ...entries(interpreter({ inline: ['-e', '--eval', '-E'], options: { short: 'eELJ', long: ['eval', 'load'] }, preload: ['-L', '--load'] }), 'julia', 'elixir', 'iex', 'Rscript', 'R', 'osascript', 'jshell', 'groovy', 'scala', 'kotlin', 'swift', 'irb', 'ghci', 'runghc', 'clojure', 'racket', 'guile', 'sbcl', 'tclsh', 'wish', 'expect', 'octave', 'dc', 'gdb', 'lldb', 'pwsh', 'powershell', 'java', 'ts-node', 'tsx', 'esno', 'babel-node', 'coffee', 'erl', 'escript'),
+  ['deno', { handle: runtime({ test: 'test', install: 'install', add: 'install', remove: 'install', fmt: 'write', compile: 'write', lint: 'read', check: 'read', info: 'read', doc: 'read', eval: 'opaque', run: 'opaque', repl: 'opaque', serve: 'opaque', task: 'script' }, []) }],
+  ['bun', { handle: runtime({ test: 'test', install: 'install', i: 'install', add: 'install', a: 'install', remove: 'install', rm: 'install', update: 'install', link: 'install', pm: 'read', build: 'write', run: 'script', repl: 'opaque' }, ['-e', '--eval', '-p', '--print']) }],
+  ['eval', { handle: evalBuiltin }],
+  ...entries(declaration, 'export', 'declare', 'typeset', 'local', 'readonly'),
+  ['source', { handle: source }],
+  ['.', { handle: source }],
+  ['trap', { handle: trap }],
+  ['alias', { handle: alias }],
+  ['hash', { handle: builtinWithCodeOption('-p', 'hash -p makes a name run a file of the caller\'s choosing') }],
+  ['enable', { handle: builtinWithCodeOption('-f', 'enable -f loads a builtin from a shared object') }],
+  ...entries(builtinWithCodeOption('-C', 'the -C callback runs code'), 'mapfile', 'readarray', 'compgen', 'complete'),
+  ['fc', { handle: (site, fx) => void (site.args.length > 0 && !site.args.every((arg) => arg.value === '-l' || /^-?\d+$/.test(arg.value)) && fx.opaque('fc re-runs commands from the history', 'fc')) }],
+  ['env', env],
+  ['sudo', sudo],
+  ['doas', sudo],
+  ['xargs', xargs],
+  ['command', commandBuiltin],
+  ['builtin', prefix({})],
+  ['exec', prefix({ short: 'a' })],
+  ['nice', prefix({ short: 'n', long: ['adjustment'] })],
+  ['nohup', prefix({})],
+  ['timeout', prefix({ short: 'sk', long: ['signal', 'kill-after'] }, 1)],
+  ['stdbuf', prefix({ short: 'ioe', long: ['input', 'output', 'error'] })],
+  ['ionice', prefix({ short: 'cnp', long: ['class', 'classdata', 'pid', 'pgid', 'uid'] })],
+  ['setsid', prefix({})],
+  ['taskset', prefix({}, 1)],
+  ['chrt', prefix({ short: 'T', long: ['sched-runtime', 'sched-deadline', 'sched-period'] }, 1)],
+  ['unbuffer', prefix({})],
+  ['caffeinate', prefix({ short: 'tw' })],
+  ['chronic', prefix({})],
+  ['fakeroot', prefix({ short: 'ilsb' })],
+  ['faketime', prefix({ short: 'm' }, 1)],
+  ['dbus-run-session', prefix({})],
+  ['catchsegv', prefix({})],
+  ['xvfb-run', prefix({ short: 'nslefwp', long: ['server-num', 'server-args', 'error-file', 'auth-file', 'xauth-protocol', 'wait'] })],
+  ['proxychains', prefix({ short: 'f' })],
+  ['proxychains4', prefix({ short: 'f' })],
+  ['torsocks', prefix({})],
+  ['valgrind', prefix({})],
+  ['ltrace', strace],
+  ['strace', strace],
+  ['time', gnuTime],
+  ['cross-env', env],
+  ['dotenv', prefix({ short: 'ecv' })],
+  ['watch', watch],
+  ['flock', flock],
+  ['entr', prefix({})],
+  ['parallel', prefix({ short: 'jSa', long: ['jobs', 'sshlogin', 'arg-file'] })],
+  ['hyperfine', hyperfine],
+  ['su', shellStringOption(['-c', '--command', '--session-command'], { short: 'cgGs', long: ['command', 'session-command', 'group', 'supp-group', 'shell'] }, 'su starts a shell that reads commands from its input')],
+  ['runuser', shellStringOption(['-c', '--command'], { short: 'cgGsu', long: ['command', 'group', 'supp-group', 'shell', 'user'] }, 'runuser starts a shell')],
+  ['script', shellStringOption(['-c', '--command'], { short: 'cEeIOT', long: ['command', 'echo', 'log-in', 'log-out', 'log-timing', 'logging-format'] }, 'script records a shell that reads commands from its input')],
+  ['nix-shell', shellStringOption(['--run', '--command'], { short: 'pAEI', long: ['run', 'command', 'packages', 'attr', 'expr', 'include', 'arg', 'argstr'] }, 'nix-shell starts a shell')],
+  ['busybox', busybox],
+  ['toybox', busybox],
+  ['shx', busybox],
+  ...(['npx', 'pnpx', 'bunx', 'uvx', 'pipx-run'] as const).map((name): [string, ProgramEntry] => [name, packageRunner]),
+  ['direnv', subcommandPrefix({ exec: 1 })],
+  ['nix', subcommandPrefix({ develop: 0, shell: 0, run: 0 })],
+];
+
+/** For package managers whose `run`/`exec`/`dlx` subcommands run a command (programs-dev.ts). */
+export const PROJECT_RUNNER = projectRunner;
+export const PACKAGE_RUNNER = packageRunner;

@@ -1,0 +1,445 @@
+// Developer tools: git by subcommand, package managers, test runners, build tools, formatters
+// and linters, containers, and a nested `claude`. Project scripts (`npm run build`, `make dist`)
+// run code gobby cannot see but can name, so they are `exec` of that name (see docs/shell-effects.md).
+import { hasOption, optionValues, parseArgv, type OptionSpec } from './argv.js';
+import { PACKAGE_RUNNER, PROJECT_RUNNER } from './programs-code.js';
+import { entries, onlyAsksVersion, operandsOf, readsOperands, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { baseName } from './paths.js';
+import { literalArg, type Arg } from './words.js';
+
+const TEST_SCRIPT = /^tests?(?:[:_.-].*)?$/;
+/** Subcommands that take the script's name next (`npm run x`); `npm start` names its script itself. */
+const RUN_WORDS = new Set(['run', 'run-script', 'rum', 'urn']);
+
+function wholeTree(fx: ShellEffects): { path: string; dynamic: true } {
+  return { path: `${fx.cwd}/**`, dynamic: true };
+}
+
+// ---------- git ----------
+
+const GIT_READS = new Set([
+  'status', 'log', 'diff', 'show', 'blame', 'annotate', 'rev-parse', 'ls-files', 'ls-tree', 'cat-file', 'grep', 'describe',
+  'shortlog', 'whatchanged', 'rev-list', 'merge-base', 'name-rev', 'count-objects', 'for-each-ref', 'show-ref', 'show-branch',
+  'check-ignore', 'check-attr', 'check-ref-format', 'check-mailmap', 'var', 'version', 'help', 'cherry', 'range-diff',
+  'verify-commit', 'verify-tag', 'fsck', 'diff-tree', 'diff-files', 'diff-index', 'get-tar-commit-id', 'column', 'stripspace',
+]);
+const GIT_NETWORK = new Set(['push', 'pull', 'fetch', 'clone', 'ls-remote', 'send-email', 'request-pull', 'archive-remote']);
+const GIT_RUNS_COMMANDS = new Set(['difftool', 'mergetool', 'filter-branch', 'filter-repo', 'instaweb', 'web--browse', 'credential']);
+const GIT_KNOWN_WRITERS = new Set([
+  'add', 'commit', 'merge', 'rebase', 'cherry-pick', 'revert', 'am', 'switch', 'stash', 'init', 'gc', 'prune', 'repack',
+  'update-index', 'update-ref', 'write-tree', 'read-tree', 'commit-tree', 'hash-object', 'replace', 'notes', 'worktree',
+  'sparse-checkout', 'submodule', 'lfs', 'bisect', 'tag', 'branch', 'remote', 'config', 'reflog', 'symbolic-ref', 'maintenance',
+  'pack-refs', 'checkout', 'restore', 'reset', 'clean', 'rm', 'mv', 'apply', 'format-patch', 'archive', 'bundle', 'mktag', 'mktree',
+  'checkout-index', 'merge-file', 'rerere', 'fast-import', 'pull', 'clone', 'fetch', 'push',
+]);
+/** `git -c` keys that only change how output looks. Any other can make git run a command. */
+const SAFE_GIT_CONFIG = /^(?:color\.[\w.-]+|user\.(?:name|email)|advice\.[\w.-]+|core\.quotepath|init\.defaultbranch|column\.ui|log\.\w+|diff\.(?:noprefix|mnemonicprefix|renames|relative|algorithm|colormoved)|status\.\w+|pager\.\w+=false|safe\.directory|core\.abbrev|i18n\.\w+|format\.pretty)$/i;
+
+/** Listing forms of `git branch`/`tag`/`remote`/`config`/`stash`/… that change nothing. */
+function gitSubcommandReads(sub: string, rest: readonly Arg[]): boolean {
+  const words = rest.map((arg) => arg.value);
+  const flags = words.filter((word) => word.startsWith('-'));
+  const operands = words.filter((word) => !word.startsWith('-'));
+  switch (sub) {
+    case 'branch':
+      return operands.length === 0 ? !flags.some((flag) => /^-(?:[dDmMcCfu]|-delete|-move|-copy|-force|-set-upstream-to|-unset-upstream|-edit-description|-track)/.test(flag)) : flags.some((flag) => /^(?:-l|--list|--contains|--no-contains|--merged|--no-merged|--points-at)$/.test(flag));
+    case 'tag':
+      return operands.length === 0 || flags.some((flag) => /^(?:-l|--list|-n\d*|--contains|--no-contains|--merged|--no-merged|--points-at|-v|--verify)$/.test(flag));
+    case 'remote':
+      return operands.length === 0 || ['show', 'get-url'].includes(operands[0]!);
+    case 'config':
+      return flags.some((flag) => /^(?:--get|--get-all|--get-regexp|--get-urlmatch|-l|--list|--show-origin|--show-scope|--name-only)$/.test(flag)) || ['get', 'list'].includes(operands[0] ?? '') || (operands.length === 1 && !flags.some((flag) => /^--(?:unset|unset-all|add|replace-all|rename-section|remove-section|edit)$|^-e$/.test(flag)));
+    case 'stash':
+    case 'worktree':
+    case 'notes':
+    case 'reflog':
+    case 'submodule':
+    case 'sparse-checkout':
+    case 'lfs':
+    case 'bisect':
+      return ['list', 'show', 'status', 'summary', 'log', 'ls-files', 'env', 'visualize', 'view'].includes(operands[0] ?? (sub === 'reflog' ? 'show' : sub === 'submodule' ? 'status' : ''));
+    case 'symbolic-ref':
+      return operands.length <= 1 && !flags.includes('-d') && !flags.includes('--delete');
+    case 'apply':
+      return flags.some((flag) => /^--(?:check|stat|numstat|summary)$/.test(flag)) && !flags.includes('--apply');
+    case 'clean':
+      return flags.some((flag) => /^(?:-n|--dry-run|-[a-zA-Z]*n[a-zA-Z]*)$/.test(flag));
+    case 'archive':
+    case 'format-patch':
+      return flags.includes('--stdout') || (sub === 'archive' && !flags.some((flag) => flag === '-o' || flag.startsWith('--output')));
+    default:
+      return false;
+  }
+}
+
+const git: ProgramHandler = (site, fx) => {
+  const args = site.args;
+  let here = fx;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const arg = args[i]!;
+    const value = arg.value;
+    if (arg.dynamic && value.startsWith('-')) {
+      fx.opaque('git is given options built at run time', 'git');
+      return;
+    }
+    if (!value.startsWith('-')) break;
+    if (value === '-C') here = here.at(args[++i] ?? literalArg('.'));
+    else if (value === '-c' || value === '--config-env') {
+      const setting = args[++i];
+      const key = setting?.value.split('=')[0] ?? '';
+      if (!setting || setting.dynamic || !SAFE_GIT_CONFIG.test(key)) fx.opaque(`git -c ${setting?.value ?? ''} sets configuration that can make git run a command (core.pager, alias.*, core.fsmonitor…)`, 'git');
+    } else if (value.startsWith('--config-env=') || value.startsWith('--exec-path=')) fx.opaque(`git ${value} can make git run a command`, 'git');
+    else if (value === '--work-tree' || value.startsWith('--work-tree=')) here = here.at(value.includes('=') ? { ...arg, value: value.slice(value.indexOf('=') + 1) } : args[++i] ?? literalArg('.'));
+    else if (value === '--git-dir' || value === '--namespace' || value === '--super-prefix') i++;
+    else if (value === '--version' || value === '--help' || value === '-h') return;
+  }
+  const subArg = args[i];
+  if (!subArg) return;
+  if (subArg.dynamic) {
+    fx.opaque('git runs a subcommand named at run time', 'git');
+    return;
+  }
+  const sub = subArg.value;
+  const rest = args.slice(i + 1);
+  if (GIT_RUNS_COMMANDS.has(sub) || (sub === 'rebase' && rest.some((arg) => /^(?:-x|--exec)/.test(arg.value))) || (sub === 'bisect' && rest[0]?.value === 'run') || (sub === 'submodule' && rest[0]?.value === 'foreach')) {
+    fx.opaque(`git ${sub} runs commands of the caller's choosing`, 'git');
+    fx.emit({ kind: 'git', subcommand: sub, changesFiles: true, program: 'git' });
+    return;
+  }
+  if (GIT_READS.has(sub) || gitSubcommandReads(sub, rest)) {
+    if (sub === 'diff' && rest.some((arg) => arg.value === '--ext-diff')) fx.opaque('git diff --ext-diff runs the configured diff program', 'git');
+    if (sub === 'grep' && rest.some((arg) => /^(?:-O|--open-files-in-pager)/.test(arg.value))) fx.opaque('git grep -O runs a pager program', 'git');
+    fx.emit({ kind: 'git', subcommand: sub, changesFiles: false, program: 'git' });
+    return;
+  }
+  if (!GIT_KNOWN_WRITERS.has(sub)) {
+    // An alias or a git-<name> program on PATH: nameable, not known.
+    fx.unknown(`git ${sub}`);
+    return;
+  }
+  fx.emit({ kind: 'git', subcommand: sub, changesFiles: true, program: 'git' });
+  if (GIT_NETWORK.has(sub)) {
+    const target = rest.find((arg) => !arg.value.startsWith('-'));
+    fx.network('git', target?.value ?? 'origin');
+  }
+  if (sub === 'remote' && rest[0]?.value === 'update') fx.network('git', 'remotes');
+  if (sub === 'submodule' && rest[0]?.value === 'update') fx.network('git', 'submodules');
+  gitWorkingTreeEffects(sub, rest, here);
+};
+
+/** The files a working-tree-changing subcommand touches, where they can be read off its arguments. */
+function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffects): void {
+  const dashDash = rest.findIndex((arg) => arg.value === '--');
+  const parsed = parseArgv(rest, { short: 'bBmcCoOUsSfXu', long: ['message', 'file', 'author', 'date', 'template', 'reuse-message', 'reedit-message', 'fixup', 'squash', 'strategy', 'strategy-option', 'onto', 'pathspec-from-file', 'conflict', 'source', 'orphan', 'track', 'upstream', 'depth', 'branch', 'origin', 'reference', 'separate-git-dir', 'jobs', 'output', 'format', 'prefix', 'remote', 'exclude'] });
+  const operands = operandsOf(parsed, { program: 'git', args: rest, stdinArgs: false } satisfies CommandSite);
+  const paths = dashDash === -1 ? operands : rest.slice(dashDash + 1);
+  switch (sub) {
+    case 'checkout':
+    case 'restore':
+      for (const path of paths) fx.write('git', path);
+      if (dashDash === -1 && sub === 'checkout') fx.write('git', wholeTree(fx));
+      return;
+    case 'reset':
+      if (hasOption(parsed, '--hard', '--merge', '--keep')) fx.write('git', wholeTree(fx));
+      else if (dashDash !== -1) for (const path of paths) fx.write('git', path);
+      return;
+    case 'clean':
+      if (paths.length > 0) for (const path of paths) fx.remove('git', { path: `${fx.path(path).path}/**`, dynamic: true });
+      else fx.remove('git', wholeTree(fx));
+      return;
+    case 'rm':
+      if (!hasOption(parsed, '--cached')) for (const path of paths) fx.remove('git', path);
+      return;
+    case 'mv':
+      if (operands.length >= 2) for (const source of operands.slice(0, -1)) fx.move('git', source, operands[operands.length - 1]!);
+      return;
+    case 'clone': {
+      const [url, directory] = operands;
+      if (directory) fx.write('git', directory);
+      else if (url) fx.write('git', literalArg(baseName(url.value).replace(/\.git$/, '')));
+      return;
+    }
+    case 'archive':
+    case 'format-patch':
+      for (const out of optionValues(parsed, '-o', '--output', '--output-directory')) fx.write('git', out);
+      if (sub === 'format-patch' && optionValues(parsed, '-o', '--output-directory').length === 0) fx.write('git', { path: `${fx.cwd}/*.patch`, dynamic: true });
+      return;
+    case 'apply':
+    case 'am':
+    case 'merge':
+    case 'rebase':
+    case 'cherry-pick':
+    case 'revert':
+    case 'pull':
+    case 'switch':
+    case 'stash':
+    case 'bisect':
+    case 'worktree':
+    case 'sparse-checkout':
+    case 'submodule':
+    case 'checkout-index':
+    case 'merge-file':
+    case 'read-tree':
+      if (!(sub === 'apply' && hasOption(parsed, '--cached'))) fx.write('git', wholeTree(fx));
+      return;
+    default:
+      return; // the repository's own state (refs, index, objects, config) only
+  }
+}
+
+// ---------- package managers and project scripts ----------
+
+type ManagerAction = 'install' | 'test' | 'read' | 'script' | 'run' | 'dlx' | 'network' | 'write' | 'install+test';
+
+interface ManagerSpec {
+  readonly actions: Readonly<Record<string, ManagerAction>>;
+  /** What a bare invocation does (`yarn` installs). */
+  readonly bare?: ManagerAction;
+  /** What an unknown subcommand does: `yarn build` runs the `build` script. */
+  readonly unknownIsScript?: boolean;
+  readonly options?: OptionSpec;
+}
+
+function manager(spec: ManagerSpec): ProgramHandler {
+  return (site, fx) => {
+    if (onlyAsksVersion(site.args)) return;
+    const parsed = parseArgv(site.args, { ...spec.options, stopAtOperand: true });
+    const [subArg, ...rest] = site.args.slice(parsed.rest);
+    if (subArg?.dynamic) {
+      fx.opaque(`${site.program} runs a subcommand named at run time`, site.program);
+      return;
+    }
+    const sub = subArg?.value;
+    const directory = optionValues(parsed, '-C', '--dir', '--prefix', '--cwd', '--directory')[0];
+    const here = directory ? fx.at(directory) : fx;
+    let action = sub === undefined ? spec.bare : spec.actions[sub] ?? (spec.unknownIsScript ? 'script' : undefined);
+    // `npm config set script-shell …` changes what every later script runs; only get/list read.
+    if ((sub === 'config' || sub === 'c') && !['get', 'list', 'ls', undefined].includes(rest.find((arg) => !arg.value.startsWith('-'))?.value)) action = 'write';
+    switch (action) {
+      case 'install':
+      case 'install+test':
+        here.emit({ kind: 'package_install', manager: site.program, program: site.program });
+        if (action === 'install+test') here.emit({ kind: 'test_run', runner: `${site.program} test`, program: site.program });
+        return;
+      case 'test':
+        here.emit({ kind: 'test_run', runner: `${site.program} ${sub ?? 'test'}`, program: site.program });
+        return;
+      case 'read':
+        return;
+      case 'write':
+        if (sub === 'config' || sub === 'c' || sub === 'set') here.opaque(`${site.program} ${sub} changes configuration that decides what later commands run`, site.program);
+        else here.write(site.program, wholeTree(here));
+        return;
+      case 'network':
+        here.network(site.program, optionValues(parsed, '--registry')[0]?.value ?? `${site.program} registry`);
+        return;
+      case 'run':
+        if (rest.length > 0) PROJECT_RUNNER.handle({ program: site.program, args: rest, stdinArgs: site.stdinArgs }, here);
+        return;
+      case 'dlx':
+        PACKAGE_RUNNER.handle({ program: site.program, args: rest, stdinArgs: site.stdinArgs }, here);
+        return;
+      case 'script': {
+        // `npm run x` / `yarn x`: a script from package.json, named but not known.
+        const explicit = sub !== undefined && RUN_WORDS.has(sub);
+        const name = explicit ? rest.find((arg) => !arg.value.startsWith('-')) : subArg;
+        if (!name) return; // `npm run` alone lists the scripts
+        if (name.dynamic) here.opaque(`${site.program} runs a script named at run time`, site.program);
+        else if (TEST_SCRIPT.test(name.value)) here.emit({ kind: 'test_run', runner: `${site.program} run ${name.value}`, program: site.program });
+        else here.unknown(`${site.program} run ${name.value}`);
+        return;
+      }
+      default:
+        here.unknown(`${site.program}${sub === undefined ? '' : ` ${sub}`}`);
+    }
+  };
+}
+
+const NODE_INSTALL = ['install', 'i', 'in', 'ins', 'inst', 'insta', 'instal', 'isnt', 'isnta', 'isntal', 'isntall', 'add', 'ci', 'clean-install', 'ic', 'install-clean', 'isntall-clean', 'update', 'up', 'upgrade', 'udpate', 'uninstall', 'remove', 'rm', 'r', 'un', 'unlink', 'link', 'ln', 'dedupe', 'ddp', 'prune', 'rebuild', 'rb', 'import', 'fetch', 'patch-commit'];
+const NODE_READ = ['ls', 'list', 'll', 'la', 'view', 'v', 'info', 'show', 'outdated', 'search', 's', 'se', 'find', 'explain', 'why', 'help', 'get', 'root', 'bin', 'prefix', 'doctor', 'fund', 'query', 'docs', 'bugs', 'repo', 'whoami', 'sbom', 'ping', 'licenses', 'audit', 'config', 'c', 'store', 'env'];
+const NODE_NETWORK = ['publish', 'unpublish', 'deprecate', 'dist-tag', 'owner', 'access', 'login', 'adduser', 'logout', 'team', 'org', 'star', 'unstar', 'token', 'hook', 'npm'];
+const NODE_WRITE = ['version', 'init', 'create', 'pkg', 'set', 'pack', 'cache', 'exec-env', 'shrinkwrap'];
+
+function nodeManagerActions(extra: Readonly<Record<string, ManagerAction>>): Record<string, ManagerAction> {
+  const actions: Record<string, ManagerAction> = {};
+  for (const name of NODE_INSTALL) actions[name] = 'install';
+  for (const name of NODE_READ) actions[name] = 'read';
+  for (const name of NODE_NETWORK) actions[name] = 'network';
+  for (const name of NODE_WRITE) actions[name] = 'write';
+  return { ...actions, test: 'test', t: 'test', tst: 'test', run: 'script', 'run-script': 'script', rum: 'script', urn: 'script', 'install-test': 'install+test', it: 'install+test', ...extra };
+}
+
+const NODE_MANAGER_OPTIONS: OptionSpec = { short: 'wC', long: ['workspace', 'prefix', 'dir', 'cwd', 'filter', 'registry', 'cache', 'userconfig', 'loglevel', 'reporter'] };
+
+const PIP_ACTIONS: Record<string, ManagerAction> = { install: 'install', uninstall: 'install', download: 'install', wheel: 'write', list: 'read', show: 'read', freeze: 'read', check: 'read', search: 'read', help: 'read', config: 'read', inspect: 'read', debug: 'read', cache: 'read', hash: 'read', index: 'read', sync: 'install', compile: 'write', tree: 'read' };
+
+const SYSTEM_MANAGER: ManagerSpec = {
+  actions: {
+    install: 'install', reinstall: 'install', remove: 'install', purge: 'install', upgrade: 'install', 'dist-upgrade': 'install', 'full-upgrade': 'install',
+    update: 'install', autoremove: 'install', add: 'install', del: 'install', uninstall: 'install', tap: 'install', '-S': 'install', '-R': 'install',
+    '-U': 'install', '-Syu': 'install', '-Sy': 'install', '-Rs': 'install', 'build-dep': 'install', 'source': 'write', localinstall: 'install',
+    list: 'read', search: 'read', show: 'read', info: 'read', policy: 'read', depends: 'read', rdepends: 'read', '-Q': 'read', '-Ss': 'read',
+    '-Si': 'read', '-Qi': 'read', '-Ql': 'read', leaves: 'read', deps: 'read', outdated: 'read', doctor: 'read', config: 'read', 'list-installed': 'read',
+  },
+  options: { short: 'ocCt', long: ['option', 'config-file', 'target-release', 'root'] },
+};
+
+// ---------- test runners, build tools, formatters ----------
+
+function testRunner(runner?: string): ProgramHandler {
+  return (site, fx) => {
+    if (onlyAsksVersion(site.args)) return;
+    fx.emit({ kind: 'test_run', runner: runner ?? site.program, program: site.program });
+  };
+}
+
+/** Build tools with goals or tasks: a test goal is a test run, anything else is the named task. */
+function taskRunner(testGoals: RegExp, options: OptionSpec): ProgramHandler {
+  return (site, fx) => {
+    if (onlyAsksVersion(site.args)) return;
+    const parsed = parseArgv(site.args, options);
+    const directory = optionValues(parsed, '-C', '--directory', '-p', '--project-dir')[0];
+    const here = directory ? fx.at(directory) : fx;
+    for (const file of optionValues(parsed, '-f', '--file', '--makefile', '-b', '--build-file')) here.read(site.program, file);
+    if (hasOption(parsed, '-n', '--dry-run', '--just-print', '--recon', '-q', '--question', '-p', '--print-data-base', '--dry-run', '-m', 'tasks')) return;
+    const goals = operandsOf(parsed, site).filter((arg) => !arg.value.includes('=') && !/^\d+$/.test(arg.value));
+    if (goals.some((goal) => goal.dynamic)) here.opaque(`${site.program} runs a target named at run time`, site.program);
+    else if (goals.length > 0 && goals.every((goal) => testGoals.test(goal.value))) here.emit({ kind: 'test_run', runner: `${site.program} ${goals.map((goal) => goal.value).join(' ')}`, program: site.program });
+    else here.unknown([site.program, ...goals.map((goal) => goal.value)].join(' '));
+  };
+}
+
+/** A subcommand tool: `cargo test`, `go test`, `dotnet test`… */
+function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>): ProgramHandler {
+  return (site, fx) => {
+    if (onlyAsksVersion(site.args)) return;
+    const sub = site.args.find((arg) => !arg.value.startsWith('-') && !arg.value.startsWith('+'));
+    if (!sub) return;
+    if (sub.dynamic) {
+      fx.opaque(`${site.program} runs a subcommand named at run time`, site.program);
+      return;
+    }
+    let action = table[sub.value];
+    if (sub.value === 'fmt' && site.args.some((arg) => arg.value === '--check')) action = 'read';
+    if (sub.value === 'mod') action = ['download', 'tidy', 'get', 'vendor'].includes(site.args[site.args.indexOf(sub) + 1]?.value ?? '') ? 'install' : 'read';
+    switch (action) {
+      case 'test':
+        fx.emit({ kind: 'test_run', runner: `${site.program} ${sub.value}`, program: site.program });
+        return;
+      case 'install':
+        fx.emit({ kind: 'package_install', manager: site.program, program: site.program });
+        return;
+      case 'read':
+        return;
+      case 'write':
+        fx.write(site.program, wholeTree(fx));
+        return;
+      case 'network':
+        fx.network(site.program, `${site.program} registry`);
+        return;
+      case 'opaque':
+        fx.opaque(`${site.program} ${sub.value} runs code gobby cannot see`, site.program);
+        return;
+      default:
+        fx.unknown(`${site.program} ${sub.value}`);
+    }
+  };
+}
+
+/** Formatters and fixers: they write their operands (or the project) only with the flag that says so. */
+function fixer(writeFlags: RegExp, readFlags: RegExp | undefined, spec: OptionSpec, writesByDefault = false): ProgramHandler {
+  return (site, fx) => {
+    if (onlyAsksVersion(site.args)) return;
+    const parsed = parseArgv(site.args, spec);
+    for (const out of optionValues(parsed, '-o', '--output-file', '--output')) fx.write(site.program, out);
+    const words = site.args.map((arg) => arg.value);
+    const writes = words.some((word) => writeFlags.test(word)) || (writesByDefault && !words.some((word) => readFlags?.test(word)));
+    const files = operandsOf(parsed, site).filter((arg) => !/^(?:check|format|lint|fmt)$/.test(arg.value));
+    if (!writes) {
+      for (const file of files) fx.read(site.program, file);
+      return;
+    }
+    if (files.length === 0) fx.write(site.program, wholeTree(fx));
+    for (const file of files) fx.write(site.program, file);
+  };
+}
+
+const tsc: ProgramHandler = (site, fx) => {
+  const words = site.args.map((arg) => arg.value);
+  if (onlyAsksVersion(site.args) || words.some((word) => /^--(?:noEmit|showConfig|listFilesOnly)$/.test(word) || word === '--noEmit=true')) return;
+  const parsed = parseArgv(site.args, { short: 'p', long: ['project', 'outDir', 'outFile', 'declarationDir', 'target', 'module', 'lib', 'jsx', 'rootDir'] });
+  const out = optionValues(parsed, '--outDir', '--outFile', '--declarationDir')[0];
+  fx.write('tsc', out ? { ...fx.path(out), dynamic: true } : wholeTree(fx));
+};
+
+const claude: ProgramHandler = (site, fx) => {
+  if (onlyAsksVersion(site.args)) return;
+  fx.emit({ kind: 'nested_claude', flags: site.args.filter((arg) => arg.value.startsWith('-')).map((arg) => arg.value), program: site.program });
+};
+
+const container: ProgramHandler = (site, fx) => {
+  const sub = site.args.find((arg) => !arg.value.startsWith('-'));
+  if (!sub || onlyAsksVersion(site.args)) return;
+  if (['ps', 'images', 'image', 'logs', 'inspect', 'version', 'info', 'stats', 'top', 'port', 'history', 'events', 'diff'].includes(sub.value)) return;
+  if (['pull', 'push', 'login', 'logout', 'search'].includes(sub.value)) {
+    fx.network(site.program, sub.value === 'search' ? `${site.program} hub` : site.args[site.args.indexOf(sub) + 1]?.value ?? `${site.program} registry`);
+    return;
+  }
+  fx.opaque(`${site.program} ${sub.value} runs or changes containers, which can write any path they mount`, site.program);
+};
+
+const gh: ProgramHandler = (site, fx) => {
+  if (onlyAsksVersion(site.args)) return;
+  const [group, action] = site.args.map((arg) => arg.value);
+  if (group === 'extension' && action === 'exec') fx.opaque('gh extension exec runs an extension', 'gh');
+  if (group === 'alias' && action === 'set') fx.opaque('gh alias set defines a command that can run a shell', 'gh');
+  fx.network(site.program, site.program === 'gh' ? 'github.com' : 'gitlab.com');
+  if ((group === 'pr' && action === 'checkout') || (group === 'repo' && (action === 'clone' || action === 'sync'))) fx.write(site.program, wholeTree(fx));
+};
+
+export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
+  ['git', { handle: git }],
+  ['npm', { handle: manager({ actions: nodeManagerActions({ exec: 'dlx', x: 'dlx', start: 'script', stop: 'script', restart: 'script' }), options: NODE_MANAGER_OPTIONS }) }],
+  ['pnpm', { handle: manager({ actions: nodeManagerActions({ exec: 'run', dlx: 'dlx', start: 'script' }), unknownIsScript: true, options: NODE_MANAGER_OPTIONS }) }],
+  ['yarn', { handle: manager({ actions: nodeManagerActions({ exec: 'run', dlx: 'dlx', start: 'script', workspace: 'run', workspaces: 'run' }), bare: 'install', unknownIsScript: true, options: NODE_MANAGER_OPTIONS }) }],
+  ...entries(manager({ actions: PIP_ACTIONS, options: { short: 'r', long: ['requirement', 'index-url', 'target', 'prefix', 'python'] } }), 'pip', 'pip3', 'pipx-install'),
+  ['uv', { handle: manager({ actions: { pip: 'install', add: 'install', remove: 'install', sync: 'install', lock: 'install', venv: 'write', init: 'write', run: 'run', tool: 'dlx', python: 'install', tree: 'read', export: 'read', version: 'read', build: 'write', publish: 'network', cache: 'read', self: 'install', format: 'write' } }) }],
+  ['uvx', PACKAGE_RUNNER],
+  ...entries(manager({ actions: { add: 'install', remove: 'install', install: 'install', update: 'install', lock: 'install', sync: 'install', uninstall: 'install', upgrade: 'install', inject: 'install', run: 'run', show: 'read', check: 'read', list: 'read', graph: 'read', build: 'write', publish: 'network', shell: 'run', env: 'read', init: 'write', new: 'write' } }), 'poetry', 'pipenv', 'pdm', 'hatch', 'rye', 'pipx'),
+  ...entries(manager({ actions: { install: 'install', create: 'install', remove: 'install', update: 'install', uninstall: 'install', env: 'install', run: 'run', list: 'read', info: 'read', search: 'read' } }), 'conda', 'mamba', 'micromamba'),
+  ...entries(manager(SYSTEM_MANAGER), 'apt', 'apt-get', 'aptitude', 'yum', 'dnf', 'zypper', 'apk', 'pacman', 'yay', 'brew', 'port', 'snap', 'flatpak', 'nix-env', 'winget', 'choco', 'scoop', 'pkg', 'emerge', 'rpm', 'dpkg'),
+  ...entries(manager({ actions: { install: 'install', uninstall: 'install', update: 'install', list: 'read', search: 'read', info: 'read', env: 'read', contents: 'read', which: 'read', build: 'write', push: 'network' } }), 'gem'),
+  ['bundle', { handle: manager({ actions: { install: 'install', update: 'install', add: 'install', remove: 'install', lock: 'install', exec: 'run', list: 'read', show: 'read', check: 'read', outdated: 'read', info: 'read', config: 'read' }, bare: 'install' }) }],
+  ['composer', { handle: manager({ actions: { install: 'install', require: 'install', update: 'install', remove: 'install', test: 'test', 'run-script': 'script', run: 'script', show: 'read', outdated: 'read', validate: 'read', exec: 'run' } }) }],
+  ['cargo', { handle: subcommands({ install: 'install', add: 'install', remove: 'install', update: 'install', uninstall: 'install', fetch: 'install', test: 'test', nextest: 'test', bench: 'test', check: 'read', clippy: 'read', tree: 'read', metadata: 'read', search: 'read', version: 'read', doc: 'write', fmt: 'write', fix: 'write', new: 'write', init: 'write', publish: 'network', login: 'network', run: 'opaque', build: 'write' }) }],
+  ['go', { handle: subcommands({ test: 'test', install: 'install', get: 'install', vet: 'read', list: 'read', env: 'read', version: 'read', doc: 'read', fmt: 'write', build: 'write', run: 'opaque', generate: 'opaque', tool: 'opaque', work: 'write', clean: 'write' }) }],
+  ['dotnet', { handle: subcommands({ test: 'test', add: 'install', restore: 'install', remove: 'install', build: 'write', run: 'opaque', list: 'read', format: 'write', publish: 'write', pack: 'write', new: 'write', tool: 'install', 'nuget': 'network' }) }],
+  ['mix', { handle: subcommands({ test: 'test', 'deps.get': 'install', 'deps.update': 'install', compile: 'write', format: 'write', run: 'opaque', 'hex.publish': 'network' }) }],
+  ...entries(subcommands({ test: 'test', build: 'write', run: 'opaque', pub: 'install', analyze: 'read', format: 'write', doctor: 'read' }), 'flutter', 'dart'),
+  ...entries(subcommands({ test: 'test', build: 'write', run: 'opaque', package: 'install' }), 'swift'),
+  ...entries(subcommands({ test: 'test', build: 'write', run: 'opaque', install: 'install' }), 'stack', 'cabal', 'lein', 'sbt', 'zig'),
+  ...entries(taskRunner(/^(?:tests?|check|checks|test-[\w.-]+|check-[\w.-]+|unit|unittest|spec)$/, { short: 'CfjIlo', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs', 'load-average', 'old-file', 'what-if', 'new-file', 'eval'] }), 'make', 'gmake', 'bmake'),
+  ...entries(taskRunner(/^(?:test|check|verify|surefire:test|failsafe:integration-test|integration-test|tests|clean)$/, { short: 'fDPplbsSt', long: ['file', 'projects', 'activate-profiles', 'threads', 'settings', 'project-dir', 'build-file', 'settings-file', 'init-script', 'exclude-task', 'console'] }), 'mvn', 'mvnw', 'gradle', 'gradlew'),
+  ...entries(taskRunner(/^(?:test|spec|tests|test:[\w:]+|spec:[\w:]+)$/, { short: 'fCI', long: ['rakefile', 'directory', 'libdir'] }), 'rake'),
+  ...entries(taskRunner(/^(?:test|tests|check)$/, { short: 'dfg', long: ['dir', 'justfile', 'taskfile'] }), 'just', 'task'),
+  ...entries(testRunner(), 'vitest', 'jest', 'mocha', 'ava', 'tap', 'tape', 'pytest', 'py.test', 'rspec', 'phpunit', 'pest', 'karma', 'jasmine', 'ctest', 'tox', 'nox', 'nosetests', 'nose2', 'behave', 'cucumber-js', 'cucumber', 'bats', 'busted', 'tsd', 'uvu', 'node-tap', 'testem', 'qunit', 'ward', 'trial', 'prove', 'gotestsum'),
+  ['playwright', { handle: (site, fx) => (site.args[0]?.value === 'test' ? fx.emit({ kind: 'test_run', runner: 'playwright test', program: 'playwright' }) : site.args[0]?.value === 'install' ? fx.emit({ kind: 'package_install', manager: 'playwright', program: 'playwright' }) : onlyAsksVersion(site.args) ? undefined : fx.unknown(`playwright ${site.args[0]?.value ?? ''}`.trim())) }],
+  ['cypress', { handle: (site, fx) => (site.args[0]?.value === 'run' ? fx.emit({ kind: 'test_run', runner: 'cypress run', program: 'cypress' }) : fx.unknown(`cypress ${site.args[0]?.value ?? ''}`.trim())) }],
+  ...entries(((site, fx) => fx.run(site.args.slice(parseArgv(site.args, { short: 'r', long: ['reporter', 'report-dir', 'temp-dir', 'include', 'exclude', 'extension'], stopAtOperand: true }).rest), { stdinArgs: site.stdinArgs })) as ProgramHandler, 'c8', 'nyc'),
+  // `coverage run -m pytest` runs the module under coverage; `coverage report` reads.
+  ['coverage', { handle: (site, fx) => (site.args[0]?.value === 'run' ? fx.run([literalArg('python'), ...site.args.slice(1)]) : undefined) }],
+  ['tsc', { handle: tsc }],
+  ['eslint', { handle: fixer(/^--fix$/, undefined, { short: 'cfo', long: ['config', 'format', 'output-file', 'ext', 'rule', 'plugin', 'parser', 'resolve-plugins-relative-to', 'ignore-path', 'ignore-pattern', 'max-warnings', 'cache-location', 'rulesdir'] }) }],
+  ['prettier', { handle: fixer(/^(?:--write|-w)$/, undefined, { short: 'o', long: ['config', 'ignore-path', 'parser', 'plugin', 'log-level', 'cache-location'] }) }],
+  ['biome', { handle: fixer(/^(?:--write|--apply|--apply-unsafe|--fix)$/, undefined, { long: ['config-path', 'reporter'] }) }],
+  ['ruff', { handle: (site, fx) => fixer(/^--fix$/, /^(?:--check|--diff)$/, { long: ['config', 'select', 'ignore', 'extend-select', 'output-format', 'target-version', 'line-length'] }, site.args[0]?.value === 'format')(site, fx) }],
+  ...entries(fixer(/^$/, /^(?:--check|--diff|-c|--dry-run)$/, { short: 'lSt', long: ['line-length', 'target-version', 'config', 'include', 'exclude', 'skip', 'profile', 'edition'] }, true), 'black', 'isort', 'rustfmt', 'autopep8-inplace'),
+  ...entries(fixer(/^-[a-z]*w$/, undefined, { short: 'r' }), 'gofmt', 'goimports'),
+  ...entries(fixer(/^-i$/, undefined, { long: ['style', 'assume-filename', 'lines', 'offset', 'length'] }), 'clang-format'),
+  ...entries(fixer(/^--fix$/, undefined, { short: 'co', long: ['config', 'custom-syntax', 'formatter', 'output-file', 'ignore-path'] }), 'stylelint', 'markdownlint', 'markdownlint-cli2'),
+  ...entries(readsOperands({ short: 'pcfe', long: ['config-file', 'python-version', 'project', 'severity', 'format', 'exclude', 'shell', 'rcfile', 'disable', 'enable', 'max-line-length', 'select', 'ignore'] }), 'mypy', 'pyright', 'pylint', 'flake8', 'pyflakes', 'pycodestyle', 'shellcheck', 'hadolint', 'yamllint', 'actionlint', 'tflint', 'golangci-lint', 'staticcheck', 'jsonlint', 'htmlhint', 'vale', 'cspell', 'codespell-check'),
+  ['claude', { handle: claude }],
+  ...entries(container, 'docker', 'podman', 'nerdctl', 'docker-compose', 'kubectl-exec'),
+  ...entries(gh, 'gh', 'glab'),
+];

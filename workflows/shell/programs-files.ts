@@ -1,0 +1,474 @@
+// Programs that read or change files: the read-only tools a developer runs all day, and the
+// writers with their per-flag rules (which operand is the destination, which flag makes a
+// reader write: `sed -i`, `sort -o`, `tree -o`).
+import { hasOption, optionValues, parseArgv, type OptionSpec } from './argv.js';
+import {
+  deletesOperands,
+  entries,
+  noEffect,
+  operandsOf,
+  readsOperands,
+  writesOperands,
+  type ProgramEntry,
+  type ProgramHandler,
+} from './program-kit.js';
+import { baseName } from './paths.js';
+import type { Arg } from './words.js';
+
+/** Programs that print or compute and touch no file: their operands are data, not paths. */
+const PURE_PROGRAMS = [
+  'echo', 'printf', 'pwd', 'true', 'false', 'test', '[', ':', 'sleep', 'uname', 'whoami', 'id', 'groups',
+  'uptime', 'nproc', 'arch', 'free', 'ps', 'pgrep', 'pidof', 'top', 'lsof', 'ss', 'netstat', 'locale', 'tty',
+  'getconf', 'seq', 'yes', 'expr', 'factor', 'basename', 'dirname', 'which', 'whereis', 'type', 'cal',
+  'printenv', 'tput', 'clear', 'numfmt', 'tr', 'logname', 'users', 'who', 'w', 'lscpu', 'lsblk', 'vmstat',
+  'iostat', 'mpstat', 'sensors', 'jobs', 'dirs', 'umask', 'ulimit', 'times', 'shift', 'return',
+  'exit', 'break', 'continue', 'wait', 'set', 'unset', 'shopt', 'getopts', 'let', 'local', 'declare',
+  'typeset', 'readonly', 'export', 'read', 'unalias', 'caller', 'disown', 'history', 'help', 'hash',
+  'compgen', 'complete', 'compopt', 'bc', 'date', 'hostname', 'realpath', 'readlink',
+];
+
+const GREP_OPTIONS: OptionSpec = { short: 'efmABCdD', long: ['regexp', 'file', 'max-count', 'after-context', 'before-context', 'context', 'directories', 'devices', 'include', 'exclude', 'exclude-dir', 'exclude-from', 'label', 'binary-files', 'color', 'colour', 'group-separator'] };
+
+/** Read-only programs whose operands are files, with the options that take a value. */
+const READERS: readonly (readonly [readonly string[], OptionSpec, number, boolean?])[] = [
+  [['cat', 'tac', 'rev', 'less', 'more', 'most', 'wc', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'sha224sum', 'sha384sum', 'b2sum', 'cksum', 'sum', 'comm', 'cmp', 'zcat', 'bzcat', 'xzcat', 'zless', 'lsattr', 'getfacl', 'tsort', 'shasum'],
+    { short: 'a', long: ['files0-from', 'algorithm', 'bytes', 'ignore-initial'] }, 0],
+  [['ls', 'dir', 'vdir'], { short: 'ITw', long: ['ignore', 'hide', 'tabsize', 'width', 'block-size', 'time', 'time-style', 'sort', 'format', 'quoting-style', 'indicator-style', 'color'] }, 0],
+  [['du'], { short: 'dBtX', long: ['max-depth', 'block-size', 'threshold', 'exclude', 'exclude-from', 'files0-from', 'time', 'time-style'] }, 0],
+  [['df'], { short: 'tBx', long: ['type', 'exclude-type', 'block-size', 'output'] }, 0],
+  [['stat'], { short: 'c', long: ['format', 'printf'] }, 0],
+  [['file'], { short: 'mFeP', long: ['magic-file', 'separator', 'exclude', 'parameter'] }, 0],
+  [['head', 'tail'], { short: 'ncs', long: ['lines', 'bytes', 'sleep-interval', 'pid', 'max-unchanged-stats'] }, 0],
+  [['nl'], { short: 'bdfhilnsvw', long: [] }, 0],
+  [['cut'], { short: 'bcdf', long: ['bytes', 'characters', 'delimiter', 'fields', 'output-delimiter'] }, 0],
+  [['paste'], { short: 'd', long: ['delimiters'] }, 0],
+  [['join'], { short: '12jtoe', long: [] }, 0],
+  [['diff', 'diff3', 'colordiff'], { short: 'UCLIFxXD', long: ['unified', 'context', 'label', 'ignore-matching-lines', 'show-function-line', 'exclude', 'exclude-from', 'from-file', 'to-file', 'tabsize', 'line-format', 'horizon-lines', 'ifdef', 'color', 'palette'] }, 0],
+  [['od', 'hexdump', 'hd'], { short: 'AtjNwnsef', long: ['address-radix', 'format', 'skip-bytes', 'read-bytes', 'width'] }, 0],
+  [['strings'], { short: 'ntTe', long: ['bytes', 'radix', 'encoding', 'target'] }, 0],
+  [['base64', 'base32', 'basenc'], { short: 'w', long: ['wrap'] }, 0],
+  [['column'], { short: 'tsceoNRHWOcl', long: [] }, 0],
+  [['fold', 'fmt'], { short: 'wgp', long: ['width', 'goal', 'prefix'] }, 0],
+  [['expand', 'unexpand'], { short: 't', long: ['tabs'] }, 0],
+  [['grep', 'egrep', 'fgrep', 'zgrep'], GREP_OPTIONS, -1],
+  [['ag', 'ack', 'pt'], { short: 'GgABCmp', long: ['ignore', 'ignore-dir', 'file-search-regex', 'depth', 'max-count', 'after', 'before', 'context', 'path-to-ignore', 'pager', 'type', 'ignore-file'] }, 1, true],
+  [['tree'], { short: 'LPIHT', long: ['charset', 'filelimit', 'timefmt', 'sort'] }, 0, true],
+  [['jq', 'gojq', 'jaq'], { short: 'fL', long: ['indent', 'from-file', 'arg', 'argjson', 'slurpfile', 'rawfile', 'args', 'jsonargs'] }, -1],
+];
+
+function searchHandler(spec: OptionSpec): ProgramHandler {
+  // grep/jq: the first operand is the pattern or filter unless one was given by -e/-f.
+  const recursive = spec === GREP_OPTIONS;
+  return (site, fx) => {
+    const parsed = parseArgv(site.args, spec);
+    const patternGiven = hasOption(parsed, '-e', '--regexp', '-f', '--file', '--from-file');
+    for (const file of optionValues(parsed, '-f', '--file', '--from-file')) fx.read(site.program, file);
+    const files = operandsOf(parsed, site).slice(patternGiven ? 0 : 1);
+    for (const file of files) if (file.value !== '-') fx.read(site.program, file);
+    if (files.length === 0 && recursive && hasOption(parsed, '-r', '-R', '--recursive', '--dereference-recursive')) fx.read(site.program, { path: fx.cwd, dynamic: !fx.cwdKnown });
+  };
+}
+
+const rg: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, {
+    short: 'efgtTmABCjMErd',
+    long: ['regexp', 'file', 'glob', 'iglob', 'type', 'type-not', 'type-add', 'type-clear', 'max-count', 'after-context', 'before-context', 'context', 'threads', 'max-columns', 'encoding', 'replace', 'max-depth', 'sort', 'sortr', 'ignore-file', 'pre', 'pre-glob', 'color', 'colors', 'path-separator', 'max-filesize', 'engine', 'field-match-separator', 'field-context-separator', 'context-separator', 'dfa-size-limit', 'regex-size-limit', 'hostname-bin', 'hyperlink-format'],
+  });
+  // --pre runs a program of the agent's choosing on every file searched.
+  for (const pre of optionValues(parsed, '--pre')) fx.opaque(`rg --pre runs \`${pre.value}\` on every file it searches`, 'rg');
+  for (const host of optionValues(parsed, '--hostname-bin')) fx.opaque(`rg --hostname-bin runs \`${host.value}\``, 'rg');
+  const listsOnly = hasOption(parsed, '--files', '--type-list');
+  const patternGiven = listsOnly || hasOption(parsed, '-e', '--regexp', '-f', '--file');
+  const files = operandsOf(parsed, site).slice(patternGiven ? 0 : 1);
+  for (const file of files) if (file.value !== '-') fx.read('rg', file);
+  if (files.length === 0) fx.read('rg', { path: fx.cwd, dynamic: !fx.cwdKnown });
+};
+
+const fd: ProgramHandler = (site, fx) => {
+  const execAt = site.args.findIndex((arg) => ['-x', '--exec', '-X', '--exec-batch'].includes(arg.value));
+  const own = execAt === -1 ? site.args : site.args.slice(0, execAt);
+  const parsed = parseArgv(own, { short: 'etEdcjSoC', long: ['extension', 'type', 'exclude', 'max-depth', 'min-depth', 'exact-depth', 'color', 'threads', 'size', 'changed-within', 'changed-before', 'owner', 'base-directory', 'search-path', 'path-separator', 'max-results', 'ignore-file', 'format'] });
+  const roots = operandsOf(parsed, site).slice(1);
+  for (const root of roots) fx.read('fd', root);
+  if (roots.length === 0) fx.read('fd', { path: fx.cwd, dynamic: !fx.cwdKnown });
+  if (execAt !== -1) fx.run(site.args.slice(execAt + 1).filter((arg) => arg.value !== ';'), { stdinArgs: true });
+};
+
+const sortHandler: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'ktSTo', long: ['key', 'field-separator', 'buffer-size', 'temporary-directory', 'output', 'compress-program', 'files0-from', 'random-source', 'parallel', 'batch-size'] });
+  for (const program of optionValues(parsed, '--compress-program')) fx.opaque(`sort --compress-program runs \`${program.value}\``, 'sort');
+  for (const out of optionValues(parsed, '-o', '--output')) fx.write('sort', out);
+  for (const file of operandsOf(parsed, site)) if (file.value !== '-') fx.read('sort', file);
+};
+
+/** `uniq in out`, `xxd in out`: the second operand is written. */
+function inputThenOutput(spec: OptionSpec): ProgramHandler {
+  return (site, fx) => {
+    const operands = operandsOf(parseArgv(site.args, spec), site);
+    if (operands[0] && operands[0].value !== '-') fx.read(site.program, operands[0]);
+    if (operands[1] && operands[1].value !== '-') fx.write(site.program, operands[1]);
+  };
+}
+
+/** Readers with an output-file option (`tree -o f`, `shuf -o f`, `iconv -o f`, `sdiff -o f`). */
+function readsWithOutput(spec: OptionSpec, outputs: readonly string[]): ProgramHandler {
+  return (site, fx) => {
+    const parsed = parseArgv(site.args, spec);
+    for (const out of optionValues(parsed, ...outputs)) fx.write(site.program, out);
+    for (const file of operandsOf(parsed, site)) if (file.value !== '-') fx.read(site.program, file);
+  };
+}
+
+const find: ProgramHandler = (site, fx) => {
+  // find's own grammar: start paths, then an expression. Its actions decide the effect.
+  const args = site.args;
+  let i = 0;
+  while (i < args.length && ['-H', '-L', '-P', '-O0', '-O1', '-O2', '-O3'].includes(args[i]!.value)) i++;
+  if (args[i]?.value === '-D') i += 2;
+  const roots: Arg[] = [];
+  for (; i < args.length; i++) {
+    const value = args[i]!.value;
+    if (!args[i]!.dynamic && (value.startsWith('-') || value === '(' || value === '!' || value === ',')) break;
+    roots.push(args[i]!);
+  }
+  if (roots.length === 0) roots.push({ value: '.', dynamic: false, unknownAt: -1 });
+  for (const root of roots) fx.read('find', root);
+  // What {} stands for: some file under the start paths.
+  const found = roots.map((root) => ({ ...fx.path(root), dynamic: true }));
+  for (; i < args.length; i++) {
+    const value = args[i]!.value;
+    if (value === '-delete') for (const path of found) fx.remove('find', { path: `${path.path}/**`, dynamic: true });
+    else if (['-fprint', '-fprint0', '-fls', '-fprintf'].includes(value)) {
+      const target = args[i + 1];
+      if (target) fx.write('find', target);
+      i += value === '-fprintf' ? 2 : 1;
+    } else if (['-exec', '-execdir', '-ok', '-okdir'].includes(value)) {
+      const command: Arg[] = [];
+      for (i++; i < args.length && args[i]!.value !== ';' && args[i]!.value !== '+'; i++) {
+        const arg = args[i]!;
+        command.push(arg.value.includes('{}') ? { value: arg.value.replace('{}', `${found[0]!.path}/**`), dynamic: true, unknownAt: -1 } : arg);
+      }
+      fx.run(command);
+    }
+  }
+};
+
+const CP_OPTIONS: OptionSpec = { short: 'tS', long: ['target-directory', 'suffix', 'backup', 'reply', 'sparse', 'preserve', 'no-preserve', 'reflink', 'update', 'exchange'] };
+
+const cpLike = (kind: 'copy' | 'move', spec: OptionSpec = CP_OPTIONS): ProgramHandler => (site, fx) => {
+  const parsed = parseArgv(site.args, spec);
+  const target = optionValues(parsed, '-t', '--target-directory')[0];
+  const operands = operandsOf(parsed, site);
+  const destination = target ?? operands.pop();
+  if (!destination) return;
+  for (const source of operands) {
+    if (kind === 'copy') fx.copy(site.program, source, destination);
+    else fx.move(site.program, source, destination);
+  }
+  if (operands.length === 0) fx.write(site.program, destination);
+};
+
+const ln: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'tS', long: ['target-directory', 'suffix', 'backup'] });
+  const target = optionValues(parsed, '-t', '--target-directory')[0];
+  const operands = operandsOf(parsed, site);
+  if (target) fx.write('ln', target);
+  else if (operands.length === 1) fx.write('ln', { value: baseName(operands[0]!.value), dynamic: operands[0]!.dynamic, unknownAt: operands[0]!.unknownAt });
+  else if (operands.length > 1) fx.write('ln', operands[operands.length - 1]!);
+};
+
+const INSTALL_OPTIONS: OptionSpec = { short: 'mogtSZ', long: ['mode', 'owner', 'group', 'target-directory', 'suffix', 'backup', 'context', 'strip-program'] };
+
+const install: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, INSTALL_OPTIONS);
+  if (hasOption(parsed, '-d', '--directory')) {
+    for (const dir of operandsOf(parsed, site)) fx.write('install', dir);
+    return;
+  }
+  cpLike('copy', INSTALL_OPTIONS)(site, fx);
+};
+
+const dd: ProgramHandler = (site, fx) => {
+  for (const arg of site.args) {
+    if (arg.value.startsWith('of=')) fx.write('dd', { ...arg, value: arg.value.slice(3), unknownAt: arg.unknownAt === -1 ? -1 : Math.max(0, arg.unknownAt - 3) });
+    else if (arg.value.startsWith('if=')) fx.read('dd', { ...arg, value: arg.value.slice(3), unknownAt: arg.unknownAt === -1 ? -1 : Math.max(0, arg.unknownAt - 3) });
+  }
+};
+
+/** chmod/chown/chgrp: the first operand is the mode or owner unless --reference gives it. */
+const changeAttributes: ProgramHandler = (site, fx) => {
+  const args = site.args.map((arg) => (site.program === 'chmod' && /^[-+=][rwxXstugo]+$/.test(arg.value) ? { ...arg, value: `mode:${arg.value}` } : arg));
+  const parsed = parseArgv(args, { long: ['reference', 'from'] });
+  const operands = operandsOf(parsed, site);
+  const files = hasOption(parsed, '--reference') ? operands : operands.slice(1);
+  for (const file of files) fx.write(site.program, file);
+};
+
+const sed: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'eflE', long: ['expression', 'file', 'line-length'] });
+  // -i and --in-place take an optional suffix glued to the flag; parseArgv sees -i then letters.
+  const inPlace = site.args.some((arg) => !arg.dynamic && (/^-[^-]*i/.test(arg.value) || arg.value.startsWith('--in-place')));
+  const scripts = optionValues(parsed, '-e', '--expression');
+  for (const file of optionValues(parsed, '-f', '--file')) {
+    fx.read('sed', file);
+    fx.opaque(`sed runs the script in \`${file.value}\`, which can write files or run commands`, 'sed');
+  }
+  const operands = operandsOf(parsed, site);
+  if (scripts.length === 0 && !hasOption(parsed, '-f', '--file')) {
+    const script = operands.shift();
+    if (script) scripts.push(script);
+  }
+  for (const script of scripts) inspectSedScript(script, fx, site.program);
+  for (const file of operands) {
+    if (inPlace) fx.write('sed', file);
+    else if (file.value !== '-') fx.read('sed', file);
+  }
+};
+
+/** sed's `w file`, `s///w file` write, `r file` reads, `e` and `s///e` run commands. */
+function inspectSedScript(script: Arg, fx: Parameters<ProgramHandler>[1], program: string): void {
+  if (script.dynamic) {
+    fx.opaque('the sed script is built at run time', program);
+    return;
+  }
+  for (const raw of script.value.split(/[;\n]/)) {
+    const command = raw.replace(/^\s*(?:\d+|\$|\/(?:[^/\\]|\\.)*\/)?(?:\s*,\s*(?:\d+|\$|\/(?:[^/\\]|\\.)*\/))?\s*!?\s*[{}]*\s*/, '');
+    const letter = command[0];
+    if (letter === 'w' || letter === 'W') fx.write(program, { value: command.slice(1).trim(), dynamic: false, unknownAt: -1 });
+    else if (letter === 'r' || letter === 'R') fx.read(program, { value: command.slice(1).trim(), dynamic: false, unknownAt: -1 });
+    else if (letter === 'e') fx.opaque('the sed script runs a command (e)', program);
+    else if (letter === 's' && command.length > 1) {
+      const delimiter = command[1]!;
+      const pieces = command.slice(2).split(delimiter);
+      const flags = pieces.length >= 3 ? pieces.slice(2).join(delimiter) : '';
+      const write = /^[gpiImMe0-9]*w\s*(.*)$/.exec(flags);
+      if (write) fx.write(program, { value: write[1]!.trim(), dynamic: false, unknownAt: -1 });
+      if (/^[gpiImMw0-9]*e/.test(flags)) fx.opaque('the sed substitution runs its result as a command (s///e)', program);
+    }
+  }
+}
+
+const awk: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'fvFiWE', long: ['file', 'assign', 'field-separator', 'include', 'load', 'source', 'exec'] });
+  const programFiles = optionValues(parsed, '-f', '--file', '-E', '--exec', '-i', '--include', '-l', '--load');
+  const inPlace = programFiles.some((file) => file.value === 'inplace');
+  const operands = operandsOf(parsed, site);
+  if (programFiles.some((file) => file.value !== 'inplace')) fx.opaque('awk runs a program read from a file', site.program);
+  else {
+    const code = optionValues(parsed, '--source')[0] ?? operands.shift();
+    // awk can write (`print > "f"`), pipe to a command (`print | "sh"`), or call system().
+    if (code && (code.dynamic || /\bsystem\s*\(|\|\s*&?\s*getline|\bprintf?\b[^;{}\n]*(?:>|\|)|\bfflush\b|\bclose\s*\(|"\s*\|/.test(code.value))) {
+      fx.opaque('the awk program can write files or run commands (print >, |, system())', site.program);
+    }
+  }
+  for (const file of operands) {
+    if (/^\w+=/.test(file.value)) continue; // var=value operands are assignments
+    if (inPlace) fx.write(site.program, file);
+    else if (file.value !== '-') fx.read(site.program, file);
+  }
+};
+
+const tar: ProgramHandler = (site, fx) => {
+  let args = [...site.args];
+  // Old style: `tar xzf a.tgz` bundles the mode and options into the first word.
+  const first = args[0];
+  if (first && !first.dynamic && !first.value.startsWith('-') && /^[A-Za-z]+$/.test(first.value)) args = [{ ...first, value: `-${first.value}` }, ...args.slice(1)];
+  const parsed = parseArgv(args, { short: 'fCTXbHgKLNVI', long: ['file', 'directory', 'files-from', 'exclude-from', 'exclude', 'blocking-factor', 'format', 'listed-incremental', 'starting-file', 'tape-length', 'newer', 'after-date', 'label', 'use-compress-program', 'to-command', 'checkpoint-action', 'transform', 'xform', 'owner', 'group', 'mode', 'mtime', 'strip-components', 'index-file', 'info-script', 'new-volume-script', 'rsh-command', 'rmt-command'] });
+  for (const option of ['-I', '--use-compress-program', '--to-command', '--checkpoint-action', '--info-script', '--new-volume-script', '-F', '--rsh-command', '--rmt-command']) {
+    for (const value of optionValues(parsed, option)) fx.opaque(`tar ${option} runs \`${value.value}\``, 'tar');
+  }
+  const archives = optionValues(parsed, '-f', '--file');
+  const directory = optionValues(parsed, '-C', '--directory')[0];
+  const members = operandsOf(parsed, site);
+  const here = directory ? fx.at(directory) : fx;
+  if (hasOption(parsed, '-x', '--extract', '--get')) {
+    for (const archive of archives) fx.read('tar', archive);
+    here.write('tar', { path: `${here.cwd}/**`, dynamic: true });
+  } else if (hasOption(parsed, '-c', '--create', '-r', '--append', '-u', '--update', '-A', '--catenate', '--concatenate', '--delete')) {
+    for (const archive of archives) fx.write('tar', archive);
+    for (const member of members) here.read('tar', member);
+  } else {
+    for (const archive of archives) fx.read('tar', archive);
+  }
+};
+
+const unzip: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'dxP', long: [] });
+  const operands = operandsOf(parsed, site);
+  if (operands[0]) fx.read('unzip', operands[0]);
+  if (hasOption(parsed, '-l', '-v', '-t', '-Z', '-p', '-z')) return;
+  const directory = optionValues(parsed, '-d')[0];
+  const here = directory ? fx.at(directory) : fx;
+  here.write('unzip', { path: `${here.cwd}/**`, dynamic: true });
+};
+
+const zip: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'bnPstxiZTO', long: ['temp-path', 'suffixes', 'password', 'exclude', 'include', 'unzip-command', 'output-file'] });
+  for (const command of optionValues(parsed, '-TT', '--unzip-command')) fx.opaque(`zip runs \`${command.value}\``, 'zip');
+  if (site.args.some((arg) => arg.value === '-TT' || arg.value.startsWith('--unzip-command'))) fx.opaque('zip -TT runs a command of the caller\'s choosing', 'zip');
+  const operands = operandsOf(parsed, site);
+  const archive = operands.shift();
+  if (archive) fx.write('zip', archive);
+  const moves = hasOption(parsed, '-m', '--move');
+  for (const member of operands) (moves ? fx.remove : fx.read).call(fx, 'zip', member);
+};
+
+/** gzip and friends replace each file with its (de)compressed twin unless told to keep it or print. */
+const compressor: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'SbT', long: ['suffix', 'threads'] });
+  const toStdout = hasOption(parsed, '-c', '--stdout', '--to-stdout', '-l', '--list', '-t', '--test');
+  const keep = hasOption(parsed, '-k', '--keep');
+  for (const file of operandsOf(parsed, site)) {
+    if (toStdout) fx.read(site.program, file);
+    else {
+      fx.write(site.program, file);
+      if (!keep) fx.remove(site.program, file);
+    }
+  }
+};
+
+const patch: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'iopdDrBFVYzgF', long: ['input', 'output', 'strip', 'directory', 'ifdef', 'reject-file', 'prefix', 'fuzz', 'version-control', 'basename-prefix', 'suffix', 'get', 'quoting-style'] });
+  for (const input of optionValues(parsed, '-i', '--input')) fx.read('patch', input);
+  if (hasOption(parsed, '--dry-run')) return;
+  const outputs = optionValues(parsed, '-o', '--output');
+  const directory = optionValues(parsed, '-d', '--directory')[0];
+  const here = directory ? fx.at(directory) : fx;
+  const operands = operandsOf(parsed, site);
+  if (outputs.length > 0) for (const out of outputs) fx.write('patch', out);
+  else if (operands[0]) here.write('patch', operands[0]);
+  else here.write('patch', { path: `${here.cwd}/**`, dynamic: true });
+  if (operands[1]) fx.read('patch', operands[1]);
+};
+
+const tee: ProgramHandler = (site, fx) => {
+  for (const file of operandsOf(parseArgv(site.args, { long: ['output-error'] }), site)) fx.write('tee', file);
+};
+
+const touch: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'rdt', long: ['reference', 'date', 'time'] });
+  for (const reference of optionValues(parsed, '-r', '--reference')) fx.read('touch', reference);
+  for (const file of operandsOf(parsed, site)) fx.write('touch', file);
+};
+
+const truncate: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'sr', long: ['size', 'reference'] });
+  for (const file of operandsOf(parsed, site)) fx.write('truncate', file);
+};
+
+const split: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'abCdlntx', long: ['suffix-length', 'additional-suffix', 'bytes', 'line-bytes', 'lines', 'number', 'separator', 'filter'] });
+  for (const filter of optionValues(parsed, '--filter')) fx.opaque(`split --filter runs \`${filter.value}\``, 'split');
+  const operands = operandsOf(parsed, site);
+  if (operands[0]) fx.read(site.program, operands[0]);
+  const prefix = operands[1]?.value ?? 'x';
+  fx.write(site.program, { value: `${prefix}*`, dynamic: true, unknownAt: operands[1]?.unknownAt ?? -1 });
+};
+
+const mktemp: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'p', long: ['tmpdir', 'suffix'] });
+  if (hasOption(parsed, '-u', '--dry-run')) return;
+  const template = operandsOf(parsed, site)[0];
+  const directory = optionValues(parsed, '-p', '--tmpdir')[0];
+  const base = directory ? fx.path(directory).path : '/tmp';
+  fx.write('mktemp', { path: `${base}/${template ? baseName(template.value) : 'tmp.XXXXXXXXXX'}`, dynamic: true });
+};
+
+const editor: ProgramHandler = (site, fx) => {
+  // Editors run with commands (`vim -c wq`, `+cmd`, `-s script`, `ed <<<`) change files and can run shell commands.
+  const scripted = site.program === 'ed' || site.program === 'ex' || site.args.some((arg) => /^(?:-[cSs]|--cmd|\+|--eval|-l|--load|--batch|-batch|-x|--script|-e)/.test(arg.value));
+  if (scripted) fx.opaque(`${site.program} runs editor commands, which can write any file or run a shell`, site.program);
+  const spec: OptionSpec = site.program === 'ed' ? { short: 'p' } : { short: 'cSsTuiwWrtq', long: ['cmd', 'eval', 'load', 'script'] };
+  const parsed = parseArgv(site.args.filter((arg) => !arg.value.startsWith('+')), spec);
+  for (const file of operandsOf(parsed, site)) fx.write(site.program, file);
+};
+
+const sqlite: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { long: ['cmd', 'init', 'separator', 'newline', 'nullvalue', 'vfs', 'mmap', 'lookaside', 'pagecache', 'heap', 'maxsize'] });
+  const [database, ...sql] = operandsOf(parsed, site);
+  const readOnly = hasOption(parsed, '-readonly', '--readonly') || site.args.some((arg) => arg.value === '-readonly');
+  if (database) (readOnly ? fx.read : fx.write).call(fx, 'sqlite3', database);
+  const code = [...sql, ...optionValues(parsed, '--cmd', '-cmd')];
+  // Dot-commands (.shell, .system, .output) and SQL read from stdin can do anything.
+  if (code.length === 0 || code.some((arg) => arg.dynamic || /(^|\n)\s*\.|load_extension|\bATTACH\b/i.test(arg.value)) || optionValues(parsed, '--init', '-init').length > 0) {
+    fx.opaque('sqlite3 runs SQL and dot-commands (.shell, .output) it reads from stdin or a file', 'sqlite3');
+  }
+};
+
+const tree: ProgramHandler = readsWithOutput({ short: 'LPIHTo', long: ['charset', 'filelimit', 'timefmt', 'sort'] }, ['-o']);
+
+const shred: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'ns', long: ['iterations', 'size', 'random-source', 'remove'] });
+  const removes = hasOption(parsed, '-u', '--remove');
+  for (const file of operandsOf(parsed, site)) (removes ? fx.remove : fx.write).call(fx, 'shred', file);
+};
+
+const rsync: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'eBfTM', long: ['rsh', 'rsync-path', 'exclude', 'include', 'exclude-from', 'include-from', 'files-from', 'filter', 'temp-dir', 'compare-dest', 'copy-dest', 'link-dest', 'backup-dir', 'suffix', 'chmod', 'chown', 'usermap', 'groupmap', 'timeout', 'contimeout', 'port', 'password-file', 'log-file', 'bwlimit', 'partial-dir', 'max-size', 'min-size', 'modify-window', 'out-format', 'info', 'debug', 'sockopts', 'outbuf', 'iconv', 'block-size', 'checksum-choice', 'compress-choice', 'compress-level', 'skip-compress'] });
+  for (const shell of optionValues(parsed, '-e', '--rsh', '--rsync-path')) if (!/^ssh(\s|$)/.test(shell.value)) fx.opaque(`rsync runs \`${shell.value}\``, 'rsync');
+  const operands = operandsOf(parsed, site);
+  const destination = operands.pop();
+  if (!destination) return;
+  const remote = (arg: Arg): string | undefined => /^(?:rsync:\/\/([^/]+)|(?:[^@/:]+@)?([^/:]+):)/.exec(arg.value)?.slice(1).find(Boolean);
+  const host = remote(destination);
+  for (const source of operands) {
+    const sourceHost = remote(source);
+    if (sourceHost) fx.network('rsync', sourceHost);
+    else if (host) fx.read('rsync', source);
+  }
+  if (host) fx.network('rsync', host);
+  else {
+    for (const source of operands) if (!remote(source)) fx.copy('rsync', source, destination);
+    if (operands.every((source) => remote(source))) fx.write('rsync', destination);
+    if (hasOption(parsed, '--delete', '--delete-before', '--delete-after', '--delete-during', '--delete-excluded', '--remove-source-files')) {
+      fx.remove('rsync', { path: `${fx.path(destination).path}/**`, dynamic: true });
+    }
+  }
+};
+
+export const FILE_PROGRAMS: readonly [string, ProgramEntry][] = [
+  ...entries(noEffect, ...PURE_PROGRAMS),
+  ...READERS.flatMap(([names, spec, skip, cwdDefault]) =>
+    entries(skip === -1 ? searchHandler(spec) : readsOperands(spec, skip, cwdDefault ?? false), ...names),
+  ),
+  ['rg', { handle: rg }],
+  ['fd', { handle: fd }],
+  ['fdfind', { handle: fd }],
+  ['find', { handle: find }],
+  ['sort', { handle: sortHandler }],
+  ...entries(inputThenOutput({ short: 'fsw', long: ['skip-fields', 'skip-chars', 'check-chars'] }), 'uniq'),
+  ...entries(inputThenOutput({ short: 'lscgo', long: ['len', 'seek', 'cols', 'groupsize', 'offset'] }), 'xxd'),
+  ...entries(readsWithOutput({ short: 'nio', long: ['head-count', 'input-range', 'output', 'random-source'] }, ['-o', '--output']), 'shuf'),
+  ...entries(readsWithOutput({ short: 'ftco', long: ['from-code', 'to-code', 'output'] }, ['-o', '--output']), 'iconv'),
+  ...entries(readsWithOutput({ short: 'woIW', long: ['width', 'output'] }, ['-o', '--output']), 'sdiff'),
+  ['tree', { handle: tree }],
+  ['cp', { handle: cpLike('copy') }],
+  ['mv', { handle: cpLike('move') }],
+  ['ln', { handle: ln }],
+  ['link', { handle: writesOperands({}, 1) }],
+  ['install', { handle: install }],
+  ...entries(deletesOperands({ long: ['interactive'] }), 'rm', 'rmdir', 'unlink', 'rimraf', 'del', 'trash', 'trash-put'),
+  ['shred', { handle: shred }],
+  ...entries(writesOperands({ short: 'mZ', long: ['mode', 'context'] }), 'mkdir', 'mkdirp', 'mkfifo', 'mknod'),
+  ['touch', { handle: touch }],
+  ['tee', { handle: tee }],
+  ['truncate', { handle: truncate }],
+  ['dd', { handle: dd }],
+  ...entries(changeAttributes, 'chmod', 'chown', 'chgrp', 'chattr', 'setfacl'),
+  ['sed', { handle: sed }],
+  ['gsed', { handle: sed }],
+  ...entries(awk, 'awk', 'gawk', 'mawk', 'nawk'),
+  ['tar', { handle: tar }],
+  ['gtar', { handle: tar }],
+  ['bsdtar', { handle: tar }],
+  ['unzip', { handle: unzip }],
+  ['zip', { handle: zip }],
+  ...entries(compressor, 'gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'zstd', 'unzstd', 'lz4', 'brotli', 'compress', 'uncompress'),
+  ['patch', { handle: patch }],
+  ...entries(split, 'split', 'csplit'),
+  ['mktemp', { handle: mktemp }],
+  ...entries(editor, 'vi', 'vim', 'nvim', 'view', 'ex', 'ed', 'emacs', 'nano', 'pico', 'micro', 'joe', 'kak', 'hx'),
+  ['sqlite3', { handle: sqlite }],
+  ['sqlite', { handle: sqlite }],
+  ['rsync', { handle: rsync }],
+];

@@ -1,0 +1,220 @@
+// Programs that reach the network or signal other processes. Network targets are kept as
+// written; signal targets say whether they name a pid, a process name, a port or a job.
+import { hasOption, optionValues, parseArgv, type OptionSpec } from './argv.js';
+import { entries, onlyAsksVersion, operandsOf, type ProgramEntry, type ProgramHandler } from './program-kit.js';
+import type { Arg } from './words.js';
+
+/** The file curl -O / wget would save a URL to: its last path segment. */
+function remoteFileName(url: string): string {
+  const path = url.replace(/^[a-z]+:\/\//i, '').replace(/[?#].*$/, '');
+  const slash = path.indexOf('/');
+  const name = slash === -1 ? '' : path.slice(path.lastIndexOf('/') + 1);
+  return name === '' ? 'index.html' : name;
+}
+
+const CURL_VALUES: OptionSpec = {
+  short: 'oDdHXuAeTFbcKmxwEYyzrCQtPhU',
+  long: ['output', 'dump-header', 'data', 'data-raw', 'data-binary', 'data-urlencode', 'data-ascii', 'json', 'header', 'request', 'user', 'user-agent', 'referer', 'upload-file', 'form', 'form-string', 'cookie', 'cookie-jar', 'config', 'max-time', 'proxy', 'write-out', 'cert', 'key', 'cacert', 'capath', 'connect-timeout', 'retry', 'retry-delay', 'retry-max-time', 'range', 'output-dir', 'url', 'resolve', 'connect-to', 'interface', 'limit-rate', 'max-filesize', 'proto', 'proto-redir', 'quote', 'time-cond', 'trace', 'trace-ascii', 'stderr', 'unix-socket', 'abstract-unix-socket', 'variable', 'expand-url', 'aws-sigv4', 'oauth2-bearer', 'etag-save', 'etag-compare', 'libcurl', 'hsts', 'alt-svc', 'netrc-file', 'local-port', 'dns-servers', 'doh-url', 'preproxy', 'proxy-user', 'socks5', 'socks5-hostname', 'socks4', 'socks4a', 'noproxy', 'ftp-port', 'krb', 'mail-from', 'mail-rcpt', 'pinnedpubkey', 'request-target', 'ciphers', 'max-redirs', 'keepalive-time', 'speed-limit', 'speed-time', 'continue-at', 'create-file-mode', 'delegation', 'parallel-max', 'happy-eyeballs-timeout-ms', 'expect100-timeout'],
+};
+
+const curl: ProgramHandler = (site, fx) => {
+  if (onlyAsksVersion(site.args)) return;
+  const parsed = parseArgv(site.args, CURL_VALUES);
+  for (const config of optionValues(parsed, '-K', '--config')) {
+    fx.read('curl', config);
+    fx.opaque(`curl reads its options from \`${config.value}\``, 'curl');
+  }
+  const urls = [...operandsOf(parsed, site), ...optionValues(parsed, '--url')];
+  for (const url of urls) fx.network('curl', url.value);
+  const directory = optionValues(parsed, '--output-dir')[0];
+  const here = directory ? fx.at(directory) : fx;
+  for (const out of optionValues(parsed, '-o', '--output')) if (out.value !== '-') here.write('curl', out);
+  for (const out of optionValues(parsed, '-D', '--dump-header', '-c', '--cookie-jar', '--trace', '--trace-ascii', '--stderr', '--libcurl', '--etag-save', '--hsts', '--alt-svc')) if (out.value !== '-') fx.write('curl', out);
+  if (hasOption(parsed, '-O', '--remote-name', '--remote-name-all')) for (const url of urls) here.write('curl', { value: remoteFileName(url.value), dynamic: url.dynamic, unknownAt: -1 });
+  for (const upload of optionValues(parsed, '-T', '--upload-file')) fx.read('curl', upload);
+  for (const data of optionValues(parsed, '-d', '--data', '--data-binary', '--data-urlencode', '--data-ascii', '--json', '-F', '--form')) {
+    const at = data.value.indexOf('@');
+    if (at !== -1 && (at === 0 || data.value[at - 1] === '=')) fx.read('curl', { value: data.value.slice(at + 1).replace(/;.*$/, ''), dynamic: data.dynamic, unknownAt: -1 });
+  }
+  for (const socket of optionValues(parsed, '--unix-socket', '--abstract-unix-socket')) fx.network('curl', `unix:${socket.value}`);
+};
+
+const wget: ProgramHandler = (site, fx) => {
+  if (onlyAsksVersion(site.args)) return;
+  const parsed = parseArgv(site.args, { short: 'OoaPiBtTwUeQlAR', long: ['output-document', 'output-file', 'append-output', 'directory-prefix', 'input-file', 'base', 'tries', 'timeout', 'wait', 'user-agent', 'execute', 'quota', 'level', 'accept', 'reject', 'header', 'post-data', 'post-file', 'body-file', 'user', 'password', 'load-cookies', 'save-cookies', 'config', 'method', 'body-data', 'limit-rate', 'bind-address', 'ca-certificate', 'certificate', 'private-key'] });
+  for (const command of optionValues(parsed, '-e', '--execute', '--config')) fx.opaque(`wget runs the wgetrc command \`${command.value}\``, 'wget');
+  for (const input of optionValues(parsed, '-i', '--input-file', '--post-file', '--body-file', '--load-cookies')) fx.read('wget', input);
+  for (const log of optionValues(parsed, '-o', '--output-file', '-a', '--append-output', '--save-cookies')) fx.write('wget', log);
+  const urls = operandsOf(parsed, site);
+  for (const url of urls) fx.network('wget', url.value);
+  if (hasOption(parsed, '--spider')) return;
+  const documents = optionValues(parsed, '-O', '--output-document');
+  for (const document of documents) if (document.value !== '-') fx.write('wget', document);
+  if (documents.length > 0) return;
+  const directory = optionValues(parsed, '-P', '--directory-prefix')[0];
+  const here = directory ? fx.at(directory) : fx;
+  const recursive = hasOption(parsed, '-r', '--recursive', '-m', '--mirror');
+  for (const url of urls) here.write('wget', recursive ? { path: `${here.cwd}/**`, dynamic: true } : { value: remoteFileName(url.value), dynamic: url.dynamic, unknownAt: -1 });
+};
+
+/** nc, telnet, socat…: `host port` operands. */
+const socketClient: ProgramHandler = (site, fx) => {
+  if (onlyAsksVersion(site.args)) return;
+  const parsed = parseArgv(site.args, { short: 'pswqiIOTVxXeci', long: ['source', 'source-port', 'wait', 'proxy', 'proxy-type', 'exec', 'sh-exec', 'lua-exec'] });
+  for (const command of optionValues(parsed, '-e', '-c', '--exec', '--sh-exec', '--lua-exec')) fx.opaque(`${site.program} runs \`${command.value}\` on the connection`, site.program);
+  const operands = operandsOf(parsed, site);
+  const port = optionValues(parsed, '-p')[0];
+  if (hasOption(parsed, '-l', '--listen')) fx.network(site.program, `listen:${port?.value ?? operands[operands.length - 1]?.value ?? ''}`);
+  else if (operands[0]) fx.network(site.program, operands[1] ? `${operands[0].value}:${operands[1].value}` : operands[0].value);
+};
+
+const socat: ProgramHandler = (site, fx) => {
+  for (const address of site.args.filter((arg) => !arg.value.startsWith('-') || arg.value === '-')) {
+    const [type = '', ...rest] = address.value.split(':');
+    const upper = type.toUpperCase();
+    if (upper === 'EXEC' || upper === 'SYSTEM') fx.opaque(`socat runs \`${rest.join(':')}\``, 'socat');
+    else if (['OPEN', 'CREATE', 'CREAT', 'GOPEN', 'PIPE'].includes(upper)) fx.write('socat', { value: rest.join(':').split(',')[0] ?? '', dynamic: address.dynamic, unknownAt: -1 });
+    else if (/^(?:TCP|TCP4|TCP6|UDP|UDP4|UDP6|SSL|OPENSSL|TCP-CONNECT|TCP-LISTEN|UDP-LISTEN|SOCKS4|SOCKS4A|PROXY)$/.test(upper)) fx.network('socat', rest.join(':').split(',')[0] ?? address.value);
+    else if (address.value !== '-' && address.value !== 'STDIO' && address.value !== 'STDOUT') fx.network('socat', address.value);
+  }
+};
+
+const SSH_VALUES: OptionSpec = { short: 'BbcDEeFIiJLlmOoPpQRSWw', long: [] };
+
+const ssh: ProgramHandler = (site, fx) => {
+  if (onlyAsksVersion(site.args)) return;
+  const parsed = parseArgv(site.args, { ...SSH_VALUES, stopAtOperand: true });
+  for (const option of optionValues(parsed, '-o')) if (/^(?:ProxyCommand|LocalCommand|PermitLocalCommand|KnownHostsCommand|Match)/i.test(option.value)) fx.opaque(`ssh -o ${option.value} runs a local command`, 'ssh');
+  if (optionValues(parsed, '-F').length > 0) fx.opaque('ssh -F reads a config that can run local commands', 'ssh');
+  const [destination, ...command] = site.args.slice(parsed.rest);
+  if (!destination) return;
+  fx.network('ssh', destination.value);
+  if (command.length > 0) fx.opaque('ssh runs a command on another host (or this one)', 'ssh');
+};
+
+/** scp/sftp: `[user@]host:path` operands are remote; the last is the destination. */
+const scp: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'cFiJloPSDX', long: [] });
+  if (optionValues(parsed, '-S').length > 0 || optionValues(parsed, '-o').some((option) => /^(?:ProxyCommand|LocalCommand)/i.test(option.value))) fx.opaque(`${site.program} runs a local command`, site.program);
+  const operands = operandsOf(parsed, site);
+  const remoteHost = (arg: Arg): string | undefined => /^(?:scp:\/\/|sftp:\/\/)?(?:[^@/:]+@)?([^/:]+):/.exec(arg.value)?.[1];
+  const destination = site.program === 'scp' ? operands.pop() : undefined;
+  for (const operand of operands) {
+    const host = remoteHost(operand);
+    if (host) fx.network(site.program, host);
+    else fx.read(site.program, operand);
+  }
+  if (!destination) return;
+  const host = remoteHost(destination);
+  if (host) fx.network(site.program, host);
+  else fx.write(site.program, destination);
+};
+
+const firstOperandHost: ProgramHandler = (site, fx) => {
+  if (onlyAsksVersion(site.args)) return;
+  const parsed = parseArgv(site.args, { short: 'cwWiIstpqbfkmMnQSTlg', long: ['port', 'type', 'class', 'server'] });
+  // httpie and xh take an optional METHOD first; `:7377/x` is their shorthand for localhost.
+  const host = operandsOf(parsed, site).find((arg) => !arg.value.startsWith('@') && !arg.value.startsWith('+') && !/^[A-Z]+$/.test(arg.value));
+  if (host) fx.network(site.program, host.value.startsWith(':') ? `localhost${host.value}` : host.value);
+};
+
+const openssl: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args.slice(1), { long: [] });
+  const sub = site.args[0]?.value;
+  const valueOf = (name: string): Arg | undefined => {
+    const index = site.args.findIndex((arg) => arg.value === name);
+    return index === -1 ? undefined : site.args[index + 1];
+  };
+  if (sub === 's_client' || sub === 's_time') fx.network('openssl', valueOf('-connect')?.value ?? 'localhost:443');
+  const out = valueOf('-out');
+  if (out) fx.write('openssl', out);
+  const input = valueOf('-in');
+  if (input) fx.read('openssl', input);
+  void parsed;
+};
+
+// ---------- signals ----------
+
+function signalBy(target: Arg): 'pid' | 'job' {
+  return target.value.startsWith('%') ? 'job' : 'pid';
+}
+
+const kill: ProgramHandler = (site, fx) => {
+  const args = site.args;
+  if (args.some((arg) => arg.value === '-l' || arg.value === '-L' || arg.value === '--list' || arg.value === '--table')) return;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const value = args[i]!.value;
+    if (value === '--') {
+      i++;
+      break;
+    }
+    if (args[i]!.dynamic || !value.startsWith('-') || /^-\d+$/.test(value) && i > 0 && !args[i - 1]!.value.startsWith('-')) break;
+    if (value === '-s' || value === '-n' || value === '--signal') i++;
+  }
+  const targets = args.slice(i);
+  if (site.stdinArgs) targets.push({ value: '(pids supplied at run time)', dynamic: true, unknownAt: 0 });
+  for (const target of targets) fx.signal(site.program, target.value, signalBy(target));
+};
+
+const pkill: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'gGPsStuUFO', long: ['signal', 'pgroup', 'group', 'parent', 'session', 'terminal', 'euid', 'uid', 'pidfile', 'older', 'ns', 'nslist', 'runstates', 'cgroup'] });
+  for (const pidfile of optionValues(parsed, '-F', '--pidfile')) {
+    fx.read(site.program, pidfile);
+    fx.signal(site.program, `pid in ${pidfile.value}`, 'pid');
+  }
+  const patterns = operandsOf(parsed, site);
+  for (const pattern of patterns) fx.signal(site.program, pattern.value, 'name');
+  if (patterns.length === 0) for (const owner of optionValues(parsed, '-u', '-U', '--euid', '--uid', '-P', '--parent')) fx.signal(site.program, owner.value, 'pid');
+};
+
+const killall: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'sounyYZ', long: ['signal', 'user', 'older-than', 'younger-than', 'context'] });
+  for (const name of operandsOf(parsed, site)) fx.signal(site.program, name.value, 'name');
+};
+
+const fuser: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'n', long: ['namespace'] });
+  const kills = hasOption(parsed, '-k', '--kill') || site.args.some((arg) => /^-[a-zA-Z]*k/.test(arg.value));
+  const namespace = optionValues(parsed, '-n', '--namespace')[0]?.value;
+  for (const target of operandsOf(parsed, site)) {
+    if (/^-/.test(target.value)) continue;
+    const port = /^(\d+)(?:,[^/]*)?\/(?:tcp|udp)$/.exec(target.value)?.[1] ?? (namespace && /^\d+$/.test(target.value) ? target.value : undefined);
+    if (kills) fx.signal('fuser', port ?? target.value, port ? 'port' : 'name');
+    else if (!port) fx.read('fuser', target);
+  }
+};
+
+const killPort: ProgramHandler = (site, fx) => {
+  for (const port of site.args.filter((arg) => !arg.value.startsWith('-'))) fx.signal(site.program, port.value, 'port');
+};
+
+const serviceManager: ProgramHandler = (site, fx) => {
+  const words = site.args.filter((arg) => !arg.value.startsWith('-'));
+  const verbIndex = site.program === 'service' ? 1 : 0;
+  const verb = words[verbIndex]?.value ?? '';
+  if (/^(?:stop|kill|restart|reload|try-restart|unload|bootout|remove|disable|mask|reload-or-restart|condrestart|force-reload|start|enable)$/.test(verb)) {
+    const names = site.program === 'service' ? words.slice(0, 1) : words.slice(1);
+    for (const name of names) fx.signal(site.program, name.value, 'name');
+    if (names.length === 0) fx.unknown(`${site.program} ${verb}`);
+  } else if (!/^(?:status|list|list-units|list-unit-files|show|is-active|is-enabled|is-failed|cat|print|help|--version)?$/.test(verb)) fx.unknown(`${site.program} ${verb}`);
+};
+
+export const NET_PROGRAMS: readonly [string, ProgramEntry][] = [
+  ['curl', { handle: curl }],
+  ['wget', { handle: wget }],
+  ...entries(socketClient, 'nc', 'ncat', 'netcat', 'telnet'),
+  ['socat', { handle: socat }],
+  ['ssh', { handle: ssh }],
+  ['mosh', { handle: ssh }],
+  ['scp', { handle: scp }],
+  ['sftp', { handle: scp }],
+  ...entries(firstOperandHost, 'ping', 'ping6', 'dig', 'host', 'nslookup', 'traceroute', 'tracepath', 'mtr', 'whois', 'http', 'https', 'xh', 'httpie', 'ftp', 'lftp', 'nmap', 'grpcurl', 'websocat', 'wscat'),
+  ['openssl', { handle: openssl }],
+  ['kill', { handle: kill }],
+  ...entries(pkill, 'pkill'),
+  ...entries(killall, 'killall'),
+  ['fuser', { handle: fuser }],
+  ['kill-port', { handle: killPort }],
+  ...entries(serviceManager, 'systemctl', 'launchctl', 'service'),
+];

@@ -1,0 +1,25 @@
+// The knowledge tables, merged into one lookup. Later tables win on a shared name, so a
+// specific entry (programs-code's `env` prefix) overrides a generic one.
+import type { ProgramEntry } from './program-kit.js';
+import { CODE_PROGRAMS } from './programs-code.js';
+import { DEV_PROGRAMS } from './programs-dev.js';
+import { FILE_PROGRAMS } from './programs-files.js';
+import { NET_PROGRAMS } from './programs-net.js';
+
+export const PROGRAMS: ReadonlyMap<string, ProgramEntry> = new Map([...FILE_PROGRAMS, ...NET_PROGRAMS, ...DEV_PROGRAMS, ...CODE_PROGRAMS]);
+
+/** Directories whose programs are the system's: `/bin/rm` is `rm`, `./rm` is a file the agent may have written. */
+const SYSTEM_BIN = /^(?:\/usr(?:\/local)?|\/opt\/homebrew|\/home\/linuxbrew\/\.linuxbrew|\/snap|\/nix\/var\/nix\/profiles\/default|\/run\/current-system\/sw)?\/s?bin$/;
+const PROJECT_TOOL_BIN = /(?:^|\/)node_modules\/\.bin$/;
+/** Wrapper scripts a project checks in for its build tool; they run that tool. */
+const WRAPPERS: Readonly<Record<string, string>> = { gradlew: 'gradlew', mvnw: 'mvnw' };
+
+/** The table name for a program written with a path, or undefined when the path is a file the tables cannot vouch for. */
+export function programForPath(path: string): string | undefined {
+  const slash = path.lastIndexOf('/');
+  const directory = path.slice(0, slash);
+  const name = path.slice(slash + 1);
+  if (SYSTEM_BIN.test(directory) || PROJECT_TOOL_BIN.test(directory)) return name;
+  if ((directory === '.' || directory === '') && WRAPPERS[name]) return WRAPPERS[name];
+  return undefined;
+}

@@ -1,0 +1,67 @@
+// The shell classifier's public vocabulary: what a Bash command does, as data the engine's
+// guards and conditions can read. Everything here describes effects; nothing runs.
+
+export interface ShellContext {
+  /** Absolute: the session's working directory, where relative paths start. */
+  readonly cwd: string;
+  /** The user's home directory, for `~`, `$HOME` and `${HOME}`. */
+  readonly home: string;
+  /** Absolute: the project's root. */
+  readonly projectRoot: string;
+}
+
+/**
+ * A file or directory a command touches. `path` is absolute and normalised when `dynamic` is
+ * false. When `dynamic` is true the path is only known at run time (`$VAR`, `$(…)`, a glob, a
+ * directory changed by a `cd` that may not have run, operands fed by `xargs`): `path` then holds
+ * the best static rendering (known parts resolved, the rest as written) and a policy must treat
+ * it as "could be anywhere".
+ */
+export interface PathRef {
+  readonly path: string;
+  readonly dynamic: boolean;
+}
+
+export type SignalTarget = 'pid' | 'name' | 'port' | 'job';
+
+export type ShellEffect =
+  | { readonly kind: 'read'; readonly path: PathRef; readonly program: string }
+  /** Create, modify, truncate, append, chmod, link… */
+  | { readonly kind: 'write'; readonly path: PathRef; readonly program: string }
+  | { readonly kind: 'delete'; readonly path: PathRef; readonly program: string }
+  | { readonly kind: 'move'; readonly from: PathRef; readonly to: PathRef; readonly program: string }
+  | { readonly kind: 'copy'; readonly from: PathRef; readonly to: PathRef; readonly program: string }
+  /** `target` is the host, host:port or URL as written; `host`/`port` when they can be read off it. */
+  | { readonly kind: 'network'; readonly target: string; readonly program: string; readonly host?: string; readonly port?: number }
+  | { readonly kind: 'package_install'; readonly manager: string; readonly program: string }
+  /** `changesFiles` is false only for subcommands that read (status, log, diff…). */
+  | { readonly kind: 'git'; readonly subcommand: string; readonly changesFiles: boolean; readonly program: string }
+  | { readonly kind: 'test_run'; readonly runner: string; readonly program: string }
+  | { readonly kind: 'signal'; readonly target: string; readonly by: SignalTarget; readonly program: string }
+  /**
+   * A named program or project task the tables do not know (`terraform`, `npm run build`,
+   * `make dist`). `program` is the name an author would allow it by.
+   */
+  | { readonly kind: 'exec'; readonly program: string; readonly known: false }
+  /** Code gobby cannot see into: inline interpreter code, a script file, stdin, a value built at run time. */
+  | { readonly kind: 'opaque'; readonly why: string; readonly program?: string }
+  | { readonly kind: 'nested_claude'; readonly flags: string[]; readonly program: string };
+
+export type ShellEffectKind = ShellEffect['kind'];
+
+/** One program the command runs, after prefixes (`env`, `sudo`, `timeout`…) were peeled. */
+export interface ShellInvocation {
+  readonly program: string;
+  /** Arguments as the program would see them; parts only known at run time are left as written. */
+  readonly args: readonly string[];
+  /** Absolute directory the program runs in (best guess when a `cd` may not have run). */
+  readonly cwd: string;
+}
+
+export interface ShellAnalysis {
+  readonly effects: readonly ShellEffect[];
+  /** Every program in command position, after prefixes were peeled, in order of appearance, once each. */
+  readonly programs: readonly string[];
+  /** Every invocation with its arguments, for guards that look at argv (gobby's own CLI, for one). */
+  readonly invocations: readonly ShellInvocation[];
+}
