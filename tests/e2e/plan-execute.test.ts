@@ -149,10 +149,10 @@ describe('plan-execute with the real Claude Code CLI', () => {
       { toolUses: [uniqueToolUse('Edit', { file_path: target, old_string: 'hi', new_string: 'bye' })] },
       { text: 'ok' },
     ]);
-    // The newest prompt tells the model it is in plan again; earlier turns' context does not
-    // count. (The plan phase's on_enter message is handed out with SessionStart:resume, which
-    // `claude -p --resume` 2.1.330 did not pass on to the model here, so it is not asserted.)
+    // The newest turn tells the model it is in plan again, with the phase's on_enter message
+    // (handed out with SessionStart:resume); earlier turns' context does not count.
     expect(newestTurnText(main[0]!)).toContain('Workflow `plan-execute` is in phase `plan`');
+    expect(newestTurnText(main[0]!)).toContain('[gobby] PLANNING phase.');
     const [editResult] = toolResultsIn(main[1]!);
     expect(editResult?.is_error).toBe(true);
     expect(editResult?.text).toContain('Edit is not allowed in the `plan` phase');
