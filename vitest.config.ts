@@ -1,5 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  test: { include: ['tests/**/*.test.ts'], testTimeout: 30000 },
+  test: {
+    include: ['tests/**/*.test.ts'],
+    testTimeout: 30000,
+    // Two files at a time even on a 2-core machine (vitest's default there is one): the
+    // end-to-end files spend most of their time waiting on the claude and daemon processes
+    // they start, so running two side by side cuts the wall time without starving either.
+    maxWorkers: 2,
+  },
 });
