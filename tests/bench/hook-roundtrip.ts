@@ -111,7 +111,7 @@ async function measure(options: HookBenchOptions): Promise<BenchResult> {
     if (set.code !== 0) throw new Error(`gobby workflow set plan-execute failed: ${set.stderr}`);
 
     const sessionIds = Array.from({ length: options.sessions }, (_, i) => `bench-${process.pid}-${String(i).padStart(3, '0')}`);
-    await openSessions(gobby, project, sessionIds, agents, options.requestTimeoutMs);
+    await openSessions(gobby, project, sessionIds, options.requestTimeoutMs);
     const before = await daemonStatus(gobby, project);
     const payloads = buildPayloads(project, sessionIds);
 
@@ -284,28 +284,45 @@ async function startProfiledDaemon(gobby: GobbyInstance, directory: string): Pro
   throw new Error('the profiled daemon did not answer within 15 s');
 }
 
-async function openSessions(
-  gobby: GobbyInstance,
-  project: string,
-  sessionIds: readonly string[],
-  agents: readonly Agent[],
+/**
+ * Opens each session as Claude Code does: the SessionStart command client, run through
+ * `sh -c` by this process, which then plays Claude Code. The daemon registers this process
+ * as the sessions' sender (daemon/provenance/), so the load below comes from the process a
+ * real session's hook events come from.
+ */
+async function openSessions(gobby: GobbyInstance, project: string, sessionIds: readonly string[], timeoutMs: number): Promise<void> {
+  const client = join(REPO_ROOT, 'dist', 'hooks', 'client.js');
+  for (const sessionId of sessionIds) {
+    const payload = JSON.stringify({
+      session_id: sessionId,
+      transcript_path: join(project, '.transcripts', `${sessionId}.jsonl`),
+      cwd: project,
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    });
+    const answer = await runSessionStartClient(client, payload, gobby.env, timeoutMs);
+    if (answer.code !== 0 || !answer.stdout.includes('PLANNING')) {
+      throw new Error(`SessionStart for ${sessionId} was not answered with the plan phase: exit ${answer.code} ${answer.stdout} ${answer.stderr}`);
+    }
+  }
+}
+
+function runSessionStartClient(
+  client: string,
+  payload: string,
+  env: Record<string, string>,
   timeoutMs: number,
-): Promise<void> {
-  await Promise.all(
-    sessionIds.map(async (sessionId, i) => {
-      const payload = JSON.stringify({
-        session_id: sessionId,
-        transcript_path: join(project, '.transcripts', `${sessionId}.jsonl`),
-        cwd: project,
-        hook_event_name: 'SessionStart',
-        source: 'startup',
-      });
-      const answer = await postJson(agents[i]!, gobby.port, '/hooks/SessionStart', payload, timeoutMs);
-      if (answer.status !== 200 || !answer.body.includes('PLANNING')) {
-        throw new Error(`SessionStart for ${sessionId} was not answered with the plan phase: ${answer.status} ${answer.body}`);
-      }
-    }),
-  );
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', `"${process.execPath}" "${client}" SessionStart`], { env, stdio: ['pipe', 'pipe', 'pipe'], timeout: timeoutMs });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(payload);
+  });
 }
 
 interface Payload {
