@@ -1,6 +1,8 @@
 // Wires the daemon's parts together: store, catalog, services and the fastify app.
 // main.ts adds the process concerns (lock, listen, signals); tests use this directly
 // with a temporary database and `app.inject()`.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { createControlService, type ControlService } from './control/control-service.js';
 import { createAuditHandler } from './effects/audit-handler.js';
@@ -38,6 +40,8 @@ export interface ComposeOptions {
   readonly onCheckpointError?: (error: Error) => void;
   /** More effect handlers after the built-in ones (tests use this to watch or break effects). */
   readonly extraEffectHandlers?: readonly EffectHandler[];
+  /** The user's home, for `~` in the agent's shell commands and ~/.claude (default: the daemon's). */
+  readonly userHome?: string;
   /** Where hook senders are looked up (default: this machine's /proc). */
   readonly procReader?: ProcReader;
 }
@@ -69,6 +73,11 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
   });
   const resolveProjectRoot = createProjectRootResolver();
   const sessionWorkflows = createSessionWorkflows({ store, catalog });
+  const userHome = options.userHome ?? homedir();
+  const listeningPort = (): number | undefined => {
+    const address = app.server.address();
+    return address && typeof address === 'object' ? address.port : undefined;
+  };
   const log = options.logger || undefined;
   const effects = createEffectRunner({
     store,
@@ -85,7 +94,17 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
     effects,
     resolveProjectRoot,
     clock,
-    ground: { secretFiles: [options.layout.token] },
+    home: userHome,
+    groundFor: (projectRoot) => ({
+      secretFiles: [options.layout.token],
+      protectedPaths: [
+        options.layout.home,
+        join(projectRoot, '.gobby'),
+        ...['settings.json', 'settings.local.json'].flatMap((file) => [join(projectRoot, '.claude', file), join(userHome, '.claude', file)]),
+      ],
+      daemonPort: listeningPort(),
+      daemonPid: process.pid,
+    }),
   });
   const provenance = createEventProvenance({
     proc: options.procReader ?? createProcReader(),
@@ -108,10 +127,7 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
       schemaVersion,
       startedAt,
       clock,
-      port: () => {
-        const address = app.server.address();
-        return address && typeof address === 'object' ? address.port : undefined;
-      },
+      port: listeningPort,
       activeSessions: () => store.sessions.countActive(),
     },
   });

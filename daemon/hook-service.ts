@@ -24,8 +24,10 @@ export interface HookServiceDeps {
   readonly effects: EffectRunner;
   readonly resolveProjectRoot: (cwd: string) => string;
   readonly clock: () => number;
-  /** What gobby's own guards protect (the control token, …): handed to the engine. */
-  readonly ground: ProtectedGround;
+  /** What gobby's own guards protect in a project (the token, gobby's folders, the hook settings, the daemon): handed to the engine. */
+  readonly groundFor: (projectRoot: string) => ProtectedGround;
+  /** The user's home, where `~` in the agent's shell commands points. */
+  readonly home: string;
 }
 
 /** What the service decided, and the effects that ran after the commit. */
@@ -44,8 +46,8 @@ export function createHookService(deps: HookServiceDeps) {
   /** `sender` is what the boundary found out about who sent the event (see daemon/provenance/). */
   function handle(origin: EventOrigin, event: EngineEvent, sender?: Provenance): HookOutcome {
     const now = clock();
-    const ctx = { now, ground: deps.ground };
     const root = deps.resolveProjectRoot(origin.cwd);
+    const ctx = { now, ground: deps.groundFor(root), shell: { cwd: origin.cwd, home: deps.home, projectRoot: root } };
     const { result: decision, effects } = deps.effects.commitThenRun(() => {
       const project = store.projects.ensure(root, now);
       store.sessions.touch({ id: origin.sessionId, projectId: project.id, cwd: origin.cwd, transcriptPath: origin.transcriptPath ?? null, now });
@@ -68,7 +70,9 @@ export function createHookService(deps: HookServiceDeps) {
         envelopes.push(...evaluation.effects.map(envelope));
         decision = evaluation.decision;
       } else {
-        decision = evaluateGuardsOnly(event, ctx);
+        const guarded = evaluateGuardsOnly(event, ctx);
+        decision = guarded?.decision ?? null;
+        if (guarded) envelopes.push(...guarded.effects.map(envelope));
       }
       if (event.name === 'SessionEnd') store.sessions.end(origin.sessionId, event.reason, now);
 

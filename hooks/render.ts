@@ -17,8 +17,11 @@ const CONTEXT_EVENTS: ReadonlySet<EngineEventName> = new Set<EngineEventName>([
 export function renderHookAnswer(event: EngineEventName, decision: Decision | null): HookAnswer {
   if (!decision) return {};
   if (decision.kind === 'deny') {
+    // The notice is for the user (Claude Code shows systemMessage in the terminal); the reason is for the model.
+    const notice = decision.notice === undefined ? {} : { systemMessage: decision.notice };
     if (event === 'PreToolUse') {
       return {
+        ...notice,
         hookSpecificOutput: {
           hookEventName: 'PreToolUse',
           permissionDecision: 'deny',
@@ -27,7 +30,7 @@ export function renderHookAnswer(event: EngineEventName, decision: Decision | nu
       };
     }
     // Stop, SubagentStop and UserPromptSubmit block through the top-level decision.
-    return { decision: 'block', reason: decision.reason };
+    return { ...notice, decision: 'block', reason: decision.reason };
   }
   // An allow is answered with no permissionDecision: "allow" would skip the user's own
   // permission prompts, and gobby only ever narrows what may run.

@@ -6,6 +6,7 @@ import { LineCounter, parseDocument, isMap, isSeq, type Node as YamlNode } from 
 import type { z } from 'zod';
 import { compileExpression, EVENT_FACTS_NAME, type CompiledExpressionHandle } from './expressions.js';
 import { compileTemplate, type CompiledTemplate } from './templates.js';
+import type { ShellPolicy } from './shell-policy.js';
 import { compileToolPattern } from './tool-names.js';
 import {
   PHASE_ACTION_NAMES,
@@ -73,6 +74,8 @@ export interface CompiledPhase {
   /** Where the exit conditions lead: the next phase in the file. */
   readonly nextPhase?: string | undefined;
   readonly rules: readonly CompiledRule[];
+  /** What Bash may do here, judged by its effects (workflows/shell-policy.ts). */
+  readonly shell: ShellPolicy;
 }
 
 export interface CompiledWorkflow {
@@ -105,6 +108,8 @@ export const BUILTIN_NAMES: readonly string[] = [
   'tool_result',
   'workflow_state',
   'approval_pending',
+  // What a Bash command does (workflows/shell/summary.ts): `effects.writes`, `effects.test_run`, …
+  'effects',
   // jexl has no null literal; `x != null` is how authors test that a value is set.
   'null',
 ];
@@ -220,6 +225,13 @@ class DefinitionCompiler {
             : { patterns: allowed, matches: (tool) => allowedMatchers.some((matches) => matches(tool)) },
         blockedPatterns: phase.blocked_tools,
         isBlocked: (tool) => blockedMatchers.some((matches) => matches(tool)),
+      },
+      shell: {
+        restrictsFileChanges: ['Write', 'Edit'].every(
+          (tool) => blockedMatchers.some((matches) => matches(tool)) || (allowed !== 'all' && !allowedMatchers.some((matches) => matches(tool))),
+        ),
+        allowPrograms: phase.shell.allow_programs,
+        allowOpaque: phase.shell.allow_opaque,
       },
       onEnter: this.compileActions(phase.on_enter, [...path, 'on_enter'], phaseNames),
       onExit: this.compileActions(phase.on_exit, [...path, 'on_exit'], phaseNames),

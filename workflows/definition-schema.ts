@@ -57,6 +57,13 @@ const phaseSchema = z.strictObject({
   instructions: z.string().optional(),
   allowed_tools: z.union([z.literal('all'), toolList]).default('all'),
   blocked_tools: toolList.default([]),
+  /** What Bash may run in a phase whose file tools are blocked (docs/shell-effects.md). */
+  shell: z
+    .strictObject({
+      allow_programs: z.array(z.string().min(1)).default([]),
+      allow_opaque: z.boolean().default(false),
+    })
+    .default({ allow_programs: [], allow_opaque: false }),
   on_enter: z.array(phaseActionSchema).default([]),
   on_exit: z.array(phaseActionSchema).default([]),
   transitions: z.array(transitionSchema).default([]),

@@ -8,28 +8,46 @@ import {
   renderApprovalDeclined,
   renderPhaseContext,
   renderRuleDeniedReason,
+  renderShellDeniedReason,
   renderToolDeniedReason,
 } from './messages.js';
 import type { WorkflowState } from './state.js';
 import { canonicalToolName } from './tool-names.js';
 import { assertNever, isToolEvent, type EngineEvent, type ToolEvent } from './events.js';
-import { checkProtectedGround, NO_PROTECTED_GROUND, type ProtectedGround } from './guards.js';
+import { checkProtectedGround, NO_PROTECTED_GROUND, type GuardDenial, type ProtectedGround, type TamperKind } from './guards.js';
+import { analyzeShellCommand, summarizeShellEffects, type ShellAnalysis, type ShellContext, type ShellEffectsSummary } from './shell/index.js';
+import { judgeShellCommand, mcpToolChangesFiles } from './shell-policy.js';
 
 export interface EngineContext {
   /** Milliseconds since the epoch. */
   readonly now: number;
   /** What gobby's own guards protect; without it only the human-only commands are guarded. */
   readonly ground?: ProtectedGround | undefined;
+  /** Where the event's Bash commands run (cwd, home, project root); without it Bash is judged by its tool name only. */
+  readonly shell?: ShellContext | undefined;
+}
+
+/** The context inside one evaluation: the event's Bash command, analysed once. */
+interface EvaluationContext extends EngineContext {
+  readonly bash?: { readonly analysis: ShellAnalysis; readonly summary: ShellEffectsSummary } | undefined;
 }
 
 export type Decision =
   | { readonly kind: 'allow'; readonly context?: string | undefined; readonly because: string }
-  | { readonly kind: 'deny'; readonly reason: string; readonly because: string };
+  | {
+      readonly kind: 'deny';
+      readonly reason: string;
+      readonly because: string;
+      /** Shown to the user, not the model (Claude Code's systemMessage). */
+      readonly notice?: string | undefined;
+    };
 
 export type Effect =
   | { readonly type: 'phase_changed'; readonly from: string | null; readonly to: string; readonly cause: string }
   | { readonly type: 'approval_requested'; readonly phase: string; readonly prompt: string }
-  | { readonly type: 'approval_declined'; readonly phase: string };
+  | { readonly type: 'approval_declined'; readonly phase: string }
+  /** An attempt on gobby's own ground, recorded as a `tamper:<kind>` audit row. */
+  | { readonly type: 'tamper_attempt'; readonly kind: TamperKind; readonly tool: string; readonly because: string };
 
 export interface Evaluation {
   readonly state: WorkflowState;
@@ -55,6 +73,7 @@ export function startWorkflow(workflow: CompiledWorkflow, ctx: EngineContext): {
     variables: { ...workflow.variables },
     pendingApproval: null,
     pendingMessages: [],
+    tamperNoticeGiven: false,
     disabled: null,
   };
   let target = firstPhase.name;
@@ -76,12 +95,13 @@ export function evaluateEvent(
   workflow: CompiledWorkflow,
   state: WorkflowState,
   event: EngineEvent,
-  ctx: EngineContext,
+  engineCtx: EngineContext,
 ): Evaluation {
+  const ctx = withBashAnalysis(event, engineCtx);
   // gobby's own ground holds even while the workflow is disabled: disabling enforcement
   // is the user's choice about the workflow, not a way for the agent to reach the overrides.
-  const guarded = checkProtectedGround(event, ctx.ground ?? NO_PROTECTED_GROUND);
-  if (guarded) return deny(state, guarded.reason, guarded.because);
+  const guarded = checkProtectedGround(event, ctx.ground ?? NO_PROTECTED_GROUND, ctx.bash?.analysis);
+  if (guarded) return denyTamper(state, event, guarded);
   if (state.disabled) {
     return { state, decision: { kind: 'allow', because: `workflow disabled: ${state.disabled.reason}` }, effects: [] };
   }
@@ -119,9 +139,37 @@ export function evaluateEvent(
  * gobby's own ground for a session that runs no workflow: the same checks evaluateEvent
  * makes first, without a state to count them in.
  */
-export function evaluateGuardsOnly(event: EngineEvent, ctx: EngineContext): Decision | null {
-  const guarded = checkProtectedGround(event, ctx.ground ?? NO_PROTECTED_GROUND);
-  return guarded ? { kind: 'deny', reason: guarded.reason, because: guarded.because } : null;
+export function evaluateGuardsOnly(event: EngineEvent, engineCtx: EngineContext): { decision: Decision; effects: Effect[] } | null {
+  const ctx = withBashAnalysis(event, engineCtx);
+  const guarded = checkProtectedGround(event, ctx.ground ?? NO_PROTECTED_GROUND, ctx.bash?.analysis);
+  if (!guarded) return null;
+  return { decision: { kind: 'deny', reason: guarded.reason, because: guarded.because }, effects: [tamperEffect(event, guarded)] };
+}
+
+/** A Bash tool call's command, analysed once for the guards, the phase's shell policy and `effects.*`. */
+function withBashAnalysis(event: EngineEvent, ctx: EngineContext): EvaluationContext {
+  if (!ctx.shell || !isToolEvent(event) || canonicalToolName(event.toolName) !== 'Bash') return ctx;
+  const command = event.toolInput.command;
+  if (typeof command !== 'string') return ctx;
+  const analysis = analyzeShellCommand(command, ctx.shell);
+  return { ...ctx, bash: { analysis, summary: summarizeShellEffects(analysis) } };
+}
+
+function tamperEffect(event: EngineEvent, denial: GuardDenial): Effect {
+  return { type: 'tamper_attempt', kind: denial.kind, tool: isToolEvent(event) ? event.toolName : event.name, because: denial.because };
+}
+
+/** A denial on gobby's own ground: counted as a block, recorded as a tamper attempt, and the user told once per session. */
+function denyTamper(state: WorkflowState, event: EngineEvent, denial: GuardDenial): Evaluation {
+  const notice = state.tamperNoticeGiven
+    ? undefined
+    : `gobby refused an attempt by the agent on gobby's own ground (${denial.because.replace(/^guard: /, '')}). ` +
+      'It is recorded: `gobby workflow status` lists it. Later attempts in this session are recorded without this message.';
+  return {
+    state: { ...state, blockedCount: state.blockedCount + 1, tamperNoticeGiven: true },
+    decision: { kind: 'deny', reason: denial.reason, because: denial.because, notice },
+    effects: [tamperEffect(event, denial)],
+  };
 }
 
 /**
@@ -158,7 +206,7 @@ function evaluatePrompt(
   workflow: CompiledWorkflow,
   state: WorkflowState,
   event: Extract<EngineEvent, { name: 'UserPromptSubmit' }>,
-  ctx: EngineContext,
+  ctx: EvaluationContext,
 ): Evaluation {
   const phase = currentPhase(workflow, state);
   const effects: Effect[] = [];
@@ -186,13 +234,22 @@ function evaluatePrompt(
   return withContext(workflow, next, event, ctx, effects, because, true);
 }
 
-function evaluateToolCall(workflow: CompiledWorkflow, state: WorkflowState, event: ToolEvent, ctx: EngineContext): Evaluation {
+function evaluateToolCall(workflow: CompiledWorkflow, state: WorkflowState, event: ToolEvent, ctx: EvaluationContext): Evaluation {
   const phase = currentPhase(workflow, state);
   const toolName = canonicalToolName(event.toolName);
   const { allowed, isBlocked } = phase.tools;
   const permitted = !isBlocked(toolName) && (allowed === 'all' || allowed.matches(toolName));
   if (!permitted) {
     return deny(state, renderToolDeniedReason(workflow, phase, toolName), `phase ${phase.name}: ${isBlocked(toolName) ? 'blocked_tools' : 'allowed_tools'}`);
+  }
+  if (phase.shell.restrictsFileChanges) {
+    // The file tools are blocked here, so no other tool may change files instead of them.
+    const refusal = ctx.bash
+      ? judgeShellCommand(ctx.bash.analysis, phase.shell, ctx.shell?.projectRoot ?? '/')
+      : allowed === 'all' && mcpToolChangesFiles(toolName)
+        ? { what: `is an MCP tool whose name says it changes something (\`${toolName}\`)` }
+        : null;
+    if (refusal) return deny(state, renderShellDeniedReason(workflow, phase, refusal), `phase ${phase.name}: no file changes (${toolName})`);
   }
   const scope = buildScope(workflow, state, event, ctx);
   let next = state;
@@ -205,7 +262,7 @@ function evaluateToolCall(workflow: CompiledWorkflow, state: WorkflowState, even
   return { state: next, decision: { kind: 'allow', because: `phase ${phase.name}: ${toolName} allowed` }, effects: [] };
 }
 
-function evaluateToolResult(workflow: CompiledWorkflow, state: WorkflowState, event: ToolEvent, ctx: EngineContext): Evaluation {
+function evaluateToolResult(workflow: CompiledWorkflow, state: WorkflowState, event: ToolEvent, ctx: EvaluationContext): Evaluation {
   const counted: WorkflowState = {
     ...state,
     phaseActionCount: state.phaseActionCount + 1,
@@ -221,7 +278,7 @@ function evaluateStop(
   workflow: CompiledWorkflow,
   state: WorkflowState,
   event: Extract<EngineEvent, { name: 'Stop' }>,
-  ctx: EngineContext,
+  ctx: EvaluationContext,
 ): Evaluation {
   const moved = fireTransitions(workflow, state, event, ctx);
   let next = moved.state;
@@ -251,7 +308,7 @@ function fireTransitions(
   workflow: CompiledWorkflow,
   state: WorkflowState,
   event: EventInScope,
-  ctx: EngineContext,
+  ctx: EvaluationContext,
 ): { state: WorkflowState; effects: Effect[] } {
   const phase = currentPhase(workflow, state);
   const scope = buildScope(workflow, state, event, ctx);
@@ -266,7 +323,7 @@ function fireTransitions(
   return { state, effects: [] };
 }
 
-function exitChecksHold(workflow: CompiledWorkflow, state: WorkflowState, event: EventInScope, ctx: EngineContext): boolean {
+function exitChecksHold(workflow: CompiledWorkflow, state: WorkflowState, event: EventInScope, ctx: EvaluationContext): boolean {
   const phase = currentPhase(workflow, state);
   const scope = buildScope(workflow, state, event, ctx);
   return phase.exitChecks.every((check) => check.holds.evaluate(scope));
@@ -279,7 +336,7 @@ function enterPhase(
   leavingActions: readonly CompiledAction[],
   cause: string,
   event: EventInScope,
-  ctx: EngineContext,
+  ctx: EvaluationContext,
 ): { state: WorkflowState; effects: Effect[] } {
   const to = workflow.phase(target);
   if (!to) throw new Error(`unknown phase ${target}`); // compile() guarantees targets exist
@@ -294,7 +351,7 @@ function runActions(
   state: WorkflowState,
   actions: readonly CompiledAction[],
   event: EventInScope,
-  ctx: EngineContext,
+  ctx: EvaluationContext,
 ): WorkflowState {
   return actions.reduce((current, action) => {
     if (action.when && !action.when.evaluate(buildScope(workflow, current, event, ctx))) return current;
@@ -307,7 +364,7 @@ function applyAction(
   state: WorkflowState,
   action: CompiledAction,
   event: EventInScope,
-  ctx: EngineContext,
+  ctx: EvaluationContext,
 ): WorkflowState {
   switch (action.kind) {
     case 'inject_message': {
@@ -330,7 +387,7 @@ function withContext(
   workflow: CompiledWorkflow,
   state: WorkflowState,
   event: EventInScope,
-  ctx: EngineContext,
+  ctx: EvaluationContext,
   effects: readonly Effect[],
   because: string,
   includePhaseContext: boolean,
@@ -359,7 +416,7 @@ function buildScope(
   workflow: CompiledWorkflow,
   state: WorkflowState,
   event: EventInScope,
-  ctx: EngineContext,
+  ctx: EvaluationContext,
   options: { fresh?: boolean } = {},
 ): ExpressionScope {
   const tool = event && isToolEvent(event) ? event : undefined;
@@ -400,6 +457,7 @@ function buildScope(
       variables: state.variables,
     },
     approval_pending: state.pendingApproval !== null,
+    effects: ctx.bash?.summary,
     null: null,
     [EVENT_FACTS_NAME]: { prompt, command },
     ...state.variables,

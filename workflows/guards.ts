@@ -1,17 +1,31 @@
 // gobby's own ground: checks that hold in every phase of every workflow, and for sessions
 // that run no workflow at all. They are the first thing evaluateEvent asks, so their
-// denies are counted and audited like any other block. What they protect (the control
-// token's path, later the daemon's port and gobby's folders) comes in through the engine
-// context; this module never looks at the machine itself.
+// denies are counted and audited like any other block, and each is also a tamper attempt
+// the user is told about. What they protect (the token, gobby's folders, the settings files
+// that install its hooks, the daemon's port and pid) comes in through the engine context;
+// this module never looks at the machine itself. A Bash command is judged by what it does
+// (workflows/shell/), never by its text: `grep -rn "gobby workflow phase" .` only reads.
 import type { EngineEvent } from './events.js';
+import type { PathRef, ShellAnalysis, ShellEffect, ShellInvocation } from './shell/index.js';
+import { canonicalToolName } from './tool-names.js';
 
 /** What gobby protects from the agent's tools, as the daemon knows it. */
 export interface ProtectedGround {
   /** Files the agent may neither read nor change: reading the control token would let it forge overrides. */
   readonly secretFiles: readonly string[];
+  /** Files and folders (everything below them) the agent may read but never change. */
+  readonly protectedPaths?: readonly string[];
+  /** The daemon's port: no network access to it from the agent's tools, no signal by it. */
+  readonly daemonPort?: number | undefined;
+  /** The daemon's pid: no signal to it. */
+  readonly daemonPid?: number | undefined;
 }
 
+/** Which of gobby's own rules a denial enforces: the `tamper:<kind>` audit row and the user's notice say it. */
+export type TamperKind = 'override' | 'secret' | 'protected-file' | 'daemon-signal' | 'daemon-network' | 'nested-claude';
+
 export interface GuardDenial {
+  readonly kind: TamperKind;
   /** What the model is told. */
   readonly reason: string;
   /** What the audit row says decided it. */
@@ -20,39 +34,183 @@ export interface GuardDenial {
 
 export const NO_PROTECTED_GROUND: ProtectedGround = { secretFiles: [] };
 
-/** The first of gobby's own rules that the event breaks, or null. Only tool calls about to run are checked. */
-export function checkProtectedGround(event: EngineEvent, ground: ProtectedGround): GuardDenial | null {
+/** Tools whose input names a file they change. */
+const FILE_TOOL_PATH_KEYS = ['file_path', 'notebook_path', 'path'] as const;
+const FILE_CHANGING_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+
+/**
+ * The first of gobby's own rules that the tool call breaks, or null. Only tool calls about to
+ * run are checked. `shell` is the analysis of a Bash command, made once by the caller.
+ */
+export function checkProtectedGround(event: EngineEvent, ground: ProtectedGround, shell?: ShellAnalysis): GuardDenial | null {
   if (event.name !== 'PreToolUse') return null;
-  const input = event.toolInput;
-  const command = typeof input.command === 'string' ? input.command : undefined;
+  const command = typeof event.toolInput.command === 'string' ? event.toolInput.command : undefined;
+  if (shell && command !== undefined) return checkShellCommand(command, shell, ground);
   if (command !== undefined) {
+    // No shell context to analyse the command in: judge its text, as a last resort.
+    const secret = ground.secretFiles.find((file) => mentionsPath(command, file));
+    if (secret) return secretDenial(secret);
     const override = findOverrideCommand(command);
-    if (override) return { reason: override, because: 'guard: human-only override' };
+    if (override) return { kind: 'override', reason: override, because: 'guard: human-only override' };
   }
-  const touched = [command, input.file_path, input.notebook_path, input.path].filter((value): value is string => typeof value === 'string');
-  const secret = ground.secretFiles.find((path) => touched.some((text) => mentionsPath(text, path)));
-  if (secret) {
-    return {
-      reason: `gobby: ${secret} holds gobby's control token; the agent may not read or change it.`,
-      because: 'guard: control token',
-    };
+  const tool = canonicalToolName(event.toolName);
+  const paths = FILE_TOOL_PATH_KEYS.map((key) => event.toolInput[key]).filter((value): value is string => typeof value === 'string');
+  for (const path of paths) {
+    const secret = ground.secretFiles.find((file) => mentionsPath(path, file));
+    if (secret) return secretDenial(secret);
+    if ((FILE_CHANGING_TOOLS.has(tool) || /^mcp__/.test(tool)) && isProtected(path, ground)) {
+      return protectedFileDenial(path, tool);
+    }
   }
   return null;
 }
 
-// The escape hatches (`gobby workflow phase --force`, reset, disable, …) are for the human
-// at the keyboard (design §3.8). This matches text, one shell segment at a time; the
-// shell-effect classifier (issue #6) replaces it with a judgement of what the command runs.
-const GOBBY_PROGRAM = /\bgobby\b|\bcli\/main\.js\b/;
-const OVERRIDE_WORDS = /\b(?:workflow\s+(?:phase|reset|disable|enable|clear|set)|uninstall|install|daemon\s+(?:stop|start))\b/;
-const SHELL_SEGMENT_SEPARATOR = /[\n;|&]/;
-const QUOTED_COMMAND_LIMIT = 200;
+function checkShellCommand(command: string, shell: ShellAnalysis, ground: ProtectedGround): GuardDenial | null {
+  // The token's path anywhere in the command, quoted text included: reading it is never needed.
+  const secret = ground.secretFiles.find((file) => mentionsPath(command, file));
+  if (secret) return secretDenial(secret);
+  // Code gobby cannot see into (`bash -c "$x"`, `python -c …`) is judged by its text as a last resort.
+  if (shell.effects.some((effect) => effect.kind === 'opaque')) {
+    const override = findOverrideCommand(command);
+    if (override) return { kind: 'override', reason: override, because: 'guard: human-only override' };
+  }
+  for (const invocation of shell.invocations) {
+    const override = overrideCommandOf(invocation);
+    if (override) return overrideDenial(override);
+  }
+  for (const effect of shell.effects) {
+    const denial = checkShellEffect(effect, ground);
+    if (denial) return denial;
+  }
+  return null;
+}
+
+function checkShellEffect(effect: ShellEffect, ground: ProtectedGround): GuardDenial | null {
+  switch (effect.kind) {
+    case 'read': {
+      const secret = ground.secretFiles.find((file) => effect.path.path === file || mentionsPath(effect.path.path, file));
+      return secret ? secretDenial(secret) : null;
+    }
+    case 'write':
+    case 'delete':
+      return changes(effect.path, ground, effect.program);
+    case 'move':
+      return changes(effect.from, ground, effect.program) ?? changes(effect.to, ground, effect.program);
+    case 'copy': {
+      const secret = ground.secretFiles.find((file) => effect.from.path === file);
+      return secret ? secretDenial(secret) : changes(effect.to, ground, effect.program);
+    }
+    case 'signal':
+      return signalsTheDaemon(effect.target, effect.by, ground)
+        ? {
+            kind: 'daemon-signal',
+            reason: `gobby: \`${effect.program}\` would signal gobby's daemon (${effect.by} ${effect.target}); the agent may not stop or restart it. If the daemon misbehaves, tell the user.`,
+            because: 'guard: signal to the daemon',
+          }
+        : null;
+    case 'network':
+      return reachesTheDaemon(effect, ground)
+        ? {
+            kind: 'daemon-network',
+            reason: `gobby: \`${effect.program}\` would talk to gobby's daemon (${effect.target}); its hooks and control API are for Claude Code and the user only.`,
+            because: 'guard: network access to the daemon',
+          }
+        : null;
+    case 'nested_claude': {
+      const dropping = effect.flags.filter((flag) => HOOK_DROPPING_FLAGS.has(flag.split('=')[0]!));
+      return dropping.length > 0
+        ? {
+            kind: 'nested-claude',
+            reason: `gobby: \`claude ${dropping.join(' ')}\` starts Claude Code without the hooks or settings that hold this session to its workflow; the agent may not run it.`,
+            because: 'guard: nested claude without hooks',
+          }
+        : null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** Flags that start a Claude Code whose hooks or settings are not the ones gobby installed. */
+const HOOK_DROPPING_FLAGS = new Set(['--bare', '--safe-mode', '--settings', '--setting-sources', '--restricted']);
+
+function changes(path: PathRef, ground: ProtectedGround, program: string): GuardDenial | null {
+  const secret = ground.secretFiles.find((file) => path.path === file);
+  if (secret) return secretDenial(secret);
+  return !path.dynamic && isProtected(path.path, ground) ? protectedFileDenial(path.path, program) : null;
+}
+
+function isProtected(path: string, ground: ProtectedGround): boolean {
+  return (ground.protectedPaths ?? []).some((root) => path === root || path.startsWith(root.endsWith('/') ? root : `${root}/`));
+}
+
+function signalsTheDaemon(target: string, by: string, ground: ProtectedGround): boolean {
+  if (by === 'port') return ground.daemonPort !== undefined && Number.parseInt(target, 10) === ground.daemonPort;
+  if (by === 'pid') return (ground.daemonPid !== undefined && target === String(ground.daemonPid)) || /daemon\.json|gobby/.test(target);
+  // `pkill node` or `killall node` would take the daemon down with everything else.
+  return by === 'name' && /gobby|^node$|daemon\/main/.test(target);
+}
+
+function reachesTheDaemon(effect: Extract<ShellEffect, { kind: 'network' }>, ground: ProtectedGround): boolean {
+  if (ground.daemonPort === undefined) return false;
+  const local = effect.host === undefined || /^(127\.\d+\.\d+\.\d+|localhost|\[?::1\]?|0\.0\.0\.0)$/i.test(effect.host);
+  return local && effect.port === ground.daemonPort;
+}
+
+/** The human-only gobby command an invocation runs, spelled as argv, or null. */
+function overrideCommandOf(invocation: ShellInvocation): string | null {
+  const program = invocation.program.split('/').pop() ?? '';
+  let argv: readonly string[] | undefined;
+  if (program === 'gobby') argv = invocation.args;
+  else {
+    const script = invocation.args.findIndex((arg) => /(^|\/)daemon\/cli\/main\.[jt]s$/.test(arg));
+    if (script >= 0) argv = invocation.args.slice(script + 1);
+  }
+  if (!argv) return null;
+  const words = argv.filter((arg) => !arg.startsWith('-'));
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    const next = words[i + 1];
+    if (word === 'install' || word === 'uninstall') return `gobby ${word}`;
+    if (word === 'workflow' && next && ['phase', 'reset', 'disable', 'enable', 'clear', 'set'].includes(next)) return `gobby workflow ${next}`;
+    if (word === 'daemon' && (next === 'stop' || next === 'start')) return `gobby daemon ${next}`;
+  }
+  return null;
+}
+
+function overrideDenial(command: string): GuardDenial {
+  return {
+    kind: 'override',
+    reason:
+      `gobby: \`${command}\` changes gobby's own enforcement and only the user may run it. ` +
+      'If you believe the workflow is in the wrong phase, say so and ask the user to run the command.',
+    because: 'guard: human-only override',
+  };
+}
+
+function secretDenial(secret: string): GuardDenial {
+  return {
+    kind: 'secret',
+    reason: `gobby: ${secret} holds gobby's control token; the agent may not read or change it.`,
+    because: 'guard: control token',
+  };
+}
+
+function protectedFileDenial(path: string, program: string): GuardDenial {
+  return {
+    kind: 'protected-file',
+    reason:
+      `gobby: ${path} belongs to gobby's own ground (its state, its workflows, or the Claude Code settings that install its hooks), ` +
+      `so \`${program}\` may not change it. Ask the user if it needs changing.`,
+    because: 'guard: protected file',
+  };
+}
 
 /**
- * A deny reason when the shell command would run a human-only gobby command. Linear in
- * the command's length: each segment is searched once for the program and once, after
- * it, for the override's words (a single regex with a lazy gap between them was quadratic
- * on long commands and stalled the daemon).
+ * A deny reason when the text of a shell command would run a human-only gobby command. Kept
+ * for callers without a parsed command; the guard itself judges the parsed invocations.
+ * Linear in the command's length: each segment is searched once for the program and once,
+ * after it, for the override's words.
  */
 export function findOverrideCommand(command: string): string | null {
   for (const segment of command.split(SHELL_SEGMENT_SEPARATOR)) {
@@ -62,13 +220,15 @@ export function findOverrideCommand(command: string): string | null {
     const words = OVERRIDE_WORDS.exec(rest);
     if (!words) continue;
     const matched = segment.slice(program.index, program.index + program[0].length + words.index + words[0].length).trim();
-    return (
-      `gobby: \`${matched.length > QUOTED_COMMAND_LIMIT ? `…${matched.slice(-QUOTED_COMMAND_LIMIT)}` : matched}\` changes gobby's own enforcement and only the user may run it. ` +
-      'If you believe the workflow is in the wrong phase, say so and ask the user to run the command.'
-    );
+    return overrideDenial(matched.length > QUOTED_COMMAND_LIMIT ? `…${matched.slice(-QUOTED_COMMAND_LIMIT)}` : matched).reason;
   }
   return null;
 }
+
+const GOBBY_PROGRAM = /\bgobby\b|\bcli\/main\.js\b/;
+const OVERRIDE_WORDS = /\b(?:workflow\s+(?:phase|reset|disable|enable|clear|set)|uninstall|install|daemon\s+(?:stop|start))\b/;
+const SHELL_SEGMENT_SEPARATOR = /[\n;|&]/;
+const QUOTED_COMMAND_LIMIT = 200;
 
 /** The full path, or its last two segments (`~/.gobby/token`, `$GOBBY_HOME/../.gobby/token`). */
 function mentionsPath(text: string, path: string): boolean {

@@ -2,6 +2,7 @@
 // phase, what is allowed now and how to move on (design §3.7).
 import type { CompiledPhase, CompiledWorkflow } from './compile.js';
 import type { ExpressionScope } from './expressions.js';
+import type { ShellRefusal } from './shell-policy.js';
 
 const APPROVAL_WORDS: readonly string[] = ['yes', 'y', 'approve', 'approved', 'proceed', 'continue', 'lgtm'];
 const REJECTION_WORDS: readonly string[] = ['no', 'n', 'reject', 'rejected', 'stop', 'cancel'];
@@ -51,9 +52,21 @@ export function renderPhaseContext(workflow: CompiledWorkflow, phase: CompiledPh
 }
 
 export function renderToolDeniedReason(workflow: CompiledWorkflow, phase: CompiledPhase, toolName: string): string {
+  // Where files may not change, the reason says so for every tool: listing Bash as allowed
+  // would point the model at `sed -i` as the way around the blocked Write.
+  const bashAllowed = !phase.tools.isBlocked('Bash') && (phase.tools.allowed === 'all' || phase.tools.allowed.matches('Bash'));
+  const allowedNow =
+    `Allowed now: ${describeAllowedTools(phase)}.` +
+    (phase.shell.restrictsFileChanges ? ` No tool may change files in this phase${bashAllowed ? ', shell commands included' : ''}.` : '');
+  return `gobby: ${toolName} is not allowed in the \`${phase.name}\` phase of the \`${workflow.name}\` workflow. ${allowedNow} ${describeWayOut(workflow, phase)}`;
+}
+
+/** A shell command (or an MCP tool) refused for what it would change. */
+export function renderShellDeniedReason(workflow: CompiledWorkflow, phase: CompiledPhase, refusal: ShellRefusal): string {
+  const author = refusal.allowedBy ? ` A workflow author can allow it in this phase with \`${refusal.allowedBy}\`.` : '';
   return (
-    `gobby: ${toolName} is not allowed in the \`${phase.name}\` phase of the \`${workflow.name}\` workflow. ` +
-    `Allowed now: ${describeAllowedTools(phase)}. ${describeWayOut(workflow, phase)}`
+    `gobby: the \`${phase.name}\` phase of the \`${workflow.name}\` workflow does not allow changing files, by any tool, ` +
+    `and this ${refusal.what}.${author} ${describeWayOut(workflow, phase)}`
   );
 }
 

@@ -19,6 +19,8 @@ export const workflowStateSchema = z.object({
     .nullable(),
   /** Messages (phase entries, warnings) not yet delivered to the model. */
   pendingMessages: z.array(z.string()),
+  /** The user was told about an attempt on gobby's own ground (told once per session). States written before this field read as false. */
+  tamperNoticeGiven: z.boolean().default(false),
   disabled: z.object({ reason: z.string(), at: z.number() }).nullable(),
 });
 

@@ -20,10 +20,13 @@ function auditEntryFor({ effect, sessionId, workflow, at, actor }: EffectEnvelop
   return {
     at,
     sessionId: sessionId ?? '',
-    event: effect.type,
+    // A tamper attempt's row sits beside the tool call's own deny row, under a name
+    // `gobby workflow audit --tamper` finds; `none` keeps the deny from counting twice.
+    event: effect.type === 'tamper_attempt' ? `tamper:${effect.kind}` : effect.type,
+    toolName: effect.type === 'tamper_attempt' ? effect.tool : null,
     decision: 'none',
     workflow,
-    phase: effect.type === 'phase_changed' ? effect.to : effect.phase,
+    phase: effect.type === 'phase_changed' ? effect.to : effect.type === 'tamper_attempt' ? null : effect.phase,
     because: describeEffect(effect),
     actor,
     detail: effect,
@@ -38,5 +41,7 @@ function describeEffect(effect: Effect): string {
       return `waiting for the user's approval: ${effect.prompt}`;
     case 'approval_declined':
       return 'the user declined approval';
+    case 'tamper_attempt':
+      return `attempt on gobby's own ground refused (${effect.because})`;
   }
 }

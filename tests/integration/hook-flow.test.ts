@@ -21,10 +21,13 @@ async function startPlanExecuteSession(): Promise<{ session: string; start: Json
   return { session, start: start.body };
 }
 
+/** A PreToolUse deny; a refusal on gobby's own ground may carry a notice for the user (systemMessage). */
 function expectDeny(body: Json): string {
-  expect(body).toEqual({
+  const { systemMessage, ...answer } = body;
+  expect(answer).toEqual({
     hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: expect.any(String) },
   });
+  if (systemMessage !== undefined) expect(systemMessage).toMatch(/^gobby refused an attempt by the agent on gobby's own ground/);
   return body.hookSpecificOutput.permissionDecisionReason as string;
 }
 
@@ -289,6 +292,18 @@ describe('human-only guards', () => {
     await t.prompt(session, 'yes');
     expect((await t.preToolUse(session, 'Bash', { command: 'ls' })).body).toEqual({});
     expectDeny((await t.preToolUse(session, 'Bash', { command: 'gobby workflow phase plan --force --reason r' })).body);
+  });
+
+  it("tells the user about the first attempt on gobby's own ground, and records every one", async () => {
+    const { session } = await startPlanExecuteSession();
+    const first = (await t.preToolUse(session, 'Read', { file_path: t.layout.token })).body;
+    expectDeny(first);
+    expect(first.systemMessage).toContain('control token');
+    const second = (await t.preToolUse(session, 'Read', { file_path: t.layout.token })).body;
+    expectDeny(second);
+    expect(second.systemMessage).toBeUndefined();
+    expect(t.auditRows(session).filter((row) => row.event === 'tamper:secret')).toHaveLength(2);
+    expect((await t.status()).body.action_counts.blocked).toBe(2);
   });
 
   it('still lets the agent run read-only gobby commands', async () => {

@@ -2,6 +2,7 @@
 // workflow is disabled, and for sessions without a workflow; its denies count as blocks.
 import { describe, expect, it } from 'vitest';
 import { evaluateEvent, evaluateGuardsOnly, findOverrideCommand, type EngineContext } from '../../workflows/index.js';
+import { mcpToolChangesFiles } from '../../workflows/shell-policy.js';
 import { loadTemplate, pre, say, Session, T0 } from './engine-test-helpers.js';
 
 const TOKEN = '/home/dev/.gobby/token';
@@ -39,7 +40,10 @@ describe('the guards inside evaluateEvent', () => {
 
 describe('evaluateGuardsOnly: a session without a workflow', () => {
   it('denies what the guards deny and has nothing to say otherwise', () => {
-    expect(evaluateGuardsOnly(pre('Bash', { command: 'gobby workflow disable --reason x' }), ctx)).toMatchObject({ kind: 'deny' });
+    expect(evaluateGuardsOnly(pre('Bash', { command: 'gobby workflow disable --reason x' }), ctx)).toMatchObject({
+      decision: { kind: 'deny' },
+      effects: [{ type: 'tamper_attempt', kind: 'override' }],
+    });
     expect(evaluateGuardsOnly(pre('Bash', { command: 'npm test' }), ctx)).toBeNull();
     expect(evaluateGuardsOnly(say('gobby workflow disable'), ctx)).toBeNull();
   });
@@ -59,4 +63,18 @@ describe('findOverrideCommand on long input', () => {
     // Catches the 9-second quadratic regex; a linear scan needs a few milliseconds.
     5_000,
   );
+});
+
+describe('mcpToolChangesFiles', () => {
+  it.each([
+    ['mcp__filesystem__write_file', true],
+    ['mcp__github__create_or_update_file', true],
+    ['mcp__fs__edit', true],
+    ['mcp__github__get_issue', false],
+    ['mcp__docs__search', false],
+    ['mcp__my_server__list_files', false],
+    ['Write', false],
+  ] as const)('%s: %s', (tool, changes) => {
+    expect(mcpToolChangesFiles(tool)).toBe(changes);
+  });
 });

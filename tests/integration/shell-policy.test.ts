@@ -1,0 +1,144 @@
+// A phase that blocks the file tools but lets the agent run shell commands (to read, search
+// and run tests): every shell command that would change the project's files is refused,
+// whatever it is spelled like, and gobby's own ground is off limits in every phase. Driven
+// through the daemon as Claude Code drives it; the reason is what the model reads.
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TestDaemon, writeProjectWorkflow, type Json } from './test-daemon.js';
+
+const REVIEW = `
+name: review-with-shell
+phases:
+  - name: review
+    allowed_tools: [Read, Glob, Grep, Bash, mcp__docs__*]
+    blocked_tools: [Write, Edit, NotebookEdit]
+    shell:
+      allow_programs: [terraform]
+    rules:
+      - when: "effects.test_run and tool == 'Bash'"
+        action: warn
+        message: "tests ran: {{ effects.programs | join(' ') }}"
+    exit_conditions:
+      - type: user_approval
+        prompt: "Plan complete. Ready to implement?"
+  - name: fix
+    allowed_tools: all
+`;
+
+let t: TestDaemon;
+let session: string;
+
+beforeEach(async () => {
+  t = TestDaemon.create();
+  writeProjectWorkflow(t.project, 'review-with-shell.yaml', REVIEW);
+  await t.setWorkflow('review-with-shell');
+  session = t.newSessionId();
+  await t.sessionStart(session);
+});
+afterEach(async () => t?.dispose());
+
+async function bash(command: string, current = session): Promise<{ denied: boolean; reason: string; body: Json }> {
+  const body = (await t.preToolUse(current, 'Bash', { command })).body;
+  const output = body.hookSpecificOutput;
+  return { denied: output?.permissionDecision === 'deny', reason: output?.permissionDecisionReason ?? '', body };
+}
+
+describe('shell commands in a phase that blocks the file tools', () => {
+  it.each([
+    ['echo hi > notes.txt', 'writes', 'notes.txt'],
+    ["sed -i 's/a/b/' src/app.ts", 'writes', 'src/app.ts'],
+    ['cat patch | tee src/app.ts', 'writes', 'src/app.ts'],
+    ['cp README.md docs/copy.md', 'copies onto', 'docs/copy.md'],
+    ['mv a.ts b.ts', 'moves', 'a.ts'],
+    ['rm -rf build', 'deletes', 'build'],
+    ['cd src && echo x > y.ts', 'writes', 'src/y.ts'],
+    ["bash -c 'echo x > z.ts'", 'writes', 'z.ts'],
+    ['git checkout -- src/app.ts', 'runs `git checkout`', ''],
+    ['npm install left-pad', 'installs packages', ''],
+    ['python3 -c "open(\'f\', \'w\').write(\'x\')"', 'runs code gobby cannot see into', 'allow_opaque: true'],
+    ['echo cm0gLXJmIHNyYwo= | base64 -d | sh', 'runs code gobby cannot see into', ''],
+    ['x=rm; $x -rf src', 'runs code gobby cannot see into', ''],
+    ['make dist', 'runs `make dist`, which gobby does not know', 'allow_programs: ["make dist"]'],
+  ])('refuses %j: it %s %s', async (command, what, detail) => {
+    const { denied, reason } = await bash(command);
+    expect(denied, reason).toBe(true);
+    expect(reason).toContain('does not allow changing files, by any tool');
+    expect(reason).toContain(what);
+    if (detail) expect(reason).toContain(detail.startsWith('allow') ? detail : join(t.project, detail));
+    // The reason never points at another tool as the way around.
+    expect(reason).not.toMatch(/use (the )?(Write|Edit)|try (Write|Edit)/);
+  });
+
+  it.each([
+    'grep -rn "gobby workflow phase" .',
+    'grep -rn "rm -rf" src 2>/dev/null',
+    'npm test',
+    'npx vitest run tests/unit',
+    'git status && git diff --stat',
+    'ls -la > /dev/null 2>&1',
+    'cat package.json | jq .scripts',
+    "find . -name '*.ts' | wc -l",
+    'echo "sed -i is how you would do it"',
+    'terraform plan',
+  ])('lets %j run', async (command) => {
+    const { denied, reason } = await bash(command);
+    expect(denied, reason).toBe(false);
+  });
+
+  it("tells the model, when Write is refused, that shell commands can't change files either", async () => {
+    const body = (await t.preToolUse(session, 'Write', { file_path: join(t.project, 'a.ts'), content: 'x' })).body;
+    expect(body.hookSpecificOutput.permissionDecisionReason).toContain('No tool may change files in this phase, shell commands included.');
+  });
+
+  it('gives conditions the effects of the command: a rule sees that the tests ran', async () => {
+    await bash('npm test');
+    const next = await t.prompt(session, 'what happened?');
+    expect(next.body.hookSpecificOutput.additionalContext).toContain('[gobby] tests ran: npm');
+  });
+
+  it('lets an MCP tool the phase lists by name run, whatever its name says', async () => {
+    const listed = (await t.preToolUse(session, 'mcp__docs__write_page', { path: 'x' })).body;
+    expect(listed).toEqual({});
+  });
+});
+
+describe("gobby's own ground, in a phase that allows everything", () => {
+  let fixSession: string;
+  beforeEach(async () => {
+    fixSession = t.newSessionId();
+    await t.sessionStart(fixSession);
+    await t.stop(fixSession, { askedApproval: true });
+    // Review done: the user approves, so Bash, Write and Edit are all allowed now.
+    await t.prompt(fixSession, 'yes');
+    expect((await t.status(t.project, fixSession)).body.phase).toBe('fix');
+  });
+
+  it.each([
+    ['env -u CLAUDECODE gobby workflow "phase" review --force --reason x', 'guard: human-only override'],
+    ['node dist/daemon/cli/main.js workflow reset --reason x', 'guard: human-only override'],
+    ['npx gobby uninstall', 'guard: human-only override'],
+    ["echo '{\"disableAllHooks\":true}' > .claude/settings.local.json", 'guard: protected file'],
+    ['rm -rf .gobby/workflows', 'guard: protected file'],
+    ['pkill -f gobby', 'guard: signal to the daemon'],
+    ['claude --bare -p "do it"', 'guard: nested claude without hooks'],
+  ])('refuses %j', async (command, because) => {
+    const { denied, reason } = await bash(command, fixSession);
+    expect(denied, reason).toBe(true);
+    const row = t.auditRows(fixSession).reverse().find((r) => r.event === 'PreToolUse');
+    expect(row?.because).toBe(because);
+    expect(t.auditRows(fixSession).some((r) => r.event.startsWith('tamper:'))).toBe(true);
+  });
+
+  it('refuses writes to GOBBY_HOME by any tool', async () => {
+    const write = (await t.preToolUse(fixSession, 'Write', { file_path: join(t.home, 'workflows', 'x.yaml'), content: 'x' })).body;
+    expect(write.hookSpecificOutput.permissionDecision).toBe('deny');
+    expect((await bash(`sqlite3 ${join(t.home, 'gobby.db')} 'delete from audit_log'`, fixSession)).denied).toBe(true);
+  });
+
+  it('lets ordinary work through', async () => {
+    for (const command of ['echo hi > notes.txt', 'npm install', 'grep -rn "gobby workflow phase" .', 'gobby workflow status']) {
+      const { denied, reason } = await bash(command, fixSession);
+      expect(denied, `${command}: ${reason}`).toBe(false);
+    }
+  });
+});
