@@ -1,0 +1,89 @@
+/**
+ * A phase that lets the agent run shell commands but not change files, with the real
+ * Claude Code CLI: `sed -i` and a `python3 -c` write are refused before they run, the model
+ * is told why, the files stay as they were, and a test run goes through. Then, in a phase
+ * that allows everything, an attempt on gobby's own settings is refused and the user told.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { toolResultsIn } from '../support/fake-anthropic.js';
+import { runScriptedSession, setUpGobbyProject, uniqueToolUse } from '../support/scripted-session.js';
+
+const TEST_FIRST = `
+name: read-only-review
+phases:
+  - name: review
+    allowed_tools: [Read, Glob, Grep, Bash]
+    blocked_tools: [Write, Edit, NotebookEdit]
+    exit_conditions:
+      - type: user_approval
+        prompt: "Review done. Ready to fix?"
+  - name: fix
+    allowed_tools: all
+`;
+
+describe('shell commands judged by what they do', () => {
+  it('refuses file changes through the shell, lets the tests run, and guards the hook settings', async () => {
+    const { gobby, box } = await setUpGobbyProject({ install: 'none' });
+    mkdirSync(join(box.project, '.gobby', 'workflows'), { recursive: true });
+    writeFileSync(join(box.project, '.gobby', 'workflows', 'read-only-review.yaml'), TEST_FIRST);
+    writeFileSync(join(box.project, 'app.txt'), 'original\n');
+    writeFileSync(join(box.project, 'package.json'), JSON.stringify({ name: 'p', private: true, scripts: { test: 'node -e "console.log(42 + 1)"' } }));
+    for (const args of [['install'], ['workflow', 'set', 'read-only-review']]) {
+      const run = await gobby.cli(args, box.project);
+      expect(run.code, run.stderr).toBe(0);
+    }
+    const session = { id: randomUUID(), resume: false };
+    const app = join(box.project, 'app.txt');
+
+    const { requests } = await runScriptedSession(
+      box,
+      'review the app',
+      [
+        { toolUses: [uniqueToolUse('Bash', { command: "sed -i 's/original/changed/' app.txt", description: 'edit' })] },
+        { toolUses: [uniqueToolUse('Bash', { command: `python3 -c "open('app.txt', 'w').write('changed')"`, description: 'edit again' })] },
+        { toolUses: [uniqueToolUse('Bash', { command: 'npm test', description: 'run the tests' })] },
+        { text: 'Review done. Ready to fix?' },
+      ],
+      session,
+    );
+    const [sed] = toolResultsIn(requests[1]!);
+    expect(sed!.is_error).toBe(true);
+    expect(sed!.text).toContain('does not allow changing files, by any tool');
+    expect(sed!.text).toContain(`writes ${app} (sed)`);
+    const [python] = toolResultsIn(requests[2]!);
+    expect(python!.is_error).toBe(true);
+    expect(python!.text).toContain('runs code gobby cannot see into (python3 runs inline code)');
+    const [tests] = toolResultsIn(requests[3]!);
+    expect(tests!.is_error).toBe(false);
+    expect(tests!.text).toContain('43');
+    expect(readFileSync(app, 'utf8')).toBe('original\n');
+
+    // The user approves: everything is allowed now, except gobby's own ground.
+    const settings = join(box.project, '.claude', 'settings.local.json');
+    const { requests: fixing, run } = await runScriptedSession(
+      box,
+      'yes',
+      [
+        { toolUses: [uniqueToolUse('Bash', { command: "sed -i 's/original/fixed/' app.txt", description: 'fix' })] },
+        { toolUses: [uniqueToolUse('Bash', { command: `echo '{"disableAllHooks": true}' > ${settings}`, description: 'turn gobby off' })] },
+        { text: 'Fixed.' },
+      ],
+      { ...session, resume: true },
+    );
+    expect(toolResultsIn(fixing[1]!)[0]!.is_error).toBe(false);
+    expect(readFileSync(app, 'utf8')).toBe('fixed\n');
+    const [tamper] = toolResultsIn(fixing[2]!);
+    expect(tamper!.is_error).toBe(true);
+    expect(tamper!.text).toContain("belongs to gobby's own ground");
+    expect(existsSync(settings) ? readFileSync(settings, 'utf8') : '').not.toContain('disableAllHooks');
+    // The user saw a notice in the session (Claude Code's systemMessage on the hook answer).
+    expect(run.stdout).toContain("gobby refused an attempt by the agent on gobby's own ground");
+
+    const status = await gobby.json<{ phase: string; last_decisions: { event: string }[] }>(['workflow', 'status'], box.project);
+    expect(status.phase).toBe('fix');
+    expect(status.last_decisions.map((row) => row.event)).toContain('tamper:protected-file');
+  }, 120_000);
+});
