@@ -2,6 +2,7 @@
 // never hold a session forever (it lets go when the agent waits for the user, when no tool
 // ran since its last block, and after max_blocks blocks without progress).
 import { describe, expect, it } from 'vitest';
+import { renderHookAnswer } from '../../hooks/render.js';
 import type { EngineEvent, Evaluation } from '../../workflows/index.js';
 import { compile, compileErrors, post, reasonOf, say, Session, type Step } from './engine-test-helpers.js';
 
@@ -384,5 +385,25 @@ phases:
   it('an unknown action in on_tool_result is a load error', () => {
     const errors = compileErrors(withGate('      requires:\n        - { when: "done", missing: "m", how: "h" }', '    on_tool_result: [{ action: call_llm }]\n'));
     expect(errors[0]!.message).toMatch(/unknown action `call_llm`/);
+  });
+});
+
+describe('rendered for Claude Code', () => {
+  it('a release notice is a top-level systemMessage, shown to the user and never context for the model', () => {
+    const s = session();
+    s.send(say('fix the bug'));
+    const ended = s.send(stopWith('Which fix do you prefer?'));
+    expect(renderHookAnswer('Stop', ended.decision)).toEqual({ systemMessage: noticeOf(ended) });
+    expect(renderHookAnswer('UserPromptSubmit', { kind: 'allow', context: 'phase work', notice: 'note', because: 'test' })).toEqual({
+      hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'phase work' },
+      systemMessage: 'note',
+    });
+  });
+
+  it('a block is decision: block with the reason', () => {
+    const s = session();
+    s.send(say('fix the bug'));
+    const blocked = s.send(stopDone);
+    expect(renderHookAnswer('Stop', blocked.decision)).toEqual({ decision: 'block', reason: reasonOf(blocked) });
   });
 });
