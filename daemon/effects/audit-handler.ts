@@ -1,5 +1,6 @@
 // The audit log's record of what the engine did besides deciding: phase changes, approval
-// asked, approval declined, a stop gate that let a turn end unfinished. Durable: the row is written exactly once, crash or not.
+// asked, approval declined, a stop gate that let a turn end unfinished. Durable: the row
+// is written exactly once, crash or not.
 import type { Effect } from '../../workflows/index.js';
 import type { AuditEntry } from '../store/audit-repository.js';
 import type { Store } from '../store/store.js';
