@@ -194,7 +194,7 @@ class DefinitionCompiler {
     const onToolResult = this.compileActions(definition.triggers.on_tool_result, ['triggers', 'on_tool_result'], phaseNames);
     const stopGate = definition.stop_gate && this.compileStopGate(definition.stop_gate, ['stop_gate'], 'workflow');
     if (this.errors.length > 0) return { ok: false, errors: this.errors };
-    for (const problem of findStopGateDeadlocks(definition, phases)) this.fail(problem.path, problem.message);
+    for (const problem of findStopGateDeadlocks(definition, phases, stopGate)) this.fail(problem.path, problem.message);
     if (this.errors.length > 0) return { ok: false, errors: this.errors };
 
     const byName = new Map(phases.map((phase) => [phase.name, phase]));
@@ -370,13 +370,22 @@ interface VariableSetter {
  *  - a requirement that reads an event-only name (`command`, `tool`, …) or function, always
  *    empty at Stop;
  *  - a requirement that reads a variable no action ever sets;
- *  - a requirement that reads a variable whose only setters are on_tool_result actions
- *    restricted to tools the gated phase refuses.
+ *  - a requirement that does not hold with the initial values and reads a variable whose
+ *    only setters are on_tool_result actions restricted to tools the gated phase refuses.
  */
-function findStopGateDeadlocks(definition: WorkflowDefinition, phases: readonly CompiledPhase[]): { path: PropertyKey[]; message: string }[] {
+function findStopGateDeadlocks(
+  definition: WorkflowDefinition,
+  phases: readonly CompiledPhase[],
+  workflowGate: CompiledStopGate | undefined,
+): { path: PropertyKey[]; message: string }[] {
   const problems: { path: PropertyKey[]; message: string }[] = [];
   const setters = collectVariableSetters(definition);
-  const check = (gate: StopGateDefinition, gatePath: PropertyKey[], gatedPhases: readonly CompiledPhase[]): void => {
+  // A requirement that already holds with the initial values is not waiting for anything.
+  const initial = definition.variables;
+  const initialScope = { values: { ...initial, variables: initial, workflow_state: { variables: initial }, null: null } };
+  const holdsAtStart = (compiled: CompiledStopGate | undefined, index: number): boolean =>
+    Boolean(compiled?.requires.find((requirement) => requirement.key.endsWith(`#${index}`))?.when.evaluate(initialScope));
+  const check = (gate: StopGateDefinition, gatePath: PropertyKey[], gatedPhases: readonly CompiledPhase[], compiled: CompiledStopGate | undefined): void => {
     gate.requires.forEach((requirement, index) => {
       const path = [...gatePath, 'requires', index, 'when'];
       const read = namesRead(requirement.when, Object.keys(definition.variables).concat([...setters.keys()]));
@@ -396,7 +405,7 @@ function findStopGateDeadlocks(definition: WorkflowDefinition, phases: readonly 
           problems.push({ path, message: `stop gate requirement \`${requirement.when}\` reads variable \`${variable}\`, which no action ever sets, so it can never change` });
           continue;
         }
-        if (found.some((setter) => setter.kind === 'other')) continue;
+        if (found.some((setter) => setter.kind === 'other') || holdsAtStart(compiled, index)) continue;
         for (const phase of gatedPhases) {
           const here = found.filter((setter) => setter.phase === undefined || setter.phase === phase.name);
           if (here.length === 0 || here.some((setter) => canFireIn(setter, phase))) continue;
@@ -410,9 +419,9 @@ function findStopGateDeadlocks(definition: WorkflowDefinition, phases: readonly 
       }
     });
   };
-  if (definition.stop_gate) check(definition.stop_gate, ['stop_gate'], phases);
+  if (definition.stop_gate) check(definition.stop_gate, ['stop_gate'], phases, workflowGate);
   definition.phases.forEach((phase, index) => {
-    if (phase.stop_gate) check(phase.stop_gate, ['phases', index, 'stop_gate'], [phases[index]!]);
+    if (phase.stop_gate) check(phase.stop_gate, ['phases', index, 'stop_gate'], [phases[index]!], phases[index]!.stopGate);
   });
   return problems;
 }

@@ -382,6 +382,44 @@ phases:
 `);
   });
 
+  it('a workflow-wide gate that already holds at the start is fine in a phase that cannot change it', () => {
+    // Edits make the tests due and a test run settles them; the plan phase can do neither,
+    // but nothing is due there, so its turns end.
+    const workflow = compile(`
+name: g
+variables: { tests_passed: true }
+triggers:
+  on_tool_result:
+    - { action: set_variable, name: tests_passed, value: false, when: "tool == 'Edit'" }
+    - { action: set_variable, name: tests_passed, value: true, when: "tool == 'Bash'" }
+stop_gate:
+  requires:
+    - { when: "tests_passed", missing: "tests due", how: "run them" }
+phases:
+  - name: plan
+    allowed_tools: [Read]
+  - name: build
+`);
+    expect(new Session(workflow).send(stopDone).decision.kind).toBe('allow');
+    const errors = compileErrors(`
+name: g
+variables: { tests_passed: false }
+triggers:
+  on_tool_result:
+    - { action: set_variable, name: tests_passed, value: true, when: "tool == 'Bash'" }
+stop_gate:
+  requires:
+    - { when: "tests_passed", missing: "tests due", how: "run them" }
+phases:
+  - name: plan
+    allowed_tools: [Read]
+  - name: build
+`);
+    expect(errors.map((error) => error.message)).toEqual([
+      'stop gate requirement `tests_passed` in phase `plan` waits for variable `tests_passed`, which is set only after tools the phase refuses (Bash)',
+    ]);
+  });
+
   it('an unknown action in on_tool_result is a load error', () => {
     const errors = compileErrors(withGate('      requires:\n        - { when: "done", missing: "m", how: "h" }', '    on_tool_result: [{ action: call_llm }]\n'));
     expect(errors[0]!.message).toMatch(/unknown action `call_llm`/);
