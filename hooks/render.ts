@@ -34,8 +34,11 @@ export function renderHookAnswer(event: EngineEventName, decision: Decision | nu
   }
   // An allow is answered with no permissionDecision: "allow" would skip the user's own
   // permission prompts, and gobby only ever narrows what may run.
+  const answer: HookAnswer = {};
   if (decision.context && CONTEXT_EVENTS.has(event)) {
-    return { hookSpecificOutput: { hookEventName: event, additionalContext: decision.context } };
+    answer.hookSpecificOutput = { hookEventName: event, additionalContext: decision.context };
   }
-  return {};
+  // systemMessage is shown to the user only; it never makes the agent continue.
+  if (decision.notice) answer.systemMessage = decision.notice;
+  return answer;
 }

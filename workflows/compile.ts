@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { compileExpression, EVENT_FACTS_NAME, type CompiledExpressionHandle } from './expressions.js';
 import { compileTemplate, type CompiledTemplate } from './templates.js';
 import type { ShellPolicy } from './shell-policy.js';
-import { compileToolPattern } from './tool-names.js';
+import { canonicalToolName, compileToolPattern } from './tool-names.js';
 import {
   PHASE_ACTION_NAMES,
   TRIGGER_ACTION_NAMES,
@@ -57,6 +57,19 @@ interface CompiledRule {
   readonly label: string;
 }
 
+export interface CompiledStopRequirement {
+  /** Stable within a definition (`workflow#0`, `phase:build#1`): how progress between blocks is measured. */
+  readonly key: string;
+  readonly when: CompiledExpressionHandle;
+  readonly missing: CompiledTemplate;
+  readonly how: CompiledTemplate;
+}
+
+export interface CompiledStopGate {
+  readonly requires: readonly CompiledStopRequirement[];
+  readonly maxBlocks: number;
+}
+
 export interface CompiledPhase {
   readonly name: string;
   readonly index: number;
@@ -76,6 +89,9 @@ export interface CompiledPhase {
   readonly rules: readonly CompiledRule[];
   /** What Bash may do here, judged by its effects (workflows/shell-policy.ts). */
   readonly shell: ShellPolicy;
+  /** Actions run after each tool result while the phase is current. */
+  readonly onToolResult: readonly CompiledAction[];
+  readonly stopGate?: CompiledStopGate | undefined;
 }
 
 export interface CompiledWorkflow {
@@ -86,6 +102,10 @@ export interface CompiledWorkflow {
   readonly variables: Readonly<Record<string, unknown>>;
   readonly phases: readonly CompiledPhase[];
   readonly onSessionStart: readonly CompiledAction[];
+  /** Actions run after each tool result in every phase, before the phase's own. */
+  readonly onToolResult: readonly CompiledAction[];
+  /** The workflow-wide stop gate; a phase's own gate adds to it. */
+  readonly stopGate?: CompiledStopGate | undefined;
   phase(name: string): CompiledPhase | undefined;
 }
 
@@ -113,6 +133,8 @@ export const BUILTIN_NAMES: readonly string[] = [
   // jexl has no null literal; `x != null` is how authors test that a value is set.
   'null',
 ];
+
+type StopGateDefinition = NonNullable<WorkflowDefinition['stop_gate']>;
 
 export type CompileResult = { ok: true; workflow: CompiledWorkflow } | { ok: false; errors: LoadError[] };
 
@@ -174,6 +196,10 @@ class DefinitionCompiler {
     });
     const phases = definition.phases.map((phase, index) => this.compilePhase(phase, index, phaseNames));
     const onSessionStart = this.compileActions(definition.triggers.on_session_start, ['triggers', 'on_session_start'], phaseNames);
+    const onToolResult = this.compileActions(definition.triggers.on_tool_result, ['triggers', 'on_tool_result'], phaseNames);
+    const stopGate = definition.stop_gate && this.compileStopGate(definition.stop_gate, ['stop_gate'], 'workflow');
+    if (this.errors.length > 0) return { ok: false, errors: this.errors };
+    for (const problem of findStopGateDeadlocks(definition, phases, stopGate)) this.fail(problem.path, problem.message);
     if (this.errors.length > 0) return { ok: false, errors: this.errors };
 
     const byName = new Map(phases.map((phase) => [phase.name, phase]));
@@ -186,6 +212,8 @@ class DefinitionCompiler {
       variables: definition.variables,
       phases,
       onSessionStart,
+      onToolResult,
+      stopGate,
       phase: (name) => byName.get(name),
     };
     return { ok: true, workflow: deepFreeze(workflow) };
@@ -256,7 +284,20 @@ class DefinitionCompiler {
           ? [{ when, action: rule.action, message, label: `phase ${phase.name} rule ${ruleIndex + 1} (${rule.when})` }]
           : [];
       }),
+      onToolResult: this.compileActions(phase.on_tool_result, [...path, 'on_tool_result'], phaseNames),
+      stopGate: phase.stop_gate && this.compileStopGate(phase.stop_gate, [...path, 'stop_gate'], `phase:${phase.name}`),
     };
+  }
+
+  private compileStopGate(gate: StopGateDefinition, path: readonly PropertyKey[], owner: string): CompiledStopGate {
+    const requires = gate.requires.flatMap((requirement, index): CompiledStopRequirement[] => {
+      const requirementPath = [...path, 'requires', index];
+      const when = this.expression(requirement.when, [...requirementPath, 'when']);
+      const missing = this.template(requirement.missing, [...requirementPath, 'missing']);
+      const how = this.template(requirement.how, [...requirementPath, 'how']);
+      return when && missing && how ? [{ key: `${owner}#${index}`, when, missing, how }] : [];
+    });
+    return { requires, maxBlocks: gate.max_blocks };
   }
 
   private compileActions(
@@ -323,6 +364,145 @@ function deepFreeze<T>(root: T): T {
   return root;
 }
 
+/** Names that only a tool event (or a prompt) fills: at Stop they are always empty. */
+const EVENT_ONLY_NAMES: readonly string[] = ['tool', 'tool_name', 'tool_input', 'command', 'file', 'tool_result', 'prompt'];
+/** Functions that read the event's facts, so are always false at Stop. */
+const EVENT_ONLY_FUNCTIONS: readonly string[] = ['command_contains', 'user_says'];
+
+interface VariableSetter {
+  /** `tool_result` setters run after a tool (`phase` undefined: in every phase); others run on entry, exit, a transition or the start. */
+  readonly kind: 'tool_result' | 'other';
+  readonly phase?: string | undefined;
+  readonly when?: string | undefined;
+}
+
+/**
+ * A stop gate that waits for something the agent cannot produce holds until its cap every
+ * turn: the author must hear of it when the file loads. Reported:
+ *  - a requirement that reads an event-only name (`command`, `tool`, …) or function, always
+ *    empty at Stop;
+ *  - a requirement that reads a variable no action ever sets;
+ *  - a requirement that does not hold with the initial values and reads a variable whose
+ *    only setters are on_tool_result actions restricted to tools the gated phase refuses.
+ */
+function findStopGateDeadlocks(
+  definition: WorkflowDefinition,
+  phases: readonly CompiledPhase[],
+  workflowGate: CompiledStopGate | undefined,
+): { path: PropertyKey[]; message: string }[] {
+  const problems: { path: PropertyKey[]; message: string }[] = [];
+  const setters = collectVariableSetters(definition);
+  // A requirement that already holds with the initial values is not waiting for anything.
+  const initial = definition.variables;
+  const initialScope = { values: { ...initial, variables: initial, workflow_state: { variables: initial }, null: null } };
+  const holdsAtStart = (compiled: CompiledStopGate | undefined, index: number): boolean =>
+    Boolean(compiled?.requires.find((requirement) => requirement.key.endsWith(`#${index}`))?.when.evaluate(initialScope));
+  const check = (gate: StopGateDefinition, gatePath: PropertyKey[], gatedPhases: readonly CompiledPhase[], compiled: CompiledStopGate | undefined): void => {
+    gate.requires.forEach((requirement, index) => {
+      const path = [...gatePath, 'requires', index, 'when'];
+      const read = namesRead(requirement.when, Object.keys(definition.variables).concat([...setters.keys()]));
+      const eventOnly = [...read.names].filter((name) => EVENT_ONLY_NAMES.includes(name) || EVENT_ONLY_FUNCTIONS.includes(name));
+      if (eventOnly.length > 0) {
+        problems.push({
+          path,
+          message:
+            `stop gate requirement \`${requirement.when}\` reads ${eventOnly.map((name) => `\`${name}\``).join(', ')}, which ${eventOnly.length > 1 ? 'are' : 'is'} always empty at Stop, so it can never hold: ` +
+            'record the fact in a variable with an on_tool_result action and require the variable',
+        });
+        return;
+      }
+      for (const variable of read.variables) {
+        const found = setters.get(variable) ?? [];
+        if (found.length === 0) {
+          problems.push({ path, message: `stop gate requirement \`${requirement.when}\` reads variable \`${variable}\`, which no action ever sets, so it can never change` });
+          continue;
+        }
+        if (found.some((setter) => setter.kind === 'other') || holdsAtStart(compiled, index)) continue;
+        for (const phase of gatedPhases) {
+          const here = found.filter((setter) => setter.phase === undefined || setter.phase === phase.name);
+          if (here.length === 0 || here.some((setter) => canFireIn(setter, phase))) continue;
+          problems.push({
+            path,
+            message:
+              `stop gate requirement \`${requirement.when}\` in phase \`${phase.name}\` waits for variable \`${variable}\`, ` +
+              `which is set only after tools the phase refuses (${here.flatMap((setter) => toolsNamedBy(setter.when) ?? []).join(', ')})`,
+          });
+        }
+      }
+    });
+  };
+  if (definition.stop_gate) check(definition.stop_gate, ['stop_gate'], phases, workflowGate);
+  definition.phases.forEach((phase, index) => {
+    if (phase.stop_gate) check(phase.stop_gate, ['phases', index, 'stop_gate'], [phases[index]!], phases[index]!.stopGate);
+  });
+  return problems;
+}
+
+function collectVariableSetters(definition: WorkflowDefinition): Map<string, VariableSetter[]> {
+  const setters = new Map<string, VariableSetter[]>();
+  const add = (actions: WorkflowDefinition['triggers']['on_session_start'], kind: VariableSetter['kind'], phase?: string): void => {
+    for (const action of actions) {
+      if (action.action !== 'set_variable' && action.action !== 'increment_variable') continue;
+      const list = setters.get(action.name) ?? [];
+      list.push({ kind, phase, when: action.when });
+      setters.set(action.name, list);
+    }
+  };
+  add(definition.triggers.on_session_start, 'other');
+  add(definition.triggers.on_tool_result, 'tool_result');
+  for (const phase of definition.phases) {
+    add(phase.on_enter, 'other');
+    add(phase.on_exit, 'other');
+    add(phase.on_tool_result, 'tool_result', phase.name);
+    for (const transition of phase.transitions) add(transition.on_transition, 'other');
+  }
+  return setters;
+}
+
+function canFireIn(setter: VariableSetter, phase: CompiledPhase): boolean {
+  const tools = toolsNamedBy(setter.when);
+  if (tools === undefined) return true;
+  const { allowed, isBlocked } = phase.tools;
+  return tools.some((tool) => !isBlocked(tool) && (allowed === 'all' || allowed.matches(tool)));
+}
+
+/**
+ * The tools a condition restricts itself to (`tool == 'Bash'`, `tool in ['Edit', 'Write']`),
+ * or undefined when it does not plainly restrict the tool. An `or` anywhere makes the
+ * restriction unclear, and an unclear condition counts as able to fire: the check must
+ * never refuse a definition that works.
+ */
+function toolsNamedBy(when: string | undefined): string[] | undefined {
+  if (when === undefined || /\bor\b|\bnot\s*\(?\s*tool/.test(when.replace(QUOTED, "''"))) return undefined;
+  const equal = /\btool(?:_name)?\s*==\s*(['"])([^'"]+)\1/.exec(when);
+  if (equal) return [canonicalToolName(equal[2]!)];
+  const member = /\btool(?:_name)?\s+in\s+\[([^\]]*)\]/.exec(when);
+  if (member) return [...member[1]!.matchAll(/(['"])([^'"]+)\1/g)].map((match) => canonicalToolName(match[2]!));
+  return undefined;
+}
+
+const QUOTED = /'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"/g;
+const WORDS_OF_THE_LANGUAGE = new Set(['and', 'or', 'not', 'in', 'true', 'false']);
+
+/**
+ * What a condition reads, found from its text: the top-level names and functions, and the
+ * variables it reads by name or as `variables.<name>`. Strings are blanked first, so text
+ * inside quotes never counts.
+ */
+function namesRead(source: string, variableNames: readonly string[]): { names: Set<string>; variables: Set<string> } {
+  const text = source.replace(QUOTED, "''");
+  const names = new Set<string>();
+  const variables = new Set<string>();
+  for (const match of text.matchAll(/([.|]\s*)?([A-Za-z_$][\w$]*)/g)) {
+    const [, before, name] = match;
+    if (before || WORDS_OF_THE_LANGUAGE.has(name!)) continue;
+    names.add(name!);
+    if (variableNames.includes(name!)) variables.add(name!);
+  }
+  for (const match of text.matchAll(/\bvariables\s*\.\s*([A-Za-z_$][\w$]*)/g)) variables.add(match[1]!);
+  return { names, variables };
+}
+
 /** Variables may be declared under `variables:` or introduced by set/increment actions. */
 function collectVariableNames(definition: WorkflowDefinition): string[] {
   return [...new Set(collectVariableDeclarations(definition).map((declaration) => declaration.name))];
@@ -332,9 +512,11 @@ function collectVariableDeclarations(definition: WorkflowDefinition): { name: st
   const declarations = Object.keys(definition.variables).map((name) => ({ name, path: ['variables', name] as PropertyKey[] }));
   const actionLists: { actions: WorkflowDefinition['triggers']['on_session_start']; path: PropertyKey[] }[] = [
     { actions: definition.triggers.on_session_start, path: ['triggers', 'on_session_start'] },
+    { actions: definition.triggers.on_tool_result, path: ['triggers', 'on_tool_result'] },
   ];
   definition.phases.forEach((phase, index) => {
     actionLists.push({ actions: phase.on_enter, path: ['phases', index, 'on_enter'] });
+    actionLists.push({ actions: phase.on_tool_result, path: ['phases', index, 'on_tool_result'] });
     actionLists.push({ actions: phase.on_exit, path: ['phases', index, 'on_exit'] });
     phase.transitions.forEach((transition, transitionIndex) => {
       actionLists.push({ actions: transition.on_transition, path: ['phases', index, 'transitions', transitionIndex, 'on_transition'] });
@@ -365,12 +547,14 @@ function findUnknownActions(raw: unknown): { path: PropertyKey[]; message: strin
       }
     });
   };
-  const root = raw as { phases?: unknown; triggers?: { on_session_start?: unknown } } | null;
+  const root = raw as { phases?: unknown; triggers?: { on_session_start?: unknown; on_tool_result?: unknown } } | null;
   check(root?.triggers?.on_session_start, ['triggers', 'on_session_start'], TRIGGER_ACTION_NAMES);
+  check(root?.triggers?.on_tool_result, ['triggers', 'on_tool_result'], PHASE_ACTION_NAMES);
   if (Array.isArray(root?.phases)) {
     root.phases.forEach((phase: Record<string, unknown> | null, index) => {
       check(phase?.on_enter, ['phases', index, 'on_enter'], PHASE_ACTION_NAMES);
       check(phase?.on_exit, ['phases', index, 'on_exit'], PHASE_ACTION_NAMES);
+      check(phase?.on_tool_result, ['phases', index, 'on_tool_result'], PHASE_ACTION_NAMES);
       if (Array.isArray(phase?.transitions)) {
         phase.transitions.forEach((transition: Record<string, unknown> | null, transitionIndex: number) => {
           check(transition?.on_transition, ['phases', index, 'transitions', transitionIndex, 'on_transition'], PHASE_ACTION_NAMES);

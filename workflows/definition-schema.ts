@@ -50,6 +50,23 @@ const ruleSchema = z.strictObject({
 
 const toolList = z.array(z.string().min(1));
 
+/** Claude Code ends a turn itself after 8 consecutive Stop blocks; a gate hands over before that. */
+export const STOP_GATE_MAX_BLOCKS = 7;
+
+const stopRequirementSchema = z.strictObject({
+  /** A condition that must hold before the turn may end. */
+  when: z.string().min(1),
+  /** Template: what is missing, told to the model when the condition does not hold. */
+  missing: z.string().min(1),
+  /** Template: how to do it. */
+  how: z.string().min(1),
+});
+
+const stopGateSchema = z.strictObject({
+  requires: z.array(stopRequirementSchema).min(1),
+  max_blocks: z.number().int().min(1).max(STOP_GATE_MAX_BLOCKS).default(3),
+});
+
 const phaseSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9_-]+$/, 'phase names use letters, digits, - and _'),
   description: z.string().optional(),
@@ -69,6 +86,9 @@ const phaseSchema = z.strictObject({
   transitions: z.array(transitionSchema).default([]),
   exit_conditions: z.array(exitConditionSchema).default([]),
   rules: z.array(ruleSchema).default([]),
+  /** Run after each tool result while the phase is current: where facts for a stop gate are recorded. */
+  on_tool_result: z.array(phaseActionSchema).default([]),
+  stop_gate: stopGateSchema.optional(),
 });
 
 export const workflowDefinitionSchema = z.strictObject({
@@ -81,8 +101,12 @@ export const workflowDefinitionSchema = z.strictObject({
   triggers: z
     .strictObject({
       on_session_start: z.array(triggerActionSchema).default([]),
+      /** Run after each tool result, in every phase, before the phase's own on_tool_result. */
+      on_tool_result: z.array(phaseActionSchema).default([]),
     })
-    .default({ on_session_start: [] }),
+    .default({ on_session_start: [], on_tool_result: [] }),
+  /** A stop gate that holds in every phase, besides the phase's own. */
+  stop_gate: stopGateSchema.optional(),
 });
 
 export type WorkflowDefinition = z.infer<typeof workflowDefinitionSchema>;

@@ -1,7 +1,7 @@
 // The engine: (definition, state, event, context) → (state, decision, effects).
 // Pure: no clock, no I/O. Time comes in as `ctx.now`; what should happen outside
 // (audit rows for phase changes) goes out as effects.
-import type { CompiledAction, CompiledPhase, CompiledWorkflow } from './compile.js';
+import type { CompiledAction, CompiledPhase, CompiledStopRequirement, CompiledWorkflow } from './compile.js';
 import { EVENT_FACTS_NAME, type ExpressionScope } from './expressions.js';
 import {
   classifyApprovalReply,
@@ -9,9 +9,13 @@ import {
   renderPhaseContext,
   renderRuleDeniedReason,
   renderShellDeniedReason,
+  renderStopBlockedReason,
+  renderStopReleasedNotice,
   renderToolDeniedReason,
+  type StopReleaseReason,
 } from './messages.js';
-import type { WorkflowState } from './state.js';
+import { INITIAL_STOP_GATE_STATE, type WorkflowState } from './state.js';
+import { STOP_GATE_MAX_BLOCKS } from './definition-schema.js';
 import { canonicalToolName } from './tool-names.js';
 import { assertNever, isToolEvent, type EngineEvent, type ToolEvent } from './events.js';
 import { checkProtectedGround, NO_PROTECTED_GROUND, type GuardDenial, type ProtectedGround, type TamperKind } from './guards.js';
@@ -33,7 +37,13 @@ interface EvaluationContext extends EngineContext {
 }
 
 export type Decision =
-  | { readonly kind: 'allow'; readonly context?: string | undefined; readonly because: string }
+  | {
+      readonly kind: 'allow';
+      readonly context?: string | undefined;
+      /** Shown to the user, not the model (a stop gate that let the turn end, and why). */
+      readonly notice?: string | undefined;
+      readonly because: string;
+    }
   | {
       readonly kind: 'deny';
       readonly reason: string;
@@ -47,7 +57,17 @@ export type Effect =
   | { readonly type: 'approval_requested'; readonly phase: string; readonly prompt: string }
   | { readonly type: 'approval_declined'; readonly phase: string }
   /** An attempt on gobby's own ground, recorded as a `tamper:<kind>` audit row. */
-  | { readonly type: 'tamper_attempt'; readonly kind: TamperKind; readonly tool: string; readonly because: string };
+  | { readonly type: 'tamper_attempt'; readonly kind: TamperKind; readonly tool: string; readonly because: string }
+  | {
+      readonly type: 'stop_released';
+      readonly phase: string;
+      /** Why the gate let the turn end with requirements unmet. */
+      readonly reason: StopReleaseReason;
+      /** What was still missing, as told to the model. */
+      readonly unmet: readonly string[];
+      /** Stop blocks this turn before the release. */
+      readonly blocks: number;
+    };
 
 export interface Evaluation {
   readonly state: WorkflowState;
@@ -75,6 +95,7 @@ export function startWorkflow(workflow: CompiledWorkflow, ctx: EngineContext): {
     pendingMessages: [],
     tamperNoticeGiven: false,
     disabled: null,
+    stopGate: INITIAL_STOP_GATE_STATE,
   };
   let target = firstPhase.name;
   // Before the first phase is entered, `workflow_state.phase` is empty, which is what the
@@ -210,7 +231,8 @@ function evaluatePrompt(
 ): Evaluation {
   const phase = currentPhase(workflow, state);
   const effects: Effect[] = [];
-  let next = state;
+  // A prompt opens a new turn: the stop gate counts its blocks afresh.
+  let next: WorkflowState = state.stopGate === INITIAL_STOP_GATE_STATE ? state : { ...state, stopGate: INITIAL_STOP_GATE_STATE };
   let because = `phase ${phase.name}: prompt`;
   if (state.pendingApproval && phase.nextPhase) {
     const reply = classifyApprovalReply(event.prompt);
@@ -263,11 +285,14 @@ function evaluateToolCall(workflow: CompiledWorkflow, state: WorkflowState, even
 }
 
 function evaluateToolResult(workflow: CompiledWorkflow, state: WorkflowState, event: ToolEvent, ctx: EvaluationContext): Evaluation {
-  const counted: WorkflowState = {
+  let counted: WorkflowState = {
     ...state,
     phaseActionCount: state.phaseActionCount + 1,
     totalActionCount: state.totalActionCount + 1,
   };
+  // Facts (the tests ran, a file was edited) are recorded before transitions read them.
+  counted = runActions(workflow, counted, workflow.onToolResult, event, ctx);
+  counted = runActions(workflow, counted, currentPhase(workflow, counted).onToolResult, event, ctx);
   const moved = fireTransitions(workflow, counted, event, ctx);
   const because = moved.effects.length > 0 ? `phase ${state.phase}: transition to ${moved.state.phase}` : `phase ${state.phase}: action counted`;
   // Pending messages (a phase entered, a rule's warning) ride on this tool_result.
@@ -298,9 +323,89 @@ function evaluateStop(
       next = { ...next, pendingApproval: null };
     }
   }
+  return applyStopGate(workflow, next, event, ctx, effects);
+}
+
+/**
+ * The stop gate (docs/workflows.md, "Stop gate"). The turn may not end while a requirement
+ * does not hold, except when ending it cannot be the agent's way out of work:
+ *  - it waits for the user (an approval pending, or its last message asks a question);
+ *  - no tool ran since the last block (blocking again would only loop);
+ *  - `max_blocks` blocks passed without fewer requirements unmet, or the turn's blocks
+ *    reach STOP_GATE_MAX_BLOCKS (Claude Code overrides a hook after 8 in a row).
+ * A release with requirements unmet is told to the user (`notice`) and recorded.
+ */
+function applyStopGate(
+  workflow: CompiledWorkflow,
+  state: WorkflowState,
+  event: Extract<EngineEvent, { name: 'Stop' }>,
+  ctx: EngineContext,
+  effects: Effect[],
+): Evaluation {
+  const phase = currentPhase(workflow, state);
+  const requires = [...(workflow.stopGate?.requires ?? []), ...(phase.stopGate?.requires ?? [])];
   // Stop answers carry no context: additionalContext on Stop makes the agent continue.
   // Messages queued here are delivered with the next prompt.
-  return { state: next, decision: { kind: 'allow', because: `phase ${phase.name}: turn ended` }, effects };
+  const ended = (next: WorkflowState, because: string, notice?: string): Evaluation => ({
+    state: next,
+    decision: notice === undefined ? { kind: 'allow', because } : { kind: 'allow', notice, because },
+    effects,
+  });
+  if (requires.length === 0) return ended(state, `phase ${phase.name}: turn ended`);
+  const scope = buildScope(workflow, state, event, ctx);
+  const unmet = requires.filter((requirement) => !requirement.when.evaluate(scope));
+  const gate = state.stopGate;
+  const fresh = { ...state, stopGate: INITIAL_STOP_GATE_STATE };
+  if (unmet.length === 0) return ended(fresh, `phase ${phase.name}: turn ended, stop gate satisfied`);
+
+  const described = unmet.map((requirement) => describeRequirement(requirement, scope));
+  const release = (reason: StopReleaseReason): Evaluation => {
+    effects.push({ type: 'stop_released', phase: phase.name, reason, unmet: described.map((item) => item.missing), blocks: gate.blocksThisTurn });
+    return ended(fresh, `phase ${phase.name}: stop gate released (${reason})`, renderStopReleasedNotice(workflow, phase, described, reason, gate.blocksThisTurn));
+  };
+  if (state.pendingApproval) return release('approval_pending');
+  if (asksTheUser(event.lastAssistantMessage)) return release('asks_user');
+  const blockedBefore = gate.actionsAtLastBlock !== null;
+  if (blockedBefore && state.totalActionCount === gate.actionsAtLastBlock) return release('no_tool_since_block');
+
+  const keys = unmet.map((requirement) => requirement.key);
+  const progressed = blockedBefore && keys.length < gate.unmetAtLastBlock.length && keys.every((key) => gate.unmetAtLastBlock.includes(key));
+  const withoutProgress = progressed ? 0 : gate.blocksWithoutProgress;
+  const maxBlocks = Math.min(workflow.stopGate?.maxBlocks ?? STOP_GATE_MAX_BLOCKS, phase.stopGate?.maxBlocks ?? STOP_GATE_MAX_BLOCKS);
+  if (withoutProgress >= maxBlocks || gate.blocksThisTurn >= STOP_GATE_MAX_BLOCKS) return release('max_blocks');
+
+  const blocks = gate.blocksThisTurn + 1;
+  const next: WorkflowState = {
+    ...state,
+    stopGate: { blocksWithoutProgress: withoutProgress + 1, blocksThisTurn: blocks, actionsAtLastBlock: state.totalActionCount, unmetAtLastBlock: keys },
+  };
+  return {
+    state: next,
+    decision: {
+      kind: 'deny',
+      reason: renderStopBlockedReason(workflow, phase, described),
+      because: `phase ${phase.name}: stop gate block ${withoutProgress + 1} of ${maxBlocks} (${keys.join(', ')})${event.stopHookActive ? ', after a blocked stop' : ''}`,
+    },
+    effects,
+  };
+}
+
+function describeRequirement(requirement: CompiledStopRequirement, scope: ExpressionScope): { missing: string; how: string } {
+  return { missing: requirement.missing.render(scope).trim(), how: requirement.how.render(scope).trim() };
+}
+
+/**
+ * The agent is waiting for the user when its last message ends with a question: the last
+ * line that has text, stripped of closing quotes, brackets and markdown emphasis, ends in
+ * `?`. A question in the middle of a report ("Why did this fail? Because …") does not count.
+ * A Stop without the message (older Claude Code) cannot be read and does not count.
+ */
+function asksTheUser(lastMessage: string | undefined): boolean {
+  if (lastMessage === undefined) return false;
+  const lines = lastMessage.split('\n').map((line) => line.trim()).filter((line) => line.length > 0);
+  const last = lines[lines.length - 1];
+  if (last === undefined) return false;
+  return /[?？]$/u.test(last.replace(/[\s*_`"'”’)\]>]+$/u, ''));
 }
 
 /** The first transition whose condition holds fires; then exit conditions without approval are checked. */

@@ -86,3 +86,41 @@ export function classifyApprovalReply(prompt: string): 'approve' | 'reject' | 'o
   if (REJECTION_WORDS.includes(firstWord)) return 'reject';
   return 'other';
 }
+
+/** Why a stop gate let the turn end with requirements unmet. */
+export type StopReleaseReason = 'approval_pending' | 'asks_user' | 'no_tool_since_block' | 'max_blocks';
+
+interface UnmetRequirement {
+  readonly missing: string;
+  readonly how: string;
+}
+
+/** Sent to the model as "Stop hook feedback": exactly what is missing and how to do it. */
+export function renderStopBlockedReason(workflow: CompiledWorkflow, phase: CompiledPhase, unmet: readonly UnmetRequirement[]): string {
+  return [
+    `gobby: the turn cannot end yet: the \`${phase.name}\` phase of the \`${workflow.name}\` workflow requires more.`,
+    ...unmet.map((item) => `- Missing: ${item.missing}. How: ${item.how}`),
+  ].join('\n');
+}
+
+const RELEASE_EXPLANATIONS: Readonly<Record<StopReleaseReason, string>> = {
+  approval_pending: 'the agent is waiting for your approval',
+  asks_user: 'the agent asked you a question',
+  no_tool_since_block: 'the agent ran no tool since it was last held back, so holding it again would only loop',
+  max_blocks: 'the agent was held back as many times as the workflow allows without getting closer',
+};
+
+/** Shown to the user when a stop gate lets the turn end with requirements unmet. */
+export function renderStopReleasedNotice(
+  workflow: CompiledWorkflow,
+  phase: CompiledPhase,
+  unmet: readonly UnmetRequirement[],
+  reason: StopReleaseReason,
+  blocks: number,
+): string {
+  const held = blocks === 0 ? '' : ` after ${blocks} stop block${blocks === 1 ? '' : 's'}`;
+  return (
+    `gobby: the turn ended${held} with the \`${phase.name}\` phase of \`${workflow.name}\` still missing: ` +
+    `${unmet.map((item) => item.missing).join('; ')}. Let through because ${RELEASE_EXPLANATIONS[reason]}.`
+  );
+}

@@ -2,6 +2,26 @@
 // schema, so a row written by an older build is checked before the engine trusts it.
 import { z } from 'zod';
 
+const stopGateStateSchema = z.object({
+  /** Stop blocks since the gate last saw progress (fewer unmet requirements). */
+  blocksWithoutProgress: z.number().int().nonnegative(),
+  /** Every Stop block of this turn; capped below Claude Code's own cap of 8. */
+  blocksThisTurn: z.number().int().nonnegative(),
+  /** totalActionCount at the last block: a later Stop re-blocks only if a tool ran since. Null: no block this turn. */
+  actionsAtLastBlock: z.number().int().nonnegative().nullable(),
+  /** The keys of the requirements unmet at the last block. */
+  unmetAtLastBlock: z.array(z.string()),
+});
+
+export type StopGateState = z.infer<typeof stopGateStateSchema>;
+
+export const INITIAL_STOP_GATE_STATE: StopGateState = Object.freeze({
+  blocksWithoutProgress: 0,
+  blocksThisTurn: 0,
+  actionsAtLastBlock: null,
+  unmetAtLastBlock: Object.freeze([]) as unknown as string[],
+});
+
 export const workflowStateSchema = z.object({
   workflow: z.string(),
   /** Content hash of the definition the session is pinned to. */
@@ -22,6 +42,11 @@ export const workflowStateSchema = z.object({
   /** The user was told about an attempt on gobby's own ground (told once per session). States written before this field read as false. */
   tamperNoticeGiven: z.boolean().default(false),
   disabled: z.object({ reason: z.string(), at: z.number() }).nullable(),
+  /**
+   * The stop gate's counters for the current turn; reset by the next prompt. States stored
+   * by builds before the gate existed lack it and read as a fresh turn.
+   */
+  stopGate: stopGateStateSchema.default(INITIAL_STOP_GATE_STATE),
 });
 
 export type WorkflowState = z.infer<typeof workflowStateSchema>;

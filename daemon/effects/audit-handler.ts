@@ -1,5 +1,6 @@
 // The audit log's record of what the engine did besides deciding: phase changes, approval
-// asked, approval declined. Durable: the row is written exactly once, crash or not.
+// asked, approval declined, a stop gate that let a turn end unfinished. Durable: the row
+// is written exactly once, crash or not.
 import type { Effect } from '../../workflows/index.js';
 import type { AuditEntry } from '../store/audit-repository.js';
 import type { Store } from '../store/store.js';
@@ -43,5 +44,7 @@ function describeEffect(effect: Effect): string {
       return 'the user declined approval';
     case 'tamper_attempt':
       return `attempt on gobby's own ground refused (${effect.because})`;
+    case 'stop_released':
+      return `stop gate let the turn end (${effect.reason}, after ${effect.blocks} block${effect.blocks === 1 ? '' : 's'}), still missing: ${effect.unmet.join('; ')}`;
   }
 }
