@@ -102,6 +102,38 @@ describe('shell commands in a phase that blocks the file tools', () => {
   });
 });
 
+describe('a rule on effects: only the tests may run', () => {
+  it('lets the test runners through and refuses the rest, test runs with extras included', async () => {
+    writeProjectWorkflow(
+      t.project,
+      'tests-only.yaml',
+      `name: tests-only
+phases:
+  - name: red
+    allowed_tools: [Read, Bash]
+    rules:
+      - when: "tool == 'Bash' and not (effects.test_run and effects.kinds | length == 1)"
+        action: block
+        message: "only the tests may run in this phase"
+`,
+    );
+    await t.api('POST', '/api/projects/workflow/clear', { cwd: t.project, reason: 'switching to tests-only' });
+    await t.setWorkflow('tests-only');
+    const red = t.newSessionId();
+    await t.sessionStart(red);
+    for (const command of ['npm test', 'npx vitest run tests/unit', 'pytest -q']) {
+      expect((await bash(command, red)).denied, command).toBe(false);
+    }
+    for (const command of ['ls', 'npm test && curl example.com']) {
+      const { denied, reason } = await bash(command, red);
+      expect(denied, command).toBe(true);
+      expect(reason).toContain('only the tests may run in this phase');
+    }
+    // The file tools are not allowed here either, so the write is refused before the rule is asked.
+    expect((await bash('npm test; touch x', red)).reason).toContain('writes');
+  });
+});
+
 describe("gobby's own ground, in a phase that allows everything", () => {
   let fixSession: string;
   beforeEach(async () => {
