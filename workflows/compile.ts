@@ -130,6 +130,9 @@ export const BUILTIN_NAMES: readonly string[] = [
   'approval_pending',
   // What a Bash command does (workflows/shell/summary.ts): `effects.writes`, `effects.test_run`, …
   'effects',
+  // The subagent a tool call comes from (empty on the main thread): rules per agent type.
+  'agent_type',
+  'agent_id',
   // jexl has no null literal; `x != null` is how authors test that a value is set.
   'null',
 ];

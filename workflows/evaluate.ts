@@ -531,6 +531,7 @@ function buildScope(
   const phase = options.fresh ? undefined : state.phase;
   const toolName = tool ? canonicalToolName(tool.toolName) : undefined;
   const prompt = event?.name === 'UserPromptSubmit' ? event.prompt : undefined;
+  const agent = tool?.agent ?? (event?.name === 'SubagentStart' || event?.name === 'SubagentStop' ? event.agent : undefined);
   // Variables go in last: on Node 20 an object literal that opens with a spread is built
   // on a slow path (a third of a decision's time). The compiler already refuses variables
   // named like a built-in, so the order changes nothing.
@@ -563,6 +564,8 @@ function buildScope(
     },
     approval_pending: state.pendingApproval !== null,
     effects: ctx.bash?.summary,
+    agent_type: agent?.type,
+    agent_id: agent?.id,
     null: null,
     [EVENT_FACTS_NAME]: { prompt, command },
     ...state.variables,

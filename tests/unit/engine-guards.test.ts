@@ -1,9 +1,9 @@
 // gobby's own ground is the engine's first check: it holds in every phase, while the
 // workflow is disabled, and for sessions without a workflow; its denies count as blocks.
 import { describe, expect, it } from 'vitest';
-import { evaluateEvent, evaluateGuardsOnly, findOverrideCommand, type EngineContext } from '../../workflows/index.js';
+import { evaluateEvent, evaluateGuardsOnly, findOverrideCommand, type EngineContext, type EngineEvent } from '../../workflows/index.js';
 import { mcpToolChangesFiles } from '../../workflows/shell-policy.js';
-import { loadTemplate, pre, say, Session, T0 } from './engine-test-helpers.js';
+import { compile, loadTemplate, pre, say, Session, T0 } from './engine-test-helpers.js';
 
 const TOKEN = '/home/dev/.gobby/token';
 const ctx: EngineContext = { now: T0, ground: { secretFiles: [TOKEN] } };
@@ -76,5 +76,24 @@ describe('mcpToolChangesFiles', () => {
     ['Write', false],
   ] as const)('%s: %s', (tool, changes) => {
     expect(mcpToolChangesFiles(tool)).toBe(changes);
+  });
+});
+
+describe('rules per subagent type', () => {
+  it('a rule can hold a subagent type to less than the main agent', () => {
+    const workflow = compile(`
+name: per-agent
+phases:
+  - name: work
+    allowed_tools: all
+    rules:
+      - when: "agent_type == 'Explore' and tool == 'Bash'"
+        action: block
+        message: "the Explore subagent only reads"
+`);
+    const session = new Session(workflow);
+    expect(session.send(pre('Bash', { command: 'ls' })).decision.kind).toBe('allow');
+    const fromExplore: EngineEvent = { name: 'PreToolUse', toolName: 'Bash', toolInput: { command: 'ls' }, agent: { id: 'a1', type: 'Explore' } };
+    expect(session.send(fromExplore).decision).toMatchObject({ kind: 'deny', reason: expect.stringContaining('the Explore subagent only reads') });
   });
 });
