@@ -19,7 +19,11 @@ export const workflowStateSchema = z.object({
     .nullable(),
   /** Messages (phase entries, warnings) not yet delivered to the model. */
   pendingMessages: z.array(z.string()),
-  disabled: z.object({ reason: z.string(), at: z.number() }).nullable(),
+  /**
+   * Enforcement switched off by the user. With `until` (ms since the epoch, `disable --for`)
+   * it comes back by itself at the first event at or after that time.
+   */
+  disabled: z.object({ reason: z.string(), at: z.number(), until: z.number().nullable().optional() }).nullable(),
 });
 
 export type WorkflowState = z.infer<typeof workflowStateSchema>;

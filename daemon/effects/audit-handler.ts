@@ -38,5 +38,7 @@ function describeEffect(effect: Effect): string {
       return `waiting for the user's approval: ${effect.prompt}`;
     case 'approval_declined':
       return 'the user declined approval';
+    case 'enforcement_resumed':
+      return `enforcement back on: \`disable --for\` ran out at ${new Date(effect.until).toISOString()} (disabled because: ${effect.reason})`;
   }
 }
