@@ -125,6 +125,24 @@ describe.skipIf(!linux)('human-only overrides', () => {
     ]);
   });
 
+  // The other ways to detach, each as the agent would write it; the CLI's exit status goes to a file.
+  const detachings: [string, (command: string) => string, string][] = [
+    ['nohup … &', (command) => `nohup ${command} &`, 'its stdout is the output file'],
+    ['a double fork from node -e', (command) => `node -e 'require("node:child_process").spawn("sh", ["-c", "${command}"], { detached: true, stdio: "inherit" }).unref()'`, 'its stdout is the output file'],
+    ['a pty from script -qc', (command) => `script -qc '${command}' /dev/null`, 'it descends from Claude Code'],
+  ];
+  it.each(detachings)('refuses it run through %s', async (_name, wrap, signal) => {
+    const done = join(t.home, 'done');
+    const script = join(t.home, 'override.sh');
+    writeFileSync(script, `${cli('workflow phase execute --force --reason x')}\necho $? > ${done}\n`);
+    await agentRuns(wrap(`env -u CLAUDECODE bash ${script}`));
+    await waitFor(done);
+    expect(readFileSync(done, 'utf8').trim()).toBe('1');
+    expect(await phase()).toBe('plan');
+    const [row] = tamperRows();
+    expect(((row!.detail as Json).signals as string[]).join('; ')).toContain(signal);
+  });
+
   it('refuses a hand-made request that names no pid, and `daemon stop` too', async () => {
     const request = (path: string, body: unknown) =>
       `node -e 'fetch("http://127.0.0.1:${port}${path}", { method: "POST", headers: { authorization: "Bearer ${TOKEN}", "content-type": "application/json" }, body: ${JSON.stringify(JSON.stringify(body))} }).then(async (r) => console.log(r.status, await r.text()))'`;
