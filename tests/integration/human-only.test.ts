@@ -171,7 +171,7 @@ describe.skipIf(!linux)('human-only overrides', () => {
     await agentRuns(`env -u CLAUDECODE ${cli('workflow reset --reason x')}`);
     await humanRuns(['workflow', 'disable', '--reason', 'by hand', '--for', '10m']);
     const status = await humanRuns(['workflow', 'status']);
-    expect(status.stdout).toMatch(/^DISABLED  by hand \(since \S+, (10m 0s|9m \d+s) left \(until \S+\)\); re-enable with: gobby workflow enable$/m);
+    expect(status.stdout).toMatch(/^DISABLED {2}by hand \(since \S+, (10m 0s|9m \d+s) left \(until \S+\)\); re-enable with: gobby workflow enable$/m);
     const text = await humanRuns(['workflow', 'audit', '--tamper']);
     expect(text.code, text.stderr).toBe(0);
     const lines = text.stdout.trim().split('\n');
