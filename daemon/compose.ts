@@ -10,7 +10,9 @@ import { createEffectRunner, type EffectHandler } from './effects/effect-runner.
 import { createLogHandler } from './effects/log-handler.js';
 import { createHookService } from './hook-service.js';
 import { createEventProvenance } from './provenance/event-provenance.js';
+import { createOverrideOrigin } from './provenance/override-origin.js';
 import { createProcReader, type ProcReader } from './provenance/proc-reader.js';
+import { userNameFromPasswd } from './provenance/user-names.js';
 import type { HomeLayout } from './home-layout.js';
 import { buildServer } from './http/build-server.js';
 import { BUILTIN_TEMPLATES_DIR, MIGRATIONS_DIR, PACKAGE_VERSION } from './package-info.js';
@@ -106,15 +108,24 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
       daemonPid: process.pid,
     }),
   });
+  const proc = options.procReader ?? createProcReader();
   const provenance = createEventProvenance({
-    proc: options.procReader ?? createProcReader(),
+    proc,
     registeredProcess: (sessionId) => store.sessionProcesses.get(sessionId),
+    clock: () => Date.now(),
+  });
+  const overrideOrigin = createOverrideOrigin({
+    proc,
+    registeredWithPid: (pid) => store.sessionProcesses.withPid(pid),
+    registeredProcess: (sessionId) => store.sessionProcesses.get(sessionId),
+    userName: (uid) => userNameFromPasswd(uid),
     clock: () => Date.now(),
   });
   const controlService = createControlService({ store, catalog, sessionWorkflows, effects, resolveProjectRoot, clock });
   const app = buildServer({
     hookService,
     provenance,
+    overrideOrigin,
     controlService,
     token: options.token,
     logger: options.logger,

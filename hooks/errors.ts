@@ -54,6 +54,8 @@ export const ERROR_CATALOG = {
   GOBBY_ERR_PHASE_NOT_FOUND: { status: 400, exitCode: failed, summary: 'The workflow has no phase with that name.' },
   GOBBY_ERR_PHASE_NOT_ALLOWED: { status: 409, exitCode: failed, summary: 'The definition does not allow that move now; --force overrides.' },
   GOBBY_ERR_OVERRIDE_REASON_REQUIRED: { status: 400, exitCode: failed, summary: '--force, reset, disable and clear need --reason.' },
+  GOBBY_ERR_OVERRIDE_FROM_AGENT: { status: 403, exitCode: failed, summary: "An override came from a process a Claude Code session's tools started; it was refused and audited." },
+  GOBBY_ERR_DURATION_INVALID: { status: 400, exitCode: failed, summary: 'A duration is not a whole number followed by s, m or h (90s, 30m, 2h).' },
   GOBBY_ERR_INTERNAL: { status: 500, exitCode: internal, summary: 'A bug in gobby; the daemon log (or the message) has the details.' },
   // Raised by the gobby CLI itself; never sent over HTTP.
   GOBBY_ERR_CLI_USAGE: { status: null, exitCode: failed, summary: 'The command line is wrong: an unknown option, a missing argument, or options that exclude each other.' },

@@ -67,7 +67,9 @@ export type Effect =
       readonly unmet: readonly string[];
       /** Stop blocks this turn before the release. */
       readonly blocks: number;
-    };
+    }
+  /** A `disable --for` ran out: enforcement is back, from the event that noticed it. */
+  | { readonly type: 'enforcement_resumed'; readonly phase: string; readonly disabledAt: number; readonly until: number; readonly reason: string };
 
 export interface Evaluation {
   readonly state: WorkflowState;
@@ -123,8 +125,15 @@ export function evaluateEvent(
   // is the user's choice about the workflow, not a way for the agent to reach the overrides.
   const guarded = checkProtectedGround(event, ctx.ground ?? NO_PROTECTED_GROUND, ctx.bash?.analysis);
   if (guarded) return denyTamper(state, event, guarded);
-  if (state.disabled) {
-    return { state, decision: { kind: 'allow', because: `workflow disabled: ${state.disabled.reason}` }, effects: [] };
+  const { disabled } = state;
+  if (disabled && (disabled.until === undefined || disabled.until === null || ctx.now < disabled.until)) {
+    return { state, decision: { kind: 'allow', because: `workflow disabled: ${disabled.reason}` }, effects: [] };
+  }
+  if (disabled) {
+    // A `disable --for` that ran out: this event is judged with enforcement back on.
+    const resumed: Effect = { type: 'enforcement_resumed', phase: state.phase, disabledAt: disabled.at, until: disabled.until!, reason: disabled.reason };
+    const evaluation = evaluateEvent(workflow, { ...state, disabled: null }, event, ctx);
+    return { ...evaluation, effects: [resumed, ...evaluation.effects] };
   }
   const phase = currentPhase(workflow, state);
   switch (event.name) {

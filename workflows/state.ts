@@ -41,7 +41,11 @@ export const workflowStateSchema = z.object({
   pendingMessages: z.array(z.string()),
   /** The user was told about an attempt on gobby's own ground (told once per session). States written before this field read as false. */
   tamperNoticeGiven: z.boolean().default(false),
-  disabled: z.object({ reason: z.string(), at: z.number() }).nullable(),
+  /**
+   * Enforcement switched off by the user. With `until` (ms since the epoch, `disable --for`)
+   * it comes back by itself at the first event at or after that time.
+   */
+  disabled: z.object({ reason: z.string(), at: z.number(), until: z.number().nullable().optional() }).nullable(),
   /**
    * The stop gate's counters for the current turn; reset by the next prompt. States stored
    * by builds before the gate existed lack it and read as a fresh turn.

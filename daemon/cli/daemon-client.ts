@@ -3,7 +3,7 @@
 // prints is what the contract says, and anything else becomes a catalog error.
 import { hostname, userInfo } from 'node:os';
 import type { z } from 'zod';
-import { locateDaemon as locateDaemonOf } from '../../hooks/daemon-locator.js';
+import { CLIENT_PID_HEADER, locateDaemon as locateDaemonOf } from '../../hooks/daemon-locator.js';
 import { gobbyError, type GobbyError } from '../../hooks/errors.js';
 import { loopbackFetch, type FetchLikeResponse } from '../../hooks/loopback-fetch.js';
 import { GOBBY_VERSION_HEADER, type AnswerOf, type ControlEndpoint } from '../contracts/control-api.js';
@@ -49,6 +49,9 @@ export async function callDaemon<Endpoint extends ControlEndpoint>(
         ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
         ...(token ? { authorization: `Bearer ${token}` } : {}),
         'x-gobby-actor': actorName(),
+        // The daemon checks in /proc that this process holds the connection, then who started
+        // it: an override from a process an agent's tools started is refused.
+        [CLIENT_PID_HEADER]: String(process.pid),
       },
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),

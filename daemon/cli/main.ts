@@ -14,6 +14,7 @@ import {
   resetWorkflow,
   setEnforcement,
   setWorkflow,
+  showAudit,
   showStatus,
   showWorkflow,
 } from './workflow-commands.js';
@@ -148,10 +149,16 @@ workflow
   .command('disable')
   .description('suspend enforcement for the session: everything is allowed and still audited')
   .addOption(reasonOption(' (required)'))
+  .option('--for <duration>', 'enforcement comes back by itself after this long: 90s, 30m, 2h (at most 168h)')
   .addOption(sessionOption())
   .addOption(jsonOption())
-  .action((options: { reason?: string; session?: string; json?: boolean }) =>
-    setEnforcement({ env, cwd, output: { json: !!options.json } }, false, { reason: options.reason, session: options.session }),
+  .addHelpText('after', '\nExample:\n  gobby workflow disable --for 30m --reason "hotfix by hand"\n`gobby workflow status` shows the time left.')
+  .action((options: { reason?: string; for?: string; session?: string; json?: boolean }) =>
+    setEnforcement({ env, cwd, output: { json: !!options.json } }, false, {
+      reason: options.reason,
+      session: options.session,
+      ...(options.for === undefined ? {} : { for: options.for }),
+    }),
   );
 workflow
   .command('enable')
@@ -161,6 +168,26 @@ workflow
   .addOption(jsonOption())
   .action((options: { reason?: string; session?: string; json?: boolean }) =>
     setEnforcement({ env, cwd, output: { json: !!options.json } }, true, { reason: options.reason, session: options.session }),
+  );
+
+workflow
+  .command('audit')
+  .description("the audit log, newest first: this project's sessions and project events, or one session's")
+  .option('--tamper', 'only tamper attempts (tamper:*): overrides from the agent, forged hook events, gobby\'s own ground')
+  .option('--session <id>', 'only this session (default: every session of this project)')
+  .option('--limit <n>', 'how many rows, 1 to 1000 (default 50)')
+  .addOption(jsonOption())
+  .addHelpText(
+    'after',
+    '\nEach row: time, session, decision, event and tool, phase, why, the reason given, and who [actor].\n' +
+      'Examples:\n  gobby workflow audit --tamper\n  gobby workflow audit --session <id> --limit 200 --json',
+  )
+  .action((options: { tamper?: boolean; session?: string; limit?: string; json?: boolean }) =>
+    showAudit({ env, cwd, output: { json: !!options.json } }, {
+      tamper: !!options.tamper,
+      ...(options.session === undefined ? {} : { session: options.session }),
+      ...(options.limit === undefined ? {} : { limit: options.limit }),
+    }),
   );
 
 program.parseAsync(process.argv).catch((error: unknown) => {

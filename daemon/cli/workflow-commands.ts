@@ -1,7 +1,7 @@
 // gobby workflow …: list, show, set, clear, status, and the human-only overrides.
 import { gobbyError } from '../../hooks/errors.js';
 import { CONTROL_API } from '../contracts/control-api.js';
-import type { StatusAnswer } from '../contracts/session-answers.js';
+import type { AuditAnswer, StatusAnswer } from '../contracts/session-answers.js';
 import { callDaemon, locateDaemon } from './daemon-client.js';
 import { formatDuration } from './daemon-commands.js';
 import { printResult, type OutputOptions } from './output.js';
@@ -103,7 +103,10 @@ function formatStatus(status: StatusAnswer): string {
       `approval  ${approval ? `pending in ${approval.phase}: "${approval.prompt}" (asked ${approval.asked_at})` : '—'}`,
       `next      ${status.way_out}`,
     );
-    if (status.disabled) lines.push(`DISABLED  ${status.disabled.reason} (since ${status.disabled.at}); re-enable with: gobby workflow enable`);
+    if (status.disabled) {
+      const left = status.disabled.seconds_left === null ? '' : `, ${formatDuration(status.disabled.seconds_left)} left (until ${status.disabled.until})`;
+      lines.push(`DISABLED  ${status.disabled.reason} (since ${status.disabled.at}${left}); re-enable with: gobby workflow enable`);
+    }
   }
   lines.push('', 'last decisions (newest first):');
   for (const d of status.last_decisions) {
@@ -134,14 +137,40 @@ export async function resetWorkflow(ctx: Context, options: { reason?: string; se
   );
 }
 
-export async function setEnforcement(ctx: Context, enabled: boolean, options: { reason?: string; session?: string }): Promise<void> {
+export async function setEnforcement(
+  ctx: Context,
+  enabled: boolean,
+  options: { reason?: string; session?: string; for?: string },
+): Promise<void> {
   refuseInsideClaudeCode(ctx.env, enabled ? 'enable' : 'disable');
   const result = await callDaemon(locateDaemon(ctx.env), enabled ? CONTROL_API.enable : CONTROL_API.disable, {
-    body: { cwd: ctx.cwd, session: options.session, reason: options.reason },
+    body: { cwd: ctx.cwd, session: options.session, reason: options.reason, ...(options.for === undefined ? {} : { for: options.for }) },
   });
   printResult(ctx.output, result, () =>
     enabled
       ? `session ${result.session_id}: ${result.workflow} enforcement enabled again (phase ${result.phase})`
-      : `session ${result.session_id}: ${result.workflow} enforcement DISABLED (reason: ${result.reason}); re-enable with: gobby workflow enable`,
+      : `session ${result.session_id}: ${result.workflow} enforcement DISABLED (reason: ${result.reason}); ` +
+        (result.until ? `it comes back by itself at ${result.until}, or now with: gobby workflow enable` : 're-enable with: gobby workflow enable'),
   );
+}
+
+export async function showAudit(ctx: Context, options: { tamper: boolean; session?: string; limit?: string }): Promise<void> {
+  const result = await callDaemon(locateDaemon(ctx.env), CONTROL_API.audit, {
+    query: { cwd: ctx.cwd, session: options.session, tamper: String(options.tamper), limit: options.limit },
+  });
+  printResult(ctx.output, result, () => formatAudit(result));
+}
+
+function formatAudit(audit: AuditAnswer): string {
+  const scope = audit.session_id ? `session ${audit.session_id}` : `${audit.project} (all sessions)`;
+  const lines = [`${audit.tamper_only ? 'tamper attempts' : 'audit log'} for ${scope}, newest first:`];
+  for (const row of audit.rows) {
+    const what = [row.event, row.tool].filter(Boolean).join(' ');
+    lines.push(
+      `  ${row.at.replace('T', ' ').slice(0, 19)}  ${(row.session_id ?? '(project)').slice(0, 8)}  ${row.decision.padEnd(7)} ${what.padEnd(28)} ` +
+        `${row.phase ?? '-'}  ${row.because}${row.reason ? `  reason: ${row.reason}` : ''}  [${row.actor}]`,
+    );
+  }
+  if (audit.rows.length === 0) lines.push('  (none)');
+  return lines.join('\n');
 }

@@ -4,7 +4,7 @@
 // it and parses every answer with the schema. The MCP server and a dashboard use the same.
 import type { z } from 'zod';
 import { daemonAnswer, healthAnswer, shutdownAnswer } from './daemon-answers.js';
-import { enforcementAnswer, phaseAnswer, resetAnswer, statusAnswer } from './session-answers.js';
+import { auditAnswer, enforcementAnswer, phaseAnswer, resetAnswer, statusAnswer } from './session-answers.js';
 import { clearWorkflowAnswer, setWorkflowAnswer, workflowAnswer, workflowListAnswer } from './workflow-answers.js';
 
 /**
@@ -25,6 +25,7 @@ export const CONTROL_API = {
   daemon: { method: 'GET', path: '/api/daemon', answer: daemonAnswer },
   shutdown: { method: 'POST', path: '/api/shutdown', answer: shutdownAnswer },
   status: { method: 'GET', path: '/api/status', answer: statusAnswer },
+  audit: { method: 'GET', path: '/api/audit', answer: auditAnswer },
   listWorkflows: { method: 'GET', path: '/api/workflows', answer: workflowListAnswer },
   showWorkflow: { method: 'GET', path: '/api/workflows/:name', answer: workflowAnswer },
   setWorkflow: { method: 'PUT', path: '/api/projects/workflow', answer: setWorkflowAnswer },

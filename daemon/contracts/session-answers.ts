@@ -46,7 +46,10 @@ const statusWithWorkflow = statusBase.extend({
   way_out: z.string(),
   /** Set while the model asked the phase's approval question and the user has not answered. */
   pending_approval: z.object({ phase: z.string(), prompt: z.string(), asked_at: timestamp }).nullable(),
-  disabled: z.object({ reason: z.string(), at: timestamp }).nullable(),
+  /** `until` and `seconds_left` are set by `disable --for`; null means until `enable`. */
+  disabled: z
+    .object({ reason: z.string(), at: timestamp, until: timestamp.nullable(), seconds_left: z.number().int().positive().nullable() })
+    .nullable(),
   variables: z.record(z.string(), z.unknown()),
 });
 
@@ -80,4 +83,33 @@ export const enforcementAnswer = z.object({
   phase: z.string(),
   disabled: z.boolean(),
   reason: z.string(),
+  /** When a `disable --for` turns enforcement back on by itself. */
+  until: timestamp.nullable(),
 });
+
+/** `GET /api/audit?cwd=&session=&tamper=&limit=`: audit rows, newest first. */
+export const auditAnswer = z.object({
+  project: z.string(),
+  /** The session asked for with --session; null for the whole project. */
+  session_id: z.string().nullable(),
+  tamper_only: z.boolean(),
+  rows: z
+    .array(
+      z.object({
+        at: timestamp,
+        /** Null for a project's own row (`workflow:set`, or a refused override linked to no session). */
+        session_id: z.string().nullable(),
+        event: z.string(),
+        tool: z.string().nullable(),
+        decision: z.enum(['allow', 'deny', 'context', 'none']),
+        workflow: z.string().nullable(),
+        phase: z.string().nullable(),
+        because: z.string(),
+        reason: z.string().nullable(),
+        actor: z.string(),
+        detail: z.unknown(),
+      }),
+    )
+    .readonly(),
+});
+export type AuditAnswer = z.infer<typeof auditAnswer>;

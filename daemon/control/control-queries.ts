@@ -5,7 +5,7 @@ import type { SessionWorkflow, SessionWorkflows } from '../session-workflows.js'
 import type { SessionRow } from '../store/sessions-repository.js';
 import type { Store } from '../store/store.js';
 import type { WorkflowCatalog } from '../workflow-catalog.js';
-import { buildStatusView, viewProjectEvent } from './status-view.js';
+import { buildStatusView, viewAuditRow, viewProjectEvent } from './status-view.js';
 import { describeWorkflow, summarizeWorkflow } from './workflow-view.js';
 
 interface ControlQueriesDeps {
@@ -70,6 +70,28 @@ export function createControlQueries(deps: ControlQueriesDeps) {
     });
   }
 
+  /**
+   * `gobby workflow audit`: one session's rows (`--session`), or else the project's and all
+   * its sessions', newest first; `tamperOnly` keeps the `tamper:*` rows.
+   */
+  function auditRows(input: { cwd: string; sessionId?: string | undefined; tamperOnly: boolean; limit: number }) {
+    const root = deps.resolveProjectRoot(input.cwd);
+    if (input.sessionId && !store.sessions.get(input.sessionId)) {
+      throw gobbyError('GOBBY_ERR_SESSION_NOT_FOUND', `no session ${input.sessionId} has reported to gobby`);
+    }
+    const project = input.sessionId ? undefined : store.projects.find(root);
+    const rows =
+      input.sessionId || project
+        ? store.audit.list({ sessionId: input.sessionId ?? null, projectId: project?.id ?? null, tamperOnly: input.tamperOnly, limit: input.limit })
+        : [];
+    return {
+      project: root,
+      session_id: input.sessionId ?? null,
+      tamper_only: input.tamperOnly,
+      rows: rows.map(viewAuditRow),
+    };
+  }
+
   function listWorkflows(cwd: string) {
     const root = deps.resolveProjectRoot(cwd);
     const listing = catalog.list(root);
@@ -103,7 +125,7 @@ export function createControlQueries(deps: ControlQueriesDeps) {
     );
   }
 
-  return { selectSession, requireWorkflow, status, listWorkflows, showWorkflow, unknownWorkflow };
+  return { selectSession, requireWorkflow, status, auditRows, listWorkflows, showWorkflow, unknownWorkflow };
 }
 
 export type ControlQueries = ReturnType<typeof createControlQueries>;

@@ -6,6 +6,7 @@ import type { SessionWorkflows } from '../session-workflows.js';
 import type { Store } from '../store/store.js';
 import type { WorkflowCatalog } from '../workflow-catalog.js';
 import { createControlQueries } from './control-queries.js';
+import { createOverrideRefusals } from './override-refusals.js';
 import { createProjectWorkflows } from './project-workflows.js';
 import { createSessionOverrides } from './session-overrides.js';
 
@@ -23,6 +24,7 @@ export function createControlService(deps: ControlServiceDeps) {
   const queries = createControlQueries(deps);
   const projectWorkflows = createProjectWorkflows({ ...deps, queries });
   const overrides = createSessionOverrides({ ...deps, queries });
+  const refusals = createOverrideRefusals(deps);
   return {
     status: queries.status,
     listWorkflows: queries.listWorkflows,
@@ -32,6 +34,8 @@ export function createControlService(deps: ControlServiceDeps) {
     changePhase: overrides.changePhase,
     reset: overrides.reset,
     setDisabled: overrides.setDisabled,
+    auditRows: queries.auditRows,
+    recordRefusedOverride: refusals.record,
   };
 }
 

@@ -22,6 +22,8 @@ interface ProjectWorkflowInput {
   readonly cwd: string;
   readonly actor: string;
   readonly reason?: string | undefined;
+  /** What the daemon verified about who ran it (user, pid, tty), merged into the audit row's detail. */
+  readonly detail?: Readonly<Record<string, unknown>> | undefined;
 }
 
 export function createProjectWorkflows(deps: ProjectWorkflowsDeps) {
@@ -48,7 +50,7 @@ export function createProjectWorkflows(deps: ProjectWorkflowsDeps) {
           `(${definition.tier}: ${definition.file}) for new sessions`,
         reason: input.reason?.trim() || null,
         actor: input.actor,
-        detail: { previous_workflow: previous, definition: { ...definition, hash: workflow.hash } },
+        detail: { previous_workflow: previous, definition: { ...definition, hash: workflow.hash }, ...input.detail },
       });
       // Running sessions without a workflow pick it up now, so `status` shows it at once;
       // their first prompt then carries the phase's instructions.
@@ -83,6 +85,7 @@ export function createProjectWorkflows(deps: ProjectWorkflowsDeps) {
           because: `project workflow ${previous} cleared: new sessions run without one; running sessions keep theirs`,
           reason,
           actor: input.actor,
+          ...(input.detail === undefined ? {} : { detail: input.detail }),
         });
       }
       return { project: root, previous_workflow: previous };

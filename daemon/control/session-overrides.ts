@@ -21,9 +21,11 @@ interface SessionOverridesDeps {
   readonly clock: () => number;
 }
 
-interface OverrideInput extends SessionSelector {
+export interface OverrideInput extends SessionSelector {
   readonly reason?: string | undefined;
   readonly actor: string;
+  /** What the daemon verified about who ran it (user, pid, tty), for the audit row. */
+  readonly detail?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** The session an override applies to, as it is before the override. */
@@ -71,6 +73,7 @@ export function createSessionOverrides(deps: SessionOverridesDeps) {
         because: planned.because,
         reason: planned.reason,
         actor: input.actor,
+        ...(input.detail === undefined ? {} : { detail: input.detail }),
       });
       return {
         result: planned.reply(after),
@@ -134,15 +137,26 @@ export function createSessionOverrides(deps: SessionOverridesDeps) {
     });
   }
 
-  function setDisabled(input: OverrideInput & { disabled: boolean }) {
+  /** `forMs` (from `disable --for`) makes enforcement come back by itself at now + forMs. */
+  function setDisabled(input: OverrideInput & { disabled: boolean; forMs?: number | undefined }) {
     return runOverride(input, ({ workflow, state, session, now }) => {
       const reason = input.disabled ? requireReason(input.reason, 'disable') : input.reason?.trim() || 'enabled by the user';
+      const until = input.disabled && input.forMs !== undefined ? now + input.forMs : null;
       return {
         event: input.disabled ? 'override:disable' : 'override:enable',
-        change: { save: { ...state, disabled: input.disabled ? { reason, at: now } : null }, effects: [] },
-        because: input.disabled ? 'enforcement disabled' : 'enforcement enabled',
+        change: { save: { ...state, disabled: input.disabled ? { reason, at: now, until } : null }, effects: [] },
+        because: input.disabled
+          ? `enforcement disabled${until === null ? '' : ` until ${new Date(until).toISOString()}`}`
+          : 'enforcement enabled',
         reason,
-        reply: () => ({ session_id: session.id, workflow: workflow.name, phase: state.phase, disabled: input.disabled, reason }),
+        reply: () => ({
+          session_id: session.id,
+          workflow: workflow.name,
+          phase: state.phase,
+          disabled: input.disabled,
+          reason,
+          until: until === null ? null : new Date(until).toISOString(),
+        }),
       };
     });
   }

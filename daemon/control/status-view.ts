@@ -1,6 +1,6 @@
 // What `gobby workflow status` shows, shaped from rows the queries already read. Pure: no
 // store, no clock (the time comes in as `now`), so it is tested on its own.
-import { describeAllowedTools, describeWayOut } from '../../workflows/index.js';
+import { describeAllowedTools, describeWayOut, type WorkflowState } from '../../workflows/index.js';
 import type { SessionWorkflow } from '../session-workflows.js';
 import type { AuditRow } from '../store/audit-repository.js';
 import type { ProjectRow } from '../store/projects-repository.js';
@@ -61,8 +61,24 @@ export function buildStatusView(input: StatusViewInput) {
     pending_approval: state.pendingApproval
       ? { phase: state.pendingApproval.phase, prompt: state.pendingApproval.prompt, asked_at: iso(state.pendingApproval.askedAt) }
       : null,
-    disabled: state.disabled ? { reason: state.disabled.reason, at: iso(state.disabled.at) } : null,
+    disabled: disabledView(state.disabled, input.now),
     variables: state.variables,
+  };
+}
+
+/**
+ * A `disable --for` that ran out shows as enabled: the engine turns enforcement back on at the
+ * session's next event, whether or not that event has come yet.
+ */
+function disabledView(disabled: WorkflowState['disabled'], now: number) {
+  if (!disabled) return null;
+  const until = disabled.until ?? null;
+  if (until !== null && now >= until) return null;
+  return {
+    reason: disabled.reason,
+    at: iso(disabled.at),
+    until: until === null ? null : iso(until),
+    seconds_left: until === null ? null : Math.ceil((until - now) / 1000),
   };
 }
 
@@ -75,6 +91,23 @@ export function viewProjectEvent(row: AuditRow) {
     because: row.because,
     reason: row.reason ?? null,
     actor: row.actor ?? 'claude-code',
+  };
+}
+
+/** Any audit row as `gobby workflow audit` shows it: whose it is, what happened, who did it and why. */
+export function viewAuditRow(row: AuditRow) {
+  return {
+    at: iso(row.at),
+    session_id: row.sessionId,
+    event: row.event,
+    tool: row.toolName ?? null,
+    decision: row.decision,
+    workflow: row.workflow ?? null,
+    phase: row.phase ?? null,
+    because: row.because,
+    reason: row.reason ?? null,
+    actor: row.actor ?? 'claude-code',
+    detail: row.detail ?? null,
   };
 }
 

@@ -46,5 +46,7 @@ function describeEffect(effect: Effect): string {
       return `attempt on gobby's own ground refused (${effect.because})`;
     case 'stop_released':
       return `stop gate let the turn end (${effect.reason}, after ${effect.blocks} block${effect.blocks === 1 ? '' : 's'}), still missing: ${effect.unmet.join('; ')}`;
+    case 'enforcement_resumed':
+      return `enforcement back on: \`disable --for\` ran out at ${new Date(effect.until).toISOString()} (disabled because: ${effect.reason})`;
   }
 }

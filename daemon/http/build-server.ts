@@ -5,6 +5,7 @@ import { GOBBY_VERSION_HEADER } from '../contracts/control-api.js';
 import type { ControlService } from '../control/control-service.js';
 import type { HookService } from '../hook-service.js';
 import type { EventProvenance } from '../provenance/event-provenance.js';
+import type { OverrideOriginCheck } from '../provenance/override-origin.js';
 import { registerControlRoutes, type DaemonInfo } from './control-routes.js';
 import { registerHookRoutes } from './hook-routes.js';
 import { registerJsonBodyParser } from './json-body.js';
@@ -14,6 +15,8 @@ import { describeError, sendError } from './send-error.js';
 export interface ServerDeps {
   readonly hookService: HookService;
   readonly provenance: EventProvenance;
+  /** Who sent an override: the human, or a process a Claude Code session's tools started. */
+  readonly overrideOrigin: OverrideOriginCheck;
   readonly controlService: ControlService;
   readonly info: DaemonInfo;
   readonly token: string;
@@ -53,6 +56,6 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   app.setNotFoundHandler((request, reply) => sendError(reply, 'GOBBY_ERR_HTTP_NOT_FOUND', `no route ${request.method} ${request.url}`));
 
   registerHookRoutes(app, deps.hookService, deps.provenance);
-  registerControlRoutes(app, deps.controlService, deps.info, deps.shutdown);
+  registerControlRoutes(app, deps.controlService, deps.info, deps.shutdown, deps.overrideOrigin);
   return app;
 }

@@ -1,12 +1,17 @@
 // The control API the gobby CLI talks to. Bodies and queries are checked with zod, answers
 // are typed by the contract table (daemon/contracts/); the actor (who ran the command)
 // comes from the CLI and goes into the audit log.
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { CLIENT_PID_HEADER } from '../../hooks/daemon-locator.js';
 import { CONTROL_API, type AnswerOf, type ControlEndpointName } from '../contracts/control-api.js';
 import type { ControlService } from '../control/control-service.js';
 import { describeZodIssues } from '../../workflows/zod-issues.js';
 import { gobbyError } from '../errors.js';
+import type { Peer } from '../provenance/event-provenance.js';
+import type { OverrideClient, OverrideOrigin, OverrideOriginCheck } from '../provenance/override-origin.js';
+import { parseDuration } from '../control/duration.js';
 
 export interface DaemonInfo {
   readonly version: string;
@@ -23,6 +28,13 @@ const selector = { cwd: z.string().min(1), session: z.string().min(1).optional()
 const querySelector = z.object(selector);
 const phaseBody = z.object({ ...selector, phase: z.string().min(1), force: z.boolean().default(false), reason: z.string().optional() });
 const overrideBody = z.object({ ...selector, reason: z.string().optional() });
+const disableBody = overrideBody.extend({ for: z.string().optional() });
+const auditQuery = z.object({
+  cwd: z.string().min(1),
+  session: z.string().min(1).optional(),
+  tamper: z.enum(['true', 'false']).default('false'),
+  limit: z.coerce.number().int().min(1).max(1000).default(50),
+});
 const setWorkflowBody = z.object({ cwd: z.string().min(1), workflow: z.string().min(1), reason: z.string().optional() });
 const clearWorkflowBody = z.object({ cwd: z.string().min(1), reason: z.string().optional() });
 const cwdOnly = z.object({ cwd: z.string().min(1) });
@@ -38,6 +50,34 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
 function actorOf(request: FastifyRequest): string {
   const header = request.headers['x-gobby-actor'];
   return typeof header === 'string' && header.trim() ? `cli:${header.trim().slice(0, 100)}` : 'cli';
+}
+
+function peerOf(socket: Socket): Peer | undefined {
+  const { remotePort, localPort, remoteAddress } = socket;
+  if (typeof remotePort !== 'number' || typeof localPort !== 'number' || !remoteAddress) return undefined;
+  return { peerPort: remotePort, localPort };
+}
+
+/** The pid the CLI says it runs as: believed only once /proc shows that process holds the connection. */
+function claimedClientPid(request: FastifyRequest): number | undefined {
+  const header = request.headers[CLIENT_PID_HEADER];
+  const pid = typeof header === 'string' && /^\d{1,10}$/.test(header) ? Number(header) : undefined;
+  return pid !== undefined && pid > 0 ? pid : undefined;
+}
+
+function describeClient(client: OverrideClient): string {
+  const user = client.user ?? (client.uid === null ? 'unknown user' : `uid ${client.uid}`);
+  return `user ${user}, pid ${client.pid}, ${client.tty ? `tty ${client.tty}` : 'no tty'}`;
+}
+
+function clientDetail(client: OverrideClient) {
+  return { user: client.user, uid: client.uid, pid: client.pid, comm: client.comm, tty: client.tty };
+}
+
+/** Who ran a human override, for its audit row: what the CLI says, and what the daemon saw. */
+interface VerifiedActor {
+  readonly actor: string;
+  readonly detail: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -67,7 +107,59 @@ function serve<Name extends ControlEndpointName>(
   app.route<{ Params: Record<string, string> }>({ method, url: path, handler: async (request) => handler(request) });
 }
 
-export function registerControlRoutes(app: FastifyInstance, control: ControlService, info: DaemonInfo, shutdown: () => void): void {
+export function registerControlRoutes(
+  app: FastifyInstance,
+  control: ControlService,
+  info: DaemonInfo,
+  shutdown: () => void,
+  overrideOrigin: OverrideOriginCheck,
+): void {
+  /**
+   * The decisive human-only check: an override sent by a process that a Claude Code
+   * session's tools started is refused and recorded as `tamper:override`, however the agent
+   * spelled or detached it. The CLI's own CLAUDECODE check is only a first line.
+   */
+  function humanOnly(request: FastifyRequest, endpoint: ControlEndpointName, target: { cwd?: string; session?: string | undefined }): VerifiedActor {
+    const claimed = actorOf(request);
+    const origin: OverrideOrigin = overrideOrigin.check(peerOf(request.raw.socket), claimedClientPid(request));
+    switch (origin.kind) {
+      case 'unverified':
+        return { actor: claimed, detail: { by: { verified: false, why: origin.why } } };
+      case 'human':
+        return {
+          actor: `${claimed} (${describeClient(origin.client)})`,
+          detail: { by: { verified: true, ...clientDetail(origin.client) } },
+        };
+      case 'unknown':
+      case 'agent': {
+        const sender = origin.kind === 'agent' ? `pid ${origin.client.pid} (${origin.client.comm})` : 'a process gobby could not identify';
+        const why =
+          origin.kind === 'agent'
+            ? `${sender} was started by the tools of Claude Code session ${origin.claudeCode.sessionId}: ${origin.signals.join('; ')}`
+            : `${sender} (${origin.why}), so it cannot be told apart from the agent's`;
+        control.recordRefusedOverride({
+          endpoint,
+          cwd: target.cwd,
+          agentSessionId: origin.kind === 'agent' ? origin.claudeCode.sessionId : target.session,
+          actor: origin.kind === 'agent' ? `process:${origin.client.comm}[${origin.client.pid}]` : 'process:unknown',
+          because: `override ${endpoint} refused: ${why}`,
+          detail: {
+            claimed_actor: claimed,
+            ...(origin.kind === 'agent'
+              ? { by: clientDetail(origin.client), claude_code: origin.claudeCode, signals: origin.signals }
+              : { why: origin.why }),
+          },
+        });
+        request.log.warn({ endpoint, why }, 'override from an agent refused');
+        throw gobbyError(
+          'GOBBY_ERR_OVERRIDE_FROM_AGENT',
+          `gobby: \`${endpoint}\` is a human-only override and was refused: ${why}. Only the user, from their own terminal, can run it. ` +
+            'This attempt is recorded for the user.',
+        );
+      }
+    }
+  }
+
   serve(app, 'health', () => ({ ok: true, name: 'gobby', version: info.version, pid: process.pid, home: info.home }));
 
   serve(app, 'daemon', () => ({
@@ -84,7 +176,8 @@ export function registerControlRoutes(app: FastifyInstance, control: ControlServ
     memory_rss_bytes: process.memoryUsage().rss,
   }));
 
-  serve(app, 'shutdown', () => {
+  serve(app, 'shutdown', (request) => {
+    humanOnly(request, 'shutdown', {});
     setImmediate(shutdown);
     return { ok: true, stopping: true };
   });
@@ -93,6 +186,11 @@ export function registerControlRoutes(app: FastifyInstance, control: ControlServ
     const query = parse(querySelector, request.query);
     const view = control.status({ cwd: query.cwd, sessionId: query.session });
     return view.workflow === null ? view : { ...view, allowed_tools: toolPatterns(view.allowed_tools) };
+  });
+
+  serve(app, 'audit', (request) => {
+    const query = parse(auditQuery, request.query);
+    return control.auditRows({ cwd: query.cwd, sessionId: query.session, tamperOnly: query.tamper === 'true', limit: query.limit });
   });
 
   serve(app, 'listWorkflows', (request) => control.listWorkflows(parse(cwdOnly, request.query).cwd));
@@ -104,28 +202,33 @@ export function registerControlRoutes(app: FastifyInstance, control: ControlServ
 
   serve(app, 'setWorkflow', (request) => {
     const body = parse(setWorkflowBody, request.body);
-    return control.setProjectWorkflow({ ...body, actor: actorOf(request) });
+    return control.setProjectWorkflow({ ...body, ...humanOnly(request, 'setWorkflow', body) });
   });
 
   serve(app, 'clearWorkflow', (request) => {
     const body = parse(clearWorkflowBody, request.body);
-    return control.clearProjectWorkflow({ ...body, actor: actorOf(request) });
+    return control.clearProjectWorkflow({ ...body, ...humanOnly(request, 'clearWorkflow', body) });
   });
 
   serve(app, 'changePhase', (request) => {
     const body = parse(phaseBody, request.body);
-    return control.changePhase({ ...body, sessionId: body.session, actor: actorOf(request) });
+    return control.changePhase({ ...body, sessionId: body.session, ...humanOnly(request, 'changePhase', body) });
   });
 
   serve(app, 'reset', (request) => {
     const body = parse(overrideBody, request.body);
-    return control.reset({ ...body, sessionId: body.session, actor: actorOf(request) });
+    return control.reset({ ...body, sessionId: body.session, ...humanOnly(request, 'reset', body) });
   });
 
-  for (const [endpoint, disabled] of [['disable', true], ['enable', false]] as const) {
-    serve(app, endpoint, (request) => {
-      const body = parse(overrideBody, request.body);
-      return control.setDisabled({ ...body, sessionId: body.session, actor: actorOf(request), disabled });
-    });
-  }
+  serve(app, 'disable', (request) => {
+    const body = parse(disableBody, request.body);
+    const verified = humanOnly(request, 'disable', body);
+    const forMs = body.for === undefined ? undefined : parseDuration(body.for);
+    return control.setDisabled({ ...body, sessionId: body.session, ...verified, disabled: true, forMs });
+  });
+
+  serve(app, 'enable', (request) => {
+    const body = parse(overrideBody, request.body);
+    return control.setDisabled({ ...body, sessionId: body.session, ...humanOnly(request, 'enable', body), disabled: false });
+  });
 }

@@ -14,6 +14,17 @@ export interface ProcessInfo {
   readonly startTime: number;
 }
 
+/** What the daemon can learn about a process that it does not have to take on its word. */
+export interface ProcessDetail extends ProcessInfo {
+  /** Session id and process group: `setsid` changes both, a plain fork or `nohup` neither. */
+  readonly sid: number;
+  readonly pgrp: number;
+  /** The controlling terminal's device number, 0 for none. */
+  readonly ttyNr: number;
+  /** The real user id, from /proc/<pid>/status. */
+  readonly uid: number | null;
+}
+
 export interface ProcReader {
   /** False where there is no /proc (macOS, Windows): nothing can be verified there. */
   readonly available: boolean;
@@ -24,6 +35,11 @@ export interface ProcReader {
   holdsSocket(pid: number, inode: string): boolean;
   /** Every process is searched: tens of milliseconds on a busy machine, so only on rare paths. */
   findSocketHolder(inode: string): number | null;
+  processDetail(pid: number): ProcessDetail | null;
+  /** What file descriptor `fd` of `pid` points at (`/dev/pts/3`, `pipe:[…]`, a path), or null. */
+  openFile(pid: number, fd: number): string | null;
+  /** The environment `pid` was started with (what the process itself changed later is not seen). */
+  environment(pid: number): ReadonlyMap<string, string> | null;
 }
 
 const TCP_TABLES = ['net/tcp', 'net/tcp6'];
@@ -72,6 +88,34 @@ export function createProcReader(root = '/proc'): ProcReader {
       }
     },
     holdsSocket,
+    processDetail(pid) {
+      try {
+        const detail = parseStatDetail(pid, readFileSync(join(root, String(pid), 'stat'), 'utf8'));
+        if (!detail) return null;
+        return { ...detail, uid: parseUid(readFileSync(join(root, String(pid), 'status'), 'utf8')) };
+      } catch {
+        return null;
+      }
+    },
+    openFile(pid, fd) {
+      try {
+        return readlinkSync(join(root, String(pid), 'fd', String(fd)));
+      } catch {
+        return null;
+      }
+    },
+    environment(pid) {
+      try {
+        const text = readFileSync(join(root, String(pid), 'environ'), 'utf8');
+        const entries = text.split('\0').flatMap((entry): [string, string][] => {
+          const equals = entry.indexOf('=');
+          return equals > 0 ? [[entry.slice(0, equals), entry.slice(equals + 1)]] : [];
+        });
+        return new Map(entries);
+      } catch {
+        return null;
+      }
+    },
     findSocketHolder(inode) {
       let entries: string[];
       try {
@@ -115,6 +159,19 @@ export function parseStat(pid: number, stat: string): ProcessInfo | null {
   const startTime = Number(rest[19]);
   if (!Number.isInteger(ppid) || !Number.isFinite(startTime)) return null;
   return { pid, ppid, comm: stat.slice(open + 1, close), startTime };
+}
+
+/** `/proc/<pid>/stat` fields 5 to 7 (pgrp, session, tty_nr) besides what `parseStat` reads. */
+function parseStatDetail(pid: number, stat: string): Omit<ProcessDetail, 'uid'> | null {
+  const info = parseStat(pid, stat);
+  if (!info) return null;
+  const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { ...info, pgrp: Number(rest[2]), sid: Number(rest[3]), ttyNr: Number(rest[4]) };
+}
+
+function parseUid(status: string): number | null {
+  const match = /^Uid:\s+(\d+)/m.exec(status);
+  return match ? Number(match[1]) : null;
 }
 
 function portOf(address: string): number {

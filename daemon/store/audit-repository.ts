@@ -44,6 +44,11 @@ export function createAuditRepository(db: Database) {
     VALUES (@at, @sessionId, @projectId, @event, @toolName, @toolUseId, @decision, @workflow, @phase, @because, @reason, @actor, @detail)`);
   const recent = db.prepare(`SELECT ${COLUMNS} FROM audit_log WHERE session_id = ? ORDER BY id DESC LIMIT ?`);
   const recentForProject = db.prepare(`SELECT ${COLUMNS} FROM audit_log WHERE project_id = ? ORDER BY id DESC LIMIT ?`);
+  const listing = db.prepare(`SELECT ${COLUMNS} FROM audit_log
+    WHERE (@sessionId IS NOT NULL AND session_id = @sessionId
+       OR @sessionId IS NULL AND (project_id = @projectId OR session_id IN (SELECT id FROM sessions WHERE project_id = @projectId)))
+      AND (@tamperOnly = 0 OR event LIKE 'tamper:%')
+    ORDER BY id DESC LIMIT @limit`);
   const counts = db.prepare(`SELECT decision, COUNT(*) AS n FROM audit_log WHERE session_id = ? GROUP BY decision`);
 
   function write(owner: { sessionId: string | null; projectId: number | null }, entry: AuditFields): void {
@@ -79,6 +84,11 @@ export function createAuditRepository(db: Database) {
     /** A project's own rows (not its sessions'), newest first. */
     recentForProject(projectId: number, limit: number): AuditRow[] {
       return (recentForProject.all(projectId, limit) as (AuditRow & { detail: string | null })[]).map(fromRow);
+    },
+    /** One session's rows, or a project's and all its sessions', newest first; `tamperOnly` keeps `tamper:*` rows. */
+    list(filter: { sessionId: string | null; projectId: number | null; tamperOnly: boolean; limit: number }): AuditRow[] {
+      const rows = listing.all({ ...filter, tamperOnly: filter.tamperOnly ? 1 : 0 }) as (AuditRow & { detail: string | null })[];
+      return rows.map(fromRow);
     },
     decisionCounts(sessionId: string): Record<string, number> {
       const rows = counts.all(sessionId) as { decision: string; n: number }[];

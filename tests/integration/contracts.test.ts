@@ -44,12 +44,15 @@ describe('the contract table', () => {
     await t.stop(session);
     const waiting = await call('status', `/api/status?cwd=${cwd()}`);
     expect(waiting.pending_approval).toMatchObject({ phase: 'plan' });
-    await call('disable', '/api/sessions/disable', { cwd: t.project, reason: 'contract test' });
+    await call('disable', '/api/sessions/disable', { cwd: t.project, reason: 'contract test', for: '30m' });
     const disabled = await call('status', `/api/status?cwd=${cwd()}`);
     expect(disabled.disabled).toMatchObject({ reason: 'contract test' });
     await call('enable', '/api/sessions/enable', { cwd: t.project });
     await call('changePhase', '/api/sessions/phase', { cwd: t.project, phase: 'execute', force: true, reason: 'contract test' });
     await call('reset', '/api/sessions/reset', { cwd: t.project, reason: 'contract test' });
+    const audit = await call('audit', `/api/audit?cwd=${cwd()}&limit=5`);
+    expect(audit.rows.map((row: Json) => row.event)).toEqual(['phase_changed', 'override:reset', 'phase_changed', 'override:phase', 'override:enable']);
+    await call('audit', `/api/audit?cwd=${cwd()}&session=${session}&tamper=true`);
     await call('clearWorkflow', '/api/projects/workflow/clear', { cwd: t.project, reason: 'the contract walk ends here' });
     await call('shutdown', '/api/shutdown');
   });
