@@ -144,6 +144,21 @@ export type EnsureDaemonResult =
     };
 
 /**
+ * The daemon of `env` that answers, on the port in daemon.json or the configured one
+ * (daemon.json may be stale), or null when neither answers as gobby.
+ */
+export async function findRunningDaemon(env: Env, fetchImpl: FetchLike = loopbackFetch): Promise<{ port: number; health: DaemonHealth } | null> {
+  const home = resolveGobbyHome(env);
+  const ports = new Set([readDaemonFile(home)?.port, resolveConfiguredPort(env, home)]);
+  for (const port of ports) {
+    if (port === undefined) continue;
+    const health = await checkDaemonHealth(port, fetchImpl);
+    if (health) return { port, health };
+  }
+  return null;
+}
+
+/**
  * Returns the daemon that answers on one of its candidate ports (daemon.json may be stale),
  * else starts one and waits for its health check. The new daemon writes daemon.json, so the
  * candidates are read again on every poll. When two starts race, the loser's process exits
@@ -151,16 +166,7 @@ export type EnsureDaemonResult =
  */
 export async function ensureDaemon(options: EnsureDaemonOptions): Promise<EnsureDaemonResult> {
   const home = resolveGobbyHome(options.env);
-  const fetchImpl = options.fetchImpl ?? loopbackFetch;
-  const findHealthy = async (): Promise<{ port: number; health: DaemonHealth } | null> => {
-    const ports = new Set([readDaemonFile(home)?.port, resolveConfiguredPort(options.env, home)]);
-    for (const port of ports) {
-      if (port === undefined) continue;
-      const health = await checkDaemonHealth(port, fetchImpl);
-      if (health) return { port, health };
-    }
-    return null;
-  };
+  const findHealthy = () => findRunningDaemon(options.env, options.fetchImpl);
 
   const alreadyUp = await findHealthy();
   if (alreadyUp) return { kind: 'running', ...alreadyUp };

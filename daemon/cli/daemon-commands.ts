@@ -1,10 +1,10 @@
 // gobby daemon start | stop | status
 import { setTimeout as sleep } from 'node:timers/promises';
-import { checkDaemonHealth, ensureDaemon } from '../../hooks/daemon-locator.js';
+import { daemonUrl, ensureDaemon, findRunningDaemon } from '../../hooks/daemon-locator.js';
 import { DAEMON_MAIN } from '../package-info.js';
 import { gobbyError } from '../../hooks/errors.js';
 import { CONTROL_API } from '../contracts/control-api.js';
-import { callDaemon, locateDaemon } from './daemon-client.js';
+import { callDaemon, locateDaemon, type DaemonAddress } from './daemon-client.js';
 import { printResult, type OutputOptions } from './output.js';
 
 type Env = Record<string, string | undefined>;
@@ -35,13 +35,13 @@ export async function startDaemon(env: Env, output: OutputOptions): Promise<void
 }
 
 export async function stopDaemon(env: Env, output: OutputOptions): Promise<void> {
-  const address = locateDaemon(env);
-  const running = await checkDaemonHealth(address.port);
-  if (!running) {
+  const found = await findRunningDaemon(env);
+  if (!found) {
     printResult(output, { stopped: false, running: false }, () => 'gobby daemon is not running');
     return;
   }
-  await callDaemon(address, CONTROL_API.shutdown);
+  const running = found.health;
+  await callDaemon(onPort(locateDaemon(env), found.port), CONTROL_API.shutdown);
   const deadline = Date.now() + STOP_TIMEOUT_MS;
   while (Date.now() < deadline && isAlive(running.pid)) await sleep(100);
   if (isAlive(running.pid)) {
@@ -51,7 +51,9 @@ export async function stopDaemon(env: Env, output: OutputOptions): Promise<void>
 }
 
 export async function daemonStatus(env: Env, output: OutputOptions): Promise<void> {
-  const address = locateDaemon(env);
+  // A stale daemon.json must not hide a daemon that answers on the configured port.
+  const found = await findRunningDaemon(env);
+  const address = found ? onPort(locateDaemon(env), found.port) : locateDaemon(env);
   const info = await callDaemon(address, CONTROL_API.daemon);
   printResult(output, { running: true, ...info }, () =>
     [
@@ -80,4 +82,8 @@ function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+function onPort(address: DaemonAddress, port: number): DaemonAddress {
+  return { ...address, port, baseUrl: daemonUrl(port) };
 }

@@ -4,7 +4,7 @@
  * it, stop ends it, and the CLI says how to start it when it is not running.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { listMigrationFiles } from '../../daemon/store/migrate.js';
@@ -47,6 +47,13 @@ describe('gobby daemon', () => {
     expect(typeof status.version).toBe('string');
     expect(typeof status.uptime_seconds).toBe('number');
     expect(statSync(join(gobby.home, 'token')).mode & 0o777).toBe(0o600);
+
+    // A daemon.json that names another port does not hide the daemon on the configured one.
+    const daemonFile = join(gobby.home, 'daemon.json');
+    const written = JSON.parse(readFileSync(daemonFile, 'utf8')) as Record<string, unknown>;
+    writeFileSync(daemonFile, JSON.stringify({ ...written, port: gobby.port === 65000 ? 65001 : 65000 }));
+    expect(await gobby.json<Record<string, unknown>>(['daemon', 'status'], gobby.home)).toMatchObject({ pid: first.pid, port: gobby.port });
+    expect(await gobby.json(['daemon', 'start'], gobby.home)).toMatchObject({ started: false, already_running: true, pid: first.pid });
 
     const stopped = await gobby.json<{ stopped: boolean; pid: number }>(['daemon', 'stop'], gobby.home);
     expect(stopped).toEqual({ stopped: true, pid: first.pid });

@@ -14,14 +14,17 @@ import { toolResultsIn } from '../support/fake-anthropic.js';
 import { GOBBY_CLI } from '../support/gobby-process.js';
 import { runScriptedSession, setUpGobbyProject, uniqueToolUse } from '../support/scripted-session.js';
 
-// A plan phase in which the agent may run shell commands: nothing but gobby's own checks
-// stands between it and the override.
+// A plan phase in which the agent may run shell commands, scripts included (the author
+// allows code gobby cannot see into): nothing but the daemon's own check stands between the
+// agent and the override.
 const PLAN_WITH_SHELL = `
 name: plan-with-shell
 phases:
   - name: plan
     allowed_tools: [Read, Glob, Grep, Bash]
     blocked_tools: [Write, Edit, NotebookEdit]
+    shell:
+      allow_opaque: true
     exit_conditions:
       - type: user_approval
         prompt: "Plan complete. Ready to implement?"
@@ -87,7 +90,11 @@ describe('human-only overrides', () => {
     const status = await gobby.json<{ phase: string }>(['workflow', 'status'], box.project);
     expect(status.phase).toBe('plan');
     const audit = await gobby.json<AuditJson>(['workflow', 'audit', '--tamper'], box.project);
-    const refused = audit.rows.filter((row) => row.event === 'tamper:override');
+    // The plain spelling was refused by the engine before it ran (its tool call's row); the
+    // two scripted attempts reached the daemon and were refused there, naming the process.
+    const tamper = audit.rows.filter((row) => row.event === 'tamper:override');
+    expect(tamper.filter((row) => row.actor === 'claude-code')).toHaveLength(1);
+    const refused = tamper.filter((row) => row.actor !== 'claude-code');
     expect(refused).toHaveLength(2);
     for (const row of refused) {
       expect(row).toMatchObject({ decision: 'deny', detail: { endpoint: 'changePhase' } });
