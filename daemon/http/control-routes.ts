@@ -1,17 +1,15 @@
 // The control API the gobby CLI talks to. Bodies and queries are checked with zod, answers
 // are typed by the contract table (daemon/contracts/); the actor (who ran the command)
 // comes from the CLI and goes into the audit log.
-import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { CLIENT_PID_HEADER } from '../../hooks/daemon-locator.js';
 import { CONTROL_API, type AnswerOf, type ControlEndpointName } from '../contracts/control-api.js';
 import type { ControlService } from '../control/control-service.js';
 import { describeZodIssues } from '../../workflows/zod-issues.js';
 import { gobbyError } from '../errors.js';
-import type { Peer } from '../provenance/event-provenance.js';
 import type { OverrideClient, OverrideOrigin, OverrideOriginCheck } from '../provenance/override-origin.js';
 import { parseDuration } from '../control/duration.js';
+import { claimedClientPid, peerOf } from './request-sender.js';
 
 export interface DaemonInfo {
   readonly version: string;
@@ -52,18 +50,7 @@ function actorOf(request: FastifyRequest): string {
   return typeof header === 'string' && header.trim() ? `cli:${header.trim().slice(0, 100)}` : 'cli';
 }
 
-function peerOf(socket: Socket): Peer | undefined {
-  const { remotePort, localPort, remoteAddress } = socket;
-  if (typeof remotePort !== 'number' || typeof localPort !== 'number' || !remoteAddress) return undefined;
-  return { peerPort: remotePort, localPort };
-}
 
-/** The pid the CLI says it runs as: believed only once /proc shows that process holds the connection. */
-function claimedClientPid(request: FastifyRequest): number | undefined {
-  const header = request.headers[CLIENT_PID_HEADER];
-  const pid = typeof header === 'string' && /^\d{1,10}$/.test(header) ? Number(header) : undefined;
-  return pid !== undefined && pid > 0 ? pid : undefined;
-}
 
 function describeClient(client: OverrideClient): string {
   const user = client.user ?? (client.uid === null ? 'unknown user' : `uid ${client.uid}`);

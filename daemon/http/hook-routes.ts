@@ -3,12 +3,12 @@
 // process, the service decides, and the adapter renders the answer.
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CLIENT_PID_HEADER } from '../../hooks/daemon-locator.js';
 import { isKnownHookEvent, parseHookEvent } from '../../hooks/payloads.js';
 import { renderHookAnswer } from '../../hooks/render.js';
 import type { EngineEvent, EventOrigin } from '../../workflows/index.js';
 import type { HookService } from '../hook-service.js';
-import type { EventProvenance, Peer, Provenance } from '../provenance/event-provenance.js';
+import type { EventProvenance, Provenance } from '../provenance/event-provenance.js';
+import { claimedClientPid, peerOf } from './request-sender.js';
 import { sendError } from './send-error.js';
 
 
@@ -64,16 +64,4 @@ export function registerHookRoutes(app: FastifyInstance, hookService: HookServic
     if (decision?.kind === 'deny') request.log.debug({ event: eventName, session: parsed.origin.sessionId }, 'hook denied');
     return renderHookAnswer(eventName, decision);
   });
-}
-
-function peerOf(socket: Socket): Peer | undefined {
-  const { remotePort, localPort, remoteAddress } = socket;
-  if (typeof remotePort !== 'number' || typeof localPort !== 'number' || !remoteAddress) return undefined;
-  return { peerPort: remotePort, localPort };
-}
-
-function claimedClientPid(request: FastifyRequest): number | undefined {
-  const header = request.headers[CLIENT_PID_HEADER];
-  const pid = typeof header === 'string' && /^\d{1,10}$/.test(header) ? Number(header) : undefined;
-  return pid !== undefined && pid > 0 ? pid : undefined;
 }
