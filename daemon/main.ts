@@ -1,6 +1,6 @@
 // The composition root: the only place that opens the database, listens, writes
 // daemon.json and handles signals. `node dist/daemon/main.js [--foreground]`.
-import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import pino from 'pino';
 import { resolveGobbyHome } from '../hooks/daemon-file.js';
@@ -31,13 +31,19 @@ export async function runDaemon(options: { foreground: boolean; env: Record<stri
   }
 
   const config = loadDaemonConfig(layout.home, layout.config, options.env);
-  const streams: pino.StreamEntry[] = [{ stream: pino.destination({ dest: layout.logFile, mkdir: true, sync: false }) }];
+  // The log file is opened here, synchronously: a destination that opens it later is not
+  // ready when a start fails at once, and pino's exit handler then crashes with
+  // "sonic boom is not ready yet" instead of the reason.
+  const logFd = openSync(layout.logFile, 'a');
+  const streams: pino.StreamEntry[] = [{ stream: pino.destination({ fd: logFd, sync: false }) }];
   if (options.foreground) streams.push({ stream: process.stdout });
   const logger = pino({ level: config.logLevel, base: { pid: process.pid } }, pino.multistream(streams));
 
   const token = ensureControlToken(layout.token);
   let shutdown: (signal: string) => void = () => undefined;
-  const daemon = composeDaemon({
+  let daemon: ReturnType<typeof composeDaemon>;
+  try {
+    daemon = composeDaemon({
     layout,
     token,
     logger,
@@ -47,7 +53,16 @@ export async function runDaemon(options: { foreground: boolean; env: Record<stri
     onCheckpointError: (error) => logger.error({ err: error }, 'WAL checkpoint worker failed; SQLite checkpoints on its own'),
     shutdown: () => shutdown('api'),
     onReloadError: (errors) => logger.warn({ errors }, 'workflow definitions failed to load; the last good versions stay in use'),
-  });
+    });
+  } catch (error) {
+    // The database cannot be opened or migrated (a file that is not SQLite, a disk that is full):
+    // one line that says which file, the stack in the log.
+    const message = `${layout.database}: ${(error as Error).message}`;
+    logger.fatal({ err: error }, message);
+    process.stderr.write(`gobby: the daemon could not start: ${message}. Details: ${layout.logFile}\n`);
+    lock.release();
+    process.exit(EXIT_STARTUP_FAILED);
+  }
   const { app, schemaVersion } = daemon;
 
   let stopping = false;

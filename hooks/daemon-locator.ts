@@ -201,7 +201,13 @@ export async function ensureDaemon(options: EnsureDaemonOptions): Promise<Ensure
 
 function readTail(path: string): string {
   try {
-    return readFileSync(path, 'utf8').trim().split('\n').slice(-STARTUP_LOG_TAIL_LINES).join('\n');
+    // The daemon's own lines start with `gobby: `; whoever reports them adds its own prefix.
+    return readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(-STARTUP_LOG_TAIL_LINES)
+      .map((line) => line.replace(/^gobby: /, ''))
+      .join('\n');
   } catch {
     return '';
   }

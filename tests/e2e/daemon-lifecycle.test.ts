@@ -74,4 +74,17 @@ describe('gobby daemon', () => {
     expect(start.stderr).toContain(`port ${gobby.port} on 127.0.0.1 is in use by another program`);
     expect(readFileSync(join(gobby.home, 'logs', 'daemon-start.log'), 'utf8')).toContain('in use');
   }, 60_000);
+
+  it('says which file is wrong when the database cannot be opened, and nothing else', async () => {
+    const gobby = await createGobby();
+    onTestFinished(() => gobby.cleanup());
+    writeFileSync(join(gobby.home, 'gobby.db'), 'this is not an SQLite file, whoever wrote it\n'.repeat(20));
+    const start = await gobby.cli(['daemon', 'start'], gobby.home);
+    expect(start.code).toBe(1);
+    expect(start.stderr).toContain(`${join(gobby.home, 'gobby.db')}: file is not a database`);
+    // A start that fails at once used to end in pino's "sonic boom is not ready yet" crash.
+    expect(start.stderr).not.toContain('sonic boom');
+    expect(start.stderr.match(/gobby: /g)).toHaveLength(1);
+    expect(readFileSync(join(gobby.home, 'logs', 'daemon.log'), 'utf8')).toContain('file is not a database');
+  }, 60_000);
 });
