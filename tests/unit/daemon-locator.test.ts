@@ -126,7 +126,7 @@ describe('ensureDaemon', () => {
       return { exitCode: () => 3 };
     };
     const result = await ensureDaemon(options(home, await freePort(), { spawnDaemon, startupTimeoutMs: 300 }));
-    expect(result).toEqual({ kind: 'failed', reason: 'already-running', why: `gobby: a daemon is already running for GOBBY_HOME=${home} (pid 1, port 2)` });
+    expect(result).toEqual({ kind: 'failed', reason: 'already-running', why: `a daemon is already running for GOBBY_HOME=${home} (pid 1, port 2)` });
   });
 
   it('explains a start that fails with what the daemon wrote to its startup log (a taken port)', async () => {
@@ -140,7 +140,7 @@ describe('ensureDaemon', () => {
     );
     const started = Date.now();
     const result = await ensureDaemon({ env: { GOBBY_HOME: home, GOBBY_PORT: String(port) }, daemonMain, startupTimeoutMs: 10_000 });
-    expect(result).toEqual({ kind: 'failed', reason: 'not-started', why: `gobby: the daemon could not start: port ${port} on 127.0.0.1 is in use by another program` });
+    expect(result).toEqual({ kind: 'failed', reason: 'not-started', why: `the daemon could not start: port ${port} on 127.0.0.1 is in use by another program` });
     // It stops waiting once the process is gone, not at the deadline.
     expect(Date.now() - started).toBeLessThan(5000);
     expect(await readFile(startupLogPath(home), 'utf8')).toContain('is in use');
