@@ -201,12 +201,13 @@ export async function ensureDaemon(options: EnsureDaemonOptions): Promise<Ensure
 
 function readTail(path: string): string {
   try {
-    // The daemon's own lines start with `gobby: `; whoever reports them adds its own prefix.
+    // The daemon's own lines start with `gobby: the daemon could not start: `; whoever reports
+    // them says that already, with its own prefix.
     return readFileSync(path, 'utf8')
       .trim()
       .split('\n')
       .slice(-STARTUP_LOG_TAIL_LINES)
-      .map((line) => line.replace(/^gobby: /, ''))
+      .map((line) => line.replace(/^gobby: (the daemon could not start: )?/, ''))
       .join('\n');
   } catch {
     return '';

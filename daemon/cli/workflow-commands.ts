@@ -39,6 +39,12 @@ export async function listWorkflows(ctx: Context): Promise<void> {
     }
     if (result.workflows.length === 0) lines.push('  (none)');
     for (const e of result.errors) lines.push(`error: ${e.file}:${e.line}:${e.column}: ${e.message}`);
+    if (result.project_events.length > 0) {
+      lines.push('', 'recent choices for this project (newest first):');
+      for (const e of result.project_events) {
+        lines.push(`  ${e.at.slice(0, 19).replace('T', ' ')}  ${e.because}  [${e.actor}]${e.reason ? `  reason: ${e.reason}` : ''}`);
+      }
+    }
     return lines.join('\n');
   });
 }

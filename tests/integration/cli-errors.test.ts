@@ -190,6 +190,15 @@ describe('against a running daemon', () => {
     expectOneErrorLine(human, 'GOBBY_ERR_PHASE_NOT_ALLOWED');
   });
 
+  it("lists the project's recent workflow choices with who and why", async () => {
+    const { t, env } = await runningDaemon();
+    await t.api('PUT', '/api/projects/workflow', { cwd: t.project, workflow: 'plan-execute', reason: 'the team plans first' });
+    const listed = await gobby(['workflow', 'list'], env, t.project);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain('recent choices for this project (newest first):');
+    expect(listed.stdout).toMatch(/project workflow plan-execute .*\[cli:tester\]  reason: the team plans first/);
+  });
+
   it('prints the parsed status, with the phase an approval waits in', async () => {
     const { t, env } = await runningDaemon();
     await t.setWorkflow('plan-execute');

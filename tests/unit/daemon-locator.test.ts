@@ -140,7 +140,7 @@ describe('ensureDaemon', () => {
     );
     const started = Date.now();
     const result = await ensureDaemon({ env: { GOBBY_HOME: home, GOBBY_PORT: String(port) }, daemonMain, startupTimeoutMs: 10_000 });
-    expect(result).toEqual({ kind: 'failed', reason: 'not-started', why: `the daemon could not start: port ${port} on 127.0.0.1 is in use by another program` });
+    expect(result).toEqual({ kind: 'failed', reason: 'not-started', why: `port ${port} on 127.0.0.1 is in use by another program` });
     // It stops waiting once the process is gone, not at the deadline.
     expect(Date.now() - started).toBeLessThan(5000);
     expect(await readFile(startupLogPath(home), 'utf8')).toContain('is in use');
