@@ -196,7 +196,7 @@ describe('against a running daemon', () => {
     const listed = await gobby(['workflow', 'list'], env, t.project);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain('recent choices for this project (newest first):');
-    expect(listed.stdout).toMatch(/project workflow plan-execute .*\[cli:tester\]  reason: the team plans first/);
+    expect(listed.stdout).toMatch(/project workflow plan-execute .*\[cli:tester\] {2}reason: the team plans first/);
   });
 
   it('prints the parsed status, with the phase an approval waits in', async () => {
