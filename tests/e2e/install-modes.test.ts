@@ -49,13 +49,16 @@ describe('gobby install --user', () => {
 describe('gobby install with an unusual GOBBY_HOME', () => {
   it('writes a hook command that reaches the daemon of that home through bash, expanding nothing in the path', async () => {
     const parent = mkdtempSync(join(tmpdir(), 'gobby-quoting-'));
-    onTestFinished(() => rmSync(parent, { recursive: true, force: true }));
     // Each of these would be expanded, split or end the quote if the path were quoted badly.
     const home = join(parent, "it's $HOME `touch pwned` $(id) dir");
     // The port lives in the home's config.json, so only a client that reads this very home
     // (its daemon.json) finds the daemon; the command carries no GOBBY_PORT.
     const gobby = await createGobby({ home, portIn: 'config' });
-    onTestFinished(() => gobby.cleanup());
+    // One callback, in this order: the daemon is found through its home, so the home goes last.
+    onTestFinished(async () => {
+      await gobby.cleanup();
+      rmSync(parent, { recursive: true, force: true });
+    });
     await gobby.start();
     const project = join(parent, 'project');
     mkdirSync(join(project, '.git'), { recursive: true });

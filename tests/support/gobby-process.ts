@@ -1,7 +1,7 @@
 // Runs the built gobby (dist/) as a user would: the CLI as a child process and the
 // daemon started through `gobby daemon start`, each test with its own GOBBY_HOME and port.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,9 +86,31 @@ export async function createGobby(options: CreateGobbyOptions = {}): Promise<Gob
       await cli(['daemon', 'stop'], home);
     },
     async cleanup() {
+      const pid = daemonPid(home);
       await instance.stop();
+      // `daemon stop` is an override: refused when this test process was registered as a
+      // session's Claude Code (it ran a SessionStart hook itself). A test's daemon must not outlive it.
+      if (pid !== undefined && isAlive(pid)) process.kill(pid, 'SIGTERM');
       rmSync(home, { recursive: true, force: true });
     },
   };
   return instance;
+}
+
+function daemonPid(home: string): number | undefined {
+  try {
+    const pid = (JSON.parse(readFileSync(join(home, 'daemon.json'), 'utf8')) as { pid?: unknown }).pid;
+    return typeof pid === 'number' ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
