@@ -8,6 +8,7 @@ import { createControlService, type ControlService } from './control/control-ser
 import { createAuditHandler } from './effects/audit-handler.js';
 import { createEffectRunner, type EffectHandler } from './effects/effect-runner.js';
 import { createLogHandler } from './effects/log-handler.js';
+import type { ProtectedGround } from '../workflows/index.js';
 import { createHookService } from './hook-service.js';
 import { createEventProvenance } from './provenance/event-provenance.js';
 import { createOverrideOrigin } from './provenance/override-origin.js';
@@ -76,6 +77,26 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
   const resolveProjectRoot = createProjectRootResolver();
   const sessionWorkflows = createSessionWorkflows({ store, catalog });
   const userHome = options.userHome ?? homedir();
+  // gobby's own ground in a project: built once per project root, not on every hook event.
+  const grounds = new Map<string, ProtectedGround>();
+  const groundFor = (projectRoot: string): ProtectedGround => {
+    let ground = grounds.get(projectRoot);
+    // Built again only if the listening port changed (an app under inject() listens nowhere).
+    if (!ground || ground.daemonPort !== listeningPort()) {
+      ground = {
+        secretFiles: [options.layout.token],
+        protectedPaths: [
+          options.layout.home,
+          join(projectRoot, '.gobby'),
+          ...['settings.json', 'settings.local.json'].flatMap((file) => [join(projectRoot, '.claude', file), join(userHome, '.claude', file)]),
+        ],
+        daemonPort: listeningPort(),
+        daemonPid: process.pid,
+      };
+      grounds.set(projectRoot, ground);
+    }
+    return ground;
+  };
   const listeningPort = (): number | undefined => {
     const address = app.server.address();
     return address && typeof address === 'object' ? address.port : undefined;
@@ -97,16 +118,7 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
     resolveProjectRoot,
     clock,
     home: userHome,
-    groundFor: (projectRoot) => ({
-      secretFiles: [options.layout.token],
-      protectedPaths: [
-        options.layout.home,
-        join(projectRoot, '.gobby'),
-        ...['settings.json', 'settings.local.json'].flatMap((file) => [join(projectRoot, '.claude', file), join(userHome, '.claude', file)]),
-      ],
-      daemonPort: listeningPort(),
-      daemonPid: process.pid,
-    }),
+    groundFor,
   });
   const proc = options.procReader ?? createProcReader();
   const provenance = createEventProvenance({
