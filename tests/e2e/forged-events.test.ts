@@ -5,29 +5,11 @@
  * is recorded as a tamper attempt; the session's genuine events still move it.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toolResultsIn } from '../support/fake-anthropic.js';
-import { runScriptedSession, setUpGobbyProject, uniqueToolUse } from '../support/scripted-session.js';
-
-// A plan phase that lets the agent run shell commands and scripts (the author allows code
-// gobby cannot see into): a plain `curl` to the daemon is refused before it runs, so the
-// forgery goes through a script, and nothing but the daemon's sender check stands in its way.
-const PLAN_WITH_SHELL = `
-name: plan-with-shell
-phases:
-  - name: plan
-    allowed_tools: [Read, Glob, Grep, Bash]
-    blocked_tools: [Write, Edit, NotebookEdit]
-    shell:
-      allow_opaque: true
-    exit_conditions:
-      - type: user_approval
-        prompt: "Plan complete. Ready to implement?"
-  - name: execute
-    allowed_tools: all
-`;
+import { PLAN_WITH_SHELL, runScriptedSession, setUpGobbyProject, uniqueToolUse } from '../support/scripted-session.js';
 
 interface Status {
   phase: string;
@@ -36,13 +18,7 @@ interface Status {
 
 describe('forged hook events', () => {
   it('a forged approval from the Bash tool is refused and recorded; the real one still works', async () => {
-    const { gobby, box } = await setUpGobbyProject({ install: 'none' });
-    mkdirSync(join(box.project, '.gobby', 'workflows'), { recursive: true });
-    writeFileSync(join(box.project, '.gobby', 'workflows', 'plan-with-shell.yaml'), PLAN_WITH_SHELL);
-    for (const args of [['install'], ['workflow', 'set', 'plan-with-shell']]) {
-      const run = await gobby.cli(args, box.project);
-      expect(run.code, run.stderr).toBe(0);
-    }
+    const { gobby, box } = await setUpGobbyProject({ workflow: PLAN_WITH_SHELL });
     const session = { id: randomUUID(), resume: false };
     const post = (event: string, fields: Record<string, unknown>) =>
       `curl -s -X POST -H 'content-type: application/json' http://127.0.0.1:${gobby.port}/hooks/${event} -d '${JSON.stringify({

@@ -12,25 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toolResultsIn } from '../support/fake-anthropic.js';
 import { GOBBY_CLI } from '../support/gobby-process.js';
-import { runScriptedSession, setUpGobbyProject, uniqueToolUse } from '../support/scripted-session.js';
-
-// A plan phase in which the agent may run shell commands, scripts included (the author
-// allows code gobby cannot see into): nothing but the daemon's own check stands between the
-// agent and the override.
-const PLAN_WITH_SHELL = `
-name: plan-with-shell
-phases:
-  - name: plan
-    allowed_tools: [Read, Glob, Grep, Bash]
-    blocked_tools: [Write, Edit, NotebookEdit]
-    shell:
-      allow_opaque: true
-    exit_conditions:
-      - type: user_approval
-        prompt: "Plan complete. Ready to implement?"
-  - name: execute
-    allowed_tools: all
-`;
+import { PLAN_WITH_SHELL, runScriptedSession, setUpGobbyProject, uniqueToolUse } from '../support/scripted-session.js';
 
 interface AuditJson {
   rows: { event: string; decision: string; actor: string; because: string; detail: { endpoint: string; signals: string[] } }[];
@@ -38,13 +20,7 @@ interface AuditJson {
 
 describe('human-only overrides', () => {
   it('an override from the Bash tool is refused however it is run, and the attempt is listed', async () => {
-    const { gobby, box } = await setUpGobbyProject({ install: 'none' });
-    mkdirSync(join(box.project, '.gobby', 'workflows'), { recursive: true });
-    writeFileSync(join(box.project, '.gobby', 'workflows', 'plan-with-shell.yaml'), PLAN_WITH_SHELL);
-    for (const args of [['install'], ['workflow', 'set', 'plan-with-shell']]) {
-      const run = await gobby.cli(args, box.project);
-      expect(run.code, run.stderr).toBe(0);
-    }
+    const { gobby, box } = await setUpGobbyProject({ workflow: PLAN_WITH_SHELL });
     const daemonEnv = `GOBBY_HOME=${gobby.home} GOBBY_PORT=${gobby.port}`;
     const override = `env -u CLAUDECODE ${daemonEnv} node ${GOBBY_CLI} workflow phase execute --force --reason x`;
     const scripts = join(box.home, 'agent-scripts');

@@ -5,7 +5,7 @@
  * that allows everything, an attempt on gobby's own settings is refused and the user told.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toolResultsIn } from '../support/fake-anthropic.js';
@@ -26,15 +26,9 @@ phases:
 
 describe('shell commands judged by what they do', () => {
   it('refuses file changes through the shell, lets the tests run, and guards the hook settings', async () => {
-    const { gobby, box } = await setUpGobbyProject({ install: 'none' });
-    mkdirSync(join(box.project, '.gobby', 'workflows'), { recursive: true });
-    writeFileSync(join(box.project, '.gobby', 'workflows', 'read-only-review.yaml'), TEST_FIRST);
+    const { gobby, box } = await setUpGobbyProject({ workflow: { name: 'read-only-review', yaml: TEST_FIRST } });
     writeFileSync(join(box.project, 'app.txt'), 'original\n');
     writeFileSync(join(box.project, 'package.json'), JSON.stringify({ name: 'p', private: true, scripts: { test: 'node -e "console.log(42 + 1)"' } }));
-    for (const args of [['install'], ['workflow', 'set', 'read-only-review']]) {
-      const run = await gobby.cli(args, box.project);
-      expect(run.code, run.stderr).toBe(0);
-    }
     const session = { id: randomUUID(), resume: false };
     const app = join(box.project, 'app.txt');
 

@@ -5,8 +5,6 @@
  * let go after the gate's cap, and the run ends instead of looping.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { newestTurnText } from '../support/fake-anthropic.js';
 import { runScriptedSession, setUpGobbyProject, uniqueToolUse } from '../support/scripted-session.js';
@@ -40,13 +38,7 @@ interface Status {
 }
 
 async function setUp() {
-  const { gobby, box } = await setUpGobbyProject({ install: 'none' });
-  mkdirSync(join(box.project, '.gobby', 'workflows'), { recursive: true });
-  writeFileSync(join(box.project, '.gobby', 'workflows', 'tested.yaml'), TESTED);
-  for (const args of [['install'], ['workflow', 'set', 'tested']]) {
-    const run = await gobby.cli(args, box.project);
-    expect(run.code, run.stderr).toBe(0);
-  }
+  const { gobby, box } = await setUpGobbyProject({ workflow: { name: 'tested', yaml: TESTED } });
   const status = () => gobby.json<Status>(['workflow', 'status'], box.project);
   return { gobby, box, status };
 }

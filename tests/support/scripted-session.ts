@@ -1,7 +1,7 @@
 // The building blocks of gobby's e2e tests: a running daemon with a project set up as a
 // user would, and one `claude -p` run against a fresh fake Messages API playing `script`.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, onTestFinished } from 'vitest';
 import { makeClaudeSandbox, runClaude, type ClaudeRunResult, type ClaudeSandbox } from './claude-cli.js';
@@ -48,10 +48,11 @@ export async function runScriptedSession(
 /**
  * A running gobby daemon and a Claude Code sandbox whose project is a git root, both torn
  * down when the test ends. By default the project is set up as the README says (`gobby
- * install`, `gobby workflow set plan-execute`); `install: 'none'` leaves that to the test.
+ * install`, `gobby workflow set plan-execute`); `workflow` puts a project workflow in
+ * `.gobby/workflows/` and sets that one instead; `install: 'none'` leaves it all to the test.
  */
 export async function setUpGobbyProject(
-  options: { install?: 'project' | 'none' } = {},
+  options: { install?: 'project' | 'none'; workflow?: { readonly name: string; readonly yaml: string } } = {},
 ): Promise<{ gobby: GobbyInstance; box: ClaudeSandbox }> {
   const gobby = await createGobby();
   onTestFinished(() => gobby.cleanup());
@@ -59,11 +60,38 @@ export async function setUpGobbyProject(
   const box = makeClaudeSandbox();
   onTestFinished(() => box.cleanup());
   mkdirSync(join(box.project, '.git'));
+  if (options.workflow) {
+    mkdirSync(join(box.project, '.gobby', 'workflows'), { recursive: true });
+    writeFileSync(join(box.project, '.gobby', 'workflows', `${options.workflow.name}.yaml`), options.workflow.yaml);
+  }
   if ((options.install ?? 'project') === 'project') {
-    for (const args of [['install'], ['workflow', 'set', 'plan-execute']]) {
+    for (const args of [['install'], ['workflow', 'set', options.workflow?.name ?? 'plan-execute']]) {
       const run = await gobby.cli(args, box.project);
       expect(run.code, `gobby ${args.join(' ')}: ${run.stderr}`).toBe(0);
     }
   }
   return { gobby, box };
 }
+
+/**
+ * A plan phase that lets the agent run shell commands and scripts (its author allows code
+ * gobby cannot see into): the case where only the daemon's own checks stand between the
+ * agent and what it tries through a script.
+ */
+export const PLAN_WITH_SHELL = {
+  name: 'plan-with-shell',
+  yaml: `
+name: plan-with-shell
+phases:
+  - name: plan
+    allowed_tools: [Read, Glob, Grep, Bash]
+    blocked_tools: [Write, Edit, NotebookEdit]
+    shell:
+      allow_opaque: true
+    exit_conditions:
+      - type: user_approval
+        prompt: "Plan complete. Ready to implement?"
+  - name: execute
+    allowed_tools: all
+`,
+} as const;
