@@ -70,6 +70,8 @@ export const ERROR_CATALOG = {
   // Raised by the settings installer (gobby install / uninstall).
   GOBBY_ERR_INSTALL_INVALID_JSON: { status: null, exitCode: failed, summary: 'The settings file is not valid JSON; it was left untouched.' },
   GOBBY_ERR_INSTALL_INVALID_SETTINGS: { status: null, exitCode: failed, summary: 'Claude Code would reject the settings file, or the result.' },
+  // Raised by gobby setup.
+  GOBBY_ERR_SETUP_NOT_OURS: { status: null, exitCode: failed, summary: 'A `gobby` that setup did not write is in the launcher folder; it was left untouched.' },
 } as const satisfies Record<`GOBBY_ERR_${string}`, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

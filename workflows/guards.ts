@@ -171,7 +171,7 @@ function overrideCommandOf(invocation: ShellInvocation): string | null {
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
     const next = words[i + 1];
-    if (word === 'install' || word === 'uninstall') return `gobby ${word}`;
+    if (word === 'install' || word === 'uninstall' || word === 'setup') return `gobby ${word}`;
     if (word === 'workflow' && next && ['phase', 'reset', 'disable', 'enable', 'clear', 'set'].includes(next)) return `gobby workflow ${next}`;
     if (word === 'daemon' && (next === 'stop' || next === 'start')) return `gobby daemon ${next}`;
   }
@@ -226,7 +226,7 @@ export function findOverrideCommand(command: string): string | null {
 }
 
 const GOBBY_PROGRAM = /\bgobby\b|\bcli\/main\.js\b/;
-const OVERRIDE_WORDS = /\b(?:workflow\s+(?:phase|reset|disable|enable|clear|set)|uninstall|install|daemon\s+(?:stop|start))\b/;
+const OVERRIDE_WORDS = /\b(?:workflow\s+(?:phase|reset|disable|enable|clear|set)|uninstall|install|setup|daemon\s+(?:stop|start))\b/;
 const SHELL_SEGMENT_SEPARATOR = /[\n;|&]/;
 const QUOTED_COMMAND_LIMIT = 200;
 

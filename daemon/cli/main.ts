@@ -7,6 +7,7 @@ import { PACKAGE_VERSION } from '../package-info.js';
 import { daemonStatus, startDaemon, stopDaemon } from './daemon-commands.js';
 import { install, uninstall } from './install-commands.js';
 import { printFailure } from './output.js';
+import { setup } from './setup-command.js';
 import {
   changePhase,
   clearWorkflow,
@@ -71,6 +72,18 @@ daemon
   .description('pid, port, version, uptime, database path and active sessions')
   .addOption(jsonOption())
   .action((options: { json?: boolean }) => daemonStatus(env, { json: !!options.json }));
+
+program
+  .command('setup')
+  .description('put a `gobby` launcher on your PATH (default ~/.local/bin; no root needed) and start the daemon')
+  .option('--bin-dir <dir>', 'where to put the launcher (default: ~/.local/bin, or ~/bin when only that is on PATH)')
+  .option('--force', 'replace a `gobby` in that folder that setup did not write')
+  .option('--remove', 'remove the launcher instead (the daemon and your projects are left alone)')
+  .option('--no-start', 'do not start the daemon (the first Claude Code session starts it)')
+  .addOption(jsonOption())
+  .action((options: { binDir?: string; force?: boolean; remove?: boolean; start: boolean; json?: boolean }) =>
+    setup({ binDir: options.binDir, force: !!options.force, remove: !!options.remove, start: options.start }, env, { json: !!options.json }),
+  );
 
 program
   .command('install')

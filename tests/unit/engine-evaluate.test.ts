@@ -1089,6 +1089,8 @@ describe('findOverrideCommand', () => {
     'gobby workflow clear',
     'gobby uninstall',
     'gobby install',
+    'gobby setup --remove',
+    '~/.local/bin/gobby setup --force --bin-dir /tmp/x',
     'gobby daemon stop',
     'cd /repo && gobby workflow phase execute',
     'npm test; gobby workflow reset',
