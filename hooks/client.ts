@@ -6,11 +6,22 @@
 //
 // It runs at the start of every session, so it imports node built-ins and the small
 // hooks/ modules only (no zod, no fastify), and bounds every network wait.
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { describeError } from './describe-error.js';
-import { CLIENT_PID_HEADER, daemonUrl, ensureDaemon, locateDaemon, type SpawnDaemon } from './daemon-locator.js';
+import { describeError, gobbyMessage, withoutGobbyPrefix } from './describe-error.js';
+import {
+  CLIENT_PID_HEADER,
+  daemonLogPath,
+  daemonUrl,
+  describePortConflict,
+  ensureDaemon,
+  GOBBY_HOME_HEADER,
+  GOBBY_VERSION_HEADER,
+  locateDaemon,
+  startupLogPath,
+  type SpawnDaemon,
+} from './daemon-locator.js';
 import { fetchWithDeadline, loopbackFetch, type FetchLike } from './loopback-fetch.js';
 import { truncate } from './truncate.js';
 
@@ -39,17 +50,26 @@ export interface RunClientOptions {
   spawnDaemon?: SpawnDaemon;
   /** Per request. The SessionStart hook allows 15 s in all: request + startup + request stays below. */
   requestTimeoutMs?: number;
-  /** How long a freshly started daemon gets to answer /api/health. */
+  /** How long a freshly started daemon gets to answer /api/identity. */
   startupTimeoutMs?: number;
 }
 
-type Attempt =
-  | { kind: 'answered'; body: string }
-  | { kind: 'unreachable'; why: string }
-  | { kind: 'failed'; problem: string; detail?: string };
+/**
+ * What went wrong, as one sentence that names what answered (or did not), and `see`: where
+ * the rest of the story is, when the sentence does not hold it all. Only the daemon's log
+ * files are ever named, and only when they hold something about this failure.
+ */
+interface Failure {
+  readonly what: string;
+  readonly see?: string;
+  /** Nothing answered: the user's next step is to start the daemon. */
+  readonly unreachable?: boolean;
+}
 
-/** Characters of a daemon's error body quoted back to the user. */
-const DETAIL_LIMIT = 2000;
+type Attempt = { kind: 'answered'; body: string } | { kind: 'unreachable'; why: string } | { kind: 'failed'; failure: Failure };
+
+/** Characters of a daemon's error message quoted back to the user. */
+const DETAIL_LIMIT = 500;
 
 export async function runClient(options: RunClientOptions): Promise<ClientResult> {
   const { event, lenient } = options;
@@ -60,7 +80,7 @@ export async function runClient(options: RunClientOptions): Promise<ClientResult
   const { home } = located;
   let { port } = located;
   try {
-    let attempt = await postHook(options, port);
+    let attempt = await postHook(options, port, home);
     if (attempt.kind === 'unreachable') {
       const started = await ensureDaemon({
         env: options.env,
@@ -69,77 +89,118 @@ export async function runClient(options: RunClientOptions): Promise<ClientResult
         ...(options.fetchImpl ? { fetchImpl: options.fetchImpl } : {}),
         ...(options.spawnDaemon ? { spawnDaemon: options.spawnDaemon } : {}),
       });
-      if (started.kind === 'failed') {
-        // One line: it ends up in a systemMessage, and the log holds the rest.
-        const why = truncate((started.why.split('\n')[0] ?? '').replace(/^gobby: /, ''), 500);
-        attempt = { kind: 'failed', problem: `is not reachable (${attempt.why}; could not start it: ${why})` };
+      if (started.kind === 'failed' && started.reason === 'port-taken') {
+        // The sentence holds the fix; no log has anything to add.
+        attempt = { kind: 'failed', failure: { what: started.why } };
+      } else if (started.kind === 'failed') {
+        // One line: it ends up in a systemMessage. The startup log holds the rest, when the
+        // daemon wrote anything there; else starting it by hand is the way to see why.
+        const why = truncate(withoutGobbyPrefix(started.why.split('\n')[0] ?? ''), DETAIL_LIMIT);
+        const startupLog = startupLogPath(home);
+        const what = `no gobby daemon answers on 127.0.0.1:${port} (${attempt.why}), and it could not be started: ${why}`;
+        attempt = { kind: 'failed', failure: hasContent(startupLog) ? { what, see: startupLog } : { what, unreachable: true } };
       } else {
         port = started.port;
-        attempt = await postHook(options, port);
+        attempt = await postHook(options, port, home);
       }
     }
     switch (attempt.kind) {
       case 'answered':
         return { stdout: attempt.body, stderr: '', exitCode: 0 };
       case 'unreachable':
-        return applyFailurePolicy(event, lenient, port, home, `is not reachable (${attempt.why})`);
+        return applyFailurePolicy(event, lenient, { what: `no gobby daemon answers on 127.0.0.1:${port} (${attempt.why})`, unreachable: true });
       case 'failed':
-        return applyFailurePolicy(event, lenient, port, home, attempt.problem, attempt.detail);
+        return applyFailurePolicy(event, lenient, attempt.failure);
     }
   } catch (error) {
     // A bug here must not decide enforcement by accident: fall back to the declared policy.
-    return applyFailurePolicy(event, lenient, port, home, `could not be asked (client error: ${describeError(error)})`);
+    return applyFailurePolicy(event, lenient, { what: `the hook client failed before the daemon could be asked: ${describeError(error)}` });
   }
 }
 
-/** POSTs the raw payload. A 2xx JSON (or empty) answer is the only success. */
-async function postHook(options: RunClientOptions, port: number): Promise<Attempt> {
+/**
+ * POSTs the raw payload, saying which GOBBY_HOME it is for: the daemon of another home refuses
+ * it (409) rather than record this session. Only a 2xx JSON (or empty) answer that carries
+ * gobby's version header is a success; another program's answer is never quoted.
+ */
+async function postHook(options: RunClientOptions, port: number, home: string): Promise<Attempt> {
   const url = `${daemonUrl(port)}/hooks/${options.event}`;
   const result = await fetchWithDeadline(options.fetchImpl ?? loopbackFetch, url, {
     method: 'POST',
     // The daemon checks this pid against the connection, then takes the process that ran this
     // hook (Claude Code) as the one every later hook event of the session must come from.
-    headers: { 'content-type': 'application/json', 'x-gobby-hook': '1', [CLIENT_PID_HEADER]: String(process.pid) },
+    headers: {
+      'content-type': 'application/json',
+      'x-gobby-hook': '1',
+      [CLIENT_PID_HEADER]: String(process.pid),
+      [GOBBY_HOME_HEADER]: home,
+    },
     body: options.stdin,
   }, options.requestTimeoutMs ?? 3000);
-  if (result.kind === 'timeout') return { kind: 'failed', problem: `did not answer within ${result.ms} ms` };
-  if (result.kind === 'error') return { kind: 'unreachable', why: result.why };
-  if (result.status < 200 || result.status > 299) {
-    return { kind: 'failed', problem: `answered HTTP ${result.status}`, detail: truncate(result.text.trim(), DETAIL_LIMIT) };
+  const daemonLog = daemonLogPath(home);
+  if (result.kind === 'timeout') {
+    return { kind: 'failed', failure: { what: `the gobby daemon on 127.0.0.1:${port} did not answer within ${result.ms} ms`, see: daemonLog } };
   }
+  if (result.kind === 'error') return { kind: 'unreachable', why: result.why };
+  if (result.header(GOBBY_VERSION_HEADER) === undefined) {
+    const contentType = result.header('content-type')?.split(';')[0]?.trim() || 'no content-type';
+    return { kind: 'failed', failure: { what: describePortConflict({ kind: 'not-gobby', status: result.status, contentType }, port, home) } };
+  }
+  if (result.status < 200 || result.status > 299) return { kind: 'failed', failure: describeErrorAnswer(port, result.status, result.text, daemonLog) };
   if (result.text.trim() === '') return { kind: 'answered', body: '' };
   try {
     JSON.parse(result.text);
   } catch {
     // Non-JSON stdout would reach the model as plain context; treat it as a failure instead.
-    return { kind: 'failed', problem: 'answered with a body that is not JSON', detail: truncate(result.text.trim(), DETAIL_LIMIT) };
+    return { kind: 'failed', failure: { what: `the gobby daemon on 127.0.0.1:${port} answered with a body that is not JSON`, see: daemonLog } };
   }
   return { kind: 'answered', body: result.text };
 }
 
-function applyFailurePolicy(
-  event: string,
-  lenient: boolean,
-  port: number,
-  home: string,
-  problem: string,
-  detail?: string,
-): ClientResult {
-  const unreachable = problem.startsWith('is not reachable');
-  const hint = unreachable ? 'Start it with: gobby daemon start' : `See the daemon log under ${home}`;
-  const what = `gobby: the daemon at ${daemonUrl(port)} ${problem}`;
-  const detailLine = detail ? `gobby: daemon said: ${detail}\n` : '';
+/**
+ * A gobby error answer, `{ error: { code, message } }`: its message says what is wrong (for
+ * another home's daemon, both homes and the fix). A 5xx is gobby's own failure, and the
+ * daemon log has its stack.
+ */
+function describeErrorAnswer(port: number, status: number, text: string, daemonLog: string): Failure {
+  let code: unknown;
+  let message: unknown;
+  try {
+    ({ code, message } = (JSON.parse(text) as { error?: { code?: unknown; message?: unknown } }).error ?? {});
+  } catch {
+    // described below without it
+  }
+  const see = status >= 500 ? daemonLog : undefined;
+  if (typeof code !== 'string' || typeof message !== 'string') {
+    return { what: `the gobby daemon on 127.0.0.1:${port} answered HTTP ${status} without a gobby error`, see: daemonLog };
+  }
+  const said = truncate(withoutGobbyPrefix(message.split('\n')[0] ?? '').trim(), DETAIL_LIMIT);
+  if (code === 'GOBBY_ERR_HTTP_WRONG_DAEMON') return { what: said };
+  return { what: `the gobby daemon on 127.0.0.1:${port} answered HTTP ${status} ${code}: ${said}`, ...(see ? { see } : {}) };
+}
+
+function hasContent(path: string): boolean {
+  try {
+    return statSync(path).size > 0;
+  } catch {
+    return false;
+  }
+}
+
+function applyFailurePolicy(event: string, lenient: boolean, failure: Failure): ClientResult {
+  const hint = failure.unreachable ? ' Start it with: gobby daemon start' : failure.see ? ` Details: ${failure.see}` : '';
+  const what = gobbyMessage(failure.what);
   if (lenient) {
-    return { stdout: '', stderr: `${detailLine}${what}; continuing without workflow enforcement (lenient mode).\n`, exitCode: 0 };
+    return { stdout: '', stderr: `${what}; continuing without workflow enforcement (lenient mode).${hint}\n`, exitCode: 0 };
   }
   if (GUARD_EVENTS.has(event)) {
     // Exit 2 blocks the action; Claude Code shows stderr to the model (PreToolUse) or the user.
-    return { stdout: '', stderr: `${detailLine}${what}; blocking this ${event} because gobby runs in strict mode. ${hint}\n`, exitCode: 2 };
+    return { stdout: '', stderr: `${what}; blocking this ${event} because gobby runs in strict mode.${hint}\n`, exitCode: 2 };
   }
   // Events that cannot block (SessionStart) get a visible warning instead of silence.
   const scope = event === 'SessionStart' ? 'session start' : `${event} event`;
-  const systemMessage = `${what}; workflow enforcement is OFF for this ${scope}. ${hint}`;
-  return { stdout: `${JSON.stringify({ systemMessage })}\n`, stderr: `${detailLine}${what}\n`, exitCode: 0 };
+  const systemMessage = `${what}; workflow enforcement is OFF for this ${scope}.${hint}`;
+  return { stdout: `${JSON.stringify({ systemMessage })}\n`, stderr: `${what}\n`, exitCode: 0 };
 }
 
 // ---------------------------------------------------------------------------

@@ -42,6 +42,7 @@ export const ERROR_CATALOG = {
   GOBBY_ERR_HTTP_TOO_LARGE: { status: 413, exitCode: failed, summary: 'The request body is larger than the daemon accepts.' },
   GOBBY_ERR_HTTP_URI_TOO_LONG: { status: 414, exitCode: failed, summary: 'A path parameter is longer than the daemon accepts.' },
   GOBBY_ERR_HTTP_UNSUPPORTED_MEDIA_TYPE: { status: 415, exitCode: failed, summary: 'The request body is not JSON (or plain text).' },
+  GOBBY_ERR_HTTP_WRONG_DAEMON: { status: 409, exitCode: noDaemon, summary: 'The gobby daemon on the port serves another GOBBY_HOME than the client that asked.' },
   // The hook API.
   GOBBY_ERR_HOOK_INVALID_PAYLOAD: { status: 400, exitCode: failed, summary: 'A hook payload is not the JSON Claude Code sends for that event.' },
   GOBBY_ERR_HOOK_FORGED: { status: 403, exitCode: failed, summary: "A hook event was not sent by the session's Claude Code process; it was refused and audited." },

@@ -40,7 +40,7 @@ export const loopbackFetch: FetchLike = (url, init) =>
   });
 
 export type DeadlineResult =
-  | { kind: 'response'; status: number; text: string }
+  | { kind: 'response'; status: number; text: string; header(name: string): string | undefined }
   | { kind: 'timeout'; ms: number }
   | { kind: 'error'; why: string };
 
@@ -54,7 +54,7 @@ export async function fetchWithDeadline(fetchImpl: FetchLike, url: string, init:
   try {
     const response = await fetchImpl(url, { ...init, signal: controller.signal });
     const text = await response.text();
-    return { kind: 'response', status: response.status, text };
+    return { kind: 'response', status: response.status, text, header: (name) => response.header(name) };
   } catch (error) {
     if (controller.signal.aborted) return { kind: 'timeout', ms };
     return { kind: 'error', why: describeError(error) };

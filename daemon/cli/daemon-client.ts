@@ -1,9 +1,12 @@
 // The CLI is an HTTP client of the daemon (design §3.2: the daemon is the only writer).
 // Every answer is parsed with the endpoint's schema from daemon/contracts/: what the CLI
-// prints is what the contract says, and anything else becomes a catalog error.
+// prints is what the contract says, and anything else becomes a catalog error. Every
+// request says which GOBBY_HOME it is for, and the daemon of another home refuses it
+// (GOBBY_ERR_HTTP_WRONG_DAEMON); an answer without gobby's version header is another
+// program's, and is never printed.
 import { hostname, userInfo } from 'node:os';
 import type { z } from 'zod';
-import { CLIENT_PID_HEADER, locateDaemon as locateDaemonOf } from '../../hooks/daemon-locator.js';
+import { CLIENT_PID_HEADER, describePortConflict, GOBBY_HOME_HEADER, locateDaemon as locateDaemonOf } from '../../hooks/daemon-locator.js';
 import { gobbyError, type GobbyError } from '../../hooks/errors.js';
 import { loopbackFetch, type FetchLikeResponse } from '../../hooks/loopback-fetch.js';
 import { GOBBY_VERSION_HEADER, type AnswerOf, type ControlEndpoint } from '../contracts/control-api.js';
@@ -49,6 +52,7 @@ export async function callDaemon<Endpoint extends ControlEndpoint>(
         ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
         ...(token ? { authorization: `Bearer ${token}` } : {}),
         'x-gobby-actor': actorName(),
+        [GOBBY_HOME_HEADER]: address.layout.home,
         // The daemon checks in /proc that this process holds the connection, then who started
         // it: an override from a process an agent's tools started is refused.
         [CLIENT_PID_HEADER]: String(process.pid),
@@ -92,12 +96,10 @@ async function readAnswer<Schema extends z.ZodType>(
 }
 
 function notGobby(address: DaemonAddress, response: FetchLikeResponse): GobbyError {
-  const contentType = response.header('content-type')?.split(';')[0] ?? 'no content-type';
+  const contentType = response.header('content-type')?.split(';')[0]?.trim() || 'no content-type';
   return gobbyError(
     'GOBBY_ERR_CLI_NOT_GOBBY',
-    `something other than a gobby daemon answers on 127.0.0.1:${address.port} (HTTP ${response.status}, ${contentType}). ` +
-      'Stop the program that holds the port, or give gobby another one with GOBBY_PORT; ' +
-      'a gobby daemon older than this CLI answers like this too: restart it.',
+    describePortConflict({ kind: 'not-gobby', status: response.status, contentType }, address.port, address.layout.home),
   );
 }
 

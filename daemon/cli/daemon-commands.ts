@@ -16,18 +16,23 @@ export async function startDaemon(env: Env, output: OutputOptions): Promise<void
   const address = locateDaemon(env);
   const result = await ensureDaemon({ env, daemonMain: DAEMON_MAIN, startupTimeoutMs: STARTUP_TIMEOUT_MS });
   if (result.kind === 'running') {
-    const { health, port } = result;
-    printResult(output, { started: false, already_running: true, pid: health.pid, port, home: health.home }, () =>
-      `gobby daemon is already running (pid ${health.pid}, http://127.0.0.1:${port}, GOBBY_HOME=${health.home})`,
+    const { identity, port } = result;
+    printResult(output, { started: false, already_running: true, pid: identity.pid, port, home: identity.home }, () =>
+      `gobby daemon is already running (pid ${identity.pid}, http://127.0.0.1:${port}, GOBBY_HOME=${identity.home})`,
     );
     return;
   }
   if (result.kind === 'started') {
-    const { health, port } = result;
-    printResult(output, { started: true, pid: health.pid, port, home: health.home, log: address.layout.logFile }, () =>
-      `gobby daemon started (pid ${health.pid}, http://127.0.0.1:${port}, GOBBY_HOME=${health.home})\nlog: ${address.layout.logFile}`,
+    const { identity, port } = result;
+    printResult(output, { started: true, pid: identity.pid, port, home: identity.home, log: address.layout.logFile }, () =>
+      `gobby daemon started (pid ${identity.pid}, http://127.0.0.1:${port}, GOBBY_HOME=${identity.home})\nlog: ${address.layout.logFile}`,
     );
     return;
+  }
+  if (result.reason === 'port-taken') {
+    // Not "already running": what answers is not this home's daemon, and starting one could not get the port.
+    const code = result.conflict.kind === 'other-home' ? 'GOBBY_ERR_HTTP_WRONG_DAEMON' : 'GOBBY_ERR_CLI_NOT_GOBBY';
+    throw gobbyError(code, `no daemon was started for GOBBY_HOME=${address.layout.home}: ${result.why}`);
   }
   // already-running: another daemon for this GOBBY_HOME holds the lock (one started at the same time).
   const code = result.reason === 'already-running' ? 'GOBBY_ERR_CLI_ALREADY_RUNNING' : 'GOBBY_ERR_CLI_START_FAILED';
@@ -37,10 +42,10 @@ export async function startDaemon(env: Env, output: OutputOptions): Promise<void
 export async function stopDaemon(env: Env, output: OutputOptions): Promise<void> {
   const found = await findRunningDaemon(env);
   if (!found) {
-    printResult(output, { stopped: false, running: false }, () => 'gobby daemon is not running');
+    printResult(output, { stopped: false, running: false }, () => `gobby daemon is not running (GOBBY_HOME=${locateDaemon(env).layout.home})`);
     return;
   }
-  const running = found.health;
+  const running = found.identity;
   await callDaemon(onPort(locateDaemon(env), found.port), CONTROL_API.shutdown);
   const deadline = Date.now() + STOP_TIMEOUT_MS;
   while (Date.now() < deadline && isAlive(running.pid)) await sleep(100);

@@ -1,6 +1,7 @@
 // Every command takes --json: scripts get the object, people get text. Errors too: one
 // `gobby: <message> [CODE]` on stderr for people, `{"error":{"code","message"}}` on stdout
 // for scripts, and the code's exit status for both.
+import { gobbyMessage, withoutGobbyPrefix } from '../../hooks/describe-error.js';
 import { ERROR_CATALOG, GobbyError } from '../../hooks/errors.js';
 
 export interface OutputOptions {
@@ -14,9 +15,11 @@ export function printResult(output: OutputOptions, data: unknown, human: () => s
 /** Prints the error the command ended in and returns the exit status it calls for. */
 export function printFailure(output: OutputOptions, error: unknown): number {
   const failure = asGobbyError(error);
-  const answer = { error: { code: failure.code, message: failure.message } };
+  // A message that quotes another (the daemon's answer, a child's stderr) may carry its own
+  // `gobby: `; the user sees it once, and a script sees none.
+  const answer = { error: { code: failure.code, message: withoutGobbyPrefix(failure.message) } };
   if (output.json) process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
-  else process.stderr.write(`gobby: ${failure.message} [${failure.code}]\n`);
+  else process.stderr.write(`${gobbyMessage(failure.message)} [${failure.code}]\n`);
   return ERROR_CATALOG[failure.code].exitCode;
 }
 

@@ -100,7 +100,7 @@ async function startDaemonForSetup(env: Env): Promise<string> {
   const result = await ensureDaemon({ env, daemonMain: DAEMON_MAIN, startupTimeoutMs: 15_000 });
   if (result.kind === 'failed') return `the daemon did not start: ${result.why.trim()} (try: gobby daemon start)`;
   const state = result.kind === 'started' ? 'started' : 'already running';
-  return `daemon ${state}: pid ${result.health.pid}, http://127.0.0.1:${result.port}, GOBBY_HOME=${result.health.home}`;
+  return `daemon ${state}: pid ${result.identity.pid}, http://127.0.0.1:${result.port}, GOBBY_HOME=${result.identity.home}`;
 }
 
 export async function setup(options: SetupOptions, env: Env, output: OutputOptions): Promise<void> {

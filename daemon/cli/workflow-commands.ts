@@ -129,7 +129,9 @@ export async function changePhase(ctx: Context, phase: string, options: { force:
     body: { cwd: ctx.cwd, session: options.session, phase, force: options.force, reason: options.reason },
   });
   printResult(ctx.output, result, () =>
-    `session ${result.session_id}: ${result.workflow} moved ${result.from} → ${result.to}${result.forced ? ' (forced)' : ''}; reason recorded: ${result.reason}`,
+    result.changed
+      ? `session ${result.session_id}: ${result.workflow} moved ${result.from} → ${result.to}${result.forced ? ' (forced)' : ''}; reason recorded: ${result.reason}`
+      : `session ${result.session_id}: ${result.workflow} is already in the ${result.to} phase; nothing changed (--force --reason "…" re-enters it)`,
   );
 }
 
@@ -154,7 +156,9 @@ export async function setEnforcement(
   });
   printResult(ctx.output, result, () =>
     enabled
-      ? `session ${result.session_id}: ${result.workflow} enforcement enabled again (phase ${result.phase})`
+      ? result.changed
+        ? `session ${result.session_id}: ${result.workflow} enforcement enabled again (phase ${result.phase})`
+        : `session ${result.session_id}: ${result.workflow} enforcement was not disabled; nothing changed (phase ${result.phase})`
       : `session ${result.session_id}: ${result.workflow} enforcement DISABLED (reason: ${result.reason}); ` +
         (result.until ? `it comes back by itself at ${result.until}, or now with: gobby workflow enable` : 're-enable with: gobby workflow enable'),
   );

@@ -3,7 +3,8 @@
 // describes (checked at compile time); the CLI (daemon/cli/daemon-client.ts) calls through
 // it and parses every answer with the schema. The MCP server and a dashboard use the same.
 import type { z } from 'zod';
-import { daemonAnswer, healthAnswer, shutdownAnswer } from './daemon-answers.js';
+import { GOBBY_VERSION_HEADER as VERSION_HEADER, IDENTITY_PATH } from '../../hooks/daemon-locator.js';
+import { daemonAnswer, healthAnswer, identityAnswer, shutdownAnswer } from './daemon-answers.js';
 import { auditAnswer, enforcementAnswer, phaseAnswer, resetAnswer, statusAnswer } from './session-answers.js';
 import { clearWorkflowAnswer, setWorkflowAnswer, workflowAnswer, workflowListAnswer } from './workflow-answers.js';
 
@@ -11,7 +12,7 @@ import { clearWorkflowAnswer, setWorkflowAnswer, workflowAnswer, workflowListAns
  * Every daemon answer carries this header with the daemon's version, so a client can tell
  * gobby's answers from another program's that happens to hold the port.
  */
-export const GOBBY_VERSION_HEADER = 'x-gobby-version';
+export const GOBBY_VERSION_HEADER = VERSION_HEADER;
 
 export interface ControlEndpoint {
   readonly method: 'GET' | 'POST' | 'PUT';
@@ -22,6 +23,7 @@ export interface ControlEndpoint {
 
 export const CONTROL_API = {
   health: { method: 'GET', path: '/api/health', answer: healthAnswer },
+  identity: { method: 'GET', path: IDENTITY_PATH, answer: identityAnswer },
   daemon: { method: 'GET', path: '/api/daemon', answer: daemonAnswer },
   shutdown: { method: 'POST', path: '/api/shutdown', answer: shutdownAnswer },
   status: { method: 'GET', path: '/api/status', answer: statusAnswer },

@@ -11,6 +11,23 @@ export const healthAnswer = z.object({
   home: z.string(),
 });
 
+/**
+ * `GET /api/identity`, without the token and without secrets: who answers on the port. The CLI
+ * and the hook clients check `name` and `home` before they use what answered, so another
+ * program, or the daemon of another GOBBY_HOME, is never mistaken for theirs
+ * (hooks/daemon-locator.ts reads the same fields without zod).
+ */
+export const identityAnswer = z.object({
+  name: z.literal('gobby'),
+  version: z.string(),
+  /** The daemon's GOBBY_HOME, resolved to an absolute path. */
+  home: z.string(),
+  pid: z.number().int(),
+  /** Null only before the daemon listens. */
+  port: z.number().int().nullable(),
+  startedAt: timestamp,
+});
+
 /** `GET /api/daemon`. */
 export const daemonAnswer = z.object({
   ok: z.literal(true),

@@ -64,6 +64,8 @@ export const phaseAnswer = z.object({
   from: z.string(),
   to: z.string(),
   forced: z.boolean(),
+  /** False when the session was already in `to` (without --force): nothing was done or audited. */
+  changed: z.boolean(),
   reason: z.string(),
 });
 
@@ -82,6 +84,8 @@ export const enforcementAnswer = z.object({
   workflow: z.string(),
   phase: z.string(),
   disabled: z.boolean(),
+  /** False for `enable` on a session whose enforcement was not disabled: nothing was done or audited. */
+  changed: z.boolean(),
   reason: z.string(),
   /** When a `disable --for` turns enforcement back on by itself. */
   until: timestamp.nullable(),

@@ -36,8 +36,15 @@ interface Current extends SessionWorkflow {
 
 interface OverridePlan<R> {
   readonly event: 'override:phase' | 'override:reset' | 'override:disable' | 'override:enable';
-  /** Either the next state of the pinned workflow, or a fresh start of a (re)loaded definition. */
-  readonly change: { readonly save: WorkflowState; readonly effects: readonly Effect[] } | { readonly restart: CompiledWorkflow };
+  /**
+   * The next state of the pinned workflow, a fresh start of a (re)loaded definition, or
+   * nothing to do (the session is already where the override would put it): then nothing is
+   * saved or audited, and the reply says so.
+   */
+  readonly change:
+    | { readonly save: WorkflowState; readonly effects: readonly Effect[] }
+    | { readonly restart: CompiledWorkflow }
+    | { readonly nothing: true };
   readonly because: string;
   readonly reason: string;
   readonly reply: (after: SessionWorkflow) => R;
@@ -52,6 +59,7 @@ export function createSessionOverrides(deps: SessionOverridesDeps) {
       const session = queries.selectSession(input);
       const current = { ...queries.requireWorkflow(session.id), session, now };
       const planned = plan(current);
+      if ('nothing' in planned.change) return { result: planned.reply(current), effects: [] };
       let after: SessionWorkflow;
       let effects: readonly Effect[];
       if ('restart' in planned.change) {
@@ -90,6 +98,17 @@ export function createSessionOverrides(deps: SessionOverridesDeps) {
           `workflow ${workflow.name} has no phase \`${input.phase}\` (phases: ${workflow.phases.map((p) => p.name).join(', ')})`,
         );
       }
+      // Asking for the phase the session is in is not a move the definition refuses: nothing
+      // to do, and the answer says so (exit 0). `--force` still re-enters the phase.
+      if (!input.force && state.phase === input.phase) {
+        return {
+          event: 'override:phase',
+          change: { nothing: true },
+          because: `already in ${state.phase}`,
+          reason: '',
+          reply: () => ({ session_id: session.id, workflow: workflow.name, from: state.phase, to: input.phase, forced: false, changed: false, reason: '' }),
+        };
+      }
       const reason = input.force ? requireReason(input.reason, 'phase --force') : input.reason?.trim() || 'moved by the user';
       if (!input.force) {
         const allowed = reachablePhases(workflow, state, { now });
@@ -108,7 +127,7 @@ export function createSessionOverrides(deps: SessionOverridesDeps) {
         change: { save: moved.state, effects: moved.effects },
         because: `${input.force ? 'forced' : 'requested'} ${state.phase} → ${input.phase}`,
         reason,
-        reply: () => ({ session_id: session.id, workflow: workflow.name, from: state.phase, to: input.phase, forced: input.force, reason }),
+        reply: () => ({ session_id: session.id, workflow: workflow.name, from: state.phase, to: input.phase, forced: input.force, changed: true, reason }),
       };
     });
   }
@@ -140,6 +159,17 @@ export function createSessionOverrides(deps: SessionOverridesDeps) {
   /** `forMs` (from `disable --for`) makes enforcement come back by itself at now + forMs. */
   function setDisabled(input: OverrideInput & { disabled: boolean; forMs?: number | undefined }) {
     return runOverride(input, ({ workflow, state, session, now }) => {
+      // `enable` on a session whose enforcement is on (or whose `disable --for` ran out) changes nothing.
+      const isOff = state.disabled !== null && (state.disabled.until === undefined || state.disabled.until === null || now < state.disabled.until);
+      if (!input.disabled && !isOff) {
+        return {
+          event: 'override:enable',
+          change: { nothing: true },
+          because: 'enforcement was not disabled',
+          reason: '',
+          reply: () => ({ session_id: session.id, workflow: workflow.name, phase: state.phase, disabled: false, changed: false, reason: '', until: null }),
+        };
+      }
       const reason = input.disabled ? requireReason(input.reason, 'disable') : input.reason?.trim() || 'enabled by the user';
       const until = input.disabled && input.forMs !== undefined ? now + input.forMs : null;
       return {
@@ -154,6 +184,7 @@ export function createSessionOverrides(deps: SessionOverridesDeps) {
           workflow: workflow.name,
           phase: state.phase,
           disabled: input.disabled,
+          changed: true,
           reason,
           until: until === null ? null : new Date(until).toISOString(),
         }),

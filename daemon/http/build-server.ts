@@ -49,7 +49,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
     reply.header(GOBBY_VERSION_HEADER, deps.info.version);
     done();
   });
-  app.addHook('onRequest', createRequestGuard({ token: deps.token, port: deps.info.port }));
+  app.addHook('onRequest', createRequestGuard({ token: deps.token, home: deps.info.home, port: deps.info.port }));
 
   app.setErrorHandler(answerError);
 

@@ -149,6 +149,15 @@ export function registerControlRoutes(
 
   serve(app, 'health', () => ({ ok: true, name: 'gobby', version: info.version, pid: process.pid, home: info.home }));
 
+  serve(app, 'identity', () => ({
+    name: 'gobby',
+    version: info.version,
+    home: info.home,
+    pid: process.pid,
+    port: info.port() ?? null,
+    startedAt: new Date(info.startedAt).toISOString(),
+  }));
+
   serve(app, 'daemon', () => ({
     ok: true,
     version: info.version,

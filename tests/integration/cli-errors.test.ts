@@ -11,7 +11,7 @@ import { callDaemon, locateDaemon } from '../../daemon/cli/daemon-client.js';
 import { CONTROL_API, GOBBY_VERSION_HEADER } from '../../daemon/contracts/control-api.js';
 import { GobbyError } from '../../hooks/errors.js';
 import { GOBBY_CLI } from '../support/gobby-process.js';
-import { TestDaemon, TOKEN } from './test-daemon.js';
+import { TestDaemon, TOKEN, type Json } from './test-daemon.js';
 
 interface Run {
   readonly code: number;
@@ -188,6 +188,37 @@ describe('against a running daemon', () => {
     const human = await gobby(['workflow', 'phase', 'plan'], env, t.project);
     expect(human.code).toBe(1);
     expectOneErrorLine(human, 'GOBBY_ERR_PHASE_NOT_ALLOWED');
+  });
+
+  it('says a session is already in the phase asked for, changes nothing, and exits 0', async () => {
+    const { t, env } = await runningDaemon();
+    await t.setWorkflow('plan-execute');
+    const session = t.newSessionId();
+    await t.sessionStart(session);
+    const rowsBefore = t.auditRows(session).length;
+    const same = await gobby(['workflow', 'phase', 'plan'], env, t.project);
+    expect(same).toMatchObject({ code: 0, stderr: '' });
+    expect(same.stdout).toContain('plan-execute is already in the plan phase; nothing changed');
+    expect(same.stdout).not.toContain('does not allow');
+    const json = JSON.parse((await gobby(['workflow', 'phase', 'plan', '--json'], env, t.project)).stdout) as Json;
+    expect(json).toMatchObject({ from: 'plan', to: 'plan', changed: false, forced: false });
+    expect(t.auditRows(session)).toHaveLength(rowsBefore);
+  });
+
+  it('says enforcement was not disabled when `enable` has nothing to turn back on, and exits 0', async () => {
+    const { t, env } = await runningDaemon();
+    await t.setWorkflow('plan-execute');
+    const session = t.newSessionId();
+    await t.sessionStart(session);
+    const enabled = await gobby(['workflow', 'enable'], env, t.project);
+    expect(enabled).toMatchObject({ code: 0, stderr: '' });
+    expect(enabled.stdout).toContain('enforcement was not disabled; nothing changed');
+    expect(enabled.stdout).not.toContain('enabled again');
+    expect(t.auditRows(session).some((row) => row.event === 'override:enable')).toBe(false);
+
+    await gobby(['workflow', 'disable', '--reason', 'a spike'], env, t.project);
+    const again = await gobby(['workflow', 'enable'], env, t.project);
+    expect(again.stdout).toContain('enforcement enabled again');
   });
 
   it("lists the project's recent workflow choices with who and why", async () => {

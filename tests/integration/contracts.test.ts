@@ -32,6 +32,7 @@ describe('the contract table', () => {
   // One walk through a session's life, so each endpoint answers in its interesting states.
   beforeAll(async () => {
     await call('health', '/api/health');
+    await call('identity', '/api/identity');
     await call('daemon', '/api/daemon');
     await call('listWorkflows', `/api/workflows?cwd=${cwd()}`);
     await call('showWorkflow', `/api/workflows/plan-execute?cwd=${cwd()}`);

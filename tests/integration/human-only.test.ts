@@ -102,6 +102,8 @@ describe.skipIf(!linux)('human-only overrides', () => {
     expect(run.output).toContain('GOBBY_ERR_OVERRIDE_FROM_AGENT');
     expect(run.output).toMatch(/`changePhase` is a human-only override and was refused: pid \d+ \(node\) was started by the tools of Claude Code session/);
     expect(await phase()).toBe('plan');
+    // `status` counts the refusal as a block, as it counts the guards' own denials.
+    expect((await t.status()).body.action_counts.blocked).toBe(1);
     const [row] = tamperRows();
     expect(row).toMatchObject({ event: 'tamper:override', decision: 'deny', phase: 'plan' });
     expect(row!.actor).toMatch(/^process:node\[\d+\]$/);

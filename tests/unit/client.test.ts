@@ -14,6 +14,7 @@ interface ReceivedHook {
   url: string;
   body: string;
   contentType: string | undefined;
+  home: string | undefined;
 }
 
 interface FakeDaemon {
@@ -42,12 +43,14 @@ async function startFakeDaemon(home: string, hookStatus = 200, hookAnswer = ANSW
   const received: ReceivedHook[] = [];
   const server = createServer(async (req, res) => {
     const body = await readBody(req);
-    if (req.method === 'GET' && req.url === '/api/health') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, name: 'gobby', version: '0.1.0', pid: process.pid, home }));
+    res.setHeader('x-gobby-version', '0.1.0');
+    if (req.method === 'GET' && req.url === '/api/identity') {
+      const identity = { name: 'gobby', version: '0.1.0', pid: process.pid, home, port: null, startedAt: new Date().toISOString() };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(identity));
       return;
     }
     if (req.method === 'POST' && req.url?.startsWith('/hooks/')) {
-      received.push({ url: req.url, body, contentType: req.headers['content-type'] });
+      received.push({ url: req.url, body, contentType: req.headers['content-type'], home: req.headers['x-gobby-home'] as string | undefined });
       res.writeHead(hookStatus, { 'content-type': 'application/json' }).end(hookAnswer);
       return;
     }
@@ -96,7 +99,7 @@ describe('runClient', () => {
     const daemon = await startFakeDaemon(home);
     const result = await runClient(options(home, {}));
     expect(result).toEqual({ stdout: ANSWER, stderr: '', exitCode: 0 });
-    expect(daemon.received).toEqual([{ url: '/hooks/SessionStart', body: PAYLOAD, contentType: 'application/json' }]);
+    expect(daemon.received).toEqual([{ url: '/hooks/SessionStart', body: PAYLOAD, contentType: 'application/json', home }]);
   });
 
   it('starts the daemon when nothing answers, waits for its health check, then posts', async () => {
@@ -134,7 +137,7 @@ describe('runClient', () => {
       const { result, port } = await unreachable({});
       expect(result.exitCode).toBe(0);
       const { systemMessage } = JSON.parse(result.stdout) as { systemMessage: string };
-      expect(systemMessage).toContain(`gobby: the daemon at http://127.0.0.1:${port} is not reachable (`);
+      expect(systemMessage).toContain(`gobby: no gobby daemon answers on 127.0.0.1:${port} (`);
       expect(systemMessage).toContain('workflow enforcement is OFF for this session start. Start it with: gobby daemon start');
     });
 
@@ -142,7 +145,7 @@ describe('runClient', () => {
       const { result } = await unreachable({ event: 'PreToolUse' });
       expect(result.exitCode).toBe(2);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(/not reachable .*blocking this PreToolUse/);
+      expect(result.stderr).toMatch(/no gobby daemon answers .*blocking this PreToolUse/);
     });
 
     it('lenient PreToolUse lets the action through with a note', async () => {
@@ -154,24 +157,75 @@ describe('runClient', () => {
     it('reports a daemon that cannot be started', async () => {
       const { result } = await unreachable({ spawnDaemon: undefined });
       expect(result.exitCode).toBe(0);
-      expect(JSON.parse(result.stdout).systemMessage).toContain('daemon entry point not found');
+      expect(JSON.parse(result.stdout).systemMessage).toContain('it could not be started: starting it failed: daemon entry point not found');
+    });
+
+    it('points at the startup log when the daemon wrote why it stopped there', async () => {
+      const { result } = await unreachable({
+        spawnDaemon: async ({ startupLog }) => {
+          await writeFile(startupLog, 'gobby: the daemon could not start: /h/config.json is not valid JSON\n    at loadDaemonConfig (file:///x.js:1:1)\n');
+          return { exitCode: () => 1 };
+        },
+      });
+      const { systemMessage } = JSON.parse(result.stdout) as { systemMessage: string };
+      expect(systemMessage).toContain('it could not be started: /h/config.json is not valid JSON;');
+      expect(systemMessage).toMatch(/Details: .*\/logs\/daemon-start\.log$/);
+      expect(systemMessage).not.toContain('loadDaemonConfig');
+    });
+
+    it('says once who speaks when the daemon\'s own startup error says it too', async () => {
+      const { result } = await unreachable({
+        spawnDaemon: async ({ startupLog }) => {
+          await writeFile(startupLog, 'gobby: the daemon could not start: gobby: /h/gobby.db: file is not a database\n');
+          return { exitCode: () => 1 };
+        },
+      });
+      const { systemMessage } = JSON.parse(result.stdout) as { systemMessage: string };
+      expect(systemMessage.match(/gobby: /g)).toHaveLength(1);
+      expect(systemMessage).toContain('could not be started: /h/gobby.db: file is not a database');
     });
   });
 
   describe('when the daemon answers with an error status', () => {
-    it('prints nothing of its body on stdout and applies the strict policy', async () => {
+    it('quotes its error, points at the daemon log for a 5xx, and applies the strict policy', async () => {
       const home = await tempHome();
-      await startFakeDaemon(home, 500, '{"error":"database is locked"}');
+      await startFakeDaemon(home, 500, '{"error":{"code":"GOBBY_ERR_INTERNAL","message":"internal error: database is locked"}}');
       const guard = await runClient(options(home, { event: 'PreToolUse' }));
       expect(guard.exitCode).toBe(2);
       expect(guard.stdout).toBe('');
-      expect(guard.stderr).toContain('database is locked');
-      expect(guard.stderr).toContain('answered HTTP 500');
+      expect(guard.stderr).toContain('answered HTTP 500 GOBBY_ERR_INTERNAL: internal error: database is locked');
+      expect(guard.stderr).toContain(`Details: ${join(home, 'logs', 'daemon.log')}`);
 
       const sessionStart = await runClient(options(home, {}));
       expect(sessionStart.exitCode).toBe(0);
-      expect(sessionStart.stdout).not.toContain('database is locked');
       expect(JSON.parse(sessionStart.stdout).systemMessage).toContain('answered HTTP 500');
+    });
+
+    it("passes on, alone, the refusal of another home's daemon: it names both homes and the fix", async () => {
+      const home = await tempHome();
+      const message = 'port 127.0.0.1:7377 is held by the gobby daemon of GOBBY_HOME=/a, not by the daemon of GOBBY_HOME=/b. …';
+      await startFakeDaemon(home, 409, JSON.stringify({ error: { code: 'GOBBY_ERR_HTTP_WRONG_DAEMON', message } }));
+      const { systemMessage } = JSON.parse((await runClient(options(home, {}))).stdout) as { systemMessage: string };
+      expect(systemMessage).toBe(`gobby: ${message}; workflow enforcement is OFF for this session start.`);
+    });
+  });
+
+  describe('when another program holds the port', () => {
+    it('names the port and the fix, never its answer, and points at no log', async () => {
+      const home = await tempHome();
+      const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>{"hello": "nginx"}</html>'));
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const port = (server.address() as AddressInfo).port;
+      const result = await runClient(options(home, { env: { GOBBY_HOME: home, HOME: home, GOBBY_PORT: String(port) } }));
+      expect(result.exitCode).toBe(0);
+      const { systemMessage } = JSON.parse(result.stdout) as { systemMessage: string };
+      expect(systemMessage).toBe(
+        `gobby: port 127.0.0.1:${port} is held by another program, not gobby (it answered HTTP 200, text/html). ` +
+          `Stop that program, or give gobby another port: GOBBY_PORT, or "port" in ${home}/config.json; ` +
+          'workflow enforcement is OFF for this session start.',
+      );
+      expect(result.stderr).not.toContain('nginx');
     });
   });
 

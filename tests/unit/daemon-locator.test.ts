@@ -7,10 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { homeLayout } from '../../daemon/home-layout.js';
 import {
-  checkDaemonHealth,
+  daemonLogPath,
   ensureDaemon,
   locateDaemon,
+  probeDaemon,
+  sameGobbyHome,
   startupLogPath,
   type EnsureDaemonOptions,
   type SpawnDaemon,
@@ -29,19 +32,31 @@ async function tempDir(prefix = 'gobby-locator-'): Promise<string> {
   return dir;
 }
 
-/** Answers /api/health with `health` on a free port. */
-async function startHealthServer(health: Record<string, unknown>, port = 0): Promise<number> {
+/** Answers /api/identity with `identity` on a free port, marked as gobby's answers are. */
+async function startIdentityServer(identity: Record<string, unknown>, port = 0): Promise<number> {
   const server = createServer((req, res) => {
-    if (req.url === '/api/health') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(health));
+    res.setHeader('x-gobby-version', '0.1.0');
+    if (req.url === '/api/identity') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(identity));
     else res.writeHead(404).end();
   });
+  return listen(server, port);
+}
+
+/** Another program: whatever is asked, an HTML page. */
+async function startHtmlServer(): Promise<number> {
+  return listen(
+    createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<html><body>Welcome to nginx!</body></html>')),
+  );
+}
+
+async function listen(server: Server, port = 0): Promise<number> {
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return (server.address() as AddressInfo).port;
 }
 
-function gobbyHealth(home: string, pid = 4242): Record<string, unknown> {
-  return { ok: true, name: 'gobby', version: '0.1.0', pid, home };
+function gobbyIdentity(home: string, pid = 4242): Record<string, unknown> {
+  return { name: 'gobby', version: '0.1.0', pid, home, port: null, startedAt: '2026-01-01T00:00:00.000Z' };
 }
 
 async function freePort(): Promise<number> {
@@ -77,12 +92,25 @@ describe('locateDaemon', () => {
   });
 });
 
-describe('checkDaemonHealth', () => {
-  it('accepts gobby and refuses another program that answers on the port', async () => {
+describe('probeDaemon', () => {
+  it("tells this home's daemon from another home's, an older gobby, another program and nothing", async () => {
     const home = await tempDir();
-    expect(await checkDaemonHealth(await startHealthServer(gobbyHealth(home)))).toEqual({ pid: 4242, home });
-    expect(await checkDaemonHealth(await startHealthServer({ ok: true }))).toBeNull();
-    expect(await checkDaemonHealth(await freePort())).toBeNull();
+    const other = await tempDir();
+    expect(await probeDaemon(await startIdentityServer(gobbyIdentity(home)), home)).toEqual({ kind: 'ours', identity: gobbyIdentity(home) });
+    expect(await probeDaemon(await startIdentityServer(gobbyIdentity(other)), home)).toEqual({ kind: 'other-home', identity: gobbyIdentity(other) });
+    expect(await probeDaemon(await startIdentityServer({ ok: true }), home)).toEqual({ kind: 'other-gobby', version: '0.1.0' });
+    expect(await probeDaemon(await startHtmlServer(), home)).toEqual({ kind: 'not-gobby', status: 200, contentType: 'text/html' });
+    expect(await probeDaemon(await freePort(), home)).toMatchObject({ kind: 'nothing' });
+  });
+
+  it('takes two spellings of one home as the same home', async () => {
+    const home = await tempDir();
+    expect(sameGobbyHome(home, `${home}/./`)).toBe(true);
+    expect(sameGobbyHome(home, `${home}-other`)).toBe(false);
+  });
+
+  it("names the daemon log the daemon writes", () => {
+    expect(daemonLogPath('/h')).toBe(homeLayout('/h').logFile);
   });
 });
 
@@ -90,8 +118,8 @@ describe('ensureDaemon', () => {
   it('finds a running daemon on the configured port when daemon.json is stale, and starts nothing', async () => {
     const home = await tempDir();
     await writeDaemonFile(home, await freePort());
-    const port = await startHealthServer(gobbyHealth(home));
-    expect(await ensureDaemon(options(home, port))).toEqual({ kind: 'running', port, health: { pid: 4242, home } });
+    const port = await startIdentityServer(gobbyIdentity(home));
+    expect(await ensureDaemon(options(home, port))).toEqual({ kind: 'running', port, identity: gobbyIdentity(home) });
   });
 
   it('starts the daemon without the session variables and waits for its health check', async () => {
@@ -100,10 +128,10 @@ describe('ensureDaemon', () => {
     const spawned: Record<string, string | undefined>[] = [];
     const spawnDaemon: SpawnDaemon = async ({ env }) => {
       spawned.push(env);
-      setTimeout(() => void startHealthServer(gobbyHealth(home, 77), port), 150);
+      setTimeout(() => void startIdentityServer(gobbyIdentity(home, 77), port), 150);
     };
     const result = await ensureDaemon(options(home, port, { spawnDaemon, env: { GOBBY_HOME: home, GOBBY_PORT: String(port), CLAUDECODE: '1' } }));
-    expect(result).toEqual({ kind: 'started', port, health: { pid: 77, home } });
+    expect(result).toEqual({ kind: 'started', port, identity: gobbyIdentity(home, 77) });
     expect(spawned).toHaveLength(1);
     expect(spawned[0]).toEqual({ GOBBY_HOME: home, GOBBY_PORT: String(port) });
   });
@@ -113,10 +141,10 @@ describe('ensureDaemon', () => {
     const port = await freePort();
     // The loser's process exits at once with "already running"; the winner answers a little later.
     const spawnDaemon: SpawnDaemon = () => {
-      setTimeout(() => void startHealthServer(gobbyHealth(home, 88), port), 300);
+      setTimeout(() => void startIdentityServer(gobbyIdentity(home, 88), port), 300);
       return { exitCode: () => 3 };
     };
-    expect(await ensureDaemon(options(home, port, { spawnDaemon }))).toEqual({ kind: 'running', port, health: { pid: 88, home } });
+    expect(await ensureDaemon(options(home, port, { spawnDaemon }))).toEqual({ kind: 'running', port, identity: gobbyIdentity(home, 88) });
   });
 
   it('reports the lock holder when the winner of a race never answers', async () => {
@@ -144,6 +172,29 @@ describe('ensureDaemon', () => {
     // It stops waiting once the process is gone, not at the deadline.
     expect(Date.now() - started).toBeLessThan(5000);
     expect(await readFile(startupLogPath(home), 'utf8')).toContain('is in use');
+  });
+
+  it("starts nothing when another home's daemon holds the port, and names both homes and the fix", async () => {
+    const home = await tempDir();
+    const other = await tempDir();
+    const port = await startIdentityServer(gobbyIdentity(other, 99));
+    const result = await ensureDaemon(options(home, port));
+    expect(result).toMatchObject({ kind: 'failed', reason: 'port-taken', port, conflict: { kind: 'other-home' } });
+    const why = result.kind === 'failed' ? result.why : '';
+    expect(why).toContain(`port 127.0.0.1:${port} is held by the gobby daemon of GOBBY_HOME=${other} (pid 99)`);
+    expect(why).toContain(`not by the daemon of GOBBY_HOME=${home}`);
+    expect(why).toContain(`GOBBY_PORT, or "port" in ${home}/config.json`);
+  });
+
+  it('starts nothing when another program holds the port, and never quotes its answer', async () => {
+    const home = await tempDir();
+    const port = await startHtmlServer();
+    const result = await ensureDaemon(options(home, port));
+    expect(result).toMatchObject({ kind: 'failed', reason: 'port-taken', conflict: { kind: 'not-gobby' } });
+    const why = result.kind === 'failed' ? result.why : '';
+    expect(why).toContain(`port 127.0.0.1:${port} is held by another program, not gobby (it answered HTTP 200, text/html)`);
+    expect(why).toContain('Stop that program, or give gobby another port: GOBBY_PORT');
+    expect(why).not.toContain('nginx');
   });
 
   it('says when the entry point is missing (gobby not built)', async () => {
