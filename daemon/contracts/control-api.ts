@@ -5,13 +5,10 @@
 import type { z } from 'zod';
 import { daemonAnswer, healthAnswer, shutdownAnswer } from './daemon-answers.js';
 import { auditAnswer, enforcementAnswer, phaseAnswer, resetAnswer, statusAnswer } from './session-answers.js';
+import { statusLineAnswer } from './statusline-answer.js';
 import { clearWorkflowAnswer, setWorkflowAnswer, workflowAnswer, workflowListAnswer } from './workflow-answers.js';
 
-/**
- * Every daemon answer carries this header with the daemon's version, so a client can tell
- * gobby's answers from another program's that happens to hold the port.
- */
-export const GOBBY_VERSION_HEADER = 'x-gobby-version';
+export { GOBBY_VERSION_HEADER } from './headers.js';
 
 export interface ControlEndpoint {
   readonly method: 'GET' | 'POST' | 'PUT';
@@ -25,6 +22,7 @@ export const CONTROL_API = {
   daemon: { method: 'GET', path: '/api/daemon', answer: daemonAnswer },
   shutdown: { method: 'POST', path: '/api/shutdown', answer: shutdownAnswer },
   status: { method: 'GET', path: '/api/status', answer: statusAnswer },
+  statusLine: { method: 'GET', path: '/api/statusline', answer: statusLineAnswer },
   audit: { method: 'GET', path: '/api/audit', answer: auditAnswer },
   listWorkflows: { method: 'GET', path: '/api/workflows', answer: workflowListAnswer },
   showWorkflow: { method: 'GET', path: '/api/workflows/:name', answer: workflowAnswer },

@@ -3,8 +3,8 @@
 // approve and what to do, and enforcement off or paused. Never in what the model is told.
 import { describe, expect, it } from 'vitest';
 import { renderHookAnswer } from '../../hooks/render.js';
-import { movePhase, type Evaluation } from '../../workflows/index.js';
-import { describeTimeLeft, joinNotices } from '../../workflows/notices.js';
+import { joinNotices, movePhase, type Evaluation } from '../../workflows/index.js';
+import { describeTimeLeft } from '../../workflows/notices.js';
 import { compile, contextOf, loadTemplate, post, pre, say, Session, sessionStart, stop, T0 } from './engine-test-helpers.js';
 
 const QUESTION = 'Plan complete. Ready to implement?';
