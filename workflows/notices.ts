@@ -16,7 +16,7 @@ export function joinNotices(...notices: readonly (string | undefined)[]): string
 }
 
 /** `"yes" (or y, approve, …)`: the words the user can start a reply with. */
-export function describeReplyWords(words: readonly string[]): string {
+function describeReplyWords(words: readonly string[]): string {
   const [first, ...others] = words;
   return others.length > 0 ? `"${first}" (or ${others.join(', ')})` : `"${first}"`;
 }
