@@ -147,7 +147,9 @@ function evaluateWorkflowEvent(workflow: CompiledWorkflow, state: WorkflowState,
     const notice = event.name === 'SessionStart' || event.name === 'UserPromptSubmit'
       ? renderDisabledNotice(workflow, currentPhase(workflow, state), disabled, ctx.now)
       : undefined;
-    return { state, decision: { kind: 'allow', because: `workflow disabled: ${disabled.reason}`, notice }, effects: [] };
+    // A prompt still opens a new turn: the refusals of the last one are not this one's.
+    const next = event.name === 'UserPromptSubmit' && state.blockedThisTurn !== 0 ? { ...state, blockedThisTurn: 0 } : state;
+    return { state: next, decision: { kind: 'allow', because: `workflow disabled: ${disabled.reason}`, notice }, effects: [] };
   }
   if (disabled) {
     // A `disable --for` that ran out: this event is judged with enforcement back on.

@@ -203,4 +203,12 @@ describe("the turn's blocks", () => {
     session.send(say('please just plan'));
     expect(session.state).toMatchObject({ blockedThisTurn: 0, blockedCount: 2 });
   });
+
+  it('start over with a prompt while enforcement is off, too', () => {
+    const session = planExecute();
+    session.send(pre('Write', { file_path: 'a.ts' }));
+    session.state = { ...session.state, disabled: { reason: 'hotfix', at: T0, until: null } };
+    session.send(say('now fix it by hand'));
+    expect(session.state.blockedThisTurn).toBe(0);
+  });
 });
