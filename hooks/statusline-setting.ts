@@ -35,7 +35,7 @@ const THEN_OPTION = ' --then ';
 export function buildStatusLineSetting(existing: unknown, gobbyCommand: string): { statusLine: StatusLineSetting } {
   if (existing === undefined || existing === null) return { statusLine: { type: 'command', command: gobbyCommand } };
   const setting = asCommandStatusLine(existing);
-  const chained = parseGobbyStatusLineCommand(setting.command);
+  const chained = parseGobbyStatusLineCommand(setting.command, gobbyCommand);
   const previous = chained ? chained.previous : setting.command;
   return { statusLine: { ...setting, command: previous === null ? gobbyCommand : `${gobbyCommand}${THEN_OPTION}${quoteForShell(previous)}` } };
 }
@@ -45,12 +45,14 @@ export function buildStatusLineSetting(existing: unknown, gobbyCommand: string):
  * - `{ statusLine: undefined }`: gobby's alone; remove the key;
  * - `{ statusLine: <the user's entry> }`: gobby's chained with theirs; exactly their entry back;
  * - null: not gobby's (the user changed it since): leave it alone.
+ * `gobbyCommand` (what install wrote, e.g. `gobby statusline`) is recognised even when it does
+ * not name gobby; without it, any `<…gobby…> statusline` command is taken as gobby's.
  */
-export function removeGobbyStatusLine(current: unknown): { statusLine: StatusLineSetting | undefined } | null {
+export function removeGobbyStatusLine(current: unknown, gobbyCommand?: string): { statusLine: StatusLineSetting | undefined } | null {
   if (current === undefined || current === null || typeof current !== 'object' || Array.isArray(current)) return null;
   const setting = current as Record<string, unknown>;
   if (setting.type !== 'command' || typeof setting.command !== 'string') return null;
-  const chained = parseGobbyStatusLineCommand(setting.command);
+  const chained = parseGobbyStatusLineCommand(setting.command, gobbyCommand);
   if (!chained) return null;
   if (chained.previous === null) return { statusLine: undefined };
   return { statusLine: { ...(setting as unknown as StatusLineSetting), command: chained.previous } };
@@ -74,11 +76,17 @@ function asCommandStatusLine(value: unknown): StatusLineSetting {
  * today's (an earlier install's path, `node …/daemon/cli/main.js`), as long as it names gobby.
  * Null: not gobby's.
  */
-function parseGobbyStatusLineCommand(command: string): { previous: string | null } | null {
-  const match = /^(.*?(?:gobby|\/daemon\/cli\/)\S*) statusline(?: --then (.+))?$/s.exec(command);
-  if (!match) return null;
-  if (match[2] === undefined) return { previous: null };
-  const previous = unquoteShellWord(match[2]);
+function parseGobbyStatusLineCommand(command: string, gobbyCommand: string | undefined): { previous: string | null } | null {
+  let rest: string | undefined;
+  if (gobbyCommand !== undefined && (command === gobbyCommand || command.startsWith(`${gobbyCommand}${THEN_OPTION}`))) {
+    rest = command.slice(gobbyCommand.length);
+  } else {
+    const match = /^.*?(?:gobby|\/daemon\/cli\/)\S* statusline((?: --then .+)?)$/s.exec(command);
+    if (!match) return null;
+    rest = match[1]!;
+  }
+  if (rest === '') return { previous: null };
+  const previous = unquoteShellWord(rest.slice(THEN_OPTION.length));
   return previous === null ? null : { previous };
 }
 

@@ -26,6 +26,14 @@ describe('buildStatusLineSetting', () => {
     expect(buildStatusLineSetting(buildStatusLineSetting(undefined, GOBBY).statusLine, GOBBY).statusLine).toEqual({ type: 'command', command: GOBBY });
   });
 
+  it('recognises its own command even when it does not name gobby', () => {
+    const program = '/opt/tools/bin/wf statusline';
+    const once = buildStatusLineSetting({ type: 'command', command: 'date' }, program).statusLine;
+    expect(once.command).toBe(`${program} --then date`);
+    expect(buildStatusLineSetting(once, program).statusLine).toEqual(once);
+    expect(removeGobbyStatusLine(once, program)).toEqual({ statusLine: { type: 'command', command: 'date' } });
+  });
+
   it('refuses a status line Claude Code would reject rather than guess', () => {
     for (const bad of ['echo hi', { type: 'command' }, { type: 'prompt', command: 'x' }, [1]]) {
       expect(() => buildStatusLineSetting(bad, GOBBY)).toThrow(/statusLine is not \{"type": "command"/);
