@@ -14,6 +14,15 @@ import {
   renderToolDeniedReason,
   type StopReleaseReason,
 } from './messages.js';
+import {
+  joinNotices,
+  renderApprovalDeclinedNotice,
+  renderApprovalNotTakenNotice,
+  renderApprovalPendingNotice,
+  renderDisabledNotice,
+  renderEnforcementResumedNotice,
+  renderPhaseChangedNotice,
+} from './notices.js';
 import { INITIAL_STOP_GATE_STATE, type WorkflowState } from './state.js';
 import { STOP_GATE_MAX_BLOCKS } from './definition-schema.js';
 import { canonicalToolName } from './tool-names.js';
@@ -92,9 +101,11 @@ export function startWorkflow(workflow: CompiledWorkflow, ctx: EngineContext): {
     phaseActionCount: 0,
     totalActionCount: 0,
     blockedCount: 0,
+    blockedThisTurn: 0,
     variables: { ...workflow.variables },
     pendingApproval: null,
     pendingMessages: [],
+    pendingNotices: [],
     tamperNoticeGiven: false,
     disabled: null,
     stopGate: INITIAL_STOP_GATE_STATE,
@@ -125,14 +136,25 @@ export function evaluateEvent(
   // is the user's choice about the workflow, not a way for the agent to reach the overrides.
   const guarded = checkProtectedGround(event, ctx.ground ?? NO_PROTECTED_GROUND, ctx.bash?.analysis);
   if (guarded) return denyTamper(state, event, guarded);
+  return withUserNotices(workflow, event, evaluateWorkflowEvent(workflow, state, event, ctx));
+}
+
+function evaluateWorkflowEvent(workflow: CompiledWorkflow, state: WorkflowState, event: EngineEvent, ctx: EvaluationContext): Evaluation {
   const { disabled } = state;
   if (disabled && (disabled.until === undefined || disabled.until === null || ctx.now < disabled.until)) {
-    return { state, decision: { kind: 'allow', because: `workflow disabled: ${disabled.reason}` }, effects: [] };
+    // Told at the start of the session and of every turn, so enforcement is never off unseen;
+    // not on every tool call, where it would bury everything else.
+    const notice = event.name === 'SessionStart' || event.name === 'UserPromptSubmit'
+      ? renderDisabledNotice(workflow, currentPhase(workflow, state), disabled, ctx.now)
+      : undefined;
+    // A prompt still opens a new turn: the refusals of the last one are not this one's.
+    const next = event.name === 'UserPromptSubmit' && state.blockedThisTurn !== 0 ? { ...state, blockedThisTurn: 0 } : state;
+    return { state: next, decision: { kind: 'allow', because: `workflow disabled: ${disabled.reason}`, notice }, effects: [] };
   }
   if (disabled) {
     // A `disable --for` that ran out: this event is judged with enforcement back on.
     const resumed: Effect = { type: 'enforcement_resumed', phase: state.phase, disabledAt: disabled.at, until: disabled.until!, reason: disabled.reason };
-    const evaluation = evaluateEvent(workflow, { ...state, disabled: null }, event, ctx);
+    const evaluation = evaluateWorkflowEvent(workflow, { ...state, disabled: null }, event, ctx);
     return { ...evaluation, effects: [resumed, ...evaluation.effects] };
   }
   const phase = currentPhase(workflow, state);
@@ -166,6 +188,58 @@ export function evaluateEvent(
 }
 
 /**
+ * What the user is told with this event's answer (Claude Code's systemMessage): notices
+ * queued since the last answer (a human's override from the CLI), then one per phase change,
+ * approval asked and enforcement resumed, then the decision's own (a stop gate's release, a
+ * reply not taken as approval, enforcement off).
+ */
+function withUserNotices(workflow: CompiledWorkflow, event: EngineEvent, evaluation: Evaluation): Evaluation {
+  const { state, decision, effects } = evaluation;
+  const notice = joinNotices(...state.pendingNotices, ...effects.map((effect) => noticeForEffect(workflow, effect, event)), decision.notice);
+  if (notice === decision.notice && state.pendingNotices.length === 0) return evaluation;
+  return {
+    state: state.pendingNotices.length === 0 ? state : { ...state, pendingNotices: [] },
+    decision: { ...decision, notice },
+    effects,
+  };
+}
+
+function noticeForEffect(workflow: CompiledWorkflow, effect: Effect, event: EngineEvent): string | undefined {
+  switch (effect.type) {
+    case 'phase_changed':
+      return renderPhaseChangedNotice(workflow, effect.from, effect.to, describePhaseChangeCause(effect.cause, event));
+    case 'approval_requested': {
+      const phase = workflow.phase(effect.phase);
+      return phase ? renderApprovalPendingNotice(workflow, phase) : undefined;
+    }
+    case 'approval_declined': {
+      const phase = workflow.phase(effect.phase);
+      return phase ? renderApprovalDeclinedNotice(workflow, phase) : undefined;
+    }
+    case 'enforcement_resumed': {
+      const phase = workflow.phase(effect.phase);
+      return phase ? renderEnforcementResumedNotice(workflow, phase) : undefined;
+    }
+    case 'tamper_attempt':
+    case 'stop_released':
+      return undefined; // their notices are the decision's own
+  }
+}
+
+/** The causes enterPhase records, said to the user, with the event that triggered the move. */
+function describePhaseChangeCause(cause: string, event: EngineEvent): string {
+  const when =
+    isToolEvent(event) ? ` after the ${canonicalToolName(event.toolName)} call${event.name === 'PostToolUseFailure' ? ' failed' : ''}`
+    : event.name === 'UserPromptSubmit' ? ' on your prompt'
+    : event.name === 'Stop' ? ' when the agent ended its turn'
+    : '';
+  if (cause === 'user approved') return 'you approved';
+  if (cause === 'exit conditions met') return `its exit conditions were met${when}`;
+  if (cause.startsWith('when ')) return `its transition condition \`${cause.slice('when '.length)}\` held${when}`;
+  return cause;
+}
+
+/**
  * gobby's own ground for a session that runs no workflow: the same checks evaluateEvent
  * makes first, without a state to count them in.
  */
@@ -196,7 +270,7 @@ function denyTamper(state: WorkflowState, event: EngineEvent, denial: GuardDenia
     : `gobby refused an attempt by the agent on gobby's own ground (${denial.because.replace(/^guard: /, '')}). ` +
       'It is recorded: `gobby workflow status` lists it. Later attempts in this session are recorded without this message.';
   return {
-    state: { ...state, blockedCount: state.blockedCount + 1, tamperNoticeGiven: true },
+    state: { ...countBlock(state), tamperNoticeGiven: true },
     decision: { kind: 'deny', reason: denial.reason, because: denial.because, notice },
     effects: [tamperEffect(event, denial)],
   };
@@ -205,7 +279,7 @@ function denyTamper(state: WorkflowState, event: EngineEvent, denial: GuardDenia
 /**
  * A human's override (`gobby workflow phase <name>`): moves at once, running the current
  * phase's on_exit and the target's on_enter; the entry messages reach the model with its
- * next prompt.
+ * next prompt, and the notice of the move the user with the session's next hook answer.
  */
 export function movePhase(
   workflow: CompiledWorkflow,
@@ -214,7 +288,9 @@ export function movePhase(
   cause: string,
   ctx: EngineContext,
 ): { state: WorkflowState; effects: Effect[] } {
-  return enterPhase(workflow, state, target, currentPhase(workflow, state).onExit, cause, NO_EVENT, ctx);
+  const moved = enterPhase(workflow, state, target, currentPhase(workflow, state).onExit, cause, NO_EVENT, ctx);
+  const notice = renderPhaseChangedNotice(workflow, state.phase, target, `by an override (${cause})`);
+  return { state: { ...moved.state, pendingNotices: [...moved.state.pendingNotices, notice] }, effects: moved.effects };
 }
 
 /** The phases a non-forced `gobby workflow phase` may move to: what the definition itself allows. */
@@ -240,11 +316,13 @@ function evaluatePrompt(
 ): Evaluation {
   const phase = currentPhase(workflow, state);
   const effects: Effect[] = [];
-  // A prompt opens a new turn: the stop gate counts its blocks afresh.
+  // A prompt opens a new turn: the stop gate and the turn's refusals count afresh.
   let next: WorkflowState = state.stopGate === INITIAL_STOP_GATE_STATE ? state : { ...state, stopGate: INITIAL_STOP_GATE_STATE };
+  if (next.blockedThisTurn !== 0) next = { ...next, blockedThisTurn: 0 };
   let because = `phase ${phase.name}: prompt`;
+  let notice: string | undefined;
+  const reply = classifyApprovalReply(event.prompt);
   if (state.pendingApproval && phase.nextPhase) {
-    const reply = classifyApprovalReply(event.prompt);
     if (reply === 'approve') {
       const moved = enterPhase(workflow, next, phase.nextPhase, phase.onExit, 'user approved', event, ctx);
       next = moved.state;
@@ -255,6 +333,12 @@ function evaluatePrompt(
       effects.push({ type: 'approval_declined', phase: phase.name });
       because = `phase ${phase.name}: user declined approval`;
     }
+  } else if (reply === 'approve' && phase.approvalPrompt !== undefined && phase.nextPhase) {
+    // The user may believe they approved: tell them why nothing moved, and what would.
+    const scope = buildScope(workflow, next, event, ctx);
+    const unmet = phase.exitChecks.filter((check) => !check.holds.evaluate(scope)).map((check) => check.label);
+    notice = renderApprovalNotTakenNotice(workflow, phase, unmet.length > 0 ? { kind: 'exit_conditions', unmet } : { kind: 'not_asked' });
+    because = `phase ${phase.name}: prompt, not taken as approval (${unmet.length > 0 ? 'exit conditions unmet' : 'approval not asked'})`;
   }
   if (effects.length === 0) {
     const moved = fireTransitions(workflow, next, event, ctx);
@@ -262,7 +346,8 @@ function evaluatePrompt(
     effects.push(...moved.effects);
     if (moved.effects.length > 0) because = `phase ${phase.name}: transition to ${next.phase}`;
   }
-  return withContext(workflow, next, event, ctx, effects, because, true);
+  const evaluation = withContext(workflow, next, event, ctx, effects, because, true);
+  return notice === undefined ? evaluation : { ...evaluation, decision: { ...evaluation.decision, notice } };
 }
 
 function evaluateToolCall(workflow: CompiledWorkflow, state: WorkflowState, event: ToolEvent, ctx: EvaluationContext): Evaluation {
@@ -517,7 +602,11 @@ function withContext(
 }
 
 function deny(state: WorkflowState, reason: string, because: string): Evaluation {
-  return { state: { ...state, blockedCount: state.blockedCount + 1 }, decision: { kind: 'deny', reason, because }, effects: [] };
+  return { state: countBlock(state), decision: { kind: 'deny', reason, because }, effects: [] };
+}
+
+function countBlock(state: WorkflowState): WorkflowState {
+  return { ...state, blockedCount: state.blockedCount + 1, blockedThisTurn: state.blockedThisTurn + 1 };
 }
 
 function currentPhase(workflow: CompiledWorkflow, state: WorkflowState): CompiledPhase {

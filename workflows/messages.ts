@@ -4,8 +4,19 @@ import type { CompiledPhase, CompiledWorkflow } from './compile.js';
 import type { ExpressionScope } from './expressions.js';
 import type { ShellRefusal } from './shell-policy.js';
 
-const APPROVAL_WORDS: readonly string[] = ['yes', 'y', 'approve', 'approved', 'proceed', 'continue', 'lgtm'];
-const REJECTION_WORDS: readonly string[] = ['no', 'n', 'reject', 'rejected', 'stop', 'cancel'];
+/** A reply whose first word is one of these approves a pending approval. */
+export const APPROVAL_WORDS: readonly string[] = ['yes', 'y', 'approve', 'approved', 'proceed', 'continue', 'lgtm'];
+/** A reply whose first word is one of these declines it. */
+export const REJECTION_WORDS: readonly string[] = ['no', 'n', 'reject', 'rejected', 'stop', 'cancel'];
+
+/**
+ * How every refusal opens. Claude Code shows a hook's deny as `PreToolUse:Write hook error: …`
+ * and cannot be told otherwise, so the first words after that say it is the workflow's rule
+ * working as meant, not gobby failing.
+ */
+function workflowRulePrefix(workflow: CompiledWorkflow, phase: CompiledPhase): string {
+  return `Workflow rule (${workflow.name}, phase ${phase.name}):`;
+}
 
 export function describeAllowedTools(phase: CompiledPhase): string {
   const { allowed, blockedPatterns } = phase.tools;
@@ -58,20 +69,21 @@ export function renderToolDeniedReason(workflow: CompiledWorkflow, phase: Compil
   const allowedNow =
     `Allowed now: ${describeAllowedTools(phase)}.` +
     (phase.shell.restrictsFileChanges ? ` No tool may change files in this phase${bashAllowed ? ', shell commands included' : ''}.` : '');
-  return `gobby: ${toolName} is not allowed in the \`${phase.name}\` phase of the \`${workflow.name}\` workflow. ${allowedNow} ${describeWayOut(workflow, phase)}`;
+  return `${workflowRulePrefix(workflow, phase)} ${toolName} is not allowed in this phase. ${allowedNow} ${describeWayOut(workflow, phase)}`;
 }
 
 /** A shell command (or an MCP tool) refused for what it would change. */
 export function renderShellDeniedReason(workflow: CompiledWorkflow, phase: CompiledPhase, refusal: ShellRefusal): string {
   const author = refusal.allowedBy ? ` A workflow author can allow it in this phase with \`${refusal.allowedBy}\`.` : '';
   return (
-    `gobby: the \`${phase.name}\` phase of the \`${workflow.name}\` workflow does not allow changing files, by any tool, ` +
+    `${workflowRulePrefix(workflow, phase)} this phase does not allow changing files, by any tool, ` +
     `and this ${refusal.what}.${author} ${describeWayOut(workflow, phase)}`
   );
 }
 
 export function renderRuleDeniedReason(workflow: CompiledWorkflow, phase: CompiledPhase, message: string): string {
-  return `gobby: ${message} (rule of the \`${phase.name}\` phase of the \`${workflow.name}\` workflow). ${describeWayOut(workflow, phase)}`;
+  const sentence = /[.!?]$/.test(message.trim()) ? message.trim() : `${message.trim()}.`;
+  return `${workflowRulePrefix(workflow, phase)} ${sentence} ${describeWayOut(workflow, phase)}`;
 }
 
 export function renderApprovalDeclined(phase: CompiledPhase): string {
@@ -98,7 +110,7 @@ interface UnmetRequirement {
 /** Sent to the model as "Stop hook feedback": exactly what is missing and how to do it. */
 export function renderStopBlockedReason(workflow: CompiledWorkflow, phase: CompiledPhase, unmet: readonly UnmetRequirement[]): string {
   return [
-    `gobby: the turn cannot end yet: the \`${phase.name}\` phase of the \`${workflow.name}\` workflow requires more.`,
+    `${workflowRulePrefix(workflow, phase)} the turn cannot end yet; this phase requires more.`,
     ...unmet.map((item) => `- Missing: ${item.missing}. How: ${item.how}`),
   ].join('\n');
 }

@@ -32,6 +32,11 @@ export const workflowStateSchema = z.object({
   phaseActionCount: z.number().int().nonnegative(),
   totalActionCount: z.number().int().nonnegative(),
   blockedCount: z.number().int().nonnegative(),
+  /**
+   * Refusals (tool calls, gobby's own ground) since the user's last prompt: what the status
+   * line shows as this turn's blocks. States written before this field read as 0.
+   */
+  blockedThisTurn: z.number().int().nonnegative().default(0),
   variables: z.record(z.string(), z.unknown()),
   /** Set when the model ended a turn in a phase that waits for the user's approval. */
   pendingApproval: z
@@ -39,6 +44,11 @@ export const workflowStateSchema = z.object({
     .nullable(),
   /** Messages (phase entries, warnings) not yet delivered to the model. */
   pendingMessages: z.array(z.string()),
+  /**
+   * Notices for the user that no hook answer has carried yet (a human moved the phase from the
+   * CLI between events): the next event's answer shows them. States written before this field read as none.
+   */
+  pendingNotices: z.array(z.string()).default([]),
   /** The user was told about an attempt on gobby's own ground (told once per session). States written before this field read as false. */
   tamperNoticeGiven: z.boolean().default(false),
   /**

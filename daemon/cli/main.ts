@@ -106,6 +106,17 @@ program
     uninstall({ project: options.project, user: options.user }, env, cwd, { json: !!options.json }),
   );
 
+program
+  .command('statusline')
+  .description("one line for Claude Code's status line: workflow, phase, pending approval, this turn's refusals, enforcement")
+  .option('--then <command>', 'run your previous status line command first (same stdin) and print its lines above gobby\'s')
+  .addOption(jsonOption())
+  .action(async (options: { then?: string; json?: boolean }) => {
+    // Normally `gobby statusline` never gets here: the executable (cli/gobby.ts) takes a shortcut.
+    const { statusLineMain } = await import('./statusline-command.js');
+    await statusLineMain([...(options.json ? ['--json'] : []), ...(options.then === undefined ? [] : ['--then', options.then])]);
+  });
+
 const workflow = program
   .command('workflow')
   .description("choose a project's workflow, see a session's state, and override it (humans only)");

@@ -32,7 +32,7 @@ export interface SetupOptions {
   readonly start: boolean;
 }
 
-export interface LauncherPlan {
+interface LauncherPlan {
   readonly path: string;
   readonly binDir: string;
   readonly onPath: boolean;
@@ -43,7 +43,7 @@ function pathFolders(env: Env): string[] {
   return (env.PATH ?? '').split(delimiter).filter((entry) => entry !== '').map((entry) => resolve(entry));
 }
 
-export function planLauncher(env: Env, binDir: string | undefined): LauncherPlan {
+function planLauncher(env: Env, binDir: string | undefined): LauncherPlan {
   const home = env.HOME ?? homedir();
   const onPathFolders = pathFolders(env);
   const candidates = [join(home, '.local', 'bin'), join(home, 'bin')];
@@ -52,11 +52,11 @@ export function planLauncher(env: Env, binDir: string | undefined): LauncherPlan
 }
 
 /** The launcher's text: this Node and this clone's CLI, each quoted so the shell expands nothing in them. */
-export function launcherScript(nodePath: string, cliMain: string): string {
+function launcherScript(nodePath: string, cliMain: string): string {
   return `#!/bin/sh\n${LAUNCHER_MARKER} from ${cliMain.replace(/\n/g, ' ')}\nexec ${quoteForShell(nodePath)} ${quoteForShell(cliMain)} "$@"\n`;
 }
 
-export function isGobbyLauncher(text: string): boolean {
+function isGobbyLauncher(text: string): boolean {
   return text.split('\n', 3)[1]?.startsWith(LAUNCHER_MARKER) === true;
 }
 
@@ -70,7 +70,7 @@ async function readIfExists(path: string): Promise<string | null> {
 }
 
 /** Writes (or removes) the launcher; returns what it did. Never touches a `gobby` it did not write unless forced. */
-export async function applyLauncher(plan: LauncherPlan, options: SetupOptions): Promise<'written' | 'unchanged' | 'removed' | 'absent'> {
+async function applyLauncher(plan: LauncherPlan, options: SetupOptions): Promise<'written' | 'unchanged' | 'removed' | 'absent'> {
   const existing = await readIfExists(plan.path);
   const ours = existing !== null && isGobbyLauncher(existing);
   if (existing !== null && !ours && !options.force) {

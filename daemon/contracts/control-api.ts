@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { GOBBY_VERSION_HEADER as VERSION_HEADER, IDENTITY_PATH } from '../../hooks/daemon-locator.js';
 import { daemonAnswer, healthAnswer, identityAnswer, shutdownAnswer } from './daemon-answers.js';
 import { auditAnswer, enforcementAnswer, phaseAnswer, resetAnswer, statusAnswer } from './session-answers.js';
+import { statusLineAnswer } from './statusline-answer.js';
 import { clearWorkflowAnswer, setWorkflowAnswer, workflowAnswer, workflowListAnswer } from './workflow-answers.js';
 
 /**
@@ -27,6 +28,7 @@ export const CONTROL_API = {
   daemon: { method: 'GET', path: '/api/daemon', answer: daemonAnswer },
   shutdown: { method: 'POST', path: '/api/shutdown', answer: shutdownAnswer },
   status: { method: 'GET', path: '/api/status', answer: statusAnswer },
+  statusLine: { method: 'GET', path: '/api/statusline', answer: statusLineAnswer },
   audit: { method: 'GET', path: '/api/audit', answer: auditAnswer },
   listWorkflows: { method: 'GET', path: '/api/workflows', answer: workflowListAnswer },
   showWorkflow: { method: 'GET', path: '/api/workflows/:name', answer: workflowAnswer },

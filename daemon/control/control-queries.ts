@@ -5,6 +5,7 @@ import type { SessionWorkflow, SessionWorkflows } from '../session-workflows.js'
 import type { SessionRow } from '../store/sessions-repository.js';
 import type { Store } from '../store/store.js';
 import type { WorkflowCatalog } from '../workflow-catalog.js';
+import { buildStatusLineView } from './statusline-view.js';
 import { buildStatusView, viewAuditRow, viewProjectEvent } from './status-view.js';
 import { describeWorkflow, summarizeWorkflow } from './workflow-view.js';
 
@@ -71,6 +72,36 @@ export function createControlQueries(deps: ControlQueriesDeps) {
   }
 
   /**
+   * `gobby statusline`: the session Claude Code names, else the project's latest. It never
+   * fails on the session's own state (the status line must always show something): a
+   * workflow that cannot be read becomes a reason in the answer.
+   */
+  function statusLine(selector: SessionSelector) {
+    const root = deps.resolveProjectRoot(selector.cwd);
+    const projectOfCwd = store.projects.find(root);
+    const session = selector.sessionId
+      ? store.sessions.get(selector.sessionId)
+      : projectOfCwd && store.sessions.latestInProject(projectOfCwd.id);
+    const project = session ? store.projects.get(session.projectId) : projectOfCwd;
+    let running: Parameters<typeof buildStatusLineView>[0]['running'];
+    if (session) {
+      try {
+        running = sessionWorkflows.load(session.id);
+      } catch (error) {
+        running = { unreadable: (error as Error).message };
+      }
+    }
+    return buildStatusLineView({
+      now: deps.clock(),
+      projectRoot: project?.root ?? root,
+      projectWorkflow: project?.workflow ?? null,
+      sessionId: session?.id ?? selector.sessionId ?? null,
+      sessionKnown: session !== undefined,
+      running,
+    });
+  }
+
+  /**
    * `gobby workflow audit`: one session's rows (`--session`), or else the project's and all
    * its sessions', newest first; `tamperOnly` keeps the `tamper:*` rows.
    */
@@ -125,7 +156,7 @@ export function createControlQueries(deps: ControlQueriesDeps) {
     );
   }
 
-  return { selectSession, requireWorkflow, status, auditRows, listWorkflows, showWorkflow, unknownWorkflow };
+  return { selectSession, requireWorkflow, status, statusLine, auditRows, listWorkflows, showWorkflow, unknownWorkflow };
 }
 
 export type ControlQueries = ReturnType<typeof createControlQueries>;

@@ -27,6 +27,7 @@ export function createControlService(deps: ControlServiceDeps) {
   const refusals = createOverrideRefusals(deps);
   return {
     status: queries.status,
+    statusLine: queries.statusLine,
     listWorkflows: queries.listWorkflows,
     showWorkflow: queries.showWorkflow,
     setProjectWorkflow: projectWorkflows.setProjectWorkflow,

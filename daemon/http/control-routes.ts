@@ -184,6 +184,11 @@ export function registerControlRoutes(
     return view.workflow === null ? view : { ...view, allowed_tools: toolPatterns(view.allowed_tools) };
   });
 
+  serve(app, 'statusLine', (request) => {
+    const query = parse(querySelector, request.query);
+    return control.statusLine({ cwd: query.cwd, sessionId: query.session });
+  });
+
   serve(app, 'audit', (request) => {
     const query = parse(auditQuery, request.query);
     return control.auditRows({ cwd: query.cwd, sessionId: query.session, tamperOnly: query.tamper === 'true', limit: query.limit });

@@ -14,8 +14,14 @@ describe('approval in plan-execute', () => {
     const session = { id: randomUUID(), resume: false };
 
     await runScriptedSession(box, 'add a feature', [{ text: 'Should the feature also cover the CLI?' }], session);
-    await runScriptedSession(box, 'yes', [{ text: 'Plan: 1. core 2. CLI. Plan complete. Ready to implement?' }], { ...session, resume: true });
+    const answered = await runScriptedSession(box, 'yes', [{ text: 'Plan: 1. core 2. CLI. Plan complete. Ready to implement?' }], { ...session, resume: true });
     expect(await phase()).toBe('plan');
+    // The user is told why their "yes" moved nothing, and what would (Claude Code shows a hook's systemMessage).
+    const notices = answered.run.events.filter((event) => event.type === 'system' && event.subtype === 'informational').map((event) => String(event.content));
+    expect(notices).toContainEqual(
+      expect.stringMatching(/^UserPromptSubmit says: gobby: your reply was not taken as approval to leave `plan`: the agent's last message did not ask the approval question/),
+    );
+    expect(notices.join('\n')).toContain('gobby workflow phase execute');
 
     const { requests } = await runScriptedSession(box, 'yes', [{ text: 'Starting.' }], { ...session, resume: true });
     expect(await phase()).toBe('execute');

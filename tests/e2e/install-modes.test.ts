@@ -37,7 +37,7 @@ describe('gobby install --user', () => {
     );
     const [result] = toolResultsIn(requests[1]!);
     expect(result?.is_error).toBe(true);
-    expect(result?.text).toContain('Write is not allowed in the `plan` phase');
+    expect(result?.text).toContain('Workflow rule (plan-execute, phase plan): Write is not allowed in this phase.');
     expect(existsSync(target)).toBe(false);
 
     const uninstall = await gobby.json<{ changed: boolean }>(['uninstall', '--user'], box.project, claudeConfig);

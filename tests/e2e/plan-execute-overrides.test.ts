@@ -36,7 +36,7 @@ describe('plan-execute overrides with the real Claude Code CLI', () => {
     expect(newestTurnText(main[0]!)).toContain('[gobby] PLANNING phase.');
     const [editResult] = toolResultsIn(main[1]!);
     expect(editResult?.is_error).toBe(true);
-    expect(editResult?.text).toContain('Edit is not allowed in the `plan` phase');
+    expect(editResult?.text).toContain('Workflow rule (plan-execute, phase plan): Edit is not allowed in this phase.');
     expect(readFileSync(target, 'utf8')).toBe('hi\n');
 
     const status = await gobby.json<Status>(['workflow', 'status'], box.project);

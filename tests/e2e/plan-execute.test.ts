@@ -27,8 +27,8 @@ describe('plan-execute with the real Claude Code CLI', () => {
     // The Write came back to the model as an error carrying the phase's reason.
     const [writeResult] = toolResultsIn(main[1]!);
     expect(writeResult?.is_error).toBe(true);
-    expect(writeResult?.text).toContain('PreToolUse:Write hook error');
-    expect(writeResult?.text).toContain('Write is not allowed in the `plan` phase');
+    // Claude Code calls every hook deny a "hook error"; gobby's first words say it is the workflow's rule.
+    expect(writeResult?.text).toContain('PreToolUse:Write hook error: Workflow rule (plan-execute, phase plan): Write is not allowed in this phase.');
     expect(writeResult?.text).toContain('Ready to implement?');
     expect(existsSync(target)).toBe(false);
     // The SessionStart command client ran and answered.

@@ -29,7 +29,7 @@ phases:
 `;
 
 const REASON =
-  'gobby: the turn cannot end yet: the `work` phase of the `tested` workflow requires more.\n' +
+  'Workflow rule (tested, phase work): the turn cannot end yet; this phase requires more.\n' +
   '- Missing: the tests have not passed. How: run `echo tests passed`';
 
 interface Status {

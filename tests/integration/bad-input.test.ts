@@ -145,7 +145,8 @@ describe('malformed hook bodies', () => {
     const content = 'y'.repeat(600 * 1024);
     const reply = await t.preToolUse(session, 'Write', { file_path: 'big.txt', content });
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({});
+    // Allowed (no verdict); the user is told of the override that moved the phase.
+    expect(reply.body).toEqual({ systemMessage: expect.stringContaining('moved from phase `plan` to `execute`: by an override') });
     const row = t.daemon.store.db
       .prepare(`SELECT detail_json FROM audit_log WHERE session_id = ? AND event = 'PreToolUse' ORDER BY id DESC LIMIT 1`)
       .get(session) as { detail_json: string };

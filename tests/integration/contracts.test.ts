@@ -39,15 +39,20 @@ describe('the contract table', () => {
     session = t.newSessionId();
     await t.sessionStart(session);
     await call('status', `/api/status?cwd=${cwd()}`); // a session without a workflow
+    await call('statusLine', `/api/statusline?cwd=${cwd()}&session=${session}`);
+    await call('statusLine', `/api/statusline?cwd=${cwd()}&session=not-seen-yet`);
     await call('setWorkflow', '/api/projects/workflow', { cwd: t.project, workflow: 'plan-execute' });
     await t.prompt(session, 'Add a --verbose flag');
     await t.preToolUse(session, 'Write', { file_path: 'a.ts', content: '' });
     await t.stop(session);
     const waiting = await call('status', `/api/status?cwd=${cwd()}`);
     expect(waiting.pending_approval).toMatchObject({ phase: 'plan' });
+    const line = await call('statusLine', `/api/statusline?cwd=${cwd()}`);
+    expect(line).toMatchObject({ phase: 'plan', blocked_this_turn: 1, pending_approval: { next_phase: 'execute' } });
     await call('disable', '/api/sessions/disable', { cwd: t.project, reason: 'contract test', for: '30m' });
     const disabled = await call('status', `/api/status?cwd=${cwd()}`);
     expect(disabled.disabled).toMatchObject({ reason: 'contract test' });
+    expect((await call('statusLine', `/api/statusline?cwd=${cwd()}`)).enforcement).toMatchObject({ state: 'paused', reason: 'contract test' });
     await call('enable', '/api/sessions/enable', { cwd: t.project });
     await call('changePhase', '/api/sessions/phase', { cwd: t.project, phase: 'execute', force: true, reason: 'contract test' });
     await call('reset', '/api/sessions/reset', { cwd: t.project, reason: 'contract test' });

@@ -153,8 +153,11 @@ phases:
     await t.sessionStart(session);
 
     const stopped = await t.stop(session);
-    // Context on a Stop answer makes Claude Code continue the turn; the message waits.
-    expect(stopped.body).toEqual({});
+    // Context on a Stop answer makes Claude Code continue the turn; the message waits. The
+    // user's notice of the move is no context: it is shown, and the turn ends.
+    expect(stopped.body).toEqual({
+      systemMessage: "gobby: stop-flow moved from phase `work` to `review`: its transition condition `event == 'Stop'` held when the agent ended its turn.",
+    });
     expect((await t.status()).body.phase).toBe('review');
 
     const next = await t.prompt(session, 'what now?');

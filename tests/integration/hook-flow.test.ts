@@ -54,9 +54,8 @@ describe('plan-execute through the hooks', () => {
     const reply = await t.preToolUse(session, tool, input);
     expect(reply.status).toBe(200);
     const reason = expectDeny(reply.body);
-    expect(reason).toContain(`${tool} is not allowed`);
-    expect(reason).toContain('`plan` phase');
-    expect(reason).toContain('plan-execute');
+    // The first words say it is the workflow's rule, not a failure (Claude Code shows it after "hook error:").
+    expect(reason).toMatch(new RegExp(`^Workflow rule \\(plan-execute, phase plan\\): ${tool} is not allowed in this phase\\.`));
     expect(reason).toContain('Plan complete. Ready to implement?');
     expect(reason).toContain('`execute`');
 
@@ -87,10 +86,11 @@ describe('plan-execute through the hooks', () => {
     expect((await t.postToolUse(session, 'Read', { file_path: 'src/cli.ts' })).body).toEqual({});
     expectDeny((await t.preToolUse(session, 'Write', { file_path: 'src/cli.ts', content: '' })).body);
 
-    // The agent presents the plan and ends its turn: gobby lets it stop and waits for the user.
+    // The agent presents the plan and ends its turn: gobby lets it stop, waits for the user,
+    // and tells the user (only) the words that answer.
     const stop = await t.stop(session);
     expect(stop.status).toBe(200);
-    expect(stop.body).toEqual({});
+    expect(stop.body).toEqual({ systemMessage: expect.stringContaining('gobby: plan-execute waits for your approval to leave `plan`') });
     let status = (await t.status()).body;
     expect(status.phase).toBe('plan');
     expect(status.pending_approval).toMatchObject({ phase: 'plan', prompt: 'Plan complete. Ready to implement?' });
@@ -98,6 +98,7 @@ describe('plan-execute through the hooks', () => {
     // The user says yes: the prompt's context carries the execute instructions.
     const yes = await t.prompt(session, 'yes, go ahead');
     expect(yes.body.hookSpecificOutput.hookEventName).toBe('UserPromptSubmit');
+    expect(yes.body.systemMessage).toBe('gobby: plan-execute moved from phase `plan` to `execute`: you approved.');
     const context = yes.body.hookSpecificOutput.additionalContext as string;
     expect(context).toContain('EXECUTION phase');
     expect(context).toContain('phase `execute`');

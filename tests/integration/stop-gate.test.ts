@@ -31,7 +31,7 @@ phases:
 `;
 
 const REASON =
-  'gobby: the turn cannot end yet: the `work` phase of the `tested` workflow requires more.\n' +
+  'Workflow rule (tested, phase work): the turn cannot end yet; this phase requires more.\n' +
   '- Missing: the tests have not passed since the last edit. How: run `npm test` and fix what fails';
 
 async function start(): Promise<string> {

@@ -61,7 +61,7 @@ describe('the stop gate blocks', () => {
     const blocked = s.send(stopDone);
     expect(blocked.decision.kind).toBe('deny');
     expect(reasonOf(blocked)).toBe(
-      'gobby: the turn cannot end yet: the `work` phase of the `tested` workflow requires more.\n' +
+      'Workflow rule (tested, phase work): the turn cannot end yet; this phase requires more.\n' +
         '- Missing: the tests have not passed since the last edit. How: run `npm test` and fix what fails\n' +
         '- Missing: CHANGELOG.md has no entry (0 tools run so far). How: add a line to CHANGELOG.md',
     );
