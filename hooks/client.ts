@@ -99,7 +99,13 @@ async function postHook(options: RunClientOptions, port: number): Promise<Attemp
     method: 'POST',
     // The daemon checks this pid against the connection, then takes the process that ran this
     // hook (Claude Code) as the one every later hook event of the session must come from.
-    headers: { 'content-type': 'application/json', 'x-gobby-hook': '1', [CLIENT_PID_HEADER]: String(process.pid) },
+    headers: {
+      'content-type': 'application/json',
+      'x-gobby-hook': '1',
+      [CLIENT_PID_HEADER]: String(process.pid),
+      // With no good version of the workflow to run, the daemon refuses a strict session's tools and only warns a lenient one.
+      'x-gobby-failure-mode': options.lenient ? 'lenient' : 'strict',
+    },
     body: options.stdin,
   }, options.requestTimeoutMs ?? 3000);
   if (result.kind === 'timeout') return { kind: 'failed', problem: `did not answer within ${result.ms} ms` };
