@@ -43,8 +43,10 @@ const ACCEPTED_TOOL_NAMES: readonly string[] = [...KNOWN_TOOL_NAMES, ...Object.k
 export function checkToolName(pattern: string): string | undefined {
   if (pattern.includes('*') || pattern.startsWith('mcp__') || ACCEPTED_TOOL_NAMES.includes(pattern)) return undefined;
   const hint = didYouMean(pattern, ACCEPTED_TOOL_NAMES);
+  // A close name says it all; with none, say what a tool name may be.
+  if (hint) return `unknown tool \`${pattern}\`${hint}`;
   return (
-    `unknown tool \`${pattern}\`${hint}. Tool names are case-sensitive, as Claude Code reports them; ` +
+    `unknown tool \`${pattern}\`. Tool names are case-sensitive, as Claude Code reports them; ` +
     'MCP tools are `mcp__<server>__<tool>`, and a `*` glob matches any tool'
   );
 }
