@@ -18,6 +18,7 @@ import type { HomeLayout } from './home-layout.js';
 import { buildServer } from './http/build-server.js';
 import { BUILTIN_TEMPLATES_DIR, MIGRATIONS_DIR, PACKAGE_VERSION } from './package-info.js';
 import { createProjectRootResolver } from './project-root.js';
+import { createSelectedWorkflows } from './selected-workflow.js';
 import { createSessionWorkflows } from './session-workflows.js';
 import { openDatabase } from './store/open-database.js';
 import { createStore, type Store } from './store/store.js';
@@ -75,7 +76,8 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
     ...(options.onDefinitionsChanged ? { onDirectoryChanged: options.onDefinitionsChanged } : {}),
   });
   const resolveProjectRoot = createProjectRootResolver();
-  const sessionWorkflows = createSessionWorkflows({ store, catalog });
+  const selected = createSelectedWorkflows({ store, catalog });
+  const sessionWorkflows = createSessionWorkflows({ store, catalog, selected });
   const userHome = options.userHome ?? homedir();
   // gobby's own ground in a project: built once per project root, not on every hook event.
   const grounds = new Map<string, ProtectedGround>();
@@ -113,6 +115,7 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
   if (resumed > 0) log?.warn({ resumed }, 'finished effects left in the outbox by the previous daemon');
   const hookService = createHookService({
     store,
+    catalog,
     sessionWorkflows,
     effects,
     resolveProjectRoot,
@@ -133,7 +136,7 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
     userName: (uid) => userNameFromPasswd(uid),
     clock: () => Date.now(),
   });
-  const controlService = createControlService({ store, catalog, sessionWorkflows, effects, resolveProjectRoot, clock });
+  const controlService = createControlService({ store, catalog, selected, sessionWorkflows, effects, resolveProjectRoot, clock });
   const app = buildServer({
     hookService,
     provenance,

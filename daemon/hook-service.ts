@@ -3,9 +3,11 @@
 // commit the effects run. The service speaks engine events and decisions only: Claude
 // Code's JSON stays in hooks/, so any other boundary (MCP, a step runner) can call it.
 import {
+  addNotice,
   evaluateEvent,
   evaluateGuardsOnly,
   isToolEvent,
+  type CompiledWorkflow,
   type Decision,
   type Effect,
   type EngineEvent,
@@ -14,12 +16,16 @@ import {
 } from '../workflows/index.js';
 import type { EffectEnvelope, EffectRunner } from './effects/effect-runner.js';
 import type { Provenance } from './provenance/event-provenance.js';
-import type { SessionWorkflows } from './session-workflows.js';
+import { describeProblem, type Selection } from './selected-workflow.js';
+import type { SessionWorkflows, UnavailableWorkflow } from './session-workflows.js';
 import type { Store } from './store/store.js';
+import type { WorkflowCatalog } from './workflow-catalog.js';
 import { truncate } from '../hooks/truncate.js';
 
 export interface HookServiceDeps {
   readonly store: Store;
+  /** To tell a running session that its workflow's file no longer loads. */
+  readonly catalog: WorkflowCatalog;
   readonly sessionWorkflows: SessionWorkflows;
   readonly effects: EffectRunner;
   readonly resolveProjectRoot: (cwd: string) => string;
@@ -52,8 +58,10 @@ export function createHookService(deps: HookServiceDeps) {
       const project = store.projects.ensure(root, now);
       store.sessions.touch({ id: origin.sessionId, projectId: project.id, cwd: origin.cwd, transcriptPath: origin.transcriptPath ?? null, now });
       if (sender?.kind === 'claude-code' && sender.register) store.sessionProcesses.register(origin.sessionId, sender.register, now);
+      if (origin.failureMode) store.sessions.setFailureMode(origin.sessionId, origin.failureMode);
       const session = sessionWorkflows.loadOrStart(origin.sessionId, project, now);
-      const running = session && !('missing' in session) ? session : undefined;
+      const running = session && !('unavailable' in session) ? session : undefined;
+      const unavailable = session && 'unavailable' in session ? session.unavailable : undefined;
       const envelope = (effect: Effect): EffectEnvelope => ({
         effect,
         sessionId: origin.sessionId,
@@ -74,6 +82,15 @@ export function createHookService(deps: HookServiceDeps) {
         decision = guarded?.decision ?? null;
         if (guarded) envelopes.push(...guarded.effects.map(envelope));
       }
+      // Never silently off: a workflow file that does not load is told to the user, and with
+      // no good version to run a strict session is refused its tools.
+      if (unavailable) {
+        const mode = origin.failureMode ?? store.sessions.get(origin.sessionId)?.failureMode ?? 'strict';
+        decision = decideWithoutWorkflow(unavailable, mode, project.root, event, decision);
+      } else if (running && tellsTheUser(event)) {
+        const notice = brokenFileNotice(running, project.root);
+        if (notice) decision = addNotice(decision, notice, `workflow ${running.workflow.name}: its file does not load`);
+      }
       if (event.name === 'SessionEnd') store.sessions.end(origin.sessionId, event.reason, now);
 
       store.audit.append({
@@ -85,7 +102,7 @@ export function createHookService(deps: HookServiceDeps) {
         decision: !decision ? 'none' : decision.kind === 'deny' ? 'deny' : decision.context ? 'context' : 'allow',
         workflow: running?.workflow.name ?? null,
         phase: running?.state.phase ?? null,
-        because: decision?.because ?? describeNoWorkflow(session),
+        because: decision?.because ?? 'no workflow for this session',
         reason: !decision ? null : decision.kind === 'deny' ? decision.reason : (decision.context ?? null),
         actor: HOOK_ACTOR,
         detail: summarizeEvent(event, origin),
@@ -93,6 +110,23 @@ export function createHookService(deps: HookServiceDeps) {
       return { result: decision, effects: envelopes };
     });
     return { decision, effects };
+  }
+
+  /** What to tell the user of a session whose workflow's file (the one new sessions would load) does not load now. */
+  function brokenFileNotice(running: { workflow: CompiledWorkflow; selection?: Selection | undefined }, projectRoot: string): string | undefined {
+    const { name } = running.workflow;
+    if (running.selection?.kind === 'last-good') {
+      return (
+        `gobby: the workflow file does not load: ${describeProblem(running.selection.problem)}. This session runs the last good ` +
+        `version of \`${name}\` (${running.workflow.source.file}, definition ${running.workflow.hash}). Fix the file; \`gobby workflow validate\` checks it.`
+      );
+    }
+    const problem = deps.catalog.lookup(name, projectRoot).problem;
+    if (!problem) return undefined;
+    return (
+      `gobby: the workflow file does not load: ${describeProblem(problem)}. This session keeps the version of \`${name}\` it ` +
+      'started with, and new sessions get the last version that loaded. Fix the file; `gobby workflow validate` checks it.'
+    );
   }
 
   /**
@@ -123,11 +157,48 @@ export function createHookService(deps: HookServiceDeps) {
 
 export type HookService = ReturnType<typeof createHookService>;
 
-function describeNoWorkflow(session: { missing: string } | object | undefined): string {
-  if (session && 'missing' in session) {
-    return `project workflow \`${session.missing}\` was not found in any tier; nothing enforced`;
+/** The events on which the user hears about a workflow file that does not load: once per session and per prompt. */
+function tellsTheUser(event: EngineEvent): boolean {
+  return event.name === 'SessionStart' || event.name === 'UserPromptSubmit';
+}
+
+/**
+ * The project selected a workflow that cannot run: its file does not load and no version of
+ * it ever did, or no tier has it. Strict sessions are refused their tools (gobby's guards
+ * still answered first); lenient ones run unchecked, and the user hears of it either way.
+ */
+function decideWithoutWorkflow(
+  unavailable: UnavailableWorkflow,
+  mode: 'strict' | 'lenient',
+  projectRoot: string,
+  event: EngineEvent,
+  decision: Decision | null,
+): Decision | null {
+  const { workflow, selection } = unavailable;
+  const what =
+    selection.kind === 'broken'
+      ? `the project's workflow \`${workflow}\` does not load: ${describeProblem(selection.problem)}`
+      : `the project's workflow \`${workflow}\` is defined in no tier (${projectRoot}/.gobby/workflows, the user tier, the built-in templates)`;
+  const fix =
+    (selection.kind === 'broken' ? `Fix the file (\`gobby workflow validate ${selection.problem.file}\` checks it), or choose` : 'Choose') +
+    ' another workflow with `gobby workflow set <name>`, or none with `gobby workflow clear --reason …`.';
+  if (mode === 'strict') {
+    const because = `no good version of workflow ${workflow}: strict mode refuses tools`;
+    if (event.name === 'PreToolUse' && decision?.kind !== 'deny') {
+      return {
+        kind: 'deny',
+        because,
+        reason:
+          `Workflow rule (${workflow}, no version loads): no tool may run, because ${what}. gobby runs in strict mode, so tools are refused until the ` +
+          'workflow loads. Tell the user; the workflow file is theirs to fix.',
+      };
+    }
+    return tellsTheUser(event) ? addNotice(decision, `gobby: ${what}. Strict mode: every tool is refused until it loads. ${fix}`, because) : decision;
   }
-  return 'no workflow for this session';
+  const because = `no good version of workflow ${workflow}: lenient mode lets tools run unchecked`;
+  return tellsTheUser(event)
+    ? addNotice(decision, `gobby: ${what}. Lenient mode: tools run WITHOUT workflow enforcement until it loads. ${fix}`, because)
+    : (decision ?? { kind: 'allow', because });
 }
 
 /** What the audit row keeps of the event: enough to read the log, never whole file contents. */

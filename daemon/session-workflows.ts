@@ -7,6 +7,7 @@ import {
   type WorkflowState,
 } from '../workflows/index.js';
 import { gobbyError } from './errors.js';
+import type { Selection, SelectedWorkflows } from './selected-workflow.js';
 import type { Store } from './store/store.js';
 import type { WorkflowCatalog } from './workflow-catalog.js';
 
@@ -18,9 +19,16 @@ export interface SessionWorkflow {
 export interface SessionWorkflowsDeps {
   readonly store: Store;
   readonly catalog: WorkflowCatalog;
+  readonly selected: SelectedWorkflows;
 }
 
-export function createSessionWorkflows({ store, catalog }: SessionWorkflowsDeps) {
+/** A project's workflow that a session could not start: what was selected and why it does not run. */
+export interface UnavailableWorkflow {
+  readonly workflow: string;
+  readonly selection: Extract<Selection, { kind: 'broken' | 'missing' }>;
+}
+
+export function createSessionWorkflows({ store, catalog, selected }: SessionWorkflowsDeps) {
   function load(sessionId: string): SessionWorkflow | undefined {
     const stored = store.workflowStates.getPhase(sessionId);
     if (!stored) return undefined;
@@ -44,19 +52,21 @@ export function createSessionWorkflows({ store, catalog }: SessionWorkflowsDeps)
   /**
    * The session's workflow; a session without one picks up its project's workflow
    * (`gobby workflow set` applies to sessions that start later and to running sessions
-   * that have none).
+   * that have none). A project workflow whose file does not load starts on its last good
+   * version (`selection` says so), or is `unavailable` when there is none.
    */
   function loadOrStart(
     sessionId: string,
-    project: { root: string; workflow: string | null },
+    project: { id: number; root: string; workflow: string | null },
     now: number,
-  ): (SessionWorkflow & { effects: readonly Effect[] }) | { missing: string } | undefined {
+  ): (SessionWorkflow & { effects: readonly Effect[]; selection?: Selection }) | { unavailable: UnavailableWorkflow } | undefined {
     const loaded = load(sessionId);
     if (loaded) return { ...loaded, effects: [] };
     if (!project.workflow) return undefined;
-    const workflow = catalog.resolve(project.workflow, project.root);
-    if (!workflow) return { missing: project.workflow };
-    return start(sessionId, workflow, now);
+    const selection = selected.resolve(project, project.workflow);
+    if (selection.kind === 'broken' || selection.kind === 'missing') return { unavailable: { workflow: project.workflow, selection } };
+    selected.recordGood(project.id, selection.workflow, now);
+    return { ...start(sessionId, selection.workflow, now), selection };
   }
 
   function save(sessionId: string, state: WorkflowState, now: number): void {

@@ -2,11 +2,14 @@
 // `$GOBBY_HOME/workflows/` > built-in `templates/`; the first match by name wins.
 // Directories are read lazily and re-read only after chokidar saw a change, so a hook
 // request never re-parses YAML. A file that stops validating keeps its last good
-// version ("last good wins") and its errors are reported by `gobby workflow list`.
+// version ("last good wins") while this process runs; `lookup` reports its errors with it,
+// so a broken file is never mistaken for a missing one. The last good version that must
+// survive a restart is kept in the database (daemon/selected-workflow.ts).
 import { watch, type FSWatcher } from 'chokidar';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, extname, join } from 'node:path';
+import { parseDocument } from 'yaml';
 import {
   compileWorkflow,
   type CompiledWorkflow,
@@ -20,6 +23,25 @@ interface FileEntry {
   readonly size: number;
   readonly good: CompiledWorkflow | undefined;
   readonly errors: readonly LoadError[];
+  /** For a file that fails to load: the workflow name it means to define, as far as it can be read. */
+  readonly claimedName?: string | undefined;
+}
+
+/** A definition file that fails to load, and why. */
+export interface DefinitionProblem {
+  readonly file: string;
+  readonly tier: DefinitionTier;
+  readonly errors: readonly LoadError[];
+}
+
+/**
+ * What a name stands for now. `problem`: the file that defines the name (the first tier
+ * with a file for it) fails to load; `workflow` is then the version it had when it last
+ * loaded in this process, if it ever did.
+ */
+export interface CatalogLookup {
+  readonly workflow?: CompiledWorkflow | undefined;
+  readonly problem?: DefinitionProblem | undefined;
 }
 
 interface DirectoryEntry {
@@ -127,16 +149,16 @@ export function createWorkflowCatalog(options: WorkflowCatalogOptions) {
       const result = compileWorkflow({ text, file, tier }, hashDefinitionText(text));
       if (result.ok) next.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, good: result.workflow, errors: [] });
       else {
-        next.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, good: previous?.good, errors: result.errors });
+        const claimedName = claimedWorkflowName(text, file);
+        // The version kept is only the one of the same workflow: a file renamed to another
+        // workflow and broken on the way does not keep defining the old one.
+        const good = previous?.good && (previous.good.name === claimedName || previous.claimedName === claimedName) ? previous.good : undefined;
+        next.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, good, errors: result.errors, claimedName });
         newErrors.push(...result.errors);
       }
     }
     entry.files = next;
     if (newErrors.length > 0) options.onReloadError?.(newErrors);
-  }
-
-  function workflowsIn(directory: string, tier: DefinitionTier, rescan: boolean): CompiledWorkflow[] {
-    return [...directoryEntry(directory, tier, rescan).files.values()].flatMap((file) => (file.good ? [file.good] : []));
   }
 
   return {
@@ -145,11 +167,26 @@ export function createWorkflowCatalog(options: WorkflowCatalogOptions) {
      * `rescan` re-checks the files now (the CLI's view); hooks rely on the watchers.
      */
     resolve(name: string, projectRoot: string | null, rescan = false): CompiledWorkflow | undefined {
+      return this.lookup(name, projectRoot, rescan).workflow;
+    },
+
+    /**
+     * What `name` stands for from `projectRoot`, with the load errors of the file that
+     * should define it. Unlike `resolve`, a broken file shadows the tiers below it: a broken
+     * project `plan-execute.yaml` is reported, never silently replaced by the built-in one.
+     */
+    lookup(name: string, projectRoot: string | null, rescan = false): CatalogLookup {
       for (const { tier, directory } of tiersFor(projectRoot)) {
-        const found = workflowsIn(directory, tier, rescan).find((workflow) => workflow.name === name);
-        if (found) return found;
+        const files = [...directoryEntry(directory, tier, rescan).files.entries()];
+        const good = files.find(([, entry]) => entry.errors.length === 0 && entry.good?.name === name);
+        if (good) return { workflow: good[1].good };
+        const broken = files.find(([, entry]) => entry.errors.length > 0 && (entry.claimedName === name || entry.good?.name === name));
+        if (broken) {
+          const [file, entry] = broken;
+          return { workflow: entry.good?.name === name ? entry.good : undefined, problem: { file, tier, errors: entry.errors } };
+        }
       }
-      return undefined;
+      return {};
     },
 
     /** Every definition visible from `projectRoot`, re-checked on disk now. */
@@ -195,3 +232,18 @@ export function createWorkflowCatalog(options: WorkflowCatalogOptions) {
 }
 
 export type WorkflowCatalog = ReturnType<typeof createWorkflowCatalog>;
+
+/**
+ * The name a file that fails to load means to define: its `name:` when the YAML can be read
+ * that far, else the file's name without `.yaml` (the convention the built-ins follow).
+ */
+function claimedWorkflowName(text: string, file: string): string {
+  try {
+    const name: unknown = (parseDocument(text).toJS() as { name?: unknown } | null)?.name;
+    if (typeof name === 'string' && name.length > 0) return name;
+  } catch {
+    // Not YAML at all: fall through to the lines and the file name.
+  }
+  const line = /^name:\s*["']?([A-Za-z0-9_.-]+)/m.exec(text);
+  return line?.[1] ?? basename(file, extname(file));
+}

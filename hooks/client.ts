@@ -134,6 +134,8 @@ async function postHook(options: RunClientOptions, port: number, home: string): 
       'x-gobby-hook': '1',
       [CLIENT_PID_HEADER]: String(process.pid),
       [GOBBY_HOME_HEADER]: home,
+      // With no good version of the workflow to run, the daemon refuses a strict session's tools and only warns a lenient one.
+      'x-gobby-failure-mode': options.lenient ? 'lenient' : 'strict',
     },
     body: options.stdin,
   }, options.requestTimeoutMs ?? 3000);

@@ -51,6 +51,7 @@ export const ERROR_CATALOG = {
   GOBBY_ERR_SESSION_NONE_IN_PROJECT: { status: 404, exitCode: failed, summary: 'No Claude Code session has reported from this project yet.' },
   GOBBY_ERR_SESSION_NO_WORKFLOW: { status: 409, exitCode: failed, summary: 'The session runs no workflow.' },
   GOBBY_ERR_WORKFLOW_NOT_FOUND: { status: 404, exitCode: failed, summary: 'No definition with that name in the project, user or built-in tier.' },
+  GOBBY_ERR_WORKFLOW_INVALID: { status: 409, exitCode: failed, summary: "The workflow's file does not load; the message has file:line:column and the error." },
   GOBBY_ERR_WORKFLOW_PINNED_INVALID: { status: 500, exitCode: failed, summary: 'The definition a session is pinned to no longer compiles.' },
   GOBBY_ERR_PHASE_NOT_FOUND: { status: 400, exitCode: failed, summary: 'The workflow has no phase with that name.' },
   GOBBY_ERR_PHASE_NOT_ALLOWED: { status: 409, exitCode: failed, summary: 'The definition does not allow that move now; --force overrides.' },

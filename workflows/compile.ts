@@ -7,7 +7,9 @@ import type { z } from 'zod';
 import { compileExpression, EVENT_FACTS_NAME, type CompiledExpressionHandle } from './expressions.js';
 import { compileTemplate, type CompiledTemplate } from './templates.js';
 import type { ShellPolicy } from './shell-policy.js';
-import { canonicalToolName, compileToolPattern } from './tool-names.js';
+import { didYouMean } from './nearest-name.js';
+import { canonicalToolName, checkToolName, compileToolPattern } from './tool-names.js';
+import { objectKeysAt } from './zod-issues.js';
 import {
   PHASE_ACTION_NAMES,
   TRIGGER_ACTION_NAMES,
@@ -165,9 +167,12 @@ export function compileWorkflow(source: DefinitionSource, hash: string): Compile
   if (!parsed.success) {
     return {
       ok: false,
-      errors: parsed.error.issues.map((issue) => {
-        const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path;
-        return at(locate(path), describeIssue(issue));
+      errors: parsed.error.issues.flatMap((issue) => {
+        if (issue.code !== 'unrecognized_keys') return [at(locate(issue.path), describeIssue(issue))];
+        // One error per unknown key, each at the key and with the nearest key that is allowed there.
+        const known = objectKeysAt(workflowDefinitionSchema, raw, issue.path);
+        const where = issue.path.length > 0 ? issue.path.join('.') : 'the file';
+        return issue.keys.map((key) => at(locate([...issue.path, key]), `${where}: unknown key \`${key}\`${didYouMean(key, known)}`));
       }),
     };
   }
@@ -225,6 +230,8 @@ class DefinitionCompiler {
   private compilePhase(phase: WorkflowDefinition['phases'][number], index: number, phaseNames: string[]): CompiledPhase {
     const path = ['phases', index];
     const allowed = phase.allowed_tools;
+    this.checkToolNames(allowed === 'all' ? [] : allowed, [...path, 'allowed_tools']);
+    this.checkToolNames(phase.blocked_tools, [...path, 'blocked_tools']);
     const blockedMatchers = phase.blocked_tools.map(compileToolPattern);
     const allowedMatchers = allowed === 'all' ? [] : allowed.map(compileToolPattern);
     const approval = phase.exit_conditions.find((condition) => condition.type === 'user_approval');
@@ -330,7 +337,19 @@ class DefinitionCompiler {
     });
   }
 
+  private checkToolNames(names: readonly string[], path: readonly PropertyKey[]): void {
+    names.forEach((name, index) => {
+      const problem = checkToolName(name);
+      if (problem) this.fail([...path, index], `${path.map(String).join('.')}: ${problem}`);
+    });
+  }
+
   private expression(source: string, path: readonly PropertyKey[]): CompiledExpressionHandle | undefined {
+    // `tool == 'Wirte'` would never hold, silently: a tool a condition names must exist too.
+    for (const name of toolsComparedIn(source)) {
+      const problem = checkToolName(name);
+      if (problem) this.fail(path, `in \`${source}\`: ${problem}`);
+    }
     const result = compileExpression(source, this.knownNames);
     if (result.ok) return result.expression;
     this.fail(path, result.message);
@@ -485,6 +504,16 @@ function toolsNamedBy(when: string | undefined): string[] | undefined {
 }
 
 const QUOTED = /'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"/g;
+
+/** Every tool name a condition compares `tool` or `tool_name` with (`==`, `!=`, `in [...]`, `not in [...]`). */
+function toolsComparedIn(source: string): string[] {
+  const names: string[] = [];
+  for (const match of source.matchAll(/\btool(?:_name)?\s*[!=]=\s*(['"])([^'"]+)\1/g)) names.push(match[2]!);
+  for (const match of source.matchAll(/\btool(?:_name)?\s+(?:not\s+)?in\s+\[([^\]]*)\]/g)) {
+    for (const item of match[1]!.matchAll(/(['"])([^'"]+)\1/g)) names.push(item[2]!);
+  }
+  return names;
+}
 const WORDS_OF_THE_LANGUAGE = new Set(['and', 'or', 'not', 'in', 'true', 'false']);
 
 /**
@@ -570,7 +599,6 @@ function findUnknownActions(raw: unknown): { path: PropertyKey[]; message: strin
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   const where = issue.path.length > 0 ? issue.path.join('.') : 'the file';
-  if (issue.code === 'unrecognized_keys') return `${where}: unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `\`${k}\``).join(', ')}`;
   return `${where}: ${issue.message}`;
 }
 

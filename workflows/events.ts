@@ -58,6 +58,8 @@ export interface EventOrigin {
   readonly cwd: string;
   readonly transcriptPath?: string | undefined;
   readonly permissionMode?: string | undefined;
+  /** How the session's hooks fail when the daemon cannot answer, when the hook said so (the SessionStart client does). */
+  readonly failureMode?: 'strict' | 'lenient' | undefined;
 }
 
 /** Compile-time proof that a switch over a union handled every case. */

@@ -3,6 +3,7 @@ export { compileWorkflow, BUILTIN_NAMES } from './compile.js';
 export type { CompiledWorkflow, CompiledPhase, DefinitionSource, DefinitionTier, LoadError, CompileResult } from './compile.js';
 export { startWorkflow, evaluateEvent, evaluateGuardsOnly, movePhase, reachablePhases, renderCurrentPhaseContext } from './evaluate.js';
 export type { EngineContext, Decision, Effect, Evaluation } from './evaluate.js';
+export { addNotice } from './decision-notice.js';
 export { isToolEvent } from './events.js';
 export type { EngineEvent, EngineEventName, EventOrigin, SubagentRef, ToolEvent } from './events.js';
 export { findOverrideCommand } from './guards.js';

@@ -1,6 +1,8 @@
 // Tool names as hooks report them. Claude Code renamed some tools and keeps the old
 // names as aliases (design/claude-code-hooks.md §2.3); hook input always carries the
 // current name, so a definition that says `Task` must still match `Agent`.
+import { didYouMean } from './nearest-name.js';
+
 const TOOL_ALIASES: Readonly<Record<string, string>> = {
   Task: 'Agent',
   KillShell: 'TaskStop',
@@ -11,6 +13,43 @@ const TOOL_ALIASES: Readonly<Record<string, string>> = {
   ReadMcpResource: 'ReadMcpResourceTool',
   ProposeGoal: 'SetGoal',
 };
+
+/**
+ * The tools Claude Code v2.1.330 has (design/claude-code-hooks.md §6, checked against the
+ * binary), and names earlier versions used. A name a workflow uses that is none of these,
+ * nor an alias, an MCP tool or a glob, is a load error: a misspelled `Wirte` in
+ * `blocked_tools` would otherwise block nothing and say nothing.
+ */
+const KNOWN_TOOL_NAMES: readonly string[] = [
+  'Agent', 'Artifact', 'AskUserQuestion', 'Bash', 'ClaudeDesign', 'CronCreate', 'CronDelete', 'CronList',
+  'Edit', 'EndConversation', 'EnterPlanMode', 'EnterWorktree', 'ExitPlanMode', 'ExitWorktree', 'Glob', 'Grep',
+  'JavaScript', 'ListAgents', 'ListMcpResourcesTool', 'LSP', 'Monitor', 'NotebookEdit', 'PowerShell',
+  'PushNotification', 'Read', 'ReadMcpResourceTool', 'ReadMcpResourceDirTool', 'RemoteTrigger', 'REPL',
+  'ReportFindings', 'ScheduleWakeup', 'SendMessage', 'SendUserMessage', 'SetGoal', 'Skill', 'TaskCreate',
+  'TaskGet', 'TaskList', 'TaskOutput', 'TaskStop', 'TaskUpdate', 'TodoWrite', 'ToolSearch', 'WebFetch',
+  'WebSearch', 'Workflow', 'Write',
+  // Earlier versions' names: a definition written for them is not misspelled.
+  'BashOutput', 'LS', 'MultiEdit', 'NotebookRead', 'SlashCommand',
+];
+
+/** Every name a workflow may use for a built-in tool, aliases included: what "did you mean" picks from. */
+const ACCEPTED_TOOL_NAMES: readonly string[] = [...KNOWN_TOOL_NAMES, ...Object.keys(TOOL_ALIASES)];
+
+/**
+ * Why `pattern` names no tool, or undefined when it may: a known tool or alias (exact case),
+ * an MCP tool (`mcp__<server>__<tool>`), or a glob with `*` (which may match tools gobby
+ * does not know yet).
+ */
+export function checkToolName(pattern: string): string | undefined {
+  if (pattern.includes('*') || pattern.startsWith('mcp__') || ACCEPTED_TOOL_NAMES.includes(pattern)) return undefined;
+  const hint = didYouMean(pattern, ACCEPTED_TOOL_NAMES);
+  // A close name says it all; with none, say what a tool name may be.
+  if (hint) return `unknown tool \`${pattern}\`${hint}`;
+  return (
+    `unknown tool \`${pattern}\`. Tool names are case-sensitive, as Claude Code reports them; ` +
+    'MCP tools are `mcp__<server>__<tool>`, and a `*` glob matches any tool'
+  );
+}
 
 export function canonicalToolName(name: string): string {
   return TOOL_ALIASES[name] ?? name;

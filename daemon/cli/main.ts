@@ -18,6 +18,7 @@ import {
   showAudit,
   showStatus,
   showWorkflow,
+  validateWorkflows,
 } from './workflow-commands.js';
 
 const env = process.env;
@@ -122,14 +123,19 @@ const workflow = program
   .description("choose a project's workflow, see a session's state, and override it (humans only)");
 workflow
   .command('list')
-  .description('workflows visible from this project: project .gobby/workflows/ > $GOBBY_HOME/workflows/ > built-in')
+  .description('workflows visible from this project: project .gobby/workflows/ > $GOBBY_HOME/workflows/ > built-in; exit 1 if a file does not load (works without a daemon)')
   .addOption(jsonOption())
   .action((options: { json?: boolean }) => listWorkflows({ env, cwd, output: { json: !!options.json } }));
 workflow
   .command('show <name>')
-  .description("a workflow's phases, tools and transitions")
+  .description("a workflow's phases, tools and transitions, and its load errors (works without a daemon)")
   .addOption(jsonOption())
   .action((name: string, options: { json?: boolean }) => showWorkflow({ env, cwd, output: { json: !!options.json } }, name));
+workflow
+  .command('validate [target]')
+  .description('check that workflow files load, without a daemon: a file path, a workflow name, or every file in every tier; exit 1 if one does not')
+  .addOption(jsonOption())
+  .action((target: string | undefined, options: { json?: boolean }) => validateWorkflows({ env, cwd, output: { json: !!options.json } }, target));
 workflow
   .command('set <name>')
   .description("make <name> this project's workflow: new sessions and running sessions without one get it (audited)")

@@ -1,9 +1,10 @@
 // gobby workflow …: list, show, set, clear, status, and the human-only overrides.
-import { gobbyError } from '../../hooks/errors.js';
+import { EXIT_CODES, GobbyError, gobbyError } from '../../hooks/errors.js';
 import { CONTROL_API } from '../contracts/control-api.js';
 import type { AuditAnswer, StatusAnswer } from '../contracts/session-answers.js';
 import { callDaemon, locateDaemon } from './daemon-client.js';
 import { formatDuration } from './daemon-commands.js';
+import { createLocalWorkflows } from './local-workflows.js';
 import { printResult, type OutputOptions } from './output.js';
 
 type Env = Record<string, string | undefined>;
@@ -27,8 +28,33 @@ function refuseInsideClaudeCode(env: Env, command: string): void {
   }
 }
 
+/**
+ * Asks the daemon; when no daemon runs, reads the definition files here instead (commands
+ * that only read definitions must work without one) and says so on stderr.
+ */
+async function fromDaemonOrFiles<T>(ctx: Context, ask: () => Promise<T>, read: (local: ReturnType<typeof createLocalWorkflows>) => T): Promise<T> {
+  try {
+    return await ask();
+  } catch (error) {
+    if (!(error instanceof GobbyError) || error.code !== 'GOBBY_ERR_CLI_DAEMON_UNREACHABLE') throw error;
+    process.stderr.write("gobby: the daemon is not running: read the workflow files directly (the project's chosen workflow is not shown)\n");
+    const local = createLocalWorkflows(ctx.env, ctx.cwd);
+    try {
+      return read(local);
+    } finally {
+      await local.close();
+    }
+  }
+}
+
 export async function listWorkflows(ctx: Context): Promise<void> {
-  const result = await callDaemon(locateDaemon(ctx.env), CONTROL_API.listWorkflows, { query: { cwd: ctx.cwd } });
+  const result = await fromDaemonOrFiles(
+    ctx,
+    () => callDaemon(locateDaemon(ctx.env), CONTROL_API.listWorkflows, { query: { cwd: ctx.cwd } }),
+    (local) => local.list(),
+  );
+  // A file that does not load fails the command, after the good ones are listed: scripts and CI notice.
+  if (result.errors.length > 0) process.exitCode = EXIT_CODES.failed;
   printResult(ctx.output, result, () => {
     const lines = [`Workflows for ${result.project}${result.project_workflow ? ` (set: ${result.project_workflow})` : ''}:`];
     for (const w of result.workflows) {
@@ -50,9 +76,21 @@ export async function listWorkflows(ctx: Context): Promise<void> {
 }
 
 export async function showWorkflow(ctx: Context, name: string): Promise<void> {
-  const result = await callDaemon(locateDaemon(ctx.env), CONTROL_API.showWorkflow, { params: { name }, query: { cwd: ctx.cwd } });
+  const result = await fromDaemonOrFiles(
+    ctx,
+    () => callDaemon(locateDaemon(ctx.env), CONTROL_API.showWorkflow, { params: { name }, query: { cwd: ctx.cwd } }),
+    (local) => local.show(name),
+  );
+  if (result.load_errors.length > 0) process.exitCode = EXIT_CODES.failed;
   printResult(ctx.output, result, () =>
     [
+      ...(result.load_errors.length > 0
+        ? [
+            `THE FILE ON DISK DOES NOT LOAD; below is the last version that loaded (sessions start on it until the file is fixed):`,
+            ...result.load_errors.map((e) => `  error: ${e.file}:${e.line}:${e.column}: ${e.message}`),
+            '',
+          ]
+        : []),
       `${result.name} (${result.tier}: ${result.file})`,
       ...(result.description ? [result.description] : []),
       ...result.phases.flatMap((phase, index) => [
@@ -64,6 +102,29 @@ export async function showWorkflow(ctx: Context, name: string): Promise<void> {
       ]),
     ].join('\n'),
   );
+}
+
+/** `gobby workflow validate [file|name]`: loads definitions here, never asks the daemon; exit 1 when one does not load. */
+export function validateWorkflows(ctx: Context, target: string | undefined): Promise<void> {
+  const local = createLocalWorkflows(ctx.env, ctx.cwd);
+  try {
+    const report = local.validate(target);
+    const broken = report.files.filter((file) => file.errors.length > 0);
+    if (broken.length > 0) process.exitCode = EXIT_CODES.failed;
+    printResult(ctx.output, report, () =>
+      [
+        ...report.files.map((file) =>
+          file.errors.length === 0
+            ? `ok     ${file.file} (${file.workflow})`
+            : [`error  ${file.file}`, ...file.errors.map((e) => `  ${e.file}:${e.line}:${e.column}: ${e.message}`)].join('\n'),
+        ),
+        broken.length === 0 ? `${report.files.length} file(s) load` : `${broken.length} of ${report.files.length} file(s) do not load`,
+      ].join('\n'),
+    );
+  } finally {
+    void local.close();
+  }
+  return Promise.resolve();
 }
 
 export async function setWorkflow(ctx: Context, name: string, options: { reason?: string }): Promise<void> {
@@ -96,8 +157,16 @@ export async function showStatus(ctx: Context, session: string | undefined): Pro
 
 function formatStatus(status: StatusAnswer): string {
   const lines = [`session   ${status.session_id}${status.session.ended_at ? ' (ended)' : ''}`, `project   ${status.project ?? '?'}`];
-  if (status.workflow === null) {
-    lines.push('workflow  none — choose one with: gobby workflow set <name>');
+  const problem = status.workflow_problem;
+  if (status.workflow === null && problem) {
+    // A selection that does not run is never "none": name it and say why.
+    lines.push(`workflow  ${problem.workflow} (selected) — NOT RUNNING: ${problem.consequence}`);
+  } else if (status.workflow === null) {
+    lines.push(
+      status.project_workflow
+        ? `workflow  none yet — the project's ${status.project_workflow} starts at the session's next event`
+        : 'workflow  none — choose one with: gobby workflow set <name>',
+    );
   } else {
     const { pending_approval: approval } = status;
     lines.push(
@@ -113,6 +182,10 @@ function formatStatus(status: StatusAnswer): string {
       const left = status.disabled.seconds_left === null ? '' : `, ${formatDuration(status.disabled.seconds_left)} left (until ${status.disabled.until})`;
       lines.push(`DISABLED  ${status.disabled.reason} (since ${status.disabled.at}${left}); re-enable with: gobby workflow enable`);
     }
+  }
+  if (problem) {
+    if (status.workflow !== null) lines.push(`BROKEN    the file of ${problem.workflow} does not load: ${problem.consequence}`);
+    for (const e of problem.errors) lines.push(`  error: ${e.file}:${e.line}:${e.column}: ${e.message}`);
   }
   lines.push('', 'last decisions (newest first):');
   for (const d of status.last_decisions) {

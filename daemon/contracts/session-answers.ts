@@ -1,6 +1,6 @@
 // Answers about one session: its status, and the human overrides.
 import { z } from 'zod';
-import { definitionTier, stringList, timestamp, toolPatterns } from './shared-fields.js';
+import { definitionTier, loadError, stringList, timestamp, toolPatterns } from './shared-fields.js';
 
 const decisionRow = z.object({
   at: timestamp,
@@ -28,6 +28,20 @@ const statusBase = z.object({
   decision_counts: z.record(z.string(), z.number().int()),
   /** Newest first. */
   last_decisions: z.array(decisionRow).readonly(),
+  /** How the session's hooks were installed: with no good version of its workflow, strict refuses tools, lenient warns. */
+  failure_mode: z.enum(['strict', 'lenient']),
+  /**
+   * The file of the session's workflow (or of the project's, for a session that runs none)
+   * does not load: its errors, and what gobby does meanwhile. Null when it loads.
+   */
+  workflow_problem: z
+    .object({
+      workflow: z.string(),
+      errors: z.array(loadError).readonly(),
+      /** What runs meanwhile, in a sentence: the pinned version, the last good one, or nothing (and strict or lenient). */
+      consequence: z.string(),
+    })
+    .nullable(),
 });
 
 const statusWithoutWorkflow = statusBase.extend({ workflow: z.null(), phase: z.null() });

@@ -7,3 +7,5 @@ export const definitionTier = z.enum(['project', 'user', 'builtin']);
 /** A phase's allowed tools: the patterns, or every tool. */
 export const toolPatterns = z.union([z.literal('all'), z.array(z.string()).readonly()]);
 export const stringList = z.array(z.string()).readonly();
+/** Where a workflow file fails to load, and why. */
+export const loadError = z.object({ file: z.string(), line: z.number().int(), column: z.number().int(), message: z.string() });

@@ -1,6 +1,6 @@
 // Answers about workflow definitions and a project's choice of one.
 import { z } from 'zod';
-import { definitionTier, stringList, toolPatterns } from './shared-fields.js';
+import { definitionTier, loadError, stringList, toolPatterns } from './shared-fields.js';
 
 const workflowSummary = z.object({
   name: z.string(),
@@ -16,9 +16,7 @@ export const workflowListAnswer = z.object({
   project: z.string(),
   project_workflow: z.string().nullable(),
   workflows: z.array(workflowSummary.extend({ shadowed_by: definitionTier.nullable() })).readonly(),
-  errors: z
-    .array(z.object({ file: z.string(), line: z.number().int(), column: z.number().int(), message: z.string() }))
-    .readonly(),
+  errors: z.array(loadError).readonly(),
   /** The project's own audit rows (`workflow set`, `workflow clear`), newest first. */
   project_events: z
     .array(
@@ -34,8 +32,12 @@ export const workflowListAnswer = z.object({
     .readonly(),
 });
 
-/** `GET /api/workflows/:name?cwd=`: one definition, phase by phase. */
+/**
+ * `GET /api/workflows/:name?cwd=`: one definition, phase by phase. When its file does not
+ * load, `load_errors` says why and the rest describes the last version that loaded.
+ */
 export const workflowAnswer = workflowSummary.extend({
+  load_errors: z.array(loadError).readonly(),
   variables: z.record(z.string(), z.unknown()),
   phases: z
     .array(

@@ -1,17 +1,19 @@
 // The control API's reads: which session a command means, its status, the workflows a
 // project can see, and the project's own audit rows. Nothing here writes.
 import { gobbyError } from '../errors.js';
+import type { SelectedWorkflows } from '../selected-workflow.js';
 import type { SessionWorkflow, SessionWorkflows } from '../session-workflows.js';
 import type { SessionRow } from '../store/sessions-repository.js';
 import type { Store } from '../store/store.js';
-import type { WorkflowCatalog } from '../workflow-catalog.js';
+import type { DefinitionProblem, WorkflowCatalog } from '../workflow-catalog.js';
 import { buildStatusLineView } from './statusline-view.js';
-import { buildStatusView, viewAuditRow, viewProjectEvent } from './status-view.js';
+import { buildStatusView, viewAuditRow, viewProjectEvent, type WorkflowProblemView } from './status-view.js';
 import { describeWorkflow, summarizeWorkflow } from './workflow-view.js';
 
 interface ControlQueriesDeps {
   readonly store: Store;
   readonly catalog: WorkflowCatalog;
+  readonly selected: SelectedWorkflows;
   readonly sessionWorkflows: SessionWorkflows;
   readonly resolveProjectRoot: (cwd: string) => string;
   readonly clock: () => number;
@@ -27,7 +29,7 @@ const RECENT_DECISIONS = 10;
 const RECENT_PROJECT_EVENTS = 10;
 
 export function createControlQueries(deps: ControlQueriesDeps) {
-  const { store, catalog, sessionWorkflows } = deps;
+  const { store, catalog, selected, sessionWorkflows } = deps;
 
   function selectSession(selector: SessionSelector): SessionRow {
     if (selector.sessionId) {
@@ -61,14 +63,54 @@ export function createControlQueries(deps: ControlQueriesDeps) {
   function status(selector: SessionSelector) {
     const now = deps.clock();
     const session = selectSession(selector);
+    const project = store.projects.get(session.projectId);
+    const running = sessionWorkflows.load(session.id);
     return buildStatusView({
       now,
       session,
-      project: store.projects.get(session.projectId),
+      project,
       decisionCounts: store.audit.decisionCounts(session.id),
       recentDecisions: store.audit.recent(session.id, RECENT_DECISIONS),
-      running: sessionWorkflows.load(session.id),
+      running,
+      workflowProblem: project ? workflowProblem(project, running, session.failureMode ?? 'strict') : null,
     });
+  }
+
+  /**
+   * Whether the file behind the session's workflow (or the project's, for a session that runs
+   * none yet) loads, re-read now; if not, its errors and what gobby runs meanwhile.
+   */
+  function workflowProblem(
+    project: { id: number; root: string; workflow: string | null },
+    running: SessionWorkflow | undefined,
+    mode: 'strict' | 'lenient',
+  ): WorkflowProblemView | null {
+    const name = running?.workflow.name ?? project.workflow;
+    if (!name) return null;
+    const selection = selected.resolve(project, name, true);
+    if (selection.kind === 'ok' || (running && selection.kind === 'missing')) return null;
+    const nothing =
+      mode === 'strict'
+        ? 'nothing can run: tools are refused (strict mode) until the file loads'
+        : 'nothing can run: tools run WITHOUT workflow enforcement (lenient mode) until the file loads';
+    const errors = selection.kind === 'missing' ? [] : selection.problem.errors;
+    if (running) {
+      const next = selection.kind === 'last-good' ? `the last good version (definition ${selection.workflow.hash})` : `no version of it, so ${nothing}`;
+      return {
+        workflow: name,
+        errors,
+        consequence: `this session keeps the version it started with (definition ${running.workflow.hash}); new sessions get ${next}`,
+      };
+    }
+    if (selection.kind === 'last-good') {
+      return {
+        workflow: name,
+        errors,
+        consequence: `the session starts on the last good version (definition ${selection.workflow.hash}, ${selection.workflow.source.file}) at its next event`,
+      };
+    }
+    const why = selection.kind === 'missing' ? 'no tier defines it and no version of it ever loaded' : 'no version of it ever loaded';
+    return { workflow: name, errors, consequence: `${why}; ${nothing}` };
   }
 
   /**
@@ -140,23 +182,43 @@ export function createControlQueries(deps: ControlQueriesDeps) {
     };
   }
 
+  /** One definition; a file that does not load shows its errors above the last version that loaded. */
   function showWorkflow(cwd: string, name: string) {
     const root = deps.resolveProjectRoot(cwd);
-    const workflow = catalog.resolve(name, root, true);
-    if (!workflow) throw unknownWorkflow(name, root);
-    return describeWorkflow(workflow);
+    const project = store.projects.find(root);
+    const found = project ? selected.resolve(project, name, true) : fromCatalog(catalog.lookup(name, root, true));
+    if (found.kind === 'missing') throw unknownWorkflow(name, root);
+    if (found.kind === 'broken') throw invalidWorkflow(name, found.problem);
+    return { ...describeWorkflow(found.workflow), load_errors: found.kind === 'last-good' ? found.problem.errors : [] };
   }
 
   function unknownWorkflow(name: string, root: string | null) {
-    const available = [...new Set(catalog.list(root).workflows.map((w) => w.workflow.name))];
+    const listing = catalog.list(root);
+    const available = [...new Set(listing.workflows.map((w) => w.workflow.name))];
     return gobbyError(
       'GOBBY_ERR_WORKFLOW_NOT_FOUND',
       `no workflow named \`${name}\` in ${root ? `${root}/.gobby/workflows, ` : ''}the user tier or the built-in templates` +
-        (available.length > 0 ? ` (available: ${available.join(', ')})` : ''),
+        (available.length > 0 ? ` (available: ${available.join(', ')})` : '') +
+        (listing.errors.length > 0 ? `; ${new Set(listing.errors.map((e) => e.file)).size} file(s) do not load, see \`gobby workflow list\`` : ''),
     );
   }
 
-  return { selectSession, requireWorkflow, status, statusLine, auditRows, listWorkflows, showWorkflow, unknownWorkflow };
+  return { selectSession, requireWorkflow, status, statusLine, auditRows, listWorkflows, showWorkflow, unknownWorkflow, invalidWorkflow };
 }
 
 export type ControlQueries = ReturnType<typeof createControlQueries>;
+
+/** A file that does not load, as an error that names every place and problem. */
+export function invalidWorkflow(name: string, problem: DefinitionProblem) {
+  return gobbyError(
+    'GOBBY_ERR_WORKFLOW_INVALID',
+    `workflow \`${name}\` does not load: ${problem.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`).join('; ')}. ` +
+      `Fix the file; \`gobby workflow validate ${problem.file}\` checks it.`,
+  );
+}
+
+/** A catalog lookup as a selection, for a project the database has no row (and so no last good version) for. */
+function fromCatalog(found: ReturnType<WorkflowCatalog['lookup']>) {
+  if (found.workflow) return found.problem ? { kind: 'last-good' as const, workflow: found.workflow, problem: found.problem } : { kind: 'ok' as const, workflow: found.workflow };
+  return found.problem ? { kind: 'broken' as const, problem: found.problem } : { kind: 'missing' as const };
+}

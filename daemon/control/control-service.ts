@@ -2,6 +2,7 @@
 // workflows a project sees), choosing a project's workflow, and the human overrides of a
 // session (phase, reset, disable, enable), each audited with who and why.
 import type { EffectRunner } from '../effects/effect-runner.js';
+import type { SelectedWorkflows } from '../selected-workflow.js';
 import type { SessionWorkflows } from '../session-workflows.js';
 import type { Store } from '../store/store.js';
 import type { WorkflowCatalog } from '../workflow-catalog.js';
@@ -13,6 +14,7 @@ import { createSessionOverrides } from './session-overrides.js';
 export interface ControlServiceDeps {
   readonly store: Store;
   readonly catalog: WorkflowCatalog;
+  readonly selected: SelectedWorkflows;
   readonly sessionWorkflows: SessionWorkflows;
   /** Overrides' effects (phase entries, approvals) run after their transaction, like a hook event's. */
   readonly effects: EffectRunner;

@@ -5,7 +5,7 @@ import type { SessionWorkflows } from '../session-workflows.js';
 import type { EffectEnvelope, EffectRunner } from '../effects/effect-runner.js';
 import type { Store } from '../store/store.js';
 import type { WorkflowCatalog } from '../workflow-catalog.js';
-import type { ControlQueries } from './control-queries.js';
+import { invalidWorkflow, type ControlQueries } from './control-queries.js';
 import { requireReason } from './require-reason.js';
 
 interface ProjectWorkflowsDeps {
@@ -32,13 +32,17 @@ export function createProjectWorkflows(deps: ProjectWorkflowsDeps) {
   function setProjectWorkflow(input: ProjectWorkflowInput & { workflow: string }) {
     const now = clock();
     const root = deps.resolveProjectRoot(input.cwd);
-    const workflow = catalog.resolve(input.workflow, root, true);
+    // The file as it is now: choosing a workflow whose file does not load is refused with its errors.
+    const found = catalog.lookup(input.workflow, root, true);
+    if (found.problem) throw invalidWorkflow(input.workflow, found.problem);
+    const workflow = found.workflow;
     if (!workflow) throw deps.queries.unknownWorkflow(input.workflow, root);
     const definition = { file: workflow.source.file, tier: workflow.source.tier };
     return deps.effects.commitThenRun(() => {
       const project = store.projects.ensure(root, now);
       const previous = project.workflow;
       store.projects.setWorkflow(project.id, workflow.name, now);
+      store.lastGood.record(project.id, workflow.name, workflow.source, workflow.hash, now);
       store.audit.appendForProject({
         at: now,
         projectId: project.id,

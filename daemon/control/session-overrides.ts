@@ -9,7 +9,7 @@ import type { SessionWorkflow, SessionWorkflows } from '../session-workflows.js'
 import type { SessionRow } from '../store/sessions-repository.js';
 import type { Store } from '../store/store.js';
 import type { WorkflowCatalog } from '../workflow-catalog.js';
-import type { ControlQueries, SessionSelector } from './control-queries.js';
+import { invalidWorkflow, type ControlQueries, type SessionSelector } from './control-queries.js';
 import { requireReason } from './require-reason.js';
 
 interface SessionOverridesDeps {
@@ -138,7 +138,9 @@ export function createSessionOverrides(deps: SessionOverridesDeps) {
       // Reset reloads the definition from disk: this is how an edited workflow reaches a
       // running session (a session otherwise keeps the definition it started with).
       const root = store.projects.get(session.projectId)?.root ?? null;
-      const fresh = catalog.resolve(pinned.name, root, true);
+      const found = catalog.lookup(pinned.name, root, true);
+      if (found.problem) throw invalidWorkflow(pinned.name, found.problem);
+      const fresh = found.workflow;
       if (!fresh) throw queries.unknownWorkflow(pinned.name, root);
       return {
         event: 'override:reset',

@@ -1,6 +1,6 @@
 // What `gobby workflow status` shows, shaped from rows the queries already read. Pure: no
 // store, no clock (the time comes in as `now`), so it is tested on its own.
-import { describeAllowedTools, describeWayOut, type WorkflowState } from '../../workflows/index.js';
+import { describeAllowedTools, describeWayOut, type LoadError, type WorkflowState } from '../../workflows/index.js';
 import type { SessionWorkflow } from '../session-workflows.js';
 import type { AuditRow } from '../store/audit-repository.js';
 import type { ProjectRow } from '../store/projects-repository.js';
@@ -15,6 +15,14 @@ export interface StatusViewInput {
   readonly recentDecisions: readonly AuditRow[];
   /** The session's phase workflow and its state, if it runs one. */
   readonly running: SessionWorkflow | undefined;
+  /** The file of the session's (or the project's) workflow does not load: its errors and what runs meanwhile. */
+  readonly workflowProblem: WorkflowProblemView | null;
+}
+
+export interface WorkflowProblemView {
+  readonly workflow: string;
+  readonly errors: readonly LoadError[];
+  readonly consequence: string;
 }
 
 export function buildStatusView(input: StatusViewInput) {
@@ -41,6 +49,8 @@ export function buildStatusView(input: StatusViewInput) {
       reason: row.reason ?? null,
       actor: row.actor ?? 'claude-code',
     })),
+    failure_mode: session.failureMode ?? 'strict',
+    workflow_problem: input.workflowProblem,
   };
   if (!running) return { ...base, workflow: null, phase: null };
   const { workflow, state } = running;

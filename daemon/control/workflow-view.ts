@@ -19,7 +19,7 @@ export function describeWorkflow(workflow: CompiledWorkflow) {
     phases: workflow.phases.map((phase) => ({
       name: phase.name,
       description: phase.description ?? null,
-      allowed_tools: phase.tools.allowed === 'all' ? 'all' : phase.tools.allowed.patterns,
+      allowed_tools: phase.tools.allowed === 'all' ? ('all' as const) : phase.tools.allowed.patterns,
       blocked_tools: phase.tools.blockedPatterns,
       approval_prompt: phase.approvalPrompt ?? null,
       transitions: phase.transitions.map((t) => ({ to: t.to, when: t.when.source })),

@@ -58,7 +58,11 @@ export function registerHookRoutes(app: FastifyInstance, hookService: HookServic
         `gobby: this ${eventName} event was ${sender.why}. Hook events come from Claude Code itself; this attempt is recorded for the user.`,
       );
     }
-    const { decision } = hookService.handle(parsed.origin, parsed.event, sender);
+    // The SessionStart client says how the session's hooks were installed (strict or lenient).
+    const said = request.headers['x-gobby-failure-mode'];
+    const failureMode: EventOrigin['failureMode'] = said === 'strict' || said === 'lenient' ? said : undefined;
+    const origin: EventOrigin = failureMode ? { ...parsed.origin, failureMode } : parsed.origin;
+    const { decision } = hookService.handle(origin, parsed.event, sender);
     // Every decision is in the audit log (`gobby workflow status`); the daemon log keeps
     // denials only at debug level, so it records problems rather than routine work.
     if (decision?.kind === 'deny') request.log.debug({ event: eventName, session: parsed.origin.sessionId }, 'hook denied');

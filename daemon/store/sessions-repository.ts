@@ -9,7 +9,11 @@ export interface SessionRow {
   readonly lastEventAt: number;
   readonly endedAt: number | null;
   readonly endReason: string | null;
+  /** How the session's hooks fail when the daemon cannot answer, as its SessionStart client said; null: never said (strict). */
+  readonly failureMode: FailureMode | null;
 }
+
+export type FailureMode = 'strict' | 'lenient';
 
 /** How stale `last_event_at` may be: "the most recently active session" needs no finer clock. */
 const ACTIVITY_RESOLUTION_MS = 1000;
@@ -22,7 +26,7 @@ interface TouchedSession {
 }
 
 const COLUMNS = `id, project_id AS projectId, cwd, transcript_path AS transcriptPath, started_at AS startedAt,
-  last_event_at AS lastEventAt, ended_at AS endedAt, end_reason AS endReason`;
+  last_event_at AS lastEventAt, ended_at AS endedAt, end_reason AS endReason, failure_mode AS failureMode`;
 
 export function createSessionsRepository(db: Database) {
   const upsert = db.prepare(`INSERT INTO sessions (id, project_id, cwd, transcript_path, started_at, last_event_at)
@@ -32,6 +36,7 @@ export function createSessionsRepository(db: Database) {
   const byId = db.prepare(`SELECT ${COLUMNS} FROM sessions WHERE id = ?`);
   const reopen = db.prepare('UPDATE sessions SET ended_at = NULL, end_reason = NULL WHERE id = ?');
   const end = db.prepare('UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ?');
+  const setFailureMode = db.prepare('UPDATE sessions SET failure_mode = ? WHERE id = ? AND failure_mode IS NOT ?');
   const latestInProject = db.prepare(`SELECT ${COLUMNS} FROM sessions WHERE project_id = ? ORDER BY last_event_at DESC LIMIT 1`);
   const activeInProject = db.prepare(`SELECT ${COLUMNS} FROM sessions WHERE project_id = ? AND ended_at IS NULL`);
   const countActive = db.prepare('SELECT COUNT(*) AS n FROM sessions WHERE ended_at IS NULL');
@@ -58,6 +63,10 @@ export function createSessionsRepository(db: Database) {
     },
     get(id: string): SessionRow | undefined {
       return byId.get(id) as SessionRow | undefined;
+    },
+    /** Records how the session's hooks were installed (the SessionStart client says so on every start). */
+    setFailureMode(id: string, mode: FailureMode): void {
+      setFailureMode.run(mode, id, mode);
     },
     end(id: string, reason: string, now: number): void {
       end.run(now, reason, id);

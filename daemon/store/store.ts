@@ -2,6 +2,7 @@
 // process opens it (design §3.2).
 import type { Database } from 'better-sqlite3';
 import { createAuditRepository } from './audit-repository.js';
+import { createLastGoodRepository } from './last-good-repository.js';
 import { createOutboxRepository } from './outbox-repository.js';
 import { createProjectsRepository } from './projects-repository.js';
 import { createSessionProcessesRepository } from './session-processes-repository.js';
@@ -12,6 +13,7 @@ export function createStore(db: Database) {
   const projects = createProjectsRepository(db);
   const sessions = createSessionsRepository(db);
   const workflowStates = createWorkflowStatesRepository(db);
+  const lastGood = createLastGoodRepository(db);
   // Built once: better-sqlite3's transaction() wraps a function, and wrapping per event
   // showed up in the daemon's profile.
   const inTransaction = db.transaction((work: () => unknown) => work());
@@ -20,6 +22,7 @@ export function createStore(db: Database) {
     projects,
     sessions,
     workflowStates,
+    lastGood,
     audit: createAuditRepository(db),
     outbox: createOutboxRepository(db),
     sessionProcesses: createSessionProcessesRepository(db),
@@ -35,6 +38,7 @@ export function createStore(db: Database) {
         projects.forgetCached();
         sessions.forgetCached();
         workflowStates.forgetCached();
+        lastGood.forgetCached();
         throw error;
       }
     },

@@ -185,8 +185,10 @@ describe('broken workflow files in a project', () => {
     expect(error.column).toBeGreaterThanOrEqual(1);
     expect(list.body.workflows).toContainEqual(expect.objectContaining({ name: 'plan-execute', tier: 'builtin' }));
     expect((list.body.workflows as Json[]).some((w) => w.name === 'broken')).toBe(false);
-    // Choosing the broken one is refused; the built-in still works.
-    expectError(await t.setWorkflow('broken'), 404, 'GOBBY_ERR_WORKFLOW_NOT_FOUND');
+    // Choosing the broken one is refused with its load error; the built-in still works.
+    const refused = await t.setWorkflow('broken');
+    expectError(refused, 409, 'GOBBY_ERR_WORKFLOW_INVALID');
+    expect(refused.body.error.message).toContain(`${file}:${error.line}:${error.column}: invalid YAML`);
     expect((await t.setWorkflow('plan-execute')).status).toBe(200);
   });
 

@@ -209,7 +209,8 @@ describe('migrating a database written by schema 1', () => {
       versions.map((version) => ({ version, appliedAt: version === 1 ? APPLIED_001_AT : expect.any(Number) })),
     );
 
-    expect(after.sessions).toEqual(before.sessions);
+    // Sessions gained failure_mode (migration 005), unknown for sessions that started before it.
+    expect(after.sessions).toEqual(before.sessions.map((row) => ({ ...row, failure_mode: null })));
     // projects.workflow moved to project_workflows, as the project's phase workflow.
     expect(after.projects).toEqual(before.projects.map(({ workflow: _moved, ...rest }) => rest));
     expect(store.db.prepare('SELECT project_id, workflow, kind FROM project_workflows ORDER BY project_id').all()).toEqual([
@@ -221,6 +222,16 @@ describe('migrating a database written by schema 1', () => {
     expect(after.workflowStates).toEqual(before.workflowStates.map((row) => ({ ...row, kind: 'phase' })));
     // Audit rows keep their ids (the order of the log) and belong to their sessions.
     expect(after.audit).toEqual(before.audit.map((row) => ({ ...row, project_id: null })));
+    // The selected workflow's newest pinned definition became its last good version, so a
+    // file broken before the first start of this gobby still has a version to run.
+    const newestPinned = [...before.workflowStates]
+      .filter((row) => row.workflow === 'flow')
+      .sort((a, b) => Number(b.updated_at) - Number(a.updated_at))[0]!;
+    expect(store.lastGood.get(1, 'flow')).toMatchObject({
+      definitionHash: newestPinned.definition_hash,
+      definition: { file: newestPinned.definition_file, text: newestPinned.definition_text },
+    });
+    expect(store.lastGood.get(2, 'flow')).toBeUndefined();
   });
 
   it('runs the migrated sessions where they were: a hook event keeps the phase, a "yes" answers the pending question', async () => {

@@ -209,13 +209,13 @@ describe('pinned definitions', () => {
     expect(await bashDecision(session)).toBe('deny');
     expect((await t.status()).body.workflow).toBe('flow');
 
-    // A new session cannot start it; it runs without enforcement and the audit says why.
+    // A new session starts on the last version that loaded, and the user is told the file is gone.
     const fresh = t.newSessionId();
-    expect((await t.sessionStart(fresh)).body).toEqual({});
-    expect(await bashDecision(fresh)).toBe('none');
+    expect((await t.sessionStart(fresh)).body.systemMessage).toContain(`${file}:1:1: the file is gone`);
+    expect(await bashDecision(fresh)).toBe('deny');
     const status = (await t.status(t.project, fresh)).body;
-    expect(status.workflow).toBeNull();
-    expect(lastDecisionFor(status, 'PreToolUse').because).toContain('`flow` was not found');
+    expect(status.workflow).toBe('flow');
+    expect(status.workflow_problem.consequence).toContain('keeps the version it started with');
   });
 });
 

@@ -215,7 +215,35 @@ const ERROR_CASES: ErrorCase[] = [
     yaml: 'name: w\nphases:\n  - name: a\n    allowed_tool: [Read]\n',
     line: 4,
     column: 5,
-    message: /^phases\.0: unknown key `allowed_tool`$/,
+    message: /^phases\.0: unknown key `allowed_tool` \(did you mean `allowed_tools`\?\)$/,
+  },
+  {
+    label: 'an unknown key inside an exit condition names the keys of that condition type',
+    yaml: 'name: w\nphases:\n  - name: a\n    exit_conditions:\n      - type: user_approval\n        promt: Go?\n  - name: b\n',
+    line: 6,
+    column: 9,
+    message: /^phases\.0\.exit_conditions\.0: unknown key `promt` \(did you mean `prompt`\?\)$/,
+  },
+  {
+    label: 'a misspelled tool in blocked_tools',
+    yaml: 'name: w\nphases:\n  - name: a\n    blocked_tools: [Read, Wirte]\n',
+    line: 4,
+    column: 27,
+    message: /^phases\.0\.blocked_tools: unknown tool `Wirte` \(did you mean `Write`\?\)/,
+  },
+  {
+    label: 'a tool in the wrong case in allowed_tools',
+    yaml: 'name: w\nphases:\n  - name: a\n    allowed_tools:\n      - Read\n      - bash\n',
+    line: 6,
+    column: 9,
+    message: /^phases\.0\.allowed_tools: unknown tool `bash` \(did you mean `Bash`\?\)/,
+  },
+  {
+    label: 'a misspelled tool a rule compares with',
+    yaml: 'name: w\nphases:\n  - name: a\n    rules:\n      - when: "tool in [\'Edit\', \'Wrte\']"\n        action: block\n        message: no\n',
+    line: 5,
+    column: 9,
+    message: /unknown tool `Wrte` \(did you mean `Write`\?\)/,
   },
   {
     label: 'an unknown top-level key (the seed\'s `settings:`)',
@@ -565,5 +593,29 @@ describe('variable_set exit conditions', () => {
     const [error] = compileErrors('name: w\nphases:\n  - name: a\n    exit_conditions:\n      - type: variable_set\n        variable: plan-doc\n  - name: b\n');
     expect(error).toMatchObject({ line: 5, column: 9 });
     expect(error!.message).toBe('unknown name `doc` in expression `variables.plan-doc != null`');
+  });
+});
+
+describe('tool names a workflow uses', () => {
+  const phaseWith = (tools: string): string => `name: w\nphases:\n  - name: a\n    blocked_tools: ${tools}\n`;
+
+  it('every misspelling is its own error, each with the nearest tool', () => {
+    const errors = compileErrors(phaseWith('[Wirte, bash, Grpe]'), 'w.yaml');
+    expect(errors.map((error) => /unknown tool `(\w+)` \(did you mean `(\w+)`/.exec(error.message)?.slice(1))).toEqual([
+      ['Wirte', 'Write'],
+      ['bash', 'Bash'],
+      ['Grpe', 'Grep'],
+    ]);
+  });
+
+  it('a name close to nothing gets no guess', () => {
+    const [error] = compileErrors(phaseWith('[Frobnicate]'), 'w.yaml');
+    expect(error!.message).toMatch(/^phases\.0\.blocked_tools: unknown tool `Frobnicate`\. Tool names are case-sensitive/);
+  });
+
+  it('MCP tools, globs, aliases and older tool names load', () => {
+    const workflow = compile(phaseWith('[mcp__github__create_issue, "mcp__*", "Note*", Task, MultiEdit, TodoWrite, WebFetch]'), 'w.yaml');
+    expect(workflow.phases[0]!.tools.isBlocked('Agent')).toBe(true);
+    expect(workflow.phases[0]!.tools.isBlocked('NotebookEdit')).toBe(true);
   });
 });

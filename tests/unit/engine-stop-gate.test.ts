@@ -213,7 +213,7 @@ describe('the stop gate never loops', () => {
 
   it('never blocks a turn more than 7 times, whatever progress is made', () => {
     const requires = Array.from({ length: 9 }, (_, i) => `        - { when: "v${i}", missing: "v${i} unset", how: "run tool ${i}" }`).join('\n');
-    const setters = Array.from({ length: 9 }, (_, i) => `      - { action: set_variable, name: v${i}, value: true, when: "tool == 'T${i}'" }`).join('\n');
+    const setters = Array.from({ length: 9 }, (_, i) => `      - { action: set_variable, name: v${i}, value: true, when: "tool == 'mcp__t__${i}'" }`).join('\n');
     const s = session(`
 name: many
 variables: { ${Array.from({ length: 9 }, (_, i) => `v${i}: false`).join(', ')} }
@@ -230,7 +230,7 @@ ${requires}
     const decisions: string[] = [];
     for (let i = 0; i < 9; i++) {
       decisions.push(s.send(stopAgain).decision.kind);
-      s.send(post(`T${i}`));
+      s.send(post(`mcp__t__${i}`));
     }
     expect(decisions).toEqual(['deny', 'deny', 'deny', 'deny', 'deny', 'deny', 'deny', 'allow', 'deny']);
   });

@@ -15,6 +15,7 @@ const session: SessionRow = {
   lastEventAt: T0 + 90_000,
   endedAt: null,
   endReason: null,
+  failureMode: null,
 };
 
 const denyRow: AuditRow = {
@@ -45,6 +46,7 @@ function view(overrides: Partial<StatusViewInput>) {
     decisionCounts: { deny: 1 },
     recentDecisions: [denyRow],
     running: undefined,
+    workflowProblem: null,
     ...overrides,
   });
 }
@@ -75,6 +77,8 @@ describe('the status view', () => {
           actor: 'claude-code',
         },
       ],
+      failure_mode: 'strict',
+      workflow_problem: null,
       workflow: null,
       phase: null,
     });

@@ -1,0 +1,60 @@
+/**
+ * A project's workflow file broken while the daemon was down (issue #11, finding 2), with the
+ * real Claude Code CLI: the restarted daemon still enforces the last good version, so the
+ * model's Write is refused by the phase's rule, and the user is told in the session that the
+ * file does not load.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { toolResultsIn } from '../support/fake-anthropic.js';
+import { runScriptedSession, setUpGobbyProject, uniqueToolUse } from '../support/scripted-session.js';
+
+const TIMEOUT = 120_000;
+
+const TEST_FIRST = `
+name: test-first
+phases:
+  - name: plan
+    allowed_tools: [Read, Glob, Grep]
+    exit_conditions:
+      - type: user_approval
+        prompt: "Tests planned. Ready to write them?"
+  - name: write
+    allowed_tools: all
+`;
+
+describe('a broken workflow file after a daemon restart', () => {
+  it('keeps enforcing the last good version and tells the user the file does not load', async () => {
+    const { gobby, box } = await setUpGobbyProject({ workflow: { name: 'test-first', yaml: TEST_FIRST } });
+    const file = join(box.project, '.gobby', 'workflows', 'test-first.yaml');
+    // A YAML mistake (an unclosed list), then the restart the issue describes.
+    writeFileSync(file, TEST_FIRST.replace('[Read, Glob, Grep]', '[Read, Glob, Grep'));
+    await gobby.stop();
+    await gobby.start();
+
+    const target = join(box.project, 'notes.txt');
+    const { run, requests } = await runScriptedSession(
+      box,
+      'Write notes.txt',
+      [{ toolUses: [uniqueToolUse('Write', { file_path: target, content: 'hi\n' })] }, { text: 'Refused; I will plan first.' }],
+      { id: randomUUID(), resume: false },
+    );
+    // What the model was sent: the Write refused by the last good version's plan phase.
+    const [write] = toolResultsIn(requests[1]!);
+    expect(write?.is_error).toBe(true);
+    expect(write?.text).toContain('Write is not allowed in the `plan` phase');
+    expect(existsSync(target)).toBe(false);
+    // What the user saw: a systemMessage naming the file, its position and the error.
+    expect(run.stdout).toMatch(/the workflow file does not load: [^"]*test-first\.yaml:\d+:\d+: invalid YAML/);
+    expect(run.stdout).toContain('runs the last good version of `test-first`');
+
+    const status = await gobby.json<{ workflow: string | null; workflow_problem: { errors: { file: string }[] } | null }>(
+      ['workflow', 'status'],
+      box.project,
+    );
+    expect(status.workflow).toBe('test-first');
+    expect(status.workflow_problem?.errors[0]?.file).toBe(file);
+  }, TIMEOUT);
+});
