@@ -44,7 +44,7 @@ describe('a broken workflow file after a daemon restart', () => {
     // What the model was sent: the Write refused by the last good version's plan phase.
     const [write] = toolResultsIn(requests[1]!);
     expect(write?.is_error).toBe(true);
-    expect(write?.text).toContain('Write is not allowed in the `plan` phase');
+    expect(write?.text).toContain('Workflow rule (test-first, phase plan): Write is not allowed in this phase');
     expect(existsSync(target)).toBe(false);
     // What the user saw: a systemMessage naming the file, its position and the error.
     expect(run.stdout).toMatch(/the workflow file does not load: [^"]*test-first\.yaml:\d+:\d+: invalid YAML/);
