@@ -1,11 +1,10 @@
-#!/usr/bin/env node
 // The `gobby` command. It talks to the daemon over HTTP; only `daemon start --foreground`
 // runs the daemon in this process.
 import { Command, CommanderError, Option } from 'commander';
 import { gobbyError } from '../../hooks/errors.js';
-import { PACKAGE_VERSION } from '../package-info.js';
+import { DAEMON_MAIN, PACKAGE_VERSION } from '../package-info.js';
 import { daemonStatus, startDaemon, stopDaemon } from './daemon-commands.js';
-import { install, uninstall } from './install-commands.js';
+import { install, uninstall, type InstallScope, type InstallTarget } from './install-commands.js';
 import { printFailure } from './output.js';
 import { setup } from './setup-command.js';
 import {
@@ -42,7 +41,7 @@ const program = new Command()
   .version(PACKAGE_VERSION)
   .addHelpText(
     'after',
-    '\nQuick start:\n  gobby daemon start\n  gobby install              # in your project: adds the hooks to .claude/settings.json\n  gobby workflow set plan-execute\n  gobby workflow status      # while Claude Code runs\n\nEnvironment: GOBBY_HOME (default ~/.gobby), GOBBY_PORT (default 7377).',
+    '\nQuick start:\n  gobby daemon start\n  gobby install              # in your project: adds your hooks to .claude/settings.local.json\n  gobby workflow set plan-execute\n  gobby workflow status      # while Claude Code runs\n\nEnvironment: GOBBY_HOME (default ~/.gobby), GOBBY_PORT (default 7377).',
   )
   .hook('preAction', (_program, action) => {
     jsonOutput = action.opts<{ json?: boolean }>().json === true;
@@ -85,26 +84,68 @@ program
     setup({ binDir: options.binDir, force: !!options.force, remove: !!options.remove, start: options.start }, env, { json: !!options.json }),
   );
 
+/** --user, --shared or neither (personal); both is a usage error. */
+function installScope(options: { user?: boolean; shared?: boolean }): InstallScope {
+  if (options.user && options.shared) throw gobbyError('GOBBY_ERR_CLI_USAGE', 'choose one of --user and --shared');
+  return options.user ? 'user' : options.shared ? 'shared' : 'personal';
+}
+
+interface InstallCliOptions {
+  project?: string;
+  user?: boolean;
+  shared?: boolean;
+  force?: boolean;
+  lenient?: boolean;
+  failClosed?: boolean;
+  json?: boolean;
+}
+
+function installTarget(options: InstallCliOptions): InstallTarget {
+  if (options.project && options.user) throw gobbyError('GOBBY_ERR_CLI_USAGE', 'choose one of --project and --user');
+  return { project: options.project, scope: installScope(options), force: !!options.force };
+}
+
 program
   .command('install')
-  .description("add gobby's hooks to Claude Code's settings (idempotent; keeps your other settings; writes a backup)")
-  .option('--project <dir>', "the project whose .claude/settings.json to edit (default: the current directory)")
-  .option('--user', "edit the user settings (~/.claude/settings.json) instead: gobby then sees every project")
-  .option('--lenient', 'fail open: when the daemon is down, tools and prompts go ahead (default: strict, they are blocked)')
+  .description(
+    "add gobby's hooks to Claude Code's settings: your personal project settings (.claude/settings.local.json) unless --shared or --user " +
+      '(idempotent; keeps your other settings and formatting; backs up what it replaces under $GOBBY_HOME/backups)',
+  )
+  .option('--project <dir>', 'start looking for the project root here (default: the current directory)')
+  .option('--shared', "write the team's .claude/settings.json instead: portable entries only (`gobby` from PATH), lenient unless --fail-closed")
+  .option('--user', 'edit your user settings (~/.claude/settings.json) instead: gobby then sees every project')
+  .option('--lenient', 'personal and --user installs: fail open, so tools and prompts go ahead when the daemon is down (default: strict)')
+  .option('--fail-closed', '--shared only: a dead daemon, or a teammate without gobby, blocks prompts and tools')
+  .option('--force', 'accept / or your home folder as the project')
   .addOption(jsonOption())
-  .action((options: { project?: string; user?: boolean; lenient?: boolean; json?: boolean }) => {
-    if (options.project && options.user) throw gobbyError('GOBBY_ERR_CLI_USAGE', 'choose one of --project and --user');
-    return install({ project: options.project, user: options.user, lenient: !!options.lenient }, env, cwd, { json: !!options.json });
-  });
+  .addHelpText(
+    'after',
+    '\nThe project root is the git root, else the nearest folder up with .claude/ or .gobby/, else this folder.\n' +
+      'Examples:\n  gobby install                    # just you, this project\n  gobby install --shared           # the team: commit .claude/settings.json\n  gobby install --shared --fail-closed',
+  )
+  .action((options: InstallCliOptions) =>
+    install(installTarget(options), { lenient: !!options.lenient, failClosed: !!options.failClosed }, env, cwd, { json: !!options.json }),
+  );
 program
   .command('uninstall')
-  .description("remove exactly gobby's hooks from Claude Code's settings")
-  .option('--project <dir>', 'the project whose .claude/settings.json to edit (default: the current directory)')
-  .option('--user', 'edit the user settings instead')
+  .description("remove exactly gobby's hooks from the file `install` with the same flags wrote; what was around them is left byte for byte")
+  .option('--project <dir>', 'start looking for the project root here (default: the current directory)')
+  .option('--shared', "the team's .claude/settings.json (default: your .claude/settings.local.json)")
+  .option('--user', 'your user settings instead')
+  .option('--force', 'accept / or your home folder as the project')
   .addOption(jsonOption())
-  .action((options: { project?: string; user?: boolean; json?: boolean }) =>
-    uninstall({ project: options.project, user: options.user }, env, cwd, { json: !!options.json }),
-  );
+  .action((options: InstallCliOptions) => uninstall(installTarget(options), env, cwd, { json: !!options.json }));
+
+// Normally dispatched by main.ts before this file loads; declared here for --help.
+program
+  .command('hook <event>')
+  .description("the hook client Claude Code runs (SessionStart's fallback): reads the event JSON on stdin, starts the daemon if needed")
+  .option('--port <n>', 'the port the hooks were installed with')
+  .option('--lenient', 'never block when the daemon cannot answer')
+  .action(async () => {
+    const { runClientProcess } = await import('../../hooks/client.js');
+    await runClientProcess(process.argv.slice(process.argv.indexOf('hook') + 1), DAEMON_MAIN);
+  });
 
 const workflow = program
   .command('workflow')
