@@ -1,8 +1,11 @@
 // Edits gobby's hook entries in the text of a Claude Code settings file without
-// re-serialising it: jsonc-parser's `modify` returns edits for just the changed part, so the
-// user's indentation, key order, line endings and final newline stay as they were, and
-// removing what an install added gives back the bytes that were there before.
-import { applyEdits, findNodeAtLocation, modify, parse, parseTree, type FormattingOptions, type JSONPath, type ParseError } from 'jsonc-parser';
+// re-serialising it. jsonc-parser finds where each value sits; every edit is then one splice
+// that touches only gobby's entries (jsonc-parser's own `modify` re-indents the neighbouring
+// line, and leaves a stray character when it removes the last element of a one-line array).
+// The user's indentation, key order, line endings and final newline stay as they were, what
+// gobby adds is written in the file's own indentation, and removing it gives back the bytes
+// that were there before.
+import { findNodeAtLocation, parse, parseTree, type FormattingOptions, type JSONPath, type Node, type ParseError } from 'jsonc-parser';
 
 import type { MatcherGroup } from './settings-schema.js';
 
@@ -60,13 +63,12 @@ export interface TextEditResult {
  * handlers; an event list the user left empty is theirs to keep.
  */
 export function removeGobbyHooksFromText(text: string): TextEditResult {
-  const format = detectFormatting(text);
   let current = text;
   const removeProperty = (path: JSONPath): void => {
-    current = applyEdits(current, modify(current, path, undefined, format ? { formattingOptions: format } : {}));
+    current = removeMember(current, path.slice(0, -1), path[path.length - 1]!);
   };
   const removeElement = (path: JSONPath, index: number): void => {
-    current = removeArrayElement(current, path, index);
+    current = removeMember(current, path, index);
   };
   const hooks = parseObject(current)['hooks'];
   if (!isPlainObject(hooks)) return { text, events: [] };
@@ -98,20 +100,66 @@ export function removeGobbyHooksFromText(text: string): TextEditResult {
 }
 
 /**
- * Removes one element of a non-empty array, with the comma and space that an insertion after
- * it added: the exact inverse of appending. (jsonc-parser 3.3.1 leaves a stray character
- * behind when it removes the last element of an array written on one line.)
+ * Removes a property of an object or an element of an array, with the comma and line break
+ * that an append after its neighbour added: the exact inverse of `appendMember`.
  */
-function removeArrayElement(text: string, arrayPath: JSONPath, index: number): string {
-  const array = findNodeAtLocation(parseTree(text) ?? { type: 'null', offset: 0, length: 0 }, arrayPath);
-  const children = array?.children ?? [];
+function removeMember(text: string, containerPath: JSONPath, key: string | number): string {
+  const container = nodeAt(text, containerPath);
+  const children = container?.children ?? [];
+  const index = typeof key === 'number' ? key : children.findIndex((property) => property.children?.[0]?.value === key);
   const node = children[index];
-  if (!array || array.type !== 'array' || !node || children.length < 2) throw new Error(`gobby: cannot remove ${JSON.stringify([...arrayPath, index])}`);
+  if (!container || !node) throw new Error(`gobby: nothing to remove at ${JSON.stringify([...containerPath, key])}`);
   const previous = children[index - 1];
   const next = children[index + 1];
-  // The last element goes with the comma before it; any other with the comma after it.
-  const [start, end] = next === undefined && previous ? [previous.offset + previous.length, node.offset + node.length] : [node.offset, next!.offset];
-  return text.slice(0, start) + text.slice(end);
+  let range: [number, number];
+  // After the previous member: `,⏎  "x": …`. Before the next: `"x": …,⏎  `. Alone: `{}` remains.
+  if (previous) range = [endOf(previous), endOf(node)];
+  else if (next) range = [node.offset, next.offset];
+  else range = [container.offset + 1, endOf(container) - 1];
+  return text.slice(0, range[0]) + text.slice(range[1]);
+}
+
+/**
+ * Appends `value` (under `key` for an object) at the end of the container at `containerPath`:
+ * on a line of its own in the file's indentation, or compactly in a file written on one line.
+ */
+function appendMember(text: string, containerPath: JSONPath, value: unknown, key?: string): string {
+  const container = nodeAt(text, containerPath);
+  if (!container) throw new Error(`gobby: no container at ${JSON.stringify(containerPath)}`);
+  const format = detectFormatting(text);
+  const unit = format === undefined ? null : format.insertSpaces ? ' '.repeat(format.tabSize ?? 2) : '\t';
+  const eol = format?.eol ?? '\n';
+  const last = container.children?.at(-1);
+  // The indentation of the new member: its last sibling's, when that starts its own line.
+  let indent: string | null = null;
+  if (unit !== null) {
+    if (!last) indent = indentOfLine(text, container.offset) + unit;
+    else if (/^[ \t]*$/.test(text.slice(text.lastIndexOf('\n', last.offset - 1) + 1, last.offset))) indent = indentOfLine(text, last.offset);
+  }
+  const json = indent === null || unit === null ? JSON.stringify(value) : JSON.stringify(value, null, unit).replaceAll('\n', eol + indent);
+  const member = `${key === undefined ? '' : `${JSON.stringify(key)}:${indent === null ? '' : ' '}`}${json}`;
+  if (last) {
+    const content = indent === null ? `,${member}` : `,${eol}${indent}${member}`;
+    return text.slice(0, endOf(last)) + content + text.slice(endOf(last));
+  }
+  const inside = indent === null ? member : `${eol}${indent}${member}${eol}${indentOfLine(text, container.offset)}`;
+  return text.slice(0, container.offset + 1) + inside + text.slice(endOf(container) - 1);
+}
+
+/** The leading whitespace of the line that holds `offset`. */
+function indentOfLine(text: string, offset: number): string {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(lineStart))?.[0] ?? '';
+}
+
+function endOf(node: Node): number {
+  return node.offset + node.length;
+}
+
+function nodeAt(text: string, path: JSONPath): Node | undefined {
+  const root = parseTree(text);
+  if (!root) return undefined;
+  return path.length === 0 ? root : findNodeAtLocation(root, path);
 }
 
 /**
@@ -119,24 +167,13 @@ function removeArrayElement(text: string, arrayPath: JSONPath, index: number): s
  * key, where missing). Call it on text that holds no gobby handlers: see `installGobbyHooksInText`.
  */
 function appendGobbyHooksToText(text: string, gobbyHooks: GobbyHooks): string {
-  const format = detectFormatting(text);
+  const hooks = parseObject(text)['hooks'];
+  if (hooks === undefined) return appendMember(text, [], gobbyHooks, 'hooks');
   let current = text;
-  const edit = (path: JSONPath, value: unknown, isArrayInsertion = false): void => {
-    current = applyEdits(current, modify(current, path, value, format ? { formattingOptions: format, isArrayInsertion } : { isArrayInsertion }));
-  };
-  const hooks = parseObject(current)['hooks'];
-  if (hooks === undefined) {
-    edit(['hooks'], gobbyHooks);
-    return current;
-  }
   for (const [event, groups] of Object.entries(gobbyHooks)) {
     const existing = isPlainObject(hooks) ? hooks[event] : undefined;
-    if (existing === undefined) {
-      edit(['hooks', event], groups);
-      continue;
-    }
-    const length = Array.isArray(existing) ? existing.length : 0;
-    groups.forEach((group, i) => edit(['hooks', event, length + i], group, true));
+    if (existing === undefined) current = appendMember(current, ['hooks'], groups, event);
+    else for (const group of groups) current = appendMember(current, ['hooks', event], group);
   }
   return current;
 }

@@ -100,3 +100,12 @@ describe('detectFormatting', () => {
     expect(detectFormatting(text)).toEqual(expected);
   });
 });
+
+describe('what an install adds', () => {
+  it('leaves the user\'s own lines alone, however they are laid out', () => {
+    const before = '{\r\n    "permissions": { "allow": ["Bash(npm test)"] },\r\n    "hooks": {\r\n        "Stop": [\r\n            { "hooks": [ { "type": "command", "command": "say done" } ] }\r\n        ]\r\n    }\r\n}\r\n';
+    const installed = installGobbyHooksInText(before, hooks).text;
+    expect(installed).toContain('\r\n            { "hooks": [ { "type": "command", "command": "say done" } ] },\r\n            {\r\n                "hooks": [');
+    expect(removeGobbyHooksFromText(installed).text).toBe(before);
+  });
+});
