@@ -42,7 +42,8 @@ describe('gobby install --user', () => {
 
     const uninstall = await gobby.json<{ changed: boolean }>(['uninstall', '--user'], box.project, claudeConfig);
     expect(uninstall.changed).toBe(true);
-    expect(readFileSync(join(box.home, '.claude', 'settings.json'), 'utf8')).not.toContain('gobby');
+    // The file held nothing but gobby's hooks, so it is gone, as before the install.
+    expect(existsSync(join(box.home, '.claude', 'settings.json'))).toBe(false);
   }, TIMEOUT);
 });
 
@@ -73,7 +74,7 @@ describe('gobby install with an unusual GOBBY_HOME', () => {
     onTestFinished(() => void decoy.close());
     const decoyPort = (decoy.address() as AddressInfo).port;
 
-    const settings = JSON.parse(readFileSync(join(project, '.claude', 'settings.json'), 'utf8')) as {
+    const settings = JSON.parse(readFileSync(join(project, '.claude', 'settings.local.json'), 'utf8')) as {
       hooks: { SessionStart: { hooks: { command: string }[] }[] };
     };
     const command = settings.hooks.SessionStart[0]!.hooks[0]!.command;
