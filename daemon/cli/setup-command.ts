@@ -43,7 +43,7 @@ function pathFolders(env: Env): string[] {
   return (env.PATH ?? '').split(delimiter).filter((entry) => entry !== '').map((entry) => resolve(entry));
 }
 
-export function planLauncher(env: Env, binDir: string | undefined): LauncherPlan {
+function planLauncher(env: Env, binDir: string | undefined): LauncherPlan {
   const home = env.HOME ?? homedir();
   const onPathFolders = pathFolders(env);
   const candidates = [join(home, '.local', 'bin'), join(home, 'bin')];
@@ -70,7 +70,7 @@ async function readIfExists(path: string): Promise<string | null> {
 }
 
 /** Writes (or removes) the launcher; returns what it did. Never touches a `gobby` it did not write unless forced. */
-export async function applyLauncher(plan: LauncherPlan, options: SetupOptions): Promise<'written' | 'unchanged' | 'removed' | 'absent'> {
+async function applyLauncher(plan: LauncherPlan, options: SetupOptions): Promise<'written' | 'unchanged' | 'removed' | 'absent'> {
   const existing = await readIfExists(plan.path);
   const ours = existing !== null && isGobbyLauncher(existing);
   if (existing !== null && !ours && !options.force) {
