@@ -19,6 +19,5 @@ export const PACKAGE_VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'pack
 export const BUILTIN_TEMPLATES_DIR = join(PACKAGE_ROOT, 'templates');
 export const MIGRATIONS_DIR = join(PACKAGE_ROOT, 'migrations');
 export const DAEMON_MAIN = join(PACKAGE_ROOT, 'dist', 'daemon', 'main.js');
-export const HOOK_CLIENT = join(PACKAGE_ROOT, 'dist', 'hooks', 'client.js');
-/** The `gobby` executable (package.json `bin`): quick commands first, then the full CLI. */
-export const CLI_MAIN = join(PACKAGE_ROOT, 'dist', 'daemon', 'cli', 'gobby.js');
+/** The `gobby` executable (package.json `bin`): quick commands first, then the full CLI (program.ts). */
+export const CLI_MAIN = join(PACKAGE_ROOT, 'dist', 'daemon', 'cli', 'main.js');

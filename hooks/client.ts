@@ -2,7 +2,8 @@
 // hook (SessionStart: Claude Code never runs http hooks there). It forwards the
 // payload to the daemon, starting the daemon first when it is not running.
 //
-// Usage: node dist/hooks/client.js <EventName> [--lenient]
+// Usage: node dist/hooks/client.js <EventName> [--port N] [--lenient]
+//        gobby hook <EventName> [--port N] [--lenient]   (the same, through the CLI)
 //
 // It runs at the start of every session, so it imports node built-ins and the small
 // hooks/ modules only (no zod, no fastify), and bounds every network wait.
@@ -30,7 +31,7 @@ type Env = Record<string, string | undefined>;
 /** Events where a strict client blocks (exit 2) when the daemon cannot answer. */
 const GUARD_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 'UserPromptSubmit', 'PermissionRequest']);
 
-const CLIENT_USAGE = 'usage: node dist/hooks/client.js <EventName> [--lenient]';
+const CLIENT_USAGE = 'usage: gobby hook <EventName> [--port N] [--lenient]';
 
 export interface ClientResult {
   stdout: string;
@@ -224,14 +225,28 @@ function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
   return new Promise((resolve) => (text ? stream.write(text, () => resolve()) : resolve()));
 }
 
-async function main(): Promise<void> {
-  const args = process.argv.slice(2);
+/**
+ * The whole client as a process: reads the payload from stdin, answers on stdout/stderr and
+ * exits. `node dist/hooks/client.js <EventName>` and `gobby hook <EventName>` both end here.
+ * `--port N` names the port the hooks were installed with (GOBBY_PORT for this run), so a
+ * daemon the client starts listens where the http hooks post.
+ */
+// Imported dynamically by daemon/cli/main.ts, which the unused-exports check does not see.
+// ts-unused-exports:disable-next-line
+export async function runClientProcess(args: readonly string[], daemonMain: string): Promise<never> {
+  const portAt = args.indexOf('--port');
+  const port = portAt === -1 ? undefined : args[portAt + 1];
+  const positional = args.filter((arg, i) => !arg.startsWith('--') && (portAt === -1 || i !== portAt + 1));
+  if (port !== undefined && !/^\d{1,5}$/.test(port)) {
+    await write(process.stderr, `gobby: --port needs a port number, got ${JSON.stringify(port)}\n${CLIENT_USAGE}\n`);
+    process.exit(1);
+  }
   const result = await runClient({
-    event: args.find((arg) => !arg.startsWith('--')) ?? '',
+    event: positional[0] ?? '',
     lenient: args.includes('--lenient'),
     stdin: await readStdin(),
-    env: process.env,
-    daemonMain: defaultDaemonMain(),
+    env: port === undefined ? process.env : { ...process.env, GOBBY_PORT: port },
+    daemonMain,
   });
   await write(process.stdout, result.stdout);
   await write(process.stderr, result.stderr);
@@ -249,4 +264,4 @@ function isEntryPoint(): boolean {
   }
 }
 
-if (isEntryPoint()) void main();
+if (isEntryPoint()) void runClientProcess(process.argv.slice(2), defaultDaemonMain());

@@ -1,23 +1,25 @@
-// Installs gobby's hook entries into a Claude Code settings.json and removes
-// them again. The pure functions (build / merge / remove) do the editing; the
-// file functions add the safety a user's hand-edited file deserves: refuse to
-// touch a file we cannot read correctly, never write a file Claude Code would
-// silently ignore, back up what we replace, and write atomically.
+// Installs gobby's hook entries into a Claude Code settings file and removes them again.
+// settings-edit.ts edits the text; this file adds the safety a user's hand-edited file
+// deserves: refuse to touch a file we cannot read correctly, never write a file Claude Code
+// would silently ignore, back up what we replace (under GOBBY_HOME, never beside the file,
+// where it would show in `git status`), and write atomically.
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { printParseErrorCode } from 'jsonc-parser';
 
-import { gobbyError, type GobbyError } from './errors.js';
-import { validateSettings, type MatcherGroup } from './settings-schema.js';
-import { quoteForShell } from './shell-quote.js';
+import { gobbyError } from './errors.js';
+import {
+  findJsonSyntaxErrors,
+  GOBBY_COMMAND_MARKER,
+  GOBBY_HOOK_HEADER,
+  installGobbyHooksInText,
+  removeGobbyHooksFromText,
+  type GobbyHooks,
+} from './settings-edit.js';
+import { validateSettings } from './settings-schema.js';
 
-/** Header on every gobby http handler; it is how uninstall recognises ours. */
-const GOBBY_HOOK_HEADER = 'X-Gobby-Hook';
-/** Trailing shell comment on every gobby command handler, for the same reason. */
-const GOBBY_COMMAND_MARKER = ' # gobby-hook';
-
-export type GobbyHooks = Record<string, MatcherGroup[]>;
-type JsonObject = Record<string, unknown>;
+export type { GobbyHooks } from './settings-edit.js';
 
 interface HttpHookSpec {
   event: string;
@@ -48,22 +50,19 @@ const SESSION_START_TIMEOUT_SECONDS = 15;
 
 export interface BuildGobbyHooksOptions {
   port: number;
-  /** Command that runs the hook client, without the event name, e.g. `formatClientCommand(...)`. */
-  clientCommand: string;
-  /** Fail open: no `onFailure: "block"`, and the client never blocks. */
+  /** The SessionStart command (see session-start-command.ts), without gobby's marker. */
+  sessionStartCommand: string;
+  /** Fail open: no `onFailure: "block"` on the guard events. */
   lenient?: boolean;
 }
 
 /** gobby's hook entries, keyed by Claude Code event name. */
-export function buildGobbyHooks({ port, clientCommand, lenient = false }: BuildGobbyHooksOptions): GobbyHooks {
-  if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new RangeError(`gobby: port must be an integer between 1 and 65535, got ${port}`);
-  }
+export function buildGobbyHooks({ port, sessionStartCommand, lenient = false }: BuildGobbyHooksOptions): GobbyHooks {
+  assertPort(port);
   const hooks: GobbyHooks = {};
   // Claude Code never runs http hooks for SessionStart (§1 fact 2), hence a command hook.
-  const sessionStartCommand = `${clientCommand} SessionStart${lenient ? ' --lenient' : ''}${GOBBY_COMMAND_MARKER}`;
   hooks['SessionStart'] = [
-    { hooks: [{ type: 'command', command: sessionStartCommand, timeout: SESSION_START_TIMEOUT_SECONDS }] },
+    { hooks: [{ type: 'command', command: `${sessionStartCommand}${GOBBY_COMMAND_MARKER}`, timeout: SESSION_START_TIMEOUT_SECONDS }] },
   ];
   for (const spec of HTTP_HOOKS) {
     const handler = {
@@ -78,107 +77,10 @@ export function buildGobbyHooks({ port, clientCommand, lenient = false }: BuildG
   return hooks;
 }
 
-export interface ClientCommandOptions {
-  /** Absolute path of dist/hooks/client.js. */
-  clientPath: string;
-  /** Defaults to this Node binary, so the hook does not depend on Claude Code's PATH. */
-  nodePath?: string;
-}
-
-/** `<node> <client.js>`, each quoted for the bash that Claude Code runs command hooks in. */
-export function formatClientCommand({ clientPath, nodePath = process.execPath }: ClientCommandOptions): string {
-  return `${quoteForShell(nodePath)} ${quoteForShell(clientPath)}`;
-}
-
-/** True for a handler gobby wrote: an http handler with our header or a command with our marker. */
-function isGobbyHandler(handler: unknown): boolean {
-  if (!isPlainObject(handler)) return false;
-  if (handler['type'] === 'http') {
-    const headers = handler['headers'];
-    return isPlainObject(headers) && Object.keys(headers).some((k) => k.toLowerCase() === GOBBY_HOOK_HEADER.toLowerCase());
+function assertPort(port: number): void {
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new RangeError(`gobby: port must be an integer between 1 and 65535, got ${port}`);
   }
-  if (handler['type'] === 'command') {
-    const command = handler['command'];
-    return typeof command === 'string' && command.trimEnd().endsWith(GOBBY_COMMAND_MARKER);
-  }
-  return false;
-}
-
-/**
- * Replaces gobby's entries in `settings` with `gobbyHooks`. Everything else,
- * including user handlers that share a matcher group with one of ours, is kept
- * in place; our groups go at the end of each event's list. Idempotent.
- */
-export function mergeGobbyHooks(settings: JsonObject, gobbyHooks: GobbyHooks): JsonObject {
-  assertHooksIsObject(settings);
-  const { hooks: stripped } = stripGobbyHandlers(settings['hooks']);
-  const events = new Map<string, unknown>(Object.entries(stripped ?? {}));
-  for (const [event, groups] of Object.entries(gobbyHooks)) {
-    const existing = events.get(event);
-    if (existing !== undefined && !Array.isArray(existing)) {
-      throw invalidSettings(`hooks.${event} must be an array of matcher groups`);
-    }
-    events.set(event, [...(existing ?? []), ...groups]);
-  }
-  if (settings['hooks'] === undefined && events.size === 0) return { ...settings };
-  // Object spread and fromEntries define own properties, so odd keys such as "__proto__" survive.
-  return { ...settings, hooks: Object.fromEntries(events) };
-}
-
-/** Removes exactly gobby's handlers, then the groups, events and `hooks` key that this left empty. */
-export function removeGobbyHooks(settings: JsonObject): JsonObject {
-  return removeGobbyHooksReporting(settings).settings;
-}
-
-function removeGobbyHooksReporting(settings: JsonObject): { settings: JsonObject; removedFrom: string[] } {
-  assertHooksIsObject(settings);
-  const { hooks, removedFrom } = stripGobbyHandlers(settings['hooks']);
-  if (removedFrom.length === 0) return { settings: { ...settings }, removedFrom };
-  if (hooks && Object.keys(hooks).length > 0) return { settings: { ...settings, hooks }, removedFrom };
-  const withoutHooks = { ...settings };
-  delete withoutHooks['hooks'];
-  return { settings: withoutHooks, removedFrom };
-}
-
-function stripGobbyHandlers(hooks: unknown): { hooks: JsonObject | undefined; removedFrom: string[] } {
-  if (!isPlainObject(hooks)) return { hooks: undefined, removedFrom: [] };
-  const removedFrom: string[] = [];
-  const keptEvents: [string, unknown][] = [];
-  for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups)) {
-      keptEvents.push([event, groups]);
-      continue;
-    }
-    let removedHere = false;
-    const keptGroups: unknown[] = [];
-    for (const group of groups) {
-      const handlers = isPlainObject(group) ? group['hooks'] : undefined;
-      if (!isPlainObject(group) || !Array.isArray(handlers)) {
-        keptGroups.push(group);
-        continue;
-      }
-      const keptHandlers = handlers.filter((h) => !isGobbyHandler(h));
-      if (keptHandlers.length === handlers.length) {
-        keptGroups.push(group);
-        continue;
-      }
-      removedHere = true;
-      if (keptHandlers.length > 0) keptGroups.push({ ...group, hooks: keptHandlers });
-    }
-    if (removedHere) removedFrom.push(event);
-    // An event list the user left empty is theirs to keep; one we emptied goes.
-    if (!removedHere || keptGroups.length > 0) keptEvents.push([event, keptGroups]);
-  }
-  return { hooks: Object.fromEntries(keptEvents), removedFrom };
-}
-
-function assertHooksIsObject(settings: JsonObject): void {
-  const hooks = settings['hooks'];
-  if (hooks !== undefined && !isPlainObject(hooks)) throw invalidSettings('hooks must be an object keyed by event name');
-}
-
-function invalidSettings(problem: string): GobbyError {
-  return gobbyError('GOBBY_ERR_INSTALL_INVALID_SETTINGS', `cannot edit these settings: ${problem}`);
 }
 
 // ---------------------------------------------------------------------------
@@ -187,66 +89,75 @@ function invalidSettings(problem: string): GobbyError {
 export interface SettingsFileSummary {
   path: string;
   changed: boolean;
-  /** Copy of the previous content; only when the file existed and was rewritten. */
+  /** Copy of the previous content, under `$GOBBY_HOME/backups/`; only when an existing file was rewritten. */
   backupPath?: string;
+  /** True when uninstall deleted a file that held nothing but gobby's hooks. */
+  removed?: boolean;
   /** Events gobby hooks were installed for (install) or removed from (uninstall). */
   events: string[];
 }
 
-export interface InstallIntoFileOptions {
+export interface SettingsFileOptions {
   path: string;
-  gobbyHooks: GobbyHooks;
+  /** Where backups go: `$GOBBY_HOME/backups`. */
+  backupDir: string;
   /** Stamps the backup file name. */
   now?: Date;
 }
 
-export async function installIntoFile({ path, gobbyHooks, now = new Date() }: InstallIntoFileOptions): Promise<SettingsFileSummary> {
-  const current = await readSettingsFile(path);
-  const next = mergeGobbyHooks(current.settings, gobbyHooks);
-  return writeSettingsIfChanged(path, current, next, now, Object.keys(gobbyHooks));
+export async function installIntoFile({ gobbyHooks, ...options }: SettingsFileOptions & { gobbyHooks: GobbyHooks }): Promise<SettingsFileSummary> {
+  const current = await readSettingsFile(options.path);
+  const { text, events } = installGobbyHooksInText(current.text ?? '', gobbyHooks);
+  return writeSettingsIfChanged(options, current, text, events);
 }
 
-export interface UninstallFromFileOptions {
-  path: string;
-  now?: Date;
+export async function uninstallFromFile(options: SettingsFileOptions): Promise<SettingsFileSummary> {
+  const current = await readSettingsFile(options.path);
+  if (current.text === null) return { path: options.path, changed: false, events: [] };
+  const { text, events } = removeGobbyHooksFromText(current.text);
+  return writeSettingsIfChanged(options, current, text, events);
 }
 
-export async function uninstallFromFile({ path, now = new Date() }: UninstallFromFileOptions): Promise<SettingsFileSummary> {
-  const current = await readSettingsFile(path);
-  if (!current.existed) return { path, changed: false, events: [] };
-  const { settings: next, removedFrom } = removeGobbyHooksReporting(current.settings);
-  return writeSettingsIfChanged(path, current, next, now, removedFrom);
+/** True when the file exists and holds at least one gobby handler (for hints such as "the shared file has them"). */
+export async function hasGobbyHooks(path: string): Promise<boolean> {
+  try {
+    const text = stripBom(await readFile(path, 'utf8'));
+    return findJsonSyntaxErrors(text).length === 0 && removeGobbyHooksFromText(text).events.length > 0;
+  } catch {
+    return false;
+  }
 }
 
 interface SettingsFileContent {
-  existed: boolean;
+  /** The file's text without a byte-order mark; null when there is no file. */
+  text: string | null;
   raw: Buffer | null;
-  settings: JsonObject;
+  bom: string;
 }
 
-/** Reads and checks the file; a missing or blank file reads as `{}`. */
+/** Reads and checks the file: it must be JSON that Claude Code loads (no comments, no trailing commas). */
 async function readSettingsFile(path: string): Promise<SettingsFileContent> {
   let raw: Buffer;
   try {
     raw = await readFile(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { existed: false, raw: null, settings: {} };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { text: null, raw: null, bom: '' };
     throw error;
   }
-  const text = raw.toString('utf8').replace(/^\uFEFF/, '');
-  if (text.trim() === '') return { existed: true, raw, settings: {} };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    const { line, column } = lineAndColumn(text, locateJsonSyntaxError(text));
+  const decoded = raw.toString('utf8');
+  const text = stripBom(decoded);
+  const bom = decoded.slice(0, decoded.length - text.length);
+  if (text.trim() === '') return { text, raw, bom };
+  const [syntax] = findJsonSyntaxErrors(text);
+  if (syntax) {
+    const { line, column } = lineAndColumn(text, syntax.offset);
     throw gobbyError(
       'GOBBY_ERR_INSTALL_INVALID_JSON',
-      `refusing to edit ${path}: it is not valid JSON (line ${line}, column ${column}: ${(error as Error).message}). ` +
-        'Claude Code ignores such a file entirely. Fix it, then run the command again; the file was left untouched.',
+      `refusing to edit ${path}: it is not valid JSON (line ${line}, column ${column}: ${describeSyntaxError(printParseErrorCode(syntax.error))}). ` +
+        'Claude Code ignores such a file entirely, comments and trailing commas included. Fix it, then run the command again; the file was left untouched.',
     );
   }
-  const validation = validateSettings(parsed);
+  const validation = validateSettings(JSON.parse(text));
   if (!validation.ok) {
     throw gobbyError(
       'GOBBY_ERR_INSTALL_INVALID_SETTINGS',
@@ -255,45 +166,54 @@ async function readSettingsFile(path: string): Promise<SettingsFileContent> {
         '\nFix these entries, then run the command again; the file was left untouched.',
     );
   }
-  return { existed: true, raw, settings: parsed as JsonObject };
+  return { text, raw, bom };
 }
 
 async function writeSettingsIfChanged(
-  path: string,
+  { path, backupDir, now = new Date() }: SettingsFileOptions,
   current: SettingsFileContent,
-  next: JsonObject,
-  now: Date,
+  next: string,
   events: string[],
 ): Promise<SettingsFileSummary> {
-  // Compare content, not bytes: a file that only differs in formatting is left alone.
-  const unchanged = current.existed ? JSON.stringify(current.settings) === JSON.stringify(next) : Object.keys(next).length === 0;
-  if (unchanged) return { path, changed: false, events };
+  if (next === (current.text ?? '')) return { path, changed: false, events };
 
-  const validation = validateSettings(next);
+  const validation = validateSettings(JSON.parse(next));
   if (!validation.ok) {
     throw gobbyError(
       'GOBBY_ERR_INSTALL_INVALID_SETTINGS',
-      `refusing to write ${path}: the result would not be valid Claude Code settings:\n` +
-        validation.problems.map((p) => `  - ${p}`).join('\n'),
+      `refusing to write ${path}: the result would not be valid Claude Code settings:\n` + validation.problems.map((p) => `  - ${p}`).join('\n'),
     );
   }
 
-  await mkdir(dirname(path), { recursive: true });
   // Write through a symlink (dotfile managers link settings.json) instead of replacing it.
-  const target = current.existed ? await realpath(path) : path;
-  const mode = current.existed ? (await stat(target)).mode & 0o777 : undefined;
-  const backupPath = current.raw ? await writeBackup(path, current.raw, now, mode) : undefined;
-  await writeFileAtomic(target, `${JSON.stringify(next, null, 2)}\n`, mode);
-  return backupPath === undefined ? { path, changed: true, events } : { path, changed: true, backupPath, events };
+  const target = current.raw ? await realpath(path) : path;
+  const mode = current.raw ? (await stat(target)).mode & 0o777 : undefined;
+  const backupPath = current.raw ? await writeBackup(backupDir, path, current.raw, now) : undefined;
+  const withBackup = backupPath === undefined ? {} : { backupPath };
+  // Nothing but `{}` left of a file: it was gobby's alone (or as good as empty), so give back "no file".
+  if (current.raw && /^\s*\{\s*\}\s*$/.test(next)) {
+    await unlink(target);
+    return { path, changed: true, removed: true, events, ...withBackup };
+  }
+  await mkdir(dirname(path), { recursive: true });
+  await writeFileAtomic(target, `${current.bom}${next}`, mode);
+  return { path, changed: true, events, ...withBackup };
 }
 
-async function writeBackup(path: string, content: Buffer, now: Date, mode: number | undefined): Promise<string> {
+/**
+ * `$GOBBY_HOME/backups/<the file's path, slashes as '%'>.<UTC stamp>`: which file and when, at
+ * a glance in a directory listing, and never beside the file (where git and the model see it).
+ */
+async function writeBackup(backupDir: string, path: string, content: Buffer, now: Date): Promise<string> {
+  await mkdir(backupDir, { recursive: true, mode: 0o700 });
   // 20251121T230600Z: sortable, and free of ':' which Windows file names reject.
   const stamp = now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
+  const name = path.replace(/^[/\\]+/, '').replace(/[/\\:]/g, '%');
   for (let attempt = 0; ; attempt++) {
-    const candidate = `${path}.gobby-backup-${stamp}${attempt === 0 ? '' : `-${attempt}`}`;
+    const candidate = join(backupDir, `${name}.${stamp}${attempt === 0 ? '' : `-${attempt}`}`);
     try {
-      await writeFile(candidate, content, { flag: 'wx', ...(mode === undefined ? {} : { mode }) });
+      // 0600: settings can carry tokens in env or headers.
+      await writeFile(candidate, content, { flag: 'wx', mode: 0o600 });
       return candidate;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 99) throw error;
@@ -319,99 +239,19 @@ async function writeFileAtomic(target: string, text: string, mode: number | unde
   }
 }
 
-// ---------------------------------------------------------------------------
-// JSON error position. V8's JSON.parse messages only sometimes carry a
-// position ("Unexpected token '}', ... is not valid JSON" does not), so find
-// the offset with a small strict scanner instead.
-
-class JsonSyntaxStop {
-  constructor(readonly offset: number) {}
+function stripBom(text: string): string {
+  return text.replace(/^\uFEFF/, '');
 }
 
-/** Offset of the first JSON syntax error in `text`, or `text.length` if none is found. */
-function locateJsonSyntaxError(text: string): number {
-  let i = 0;
-  const stop = (): never => {
-    throw new JsonSyntaxStop(i);
-  };
-  const skipWhitespace = (): void => {
-    while (i < text.length && ' \t\n\r'.includes(text.charAt(i))) i++;
-  };
-  const expect = (char: string): void => {
-    if (text.charAt(i) !== char) stop();
-    i++;
-  };
-  const readString = (): void => {
-    expect('"');
-    for (;;) {
-      if (i >= text.length) stop();
-      const c = text.charCodeAt(i);
-      if (c === 0x22) {
-        i++;
-        return;
-      }
-      if (c < 0x20) stop();
-      if (c === 0x5c) {
-        const escape = text.charAt(i + 1);
-        if ('"\\/bfnrt'.includes(escape) && escape !== '') i += 2;
-        else if (escape === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) i += 6;
-        else stop();
-      } else i++;
-    }
-  };
-  const number = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-  const readValue = (): void => {
-    skipWhitespace();
-    const c = text.charAt(i);
-    if (c === '{' || c === '[') {
-      const close = c === '{' ? '}' : ']';
-      i++;
-      skipWhitespace();
-      if (text.charAt(i) === close) {
-        i++;
-        return;
-      }
-      for (;;) {
-        if (c === '{') {
-          skipWhitespace();
-          readString();
-          skipWhitespace();
-          expect(':');
-        }
-        readValue();
-        skipWhitespace();
-        if (text.charAt(i) === ',') i++;
-        else return expect(close);
-      }
-    }
-    if (c === '"') return readString();
-    for (const literal of ['true', 'false', 'null']) {
-      if (text.startsWith(literal, i)) {
-        i += literal.length;
-        return;
-      }
-    }
-    number.lastIndex = i;
-    if (!number.test(text)) stop();
-    i = number.lastIndex;
-  };
-  try {
-    readValue();
-    skipWhitespace();
-    if (i < text.length) stop();
-    return text.length;
-  } catch (error) {
-    if (error instanceof JsonSyntaxStop) return error.offset;
-    return text.length; // nesting too deep for the stack: no better answer
-  }
+/** jsonc-parser's codes (`InvalidCommentToken`) in words. */
+function describeSyntaxError(code: string): string {
+  if (code === 'InvalidCommentToken') return 'a comment';
+  if (code === 'ValueExpected' || code === 'PropertyNameExpected') return `${code.replace(/([A-Z])/g, ' $1').trim().toLowerCase()} (a trailing comma?)`;
+  return code.replace(/([A-Z])/g, ' $1').trim().toLowerCase();
 }
 
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);
   const lastNewline = before.lastIndexOf('\n');
   return { line: before.split('\n').length, column: offset - lastNewline };
-}
-
-function isPlainObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

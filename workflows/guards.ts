@@ -163,7 +163,7 @@ function overrideCommandOf(invocation: ShellInvocation): string | null {
   let argv: readonly string[] | undefined;
   if (program === 'gobby') argv = invocation.args;
   else {
-    const script = invocation.args.findIndex((arg) => /(^|\/)daemon\/cli\/(?:main|gobby)\.[jt]s$/.test(arg));
+    const script = invocation.args.findIndex((arg) => /(^|\/)daemon\/cli\/(?:main|program)\.[jt]s$/.test(arg));
     if (script >= 0) argv = invocation.args.slice(script + 1);
   }
   if (!argv) return null;
@@ -225,7 +225,7 @@ export function findOverrideCommand(command: string): string | null {
   return null;
 }
 
-const GOBBY_PROGRAM = /\bgobby\b|\bcli\/(?:main|gobby)\.js\b/;
+const GOBBY_PROGRAM = /\bgobby\b|\bcli\/(?:main|program)\.js\b/;
 const OVERRIDE_WORDS = /\b(?:workflow\s+(?:phase|reset|disable|enable|clear|set)|uninstall|install|setup|daemon\s+(?:stop|start))\b/;
 const SHELL_SEGMENT_SEPARATOR = /[\n;|&]/;
 const QUOTED_COMMAND_LIMIT = 200;

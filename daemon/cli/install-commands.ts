@@ -1,56 +1,168 @@
 // gobby install | uninstall: gobby's hook entries in a Claude Code settings file.
+//
+// Three places, three audiences:
+// - personal (default): <root>/.claude/settings.local.json, Claude Code's personal project
+//   settings, which git does not track. Machine-specific entries are fine there.
+// - --shared: <root>/.claude/settings.json, the file a team commits. Only portable entries:
+//   `gobby` from PATH, no path of this machine, no GOBBY_HOME; lenient unless --fail-closed,
+//   because a teammate without gobby would otherwise have every prompt refused.
+// - --user: ~/.claude/settings.json, every project of this user.
+import { spawnSync } from 'node:child_process';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+
 import { resolveConfiguredPort, resolveGobbyHome } from '../../hooks/daemon-file.js';
-import { buildGobbyHooks, formatClientCommand, installIntoFile, uninstallFromFile } from '../../hooks/install.js';
+import { gobbyError } from '../../hooks/errors.js';
+import { buildGobbyHooks, hasGobbyHooks, installIntoFile, uninstallFromFile, type SettingsFileSummary } from '../../hooks/install.js';
+import { buildSessionStartCommand } from '../../hooks/session-start-command.js';
 import { quoteForShell } from '../../hooks/shell-quote.js';
-import { HOOK_CLIENT } from '../package-info.js';
+import { findProjectRoot, projectRootRefusal } from '../project-root.js';
+import { resolveHookLauncher, type HookLauncher } from './hook-launcher.js';
 import { printResult, type OutputOptions } from './output.js';
 
 type Env = Record<string, string | undefined>;
 
+/** What a newcomer runs in a clone of gobby to get `gobby` on PATH (README, Quick start). */
+const SETUP_COMMAND = 'npm ci && npm run setup';
+
+export type InstallScope = 'personal' | 'shared' | 'user';
+
 export interface InstallTarget {
+  /** Where to look for the project root (default: the working directory). */
   readonly project?: string | undefined;
-  readonly user?: boolean | undefined;
+  readonly scope: InstallScope;
+  /** Accept `/` or the home folder as the project. */
+  readonly force?: boolean | undefined;
 }
 
-/** `.claude/settings.json` of the project (default: the working directory), or the user's file. */
-function settingsPathFor(target: InstallTarget, env: Env, cwd: string): string {
-  if (target.user) {
-    const configDir = env.CLAUDE_CONFIG_DIR ?? join(env.HOME ?? homedir(), '.claude');
-    return join(configDir, 'settings.json');
+export interface InstallOptions {
+  /** Personal and user installs: fail open when the daemon is down. */
+  readonly lenient: boolean;
+  /** Shared installs: fail closed, for teammates without gobby too. */
+  readonly failClosed: boolean;
+}
+
+interface ResolvedTarget {
+  readonly path: string;
+  /** The project root; null for --user. */
+  readonly root: string | null;
+}
+
+function claudeConfigDir(env: Env): string {
+  return env.CLAUDE_CONFIG_DIR ?? join(env.HOME ?? homedir(), '.claude');
+}
+
+function projectSettingsPath(root: string, scope: 'personal' | 'shared'): string {
+  return join(root, '.claude', scope === 'shared' ? 'settings.json' : 'settings.local.json');
+}
+
+function resolveTarget(target: InstallTarget, env: Env, cwd: string): ResolvedTarget {
+  if (target.scope === 'user') return { path: join(claudeConfigDir(env), 'settings.json'), root: null };
+  const home = env.HOME ?? homedir();
+  const root = findProjectRoot(resolve(cwd, target.project ?? '.'), home);
+  const refusal = projectRootRefusal(root, home);
+  if (refusal && !target.force) {
+    throw gobbyError('GOBBY_ERR_CLI_USAGE', `${refusal}: run this in your project's folder, or add --force to use ${root} anyway (or --user for every project)`);
   }
-  return join(resolve(cwd, target.project ?? '.'), '.claude', 'settings.json');
+  return { path: projectSettingsPath(root, target.scope), root };
 }
 
-export async function install(target: InstallTarget & { lenient: boolean }, env: Env, cwd: string, output: OutputOptions): Promise<void> {
+/** The message a session shows when a shared install's `gobby` is not on PATH. */
+function missingGobbyMessage(scope: InstallScope, failClosed: boolean): string {
+  if (scope !== 'shared') {
+    return 'gobby: the hooks in your Claude Code settings call `gobby`, which is not on your PATH: workflow enforcement is OFF for this session. ' +
+      `In your clone of gobby run: ${SETUP_COMMAND}`;
+  }
+  const consequence = failClosed
+    ? 'This project requires it: prompts and tools are refused until gobby runs here.'
+    : 'Its workflow is NOT enforced in this session; everything else works as usual.';
+  return `This project uses gobby to hold Claude Code to a workflow, but gobby is not installed on this machine. ${consequence} ` +
+    `To install it: clone gobby, run \`${SETUP_COMMAND}\` in the clone, then start a new session here (gobby's README, "For teams").`;
+}
+
+export async function install(target: InstallTarget, options: InstallOptions, env: Env, cwd: string, output: OutputOptions): Promise<void> {
+  if (options.failClosed && target.scope !== 'shared') {
+    throw gobbyError('GOBBY_ERR_CLI_USAGE', '--fail-closed is for --shared installs; personal and --user installs are strict unless --lenient');
+  }
+  if (options.lenient && options.failClosed) throw gobbyError('GOBBY_ERR_CLI_USAGE', 'choose one of --lenient and --fail-closed');
+  const { path, root } = resolveTarget(target, env, cwd);
   const home = resolveGobbyHome(env);
   const port = resolveConfiguredPort(env, home);
-  // The SessionStart client must find the same daemon as the http hooks: when the user
-  // runs a non-default GOBBY_HOME, the hook command carries it, quoted so that the shell
-  // expands nothing in it (a `$` or a backtick in a path is not an instruction).
-  const homePrefix = env.GOBBY_HOME ? `GOBBY_HOME=${quoteForShell(home)} ` : '';
-  const portPrefix = env.GOBBY_PORT ? `GOBBY_PORT=${port} ` : '';
-  const clientCommand = `${homePrefix}${portPrefix}${formatClientCommand({ clientPath: HOOK_CLIENT })}`;
-  const path = settingsPathFor(target, env, cwd);
-  const summary = await installIntoFile({ path, gobbyHooks: buildGobbyHooks({ port, clientCommand, lenient: target.lenient }) });
-  printResult(output, { ...summary, port, mode: target.lenient ? 'lenient' : 'strict' }, () =>
+  const shared = target.scope === 'shared';
+  const lenient = shared ? !options.failClosed : options.lenient;
+
+  const launcher: HookLauncher = shared ? { kind: 'path', command: 'gobby', found: '' } : await resolveHookLauncher(env);
+  // A personal hook must find the same daemon as its http hooks: a non-default GOBBY_HOME
+  // goes into the command, quoted so that the shell expands nothing in it.
+  const homePrefix = !shared && env.GOBBY_HOME ? `GOBBY_HOME=${quoteForShell(home)} ` : '';
+  const sessionStartCommand = buildSessionStartCommand({
+    port,
+    launcher: `${homePrefix}${launcher.command}`,
+    home: shared ? undefined : home,
+    lenient,
+    missingGobbyMessage: launcher.kind === 'path' ? missingGobbyMessage(target.scope, options.failClosed) : undefined,
+  });
+  const summary = await installIntoFile({
+    path,
+    backupDir: join(home, 'backups'),
+    gobbyHooks: buildGobbyHooks({ port, sessionStartCommand, lenient }),
+  });
+
+  const notes: string[] = [];
+  if (!shared && launcher.kind === 'clone') {
+    notes.push(
+      launcher.found
+        ? `note: the \`gobby\` on your PATH (${launcher.found}) is not this gobby; the hooks name this clone. Run \`npm run setup\` here to fix PATH.`
+        : 'note: gobby is not on PATH; the hooks name this clone. After `npm run setup`, run gobby install again so they call `gobby`.',
+    );
+  }
+  if (root !== null && !shared && !isIgnoredByGit(root, path)) {
+    notes.push(`note: git does not ignore ${relative(root, path)}: add it to .gitignore (it holds this machine's settings).`);
+  }
+  if (root !== null && resolve(cwd) !== root) notes.push(`note: the project root is ${root}: start \`claude\` there, where Claude Code reads .claude/.`);
+  const mode = lenient ? 'lenient: a dead daemon lets tools through' : 'strict: a dead daemon blocks tools and prompts';
+  const audience = { personal: 'personal: only you', shared: 'shared: everyone who uses this project; commit it', user: 'user: every project of yours' }[target.scope];
+
+  printResult(output, { ...summary, scope: target.scope, root, port, mode: lenient ? 'lenient' : 'strict', launcher: launcher.command, notes }, () =>
     [
       summary.changed ? `gobby hooks installed in ${path}` : `gobby hooks already installed in ${path} (nothing changed)`,
-      `  daemon:  http://127.0.0.1:${port}  (mode: ${target.lenient ? 'lenient: a dead daemon lets tools through' : 'strict: a dead daemon blocks tools and prompts'})`,
+      `  for:     ${audience}`,
+      `  daemon:  http://127.0.0.1:${port}  (mode: ${mode})`,
       `  events:  ${summary.events.join(', ')}`,
       ...(summary.backupPath ? [`  backup:  ${summary.backupPath}`] : []),
-      'Next: gobby workflow set <name>   (gobby workflow list shows the choices)',
+      ...notes,
+      shared
+        ? 'Next: commit .claude/settings.json; each teammate runs `npm run setup` in a clone of gobby (README, "For teams").'
+        : 'Next: gobby workflow set <name>   (gobby workflow list shows the choices)',
     ].join('\n'),
   );
 }
 
+/** True when git ignores `path`, or `root` is not a git work tree (nothing to warn about). */
+function isIgnoredByGit(root: string, path: string): boolean {
+  const run = spawnSync('git', ['check-ignore', '-q', '--', relative(root, path)], { cwd: root, stdio: 'ignore' });
+  // 0: ignored; 1: not ignored; 128 or no git: not a work tree, or git is missing.
+  return run.status !== 1;
+}
+
 export async function uninstall(target: InstallTarget, env: Env, cwd: string, output: OutputOptions): Promise<void> {
-  const path = settingsPathFor(target, env, cwd);
-  const summary = await uninstallFromFile({ path });
-  printResult(output, summary, () =>
-    summary.changed
-      ? `gobby hooks removed from ${path} (${summary.events.join(', ')})${summary.backupPath ? `\n  backup: ${summary.backupPath}` : ''}`
-      : `no gobby hooks in ${path}; nothing changed`,
+  const { path, root } = resolveTarget(target, env, cwd);
+  const summary: SettingsFileSummary = await uninstallFromFile({ path, backupDir: join(resolveGobbyHome(env), 'backups') });
+  // Uninstall touches one file, like install: a personal uninstall must not edit the file the team commits.
+  let hint: string | null = null;
+  if (!summary.changed && root !== null) {
+    const other = target.scope === 'shared' ? 'personal' : 'shared';
+    if (await hasGobbyHooks(projectSettingsPath(root, other))) {
+      hint = `${projectSettingsPath(root, other)} has gobby hooks: gobby uninstall${other === 'shared' ? ' --shared' : ''} removes them`;
+    }
+  }
+  printResult(output, { ...summary, scope: target.scope, hint }, () =>
+    [
+      summary.changed
+        ? `gobby hooks removed from ${path} (${summary.events.join(', ')})${summary.removed ? '; nothing else was in it, so the file is gone' : ''}`
+        : `no gobby hooks in ${path}; nothing changed`,
+      ...(summary.backupPath ? [`  backup: ${summary.backupPath}`] : []),
+      ...(hint ? [hint] : []),
+    ].join('\n'),
   );
 }

@@ -52,11 +52,11 @@ function planLauncher(env: Env, binDir: string | undefined): LauncherPlan {
 }
 
 /** The launcher's text: this Node and this clone's CLI, each quoted so the shell expands nothing in them. */
-function launcherScript(nodePath: string, cliMain: string): string {
+export function launcherScript(nodePath: string, cliMain: string): string {
   return `#!/bin/sh\n${LAUNCHER_MARKER} from ${cliMain.replace(/\n/g, ' ')}\nexec ${quoteForShell(nodePath)} ${quoteForShell(cliMain)} "$@"\n`;
 }
 
-function isGobbyLauncher(text: string): boolean {
+export function isGobbyLauncher(text: string): boolean {
   return text.split('\n', 3)[1]?.startsWith(LAUNCHER_MARKER) === true;
 }
 

@@ -60,7 +60,7 @@ describe('when the daemon is gone', () => {
 
   /** gobby's http hooks pointed at a port where nothing listens (no SessionStart client to heal it). */
   async function deadDaemonSettings(box: ClaudeSandbox, lenient: boolean, drop: string[] = []): Promise<void> {
-    const hooks: Record<string, unknown> = buildGobbyHooks({ port: await freePort(), clientCommand: 'true', lenient });
+    const hooks: Record<string, unknown> = buildGobbyHooks({ port: await freePort(), sessionStartCommand: 'true', lenient });
     for (const event of ['SessionStart', ...drop]) delete hooks[event];
     writeProjectSettings(box.project, { hooks } as Parameters<typeof writeProjectSettings>[1]);
   }

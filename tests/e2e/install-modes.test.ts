@@ -11,6 +11,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import Database from 'better-sqlite3';
+import { hookEvents } from '../support/claude-cli.js';
 import { toolResultsIn } from '../support/fake-anthropic.js';
 import { createGobby } from '../support/gobby-process.js';
 import { runScriptedSession, setUpGobbyProject, uniqueToolUse } from '../support/scripted-session.js';
@@ -42,7 +44,28 @@ describe('gobby install --user', () => {
 
     const uninstall = await gobby.json<{ changed: boolean }>(['uninstall', '--user'], box.project, claudeConfig);
     expect(uninstall.changed).toBe(true);
-    expect(readFileSync(join(box.home, '.claude', 'settings.json'), 'utf8')).not.toContain('gobby');
+    // The file held nothing but gobby's hooks, so it is gone, as before the install.
+    expect(existsSync(join(box.home, '.claude', 'settings.json'))).toBe(false);
+  }, TIMEOUT);
+});
+
+describe('gobby install (personal): the SessionStart fast path', () => {
+  it('reaches the running daemon with curl alone, and the daemon registers the Claude Code process from it', async () => {
+    const { gobby, box } = await setUpGobbyProject();
+    const settingsText = readFileSync(join(box.project, '.claude', 'settings.local.json'), 'utf8');
+    expect(settingsText).toContain('exec curl');
+    const id = randomUUID();
+    const { run } = await runScriptedSession(box, 'hello', [{ text: 'Plan: nothing. Plan complete. Ready to implement?' }], { id, resume: false });
+    const response = hookEvents(run.events, 'SessionStart').find((e) => e.subtype === 'hook_response');
+    expect(response?.exit_code).toBe(0);
+    expect(JSON.parse(response?.stdout ?? '{}').hookSpecificOutput?.additionalContext).toContain('PLANNING phase');
+    // Registered at SessionStart from curl's connection: curl < Claude Code's shell < claude.
+    const db = new Database(join(gobby.home, 'gobby.db'), { readonly: true, fileMustExist: true });
+    onTestFinished(() => void db.close());
+    const row = db.prepare('SELECT comm, registered_by AS registeredBy FROM session_processes WHERE session_id = ?').get(id) as
+      | { comm: string; registeredBy: string }
+      | undefined;
+    expect(row).toEqual({ comm: 'claude', registeredBy: 'session-start' });
   }, TIMEOUT);
 });
 
@@ -73,7 +96,7 @@ describe('gobby install with an unusual GOBBY_HOME', () => {
     onTestFinished(() => void decoy.close());
     const decoyPort = (decoy.address() as AddressInfo).port;
 
-    const settings = JSON.parse(readFileSync(join(project, '.claude', 'settings.json'), 'utf8')) as {
+    const settings = JSON.parse(readFileSync(join(project, '.claude', 'settings.local.json'), 'utf8')) as {
       hooks: { SessionStart: { hooks: { command: string }[] }[] };
     };
     const command = settings.hooks.SessionStart[0]!.hooks[0]!.command;

@@ -127,7 +127,7 @@ describe('usage and installer errors', () => {
     const settings = join(home, 'project', '.claude', 'settings.json');
     mkdirSync(join(home, 'project', '.claude'), { recursive: true });
     writeFileSync(settings, '{"hooks": ');
-    const run = await gobby(['install', '--project', join(home, 'project')], { home, port: await closedPort() });
+    const run = await gobby(['install', '--shared', '--project', join(home, 'project')], { home, port: await closedPort() });
     expect(run.code).toBe(1);
     expect(expectOneErrorLine(run, 'GOBBY_ERR_INSTALL_INVALID_JSON')).toContain(settings);
   });

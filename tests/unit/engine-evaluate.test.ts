@@ -1100,7 +1100,7 @@ describe('findOverrideCommand', () => {
     'bash -c "gobby workflow disable"',
     'gobby  workflow   phase execute',
     'node dist/daemon/cli/main.js workflow reset', // the built CLI, run by path
-    'node /opt/gobby/dist/daemon/cli/gobby.js workflow phase execute --force', // the bin entry
+    'node /opt/gobby/dist/daemon/cli/program.js workflow phase execute --force', // the full CLI, skipping the dispatcher
     'node /usr/lib/node_modules/gobby/dist/daemon/cli/main.js workflow phase execute --force',
   ])('refuses %j', (command) => {
     const reason = findOverrideCommand(command);

@@ -1,24 +1,18 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile, lstat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { GobbyError } from '../../hooks/errors.js';
-import {
-  buildGobbyHooks,
-  formatClientCommand,
-  installIntoFile,
-  mergeGobbyHooks,
-  removeGobbyHooks,
-  uninstallFromFile,
-} from '../../hooks/install.js';
+import { buildGobbyHooks, installIntoFile as installInto, uninstallFromFile as uninstallFrom } from '../../hooks/install.js';
 import { validateSettings } from '../../hooks/settings-schema.js';
 import { quoteForShell } from '../../hooks/shell-quote.js';
 
-const CLIENT = 'node "/opt/gobby/dist/hooks/client.js"';
+const CLIENT = 'gobby hook SessionStart --port 7377';
 const NOW = new Date('2025-11-21T23:06:00.000Z');
-const strictHooks = buildGobbyHooks({ port: 7377, clientCommand: CLIENT });
+const strictHooks = buildGobbyHooks({ port: 7377, sessionStartCommand: CLIENT });
 
 const tempDirs: string[] = [];
 afterEach(async () => {
@@ -31,6 +25,19 @@ async function tempProject(): Promise<{ dir: string; settingsPath: string }> {
   return { dir, settingsPath: join(dir, '.claude', 'settings.json') };
 }
 
+/** Backups go to `<dir>/gobby-home/backups`, never beside the settings file. */
+function backupDirOf(settingsPath: string): string {
+  return join(settingsPath, '..', '..', 'gobby-home', 'backups');
+}
+
+function installIntoFile(options: { path: string; gobbyHooks: ReturnType<typeof buildGobbyHooks>; now?: Date }) {
+  return installInto({ ...options, backupDir: backupDirOf(options.path) });
+}
+
+function uninstallFromFile(options: { path: string; now?: Date }) {
+  return uninstallFrom({ ...options, backupDir: backupDirOf(options.path) });
+}
+
 async function writeSettings(path: string, value: unknown): Promise<string> {
   await mkdir(join(path, '..'), { recursive: true });
   const text = `${JSON.stringify(value, null, 2)}\n`;
@@ -38,8 +45,11 @@ async function writeSettings(path: string, value: unknown): Promise<string> {
   return text;
 }
 
-async function backupsIn(dir: string): Promise<string[]> {
-  return (await readdir(dir)).filter((name) => name.includes('.gobby-backup-'));
+/** Backups in the project's `.claude/` (there must be none) plus those under GOBBY_HOME. */
+async function backupsIn(claudeDir: string): Promise<string[]> {
+  const beside = (await readdir(claudeDir)).filter((name) => name !== 'settings.json');
+  const home = await readdir(join(claudeDir, '..', 'gobby-home', 'backups')).catch(() => []);
+  return [...beside, ...home];
 }
 
 const userSettings = {
@@ -67,21 +77,14 @@ describe('buildGobbyHooks', () => {
     expect(strictHooks['UserPromptSubmit']?.[0]?.hooks[0]).toMatchObject({ onFailure: 'block', timeout: 5 });
     expect(strictHooks['PostToolUse']?.[0]?.hooks[0]).not.toHaveProperty('onFailure');
     expect(strictHooks['SessionStart']).toEqual([
-      { hooks: [{ type: 'command', command: `${CLIENT} SessionStart # gobby-hook`, timeout: 15 }] },
+      { hooks: [{ type: 'command', command: `${CLIENT} # gobby-hook`, timeout: 15 }] },
     ]);
     expect(validateSettings({ hooks: strictHooks })).toEqual({ ok: true });
   });
 
   it('in lenient mode never fails closed', () => {
-    const lenient = buildGobbyHooks({ port: 7377, clientCommand: CLIENT, lenient: true });
+    const lenient = buildGobbyHooks({ port: 7377, sessionStartCommand: CLIENT, lenient: true });
     expect(JSON.stringify(lenient)).not.toContain('onFailure');
-    expect(lenient['SessionStart']?.[0]?.hooks[0]).toMatchObject({ command: `${CLIENT} SessionStart --lenient # gobby-hook` });
-  });
-
-  it('quotes client paths for the shell', () => {
-    expect(formatClientCommand({ nodePath: '/usr/bin/node', clientPath: '/home/me/my gobby/dist/hooks/client.js' })).toBe(
-      "/usr/bin/node '/home/me/my gobby/dist/hooks/client.js'",
-    );
   });
 });
 
@@ -102,30 +105,6 @@ describe('quoteForShell', () => {
   });
 });
 
-describe('mergeGobbyHooks / removeGobbyHooks', () => {
-  it('keeps user handlers that share a matcher group with a gobby handler', () => {
-    const gobbyHandler = strictHooks['PreToolUse']?.[0]?.hooks[0];
-    const settings = { hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'mine' }, gobbyHandler] }] } };
-    const merged = mergeGobbyHooks(settings, strictHooks);
-    const preToolUse = (merged['hooks'] as Record<string, unknown[]>)['PreToolUse'];
-    expect(preToolUse?.[0]).toEqual({ matcher: '*', hooks: [{ type: 'command', command: 'mine' }] });
-    expect(preToolUse).toHaveLength(2);
-    expect(removeGobbyHooks(merged)).toEqual({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'mine' }] }] } });
-  });
-
-  it('replaces entries from an earlier install on another port instead of duplicating them', () => {
-    const first = mergeGobbyHooks({}, strictHooks);
-    const second = mergeGobbyHooks(first, buildGobbyHooks({ port: 8000, clientCommand: CLIENT }));
-    const text = JSON.stringify(second);
-    expect(text).not.toContain(':7377/');
-    expect((second['hooks'] as Record<string, unknown[]>)['PreToolUse']).toHaveLength(1);
-  });
-
-  it('drops the hooks key when only gobby hooks were in it', () => {
-    expect(removeGobbyHooks(mergeGobbyHooks({ model: 'x' }, strictHooks))).toEqual({ model: 'x' });
-  });
-});
-
 describe('installIntoFile', () => {
   it('creates .claude/settings.json in an empty project', async () => {
     const { dir, settingsPath } = await tempProject();
@@ -141,7 +120,8 @@ describe('installIntoFile', () => {
     const before = await writeSettings(settingsPath, userSettings);
     const summary = await installIntoFile({ path: settingsPath, gobbyHooks: strictHooks, now: NOW });
     expect(summary.changed).toBe(true);
-    expect(summary.backupPath).toBe(`${settingsPath}.gobby-backup-20251121T230600Z`);
+    // Named after the file and the time, under GOBBY_HOME: nothing new shows in `git status`.
+    expect(summary.backupPath).toBe(join(backupDirOf(settingsPath), `${settingsPath.slice(1).replaceAll('/', '%')}.20251121T230600Z`));
     expect(await readFile(summary.backupPath!, 'utf8')).toBe(before);
 
     const after = JSON.parse(await readFile(settingsPath, 'utf8'));
@@ -181,6 +161,19 @@ describe('installIntoFile', () => {
     expect(await backupsIn(join(dir, '.claude'))).toEqual([]);
   });
 
+  it.each([
+    ['a comment', '{\n  // mine\n  "model": "opus"\n}\n', 'a comment'],
+    ['a trailing comma', '{\n  "model": "opus",\n}\n', 'trailing comma'],
+  ])('refuses a file with %s, which Claude Code ignores entirely', async (_what, text, why) => {
+    const { dir, settingsPath } = await tempProject();
+    await mkdir(join(dir, '.claude'));
+    await writeFile(settingsPath, text);
+    const error = await installIntoFile({ path: settingsPath, gobbyHooks: strictHooks, now: NOW }).catch((e: unknown) => e);
+    expect((error as GobbyError).code).toBe('GOBBY_ERR_INSTALL_INVALID_JSON');
+    expect((error as GobbyError).message).toContain(why);
+    expect(await readFile(settingsPath, 'utf8')).toBe(text);
+  });
+
   it('refuses a file Claude Code would ignore ("permissions": "oops") and lists why', async () => {
     const { dir, settingsPath } = await tempProject();
     const before = await writeSettings(settingsPath, { permissions: 'oops' });
@@ -214,11 +207,23 @@ describe('uninstallFromFile', () => {
     expect(JSON.parse(await readFile(settingsPath, 'utf8'))).toEqual(userSettings);
   });
 
-  it('leaves an empty object after uninstalling from a file gobby created', async () => {
+  it('removes a file gobby created, so that nothing is left behind', async () => {
     const { settingsPath } = await tempProject();
     await installIntoFile({ path: settingsPath, gobbyHooks: strictHooks, now: NOW });
-    await uninstallFromFile({ path: settingsPath });
-    expect(await readFile(settingsPath, 'utf8')).toBe('{}\n');
+    const summary = await uninstallFromFile({ path: settingsPath });
+    expect(summary).toMatchObject({ changed: true, removed: true });
+    expect(existsSync(settingsPath)).toBe(false);
+  });
+
+  it('gives back the same bytes: 4-space, CRLF, other hooks, a byte-order mark', async () => {
+    const { settingsPath } = await tempProject();
+    await mkdir(join(settingsPath, '..'), { recursive: true });
+    const before = `\uFEFF${JSON.stringify(userSettings, null, 4).replaceAll('\n', '\r\n')}\r\n`;
+    await writeFile(settingsPath, before);
+    await installIntoFile({ path: settingsPath, gobbyHooks: strictHooks, now: NOW });
+    expect(await readFile(settingsPath, 'utf8')).not.toBe(before);
+    await uninstallFromFile({ path: settingsPath, now: new Date('2025-11-22T00:00:00Z') });
+    expect(await readFile(settingsPath, 'utf8')).toBe(before);
   });
 
   it('changes nothing when no gobby hooks are installed, or the file is missing', async () => {
