@@ -33,7 +33,13 @@ export interface SessionStartCommandOptions {
 /** The SessionStart command, without gobby's ` # gobby-hook` marker. */
 export function buildSessionStartCommand(options: SessionStartCommandOptions): string {
   const url = `http://127.0.0.1:${options.port}/hooks/SessionStart`;
-  const headers = ['content-type: application/json', 'x-gobby-hook: 1', ...(options.home === undefined ? [] : [`x-gobby-home: ${options.home}`])];
+  const headers = [
+    'content-type: application/json',
+    'x-gobby-hook: 1',
+    // With no good version of the workflow, the daemon refuses a strict session's tools and only warns a lenient one.
+    `x-gobby-failure-mode: ${options.lenient ? 'lenient' : 'strict'}`,
+    ...(options.home === undefined ? [] : [`x-gobby-home: ${options.home}`]),
+  ];
   // Inside the inner sh, `$$` is its own pid, which `exec` hands to curl.
   const inner = `exec curl -sf -m ${CURL_MAX_SECONDS} -X POST -H "x-gobby-client-pid: $$" "$@" 2>/dev/null`;
   const curlArgs = [...headers.flatMap((header) => ['-H', header]), '--data-raw', '"$p"', url].map((word) => (word === '"$p"' ? word : quoteForShell(word)));

@@ -77,7 +77,7 @@ describe('buildSessionStartCommand', () => {
     const [request] = daemon.received;
     expect(request?.url).toBe('/hooks/SessionStart');
     expect(request?.body).toBe(PAYLOAD);
-    expect(request?.headers).toMatchObject({ 'content-type': 'application/json', 'x-gobby-hook': '1', 'x-gobby-home': home });
+    expect(request?.headers).toMatchObject({ 'content-type': 'application/json', 'x-gobby-hook': '1', 'x-gobby-home': home, 'x-gobby-failure-mode': 'strict' });
     expect(Number(request?.headers['x-gobby-client-pid'])).toBeGreaterThan(0);
     expect(() => readFileSync(launcher.record)).toThrow();
   });
