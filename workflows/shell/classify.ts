@@ -4,7 +4,8 @@
 // Anything it does not recognise is reported, never skipped: an unknown node kind or a parse
 // error is opaque, an unknown program is `exec`.
 import type { AndOr, Assignment, CommandNode, CompoundList, ParsedScript, PipelineNode, Redirection, Statement, Word } from 'unbash';
-import { parseShell, firstParseError } from './parse.js';
+import { cachedAnalysis } from './analysis-cache.js';
+import { parseShell, firstParseError, MAX_COMMAND_LENGTH, overTheCap } from './parse.js';
 import { normalizeAbsolute, resolveAgainst } from './paths.js';
 import type { CommandSite, ShellEffects } from './program-kit.js';
 import { checkAssignment } from './programs-code.js';
@@ -48,7 +49,14 @@ interface Run {
   readonly invocations: ShellInvocation[];
 }
 
+/** What a Bash command does, as effects. Recent answers are remembered (see analysis-cache.ts). */
 export function analyzeShellCommand(command: string, ctx: ShellContext): ShellAnalysis {
+  return cachedAnalysis(command, ctx, classifyShellCommand);
+}
+
+function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis {
+  // Above the cap nothing else looks at the command, not even a regex.
+  if (command.length > MAX_COMMAND_LENGTH) return { effects: [{ kind: 'opaque', why: overTheCap(command) }], programs: [], invocations: [] };
   const run: Run = {
     ctx,
     home: ASSIGNS_HOME.test(command) ? null : ctx.home,
@@ -159,12 +167,11 @@ function visitNode(run: Run, node: AnyNode, scope: Scope, depth: number, reparse
     case 'AndOr': {
       // Each command runs after the one before it (assumed to succeed, as a cd usually does);
       // the list may stop after any of them, so afterwards only what all stops agree on is known.
-      const [first, ...rest] = node.commands;
-      if (first) visitNode(run, first, scope, next, reparses);
+      const commands = node.commands;
       const stops: Scope[] = [];
-      for (const command of rest) {
-        stops.push(scope.clone());
-        visitNode(run, command, scope, next, reparses);
+      for (let index = 0; index < commands.length; index++) {
+        if (index > 0) stops.push(scope.clone());
+        visitNode(run, commands[index]!, scope, next, reparses);
       }
       for (const stop of stops) scope.mergeWith(stop);
       return;
@@ -440,7 +447,10 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
 
 function recordProgram(run: Run, program: string, args: readonly Arg[], cwd: string): void {
   if (!run.programs.includes(program)) run.programs.push(program);
-  run.invocations.push({ program, args: args.map((arg) => arg.value), cwd });
+  // A loop into an array of the right size: `args.map` here was the costliest line of a long script.
+  const values = new Array<string>(args.length);
+  for (let i = 0; i < args.length; i++) values[i] = args[i]!.value;
+  run.invocations.push({ program, args: values, cwd });
 }
 
 function changeDirectory(fx: CommandEffects, name: string, args: readonly Arg[]): void {
