@@ -103,6 +103,16 @@ describe('caps', () => {
     expect(kinds).toEqual(['opaque']);
   });
 
+  it('reads a long word that ends in a glob or an expansion in linear time (no regex backtracking)', () => {
+    // A pattern with a nested quantifier once took 2^n steps on `ls aaaa…a*`: 40 letters would stall the daemon for hours.
+    for (const word of [`${'a'.repeat(4_000)}*`, `${'src/'.repeat(1_000)}"$x"`, `'a'${"b'c'".repeat(1_000)}$`]) {
+      const started = performance.now();
+      const analysis = analyzeShellCommand(`ls ${word}`, CTX);
+      expect(performance.now() - started).toBeLessThan(50);
+      expect(analysis.programs).toEqual(['ls']);
+    }
+  });
+
   it('stays linear on many short statements', () => {
     const time = (count: number): number => {
       const command = 'ls; '.repeat(count);
