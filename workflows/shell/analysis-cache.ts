@@ -4,11 +4,16 @@
 // remembered one is the same answer: the engine stays deterministic.
 import type { ShellAnalysis, ShellContext } from './types.js';
 
-/** Longer commands are analysed each time: they are rare, and one must not evict hundreds of short ones. */
+/** Longer commands are analysed each time: they are rare, and one must not evict dozens of short ones. */
 const MAX_CACHED_LENGTH = 16 * 1024;
-const MAX_ENTRIES = 256;
-/** Characters of commands held at once, so the memo's memory stays bounded whatever is sent (≈ a few MB with the analyses). */
-const MAX_CACHED_CHARACTERS = 256 * 1024;
+/**
+ * Small on purpose: the memo has to bridge PreToolUse → PostToolUse and the commands an agent
+ * repeats, no more. Every remembered analysis outlives a young-generation GC, and with 256 entries
+ * of 4 KB scripts the benchmark's GC pauses grew several-fold (docs/benchmarks.md).
+ */
+const MAX_ENTRIES = 64;
+/** Characters of commands held at once, so the memo's memory stays bounded whatever is sent (< 1 MB with the analyses). */
+const MAX_CACHED_CHARACTERS = 64 * 1024;
 
 interface Entry {
   readonly ctx: ShellContext;
