@@ -103,17 +103,61 @@ describe('caps', () => {
     expect(kinds).toEqual(['opaque']);
   });
 
+  it('reads a long word that ends in a glob or an expansion in linear time (no regex backtracking)', () => {
+    // A pattern with a nested quantifier once took 2^n steps on `ls aaaa…a*`: 40 letters would stall the daemon for hours.
+    for (const word of [`${'a'.repeat(4_000)}*`, `${'src/'.repeat(1_000)}"$x"`, `'a'${"b'c'".repeat(1_000)}$`]) {
+      const started = performance.now();
+      const analysis = analyzeShellCommand(`ls ${word}`, CTX);
+      expect(performance.now() - started).toBeLessThan(50);
+      expect(analysis.programs).toEqual(['ls']);
+    }
+  });
+
   it('stays linear on many short statements', () => {
     const time = (count: number): number => {
       const command = 'ls; '.repeat(count);
       const started = performance.now();
-      for (let i = 0; i < 5; i++) analyzeShellCommand(command, CTX);
+      // A different command each time: a remembered answer would measure the memo, not the classifier.
+      for (let i = 0; i < 5; i++) analyzeShellCommand(`${command}#${i}`, CTX);
       return performance.now() - started;
     };
     time(1000); // warm up
     const small = time(2000);
     const large = time(8000);
     expect(large).toBeLessThan(small * 12); // 4x the input: far from quadratic (16x) even on a noisy machine
+  });
+});
+
+describe('remembered analyses', () => {
+  it('answers a repeated command with the same analysis', () => {
+    const command = 'cd src && sed -i s/a/b/ x.ts && git status';
+    const first = analyzeShellCommand(command, CTX);
+    expect(analyzeShellCommand(command, CTX)).toEqual(first);
+    expect(first.effects).toContainEqual({ kind: 'write', path: { path: '/repo/src/x.ts', dynamic: false }, program: 'sed' });
+  });
+
+  it('does not answer from memory for another working directory, home or project', () => {
+    const command = 'rm notes.txt ~/x';
+    analyzeShellCommand(command, CTX);
+    const elsewhere = analyzeShellCommand(command, { cwd: '/other', home: '/home/someone', projectRoot: '/other' });
+    expect(elsewhere.effects).toEqual([
+      { kind: 'delete', path: { path: '/other/notes.txt', dynamic: false }, program: 'rm' },
+      { kind: 'delete', path: { path: '/home/someone/x', dynamic: false }, program: 'rm' },
+    ]);
+    expect(analyzeShellCommand(command, CTX).effects[0]).toEqual({ kind: 'delete', path: { path: '/repo/notes.txt', dynamic: false }, program: 'rm' });
+  });
+
+  it('cannot be changed by a caller, so one caller never alters what the next is told', () => {
+    const analysis = analyzeShellCommand('rm -rf build', CTX);
+    expect(() => (analysis.effects as unknown[]).push({ kind: 'read' })).toThrow(TypeError);
+    expect(() => (analysis.programs as string[]).splice(0)).toThrow(TypeError);
+    expect(analyzeShellCommand('rm -rf build', CTX).effects).toEqual([{ kind: 'delete', path: { path: '/repo/build', dynamic: false }, program: 'rm' }]);
+  });
+
+  it('still answers correctly after the memo has evicted old entries', () => {
+    const first = analyzeShellCommand('cat first.txt', CTX);
+    for (let i = 0; i < 2_000; i++) analyzeShellCommand(`cat file-${i}.txt`, CTX);
+    expect(analyzeShellCommand('cat first.txt', CTX)).toEqual(first);
   });
 });
 

@@ -48,20 +48,19 @@ export function parseArgv(args: readonly Arg[], spec: OptionSpec): ParsedArgv {
     }
     if (text.startsWith('--')) {
       const eq = text.indexOf('=');
-      const name = eq === -1 ? text.slice(2) : text.slice(2, eq);
-      if (eq !== -1) options.push({ name: `--${name}`, value: sliceArg(arg, eq + 1) });
-      else if (long.includes(name)) options.push({ name: `--${name}`, value: args[++i] });
-      else options.push({ name: `--${name}`, value: undefined });
+      // The option's name is the text itself unless a value is attached: no new string (hot path).
+      if (eq !== -1) options.push({ name: text.slice(0, eq), value: sliceArg(arg, eq + 1) });
+      else if (long.length > 0 && long.includes(text.slice(2))) options.push({ name: text, value: args[++i] });
+      else options.push({ name: text, value: undefined });
       continue;
     }
     for (let c = 1; c < text.length; c++) {
       const letter = text[c]!;
       if (short.includes(letter)) {
-        const attached = text.slice(c + 1);
-        options.push({ name: `-${letter}`, value: attached !== '' ? sliceArg(arg, c + 1) : args[++i] });
+        options.push({ name: shortName(letter), value: c + 1 < text.length ? sliceArg(arg, c + 1) : args[++i] });
         break;
       }
-      options.push({ name: `-${letter}`, value: undefined });
+      options.push({ name: shortName(letter), value: undefined });
     }
   }
   return { options, operands, rest: i };
@@ -75,6 +74,14 @@ export function optionValues(parsed: ParsedArgv, ...names: readonly string[]): A
   const values: Arg[] = [];
   for (const option of parsed.options) if (option.value !== undefined && names.includes(option.name)) values.push(option.value);
   return values;
+}
+
+/** `-x` for every ASCII letter and digit, made once: short options are most of what is parsed. */
+const SHORT_NAMES = new Map<string, string>();
+for (const letter of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789') SHORT_NAMES.set(letter, `-${letter}`);
+
+function shortName(letter: string): string {
+  return SHORT_NAMES.get(letter) ?? `-${letter}`;
 }
 
 /** The part of an argument after `from` (`--file=x` → `x`), keeping what is known about it. */

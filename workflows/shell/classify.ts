@@ -4,7 +4,8 @@
 // Anything it does not recognise is reported, never skipped: an unknown node kind or a parse
 // error is opaque, an unknown program is `exec`.
 import type { AndOr, Assignment, CommandNode, CompoundList, ParsedScript, PipelineNode, Redirection, Statement, Word } from 'unbash';
-import { parseShell, firstParseError } from './parse.js';
+import { cachedAnalysis } from './analysis-cache.js';
+import { parseShell, firstParseError, MAX_COMMAND_LENGTH, overTheCap } from './parse.js';
 import { normalizeAbsolute, resolveAgainst } from './paths.js';
 import type { CommandSite, ShellEffects } from './program-kit.js';
 import { checkAssignment } from './programs-code.js';
@@ -40,18 +41,29 @@ interface Run {
   /** What is left of EFFECT_BUDGET; below zero the command is opaque and nothing more is recorded. */
   budget: number;
   readonly effects: ShellEffect[];
+  /** Identities of the effects recorded so far, other than reads, writes and deletes. */
   readonly keys: Set<string>;
+  /** Reads, writes and deletes recorded so far, by path: most effects are these, and most repeat. */
+  readonly pathEffects: Map<string, PathEffect[]>;
   readonly programs: string[];
   readonly invocations: ShellInvocation[];
 }
 
+/** What a Bash command does, as effects. Recent answers are remembered (see analysis-cache.ts). */
 export function analyzeShellCommand(command: string, ctx: ShellContext): ShellAnalysis {
+  return cachedAnalysis(command, ctx, classifyShellCommand);
+}
+
+function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis {
+  // Above the cap nothing else looks at the command, not even a regex.
+  if (command.length > MAX_COMMAND_LENGTH) return { effects: [{ kind: 'opaque', why: overTheCap(command) }], programs: [], invocations: [] };
   const run: Run = {
     ctx,
     home: ASSIGNS_HOME.test(command) ? null : ctx.home,
     budget: EFFECT_BUDGET,
     effects: [],
     keys: new Set(),
+    pathEffects: new Map(),
     programs: [],
     invocations: [],
   };
@@ -62,23 +74,51 @@ export function analyzeShellCommand(command: string, ctx: ShellContext): ShellAn
   return { effects: run.effects, programs: run.programs, invocations: run.invocations };
 }
 
+type PathEffect = Extract<ShellEffect, { kind: 'read' | 'write' | 'delete' }>;
+
 function emit(run: Run, effect: ShellEffect): void {
   if (run.budget < 0) return;
   const key = effectKey(effect);
   if (run.keys.has(key)) return;
-  run.budget -= key.length;
-  if (run.budget < 0) {
-    run.effects.push({ kind: 'opaque', why: `the command has more effects than gobby lists (${EFFECT_BUDGET} characters of paths and targets)` });
-    return;
-  }
+  if (!spend(run, key.length)) return;
   run.keys.add(key);
   run.effects.push(effect);
+}
+
+/**
+ * A read, write or delete, de-duplicated by path without building a string key: these are most of
+ * the effects of a long script, and building and hashing a key for each was the largest cost of
+ * classifying one. It spends the budget that `effectKey` would have (kind, path, dynamic, program).
+ */
+function emitPathEffect(run: Run, kind: PathEffect['kind'], path: PathRef, program: string): void {
+  if (run.budget < 0) return;
+  let seen = run.pathEffects.get(path.path);
+  if (seen === undefined) {
+    seen = [];
+    run.pathEffects.set(path.path, seen);
+  } else {
+    for (const effect of seen) if (effect.kind === kind && effect.program === program && effect.path.dynamic === path.dynamic) return;
+  }
+  if (!spend(run, kind.length + path.path.length + (path.dynamic ? 4 : 5) + program.length + 4)) return;
+  const effect: PathEffect = { kind, path, program };
+  seen.push(effect);
+  run.effects.push(effect);
+}
+
+/** Charges an effect's characters to the budget; false (and one opaque effect) once it runs out. */
+function spend(run: Run, characters: number): boolean {
+  run.budget -= characters;
+  if (run.budget >= 0) return true;
+  run.effects.push({ kind: 'opaque', why: `the command has more effects than gobby lists (${EFFECT_BUDGET} characters of paths and targets)` });
+  return false;
 }
 
 /** A cheap identity for de-duplication (JSON.stringify dominated the profile of long commands). */
 function effectKey(effect: ShellEffect): string {
   let key = '';
-  for (const value of Object.values(effect) as unknown[]) {
+  // for…in, not Object.values: no array per effect. Effects are plain objects, so the order is the same.
+  for (const name in effect) {
+    const value = (effect as unknown as Record<string, unknown>)[name];
     if (Array.isArray(value)) key += value.join('\u0001');
     else if (typeof value === 'object' && value !== null) key += `${(value as PathRef).path}\u0001${(value as PathRef).dynamic}`;
     else key += String(value);
@@ -127,12 +167,11 @@ function visitNode(run: Run, node: AnyNode, scope: Scope, depth: number, reparse
     case 'AndOr': {
       // Each command runs after the one before it (assumed to succeed, as a cd usually does);
       // the list may stop after any of them, so afterwards only what all stops agree on is known.
-      const [first, ...rest] = node.commands;
-      if (first) visitNode(run, first, scope, next, reparses);
+      const commands = node.commands;
       const stops: Scope[] = [];
-      for (const command of rest) {
-        stops.push(scope.clone());
-        visitNode(run, command, scope, next, reparses);
+      for (let index = 0; index < commands.length; index++) {
+        if (index > 0) stops.push(scope.clone());
+        visitNode(run, commands[index]!, scope, next, reparses);
       }
       for (const stop of stops) scope.mergeWith(stop);
       return;
@@ -309,30 +348,36 @@ function literalStdin(redirects: readonly Redirection[], env: WordEnv): Arg | un
 function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>, scope: Scope, depth: number, reparses: number): void {
   const env = wordEnv(run, scope);
   const nested: NestedScript[] = [];
-  const assignments: Assignment[] = [];
-  const redirects: Redirection[] = [];
-  const words: Arg[] = [];
+  // Most commands have neither assignments nor redirections: those lists are made only when needed.
+  let prefixAssignments: Assignment[] | undefined;
+  let assignments: Assignment[] | undefined;
+  let redirects: Redirection[] | undefined;
   // One pass over prefix and suffix (unbash's derived `redirects` getter showed in the profile).
   for (const item of node.prefix) {
-    if (item.type === 'Assignment') assignments.push(item);
-    else redirects.push(item);
+    if (item.type === 'Assignment') (prefixAssignments ??= []).push(item);
+    else (redirects ??= []).push(item);
   }
-  if (node.name) words.push(renderWord(node.name, env, nested));
+  const name = node.name ? renderWord(node.name, env, nested) : undefined;
+  const args: Arg[] = [];
   for (const item of node.suffix) {
-    if (item.type === 'Word') words.push(renderWord(item, env, nested));
+    if (item.type === 'Word') args.push(renderWord(item, env, nested));
     else if (item.type === 'Assignment') {
-      assignments.push(item);
-      words.push(renderAssignment(item, env, nested));
-    } else redirects.push(item);
+      (assignments ??= []).push(item);
+      args.push(renderAssignment(item, env, nested));
+    } else (redirects ??= []).push(item);
   }
-  const fx = new CommandEffects(run, scope, depth, reparses, redirects.length > 0 ? literalStdin(redirects, env) : undefined);
-  for (const assignment of assignments) {
-    checkAssignment(assignment.name, fx);
-    if (node.prefix.includes(assignment)) renderAssignment(assignment, env, nested);
+  const fx = new CommandEffects(run, scope, depth, reparses, redirects === undefined ? undefined : literalStdin(redirects, env));
+  if (prefixAssignments !== undefined) {
+    for (const assignment of prefixAssignments) {
+      checkAssignment(assignment.name, fx);
+      renderAssignment(assignment, env, nested);
+    }
   }
-  for (const redirect of redirects) applyRedirect(fx, redirect, env, nested);
-  visitNested(run, nested, scope, depth, reparses);
-  if (words.length > 0) runCommand(fx, words, false);
+  if (assignments !== undefined) for (const assignment of assignments) checkAssignment(assignment.name, fx);
+  if (redirects !== undefined) for (const redirect of redirects) applyRedirect(fx, redirect, env, nested);
+  if (nested.length > 0) visitNested(run, nested, scope, depth, reparses);
+  if (name !== undefined) runCommand(fx, name, args, false);
+  else if (args.length > 0) runCommand(fx, args[0]!, args.slice(1), false);
 }
 
 function renderAssignment(assignment: Assignment, env: WordEnv, nested: NestedScript[]): Arg {
@@ -349,9 +394,7 @@ const DIRECTORY_BUILTINS = new Set(['cd', 'pushd', 'popd']);
 const IDENTIFIED_BY_NAME = new Set(['claude', 'gobby']);
 
 /** Resolves the program a command runs and hands it to the tables. */
-function runCommand(fx: CommandEffects, words: readonly Arg[], stdinArgs: boolean): void {
-  const [nameArg, ...args] = words;
-  if (!nameArg) return;
+function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdinArgs: boolean): void {
   const state = fx.runState;
   if (fx.depth > MAX_NESTING) {
     fx.opaque(`the command nests deeper than ${MAX_NESTING} levels`);
@@ -371,7 +414,7 @@ function runCommand(fx: CommandEffects, words: readonly Arg[], stdinArgs: boolea
       // A file named like a program gobby guards (`~/.claude/local/claude --bare`) is most likely
       // that program: judge it as such too, so the guard sees it.
       const base = name.slice(name.lastIndexOf('/') + 1);
-      if (IDENTIFIED_BY_NAME.has(base)) runCommand(fx.child(), [literalArg(base), ...args], stdinArgs);
+      if (IDENTIFIED_BY_NAME.has(base)) runCommand(fx.child(), literalArg(base), args, stdinArgs);
       return;
     }
     name = known;
@@ -404,7 +447,10 @@ function runCommand(fx: CommandEffects, words: readonly Arg[], stdinArgs: boolea
 
 function recordProgram(run: Run, program: string, args: readonly Arg[], cwd: string): void {
   if (!run.programs.includes(program)) run.programs.push(program);
-  run.invocations.push({ program, args: args.map((arg) => arg.value), cwd });
+  // A loop into an array of the right size: `args.map` here was the costliest line of a long script.
+  const values = new Array<string>(args.length);
+  for (let i = 0; i < args.length; i++) values[i] = args[i]!.value;
+  run.invocations.push({ program, args: values, cwd });
 }
 
 function changeDirectory(fx: CommandEffects, name: string, args: readonly Arg[]): void {
@@ -502,19 +548,19 @@ class CommandEffects implements ShellEffects {
   read(program: string, target: Arg | PathRef): void {
     if (isPipe(target)) return;
     const path = this.ref(target);
-    if (!this.special(program, path)) emit(this.runState, { kind: 'read', path, program });
+    if (!this.special(program, path)) emitPathEffect(this.runState, 'read', path, program);
   }
 
   write(program: string, target: Arg | PathRef): void {
     if (isPipe(target)) return;
     const path = this.ref(target);
-    if (!this.special(program, path)) emit(this.runState, { kind: 'write', path, program });
+    if (!this.special(program, path)) emitPathEffect(this.runState, 'write', path, program);
   }
 
   remove(program: string, target: Arg | PathRef): void {
     if (isPipe(target)) return;
     const path = this.ref(target);
-    if (!this.special(program, path)) emit(this.runState, { kind: 'delete', path, program });
+    if (!this.special(program, path)) emitPathEffect(this.runState, 'delete', path, program);
   }
 
   move(program: string, from: Arg | PathRef, to: Arg | PathRef): void {
@@ -549,7 +595,7 @@ class CommandEffects implements ShellEffects {
 
   run(args: readonly Arg[], options?: { readonly stdinArgs?: boolean }): void {
     this.delegated = true;
-    runCommand(this.child(), args, options?.stdinArgs ?? false);
+    if (args.length > 0) runCommand(this.child(), args[0]!, args.slice(1), options?.stdinArgs ?? false);
   }
 
   runShellCode(code: Arg, program: string, sameShell: boolean): void {

@@ -9,12 +9,14 @@ export const MAX_COMMAND_LENGTH = 64 * 1024;
 type ParseOutcome = { readonly ok: true; readonly script: ParsedScript } | { readonly ok: false; readonly why: string };
 
 export function parseShell(source: string): ParseOutcome {
-  if (source.length > MAX_COMMAND_LENGTH) {
-    return { ok: false, why: `the command is ${source.length} characters long, above the ${MAX_COMMAND_LENGTH}-character limit gobby parses` };
-  }
+  if (source.length > MAX_COMMAND_LENGTH) return { ok: false, why: overTheCap(source) };
   const script = parse(source);
   const problem = firstParseError(script);
   return problem === undefined ? { ok: true, script } : { ok: false, why: problem };
+}
+
+export function overTheCap(source: string): string {
+  return `the command is ${source.length} characters long, above the ${MAX_COMMAND_LENGTH}-character limit gobby parses`;
 }
 
 /** unbash reports a nested substitution's errors on that nested script, so every level is checked as it is visited. */

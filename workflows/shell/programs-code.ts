@@ -85,12 +85,13 @@ interface InterpreterSpec {
 }
 
 function interpreter(spec: InterpreterSpec): ProgramHandler {
+  const options: OptionSpec = { ...spec.options, stopAtOperand: true };
   return (site, fx) => {
     if (site.args.length === 0 || onlyAsksVersion(site.args)) {
       if (site.args.length === 0) fx.opaque(`${site.program} reads the code to run from its input`, site.program);
       return;
     }
-    const parsed = parseArgv(site.args, { ...spec.options, stopAtOperand: true });
+    const parsed = parseArgv(site.args, options);
     const operands = site.args.slice(parsed.rest);
     for (const preload of spec.preload ?? []) {
       for (const value of optionValues(parsed, preload)) fx.opaque(`${site.program} ${preload} loads \`${value.value}\` before running`, site.program);
@@ -115,6 +116,8 @@ function interpreter(spec: InterpreterSpec): ProgramHandler {
 /** `python -m mypy src` is `mypy src`: tools the tables know by their program name. */
 const PYTHON_TOOL_MODULES = new Set(['mypy', 'pylint', 'flake8', 'pyflakes', 'pycodestyle', 'black', 'isort', 'ruff', 'pyright', 'coverage']);
 
+const pythonInterpreter = interpreter({ inline: ['-c'], options: { short: 'cmWXQ' } });
+
 const python: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { short: 'cmWXQ', stopAtOperand: true });
   const module = optionValues(parsed, '-m')[0];
@@ -131,8 +134,10 @@ const python: ProgramHandler = (site, fx) => {
     else fx.unknown(`${site.program} -m ${module.value}`);
     return;
   }
-  interpreter({ inline: ['-c'], options: { short: 'cmWXQ' } })(site, fx);
+  pythonInterpreter(site, fx);
 };
+
+const nodeInterpreter = interpreter({ inline: ['-e', '--eval', '-p', '--print'], options: { short: 'rC', long: ['require', 'import', 'loader', 'experimental-loader', 'env-file', 'input-type', 'conditions', 'inspect-port', 'title', 'stack-size', 'eval', 'print'] }, preload: ['-r', '--require', '--import', '--loader', '--experimental-loader'] });
 
 const node: ProgramHandler = (site, fx) => {
   if (site.args.some((arg) => arg.value === '--test')) {
@@ -144,7 +149,7 @@ const node: ProgramHandler = (site, fx) => {
     for (const file of site.args.slice(parsed.rest)) fx.read(site.program, file);
     return;
   }
-  interpreter({ inline: ['-e', '--eval', '-p', '--print'], options: { short: 'rC', long: ['require', 'import', 'loader', 'experimental-loader', 'env-file', 'input-type', 'conditions', 'inspect-port', 'title', 'stack-size', 'eval', 'print'] }, preload: ['-r', '--require', '--import', '--loader', '--experimental-loader'] })(site, fx);
+  nodeInterpreter(site, fx);
 };
 
 /** Runtimes with subcommands: `deno test`, `bun run x`, … */

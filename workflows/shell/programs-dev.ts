@@ -202,9 +202,10 @@ interface ManagerSpec {
 }
 
 function manager(spec: ManagerSpec): ProgramHandler {
+  const options: OptionSpec = { ...spec.options, stopAtOperand: true };
   return (site, fx) => {
     if (onlyAsksVersion(site.args)) return;
-    const parsed = parseArgv(site.args, { ...spec.options, stopAtOperand: true });
+    const parsed = parseArgv(site.args, options);
     const [subArg, ...rest] = site.args.slice(parsed.rest);
     if (subArg?.dynamic) {
       fx.opaque(`${site.program} runs a subcommand named at run time`, site.program);

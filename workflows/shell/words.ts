@@ -30,10 +30,49 @@ export interface NestedScript {
   readonly text: string;
 }
 
-const PLAIN_WORD = /^[\w@%+=:,./-]*$/;
-/** Plain text and quoted strings with nothing to expand: quote removal is all there is to do. */
-const QUOTED_WORD = /^(?:[\w@%+=:,./-]+|'[^']*'|"[^"$`\\!]*")+$/;
 const MAY_SUBSTITUTE = /[$`<>]/;
+
+/** Characters that mean nothing to the shell inside a word: `[\w@%+=:,./-]`. */
+const PLAIN_CHAR = new Uint8Array(128);
+for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-') PLAIN_CHAR[c.charCodeAt(0)] = 1;
+const SINGLE_QUOTE = 39;
+const DOUBLE_QUOTE = 34;
+
+/**
+ * The word after quote removal when it is plain text and quoted strings with nothing to expand
+ * (`src/a.ts`, `--include="*.ts"`, `'rm -rf'`), else undefined. One scan without a regex or a
+ * replace callback: most words of a long script are like this (hot path).
+ */
+function removeSimpleQuotes(text: string): string | undefined {
+  let value = '';
+  let plainFrom = 0;
+  let quoted = false;
+  for (let i = 0; i < text.length; ) {
+    const c = text.charCodeAt(i);
+    if (c < 128 && PLAIN_CHAR[c] === 1) {
+      i++;
+      continue;
+    }
+    let close: number;
+    if (c === SINGLE_QUOTE) {
+      close = text.indexOf("'", i + 1);
+      if (close === -1) return undefined;
+    } else if (c === DOUBLE_QUOTE) {
+      // Inside double quotes `$`, backticks, `\` and `!` may expand: those words take the slow path.
+      for (close = i + 1; close < text.length; close++) {
+        const d = text.charCodeAt(close);
+        if (d === DOUBLE_QUOTE) break;
+        if (d === 36 || d === 96 || d === 92 || d === 33) return undefined;
+      }
+      if (close === text.length) return undefined;
+    } else return undefined;
+    value += text.slice(plainFrom, i) + text.slice(i + 1, close);
+    i = close + 1;
+    plainFrom = i;
+    quoted = true;
+  }
+  return quoted ? value + text.slice(plainFrom) : text;
+}
 
 export function literalArg(value: string): Arg {
   return { value, dynamic: false, unknownAt: -1 };
@@ -42,9 +81,9 @@ export function literalArg(value: string): Arg {
 /** Renders a word; command and process substitutions in it are appended to `nested`. */
 export function renderWord(word: Word, env: WordEnv, nested: NestedScript[]): Arg {
   const text = word.text;
-  // Most words are plain literals: skip unbash's lazy part parsing for them (hot path).
-  if (PLAIN_WORD.test(text)) return literalArg(word.value);
-  if (QUOTED_WORD.test(text)) return literalArg(text.replace(/'([^']*)'|"([^"]*)"/g, (_match, single: string | undefined, double: string | undefined) => single ?? double ?? ''));
+  // Most words are plain literals or simply quoted: skip unbash's lazy part parsing for them (hot path).
+  const simple = removeSimpleQuotes(text);
+  if (simple !== undefined) return literalArg(simple);
   const parts = word.parts;
   if (parts === undefined) {
     // A single literal with escapes only; a tilde is live only when not escaped.
