@@ -181,9 +181,10 @@ workflow
   .command('set <name>')
   .description("make <name> this project's workflow: new sessions and running sessions without one get it (audited)")
   .addOption(reasonOption(''))
+  .option('--force', 'accept / or your home folder as the project')
   .addOption(jsonOption())
-  .action((name: string, options: { reason?: string; json?: boolean }) =>
-    setWorkflow({ env, cwd, output: { json: !!options.json } }, name, { reason: options.reason }),
+  .action((name: string, options: { reason?: string; force?: boolean; json?: boolean }) =>
+    setWorkflow({ env, cwd, output: { json: !!options.json } }, name, { reason: options.reason, force: !!options.force }),
   );
 workflow
   .command('clear')

@@ -1,7 +1,9 @@
 // gobby workflow …: list, show, set, clear, status, and the human-only overrides.
+import { homedir } from 'node:os';
 import { EXIT_CODES, GobbyError, gobbyError } from '../../hooks/errors.js';
 import { CONTROL_API } from '../contracts/control-api.js';
 import type { AuditAnswer, StatusAnswer } from '../contracts/session-answers.js';
+import { findProjectRoot, projectRootRefusal } from '../project-root.js';
 import { callDaemon, locateDaemon } from './daemon-client.js';
 import { formatDuration } from './daemon-commands.js';
 import { createLocalWorkflows } from './local-workflows.js';
@@ -127,8 +129,16 @@ export function validateWorkflows(ctx: Context, target: string | undefined): Pro
   return Promise.resolve();
 }
 
-export async function setWorkflow(ctx: Context, name: string, options: { reason?: string }): Promise<void> {
+export async function setWorkflow(ctx: Context, name: string, options: { reason?: string; force?: boolean }): Promise<void> {
   refuseInsideClaudeCode(ctx.env, 'set');
+  // The same project rule as install and the hooks: `/` or the home folder is no project, and a
+  // workflow set there would apply to every folder below that has no project marker of its own.
+  const home = ctx.env.HOME ?? homedir();
+  const root = findProjectRoot(ctx.cwd, home);
+  const refusal = projectRootRefusal(root, home);
+  if (refusal && !options.force) {
+    throw gobbyError('GOBBY_ERR_CLI_USAGE', `${refusal}: run this in your project's folder, or add --force to use ${root} anyway`);
+  }
   const result = await callDaemon(locateDaemon(ctx.env), CONTROL_API.setWorkflow, { body: { cwd: ctx.cwd, workflow: name, reason: options.reason } });
   printResult(ctx.output, result, () =>
     [

@@ -100,6 +100,22 @@ describe('gobby install', () => {
   });
 });
 
+describe('gobby workflow set', () => {
+  it('refuses the home folder and / as a project, as install does, unless --force', async () => {
+    const { home } = machine();
+    for (const cwd of [home, '/']) {
+      const run = await gobby(['workflow', 'set', 'plan-execute'], cwd, home);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/is your home folder|is the file system root/);
+      expect(run.stderr).toContain('[GOBBY_ERR_CLI_USAGE]');
+    }
+    // Forced, it goes on to the daemon, which is not running here: exit 2, not the refusal.
+    const forced = await gobby(['workflow', 'set', 'plan-execute', '--force'], home, home);
+    expect(forced.code).toBe(2);
+    expect(forced.stderr).not.toMatch(/is your home folder/);
+  });
+});
+
 describe('gobby uninstall', () => {
   it('touches only the file of its flag, and points at the other one when that has the hooks', async () => {
     const { home, app } = machine();
