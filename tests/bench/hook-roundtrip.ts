@@ -73,8 +73,20 @@ interface LoadOutcome {
 export async function runHookRoundtrip(options: HookBenchOptions = HOOK_DEFAULTS): Promise<BenchResult> {
   const result = await measure(options);
   if (!options.profileDirectory) return result;
-  // The daemon writes its profile when it stops, which measure() has made it do.
-  const profile = summarizeCpuProfile(options.profileDirectory);
+  // The daemon writes its profile as it exits, which measure() has asked it to do, but
+  // `daemon stop` returns before V8 has finished writing: wait for the file.
+  const read = (): ReturnType<typeof summarizeCpuProfile> => {
+    try {
+      return summarizeCpuProfile(options.profileDirectory!);
+    } catch {
+      return undefined; // still being written
+    }
+  };
+  let profile = read();
+  for (let waited = 0; !profile && waited < 10_000; waited += 200) {
+    await sleep(200);
+    profile = read();
+  }
   if (!profile) return { ...result, notes: [...result.notes, `no CPU profile found in ${options.profileDirectory}`] };
   return {
     ...result,
