@@ -139,7 +139,7 @@ export async function installIntoFile({ gobbyHooks, statusLine, ...options }: In
   const withStatusLine = statusLine
     ? installStatusLineInText(hooks.text, statusLine.command, {
         portable: statusLine.portable ?? false,
-        inherited: (await readStatusLines(statusLine.lowerPrecedence ?? [])).find((found) => found.statusLine !== undefined),
+        inherited: await readStatusLines(statusLine.lowerPrecedence ?? []),
       })
     : { text: hooks.text, statusLine: { result: 'skipped', reason: 'not-asked' } as const };
   const summary = await writeSettingsIfChanged(options, current, withStatusLine.text, hooks.events);

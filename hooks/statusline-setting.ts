@@ -127,24 +127,21 @@ export interface InheritedStatusLine {
 }
 
 export interface InstallStatusLineOptions extends StatusLineCommandOptions {
-  /** The first lower-precedence file with a statusLine, if any; chained when this file has none. */
-  readonly inherited?: InheritedStatusLine | undefined;
+  /** The statusLines of the files of lower precedence, highest first; see inheritedToChain. */
+  readonly inherited?: readonly InheritedStatusLine[];
 }
 
 export function installStatusLineInText(
   text: string,
   gobbyCommand: string,
-  { inherited, ...options }: InstallStatusLineOptions = {},
+  { inherited = [], ...options }: InstallStatusLineOptions = {},
 ): { text: string; statusLine: StatusLineInstallResult } {
   let existing = readTopLevelKey(text, 'statusLine');
   let from: string | undefined;
-  if (existing === undefined && inherited !== undefined && isCommandStatusLine(inherited.statusLine)) {
-    from = inherited.path;
-    // Gobby's already shows there (a shared install, say): nothing to add here.
-    if (parseGobbyStatusLineCommand(inherited.statusLine.command, gobbyCommand)) {
-      return { text, statusLine: { result: 'already', command: inherited.statusLine.command, from } };
-    }
-    existing = inherited.statusLine;
+  if (existing === undefined) {
+    const below = inheritedToChain(inherited, gobbyCommand);
+    if (below?.gobbys) return { text, statusLine: { result: 'already', command: below.statusLine.command, from: below.path } };
+    if (below) [existing, from] = [below.statusLine, below.path];
   }
   if (existing !== undefined && existing !== null && !isCommandStatusLine(existing)) {
     return { text, statusLine: { result: 'skipped', reason: 'not-a-command' } };
@@ -154,6 +151,26 @@ export function installStatusLineInText(
   const chained = parseGobbyStatusLineCommand(statusLine.command, gobbyCommand)?.previous != null;
   const result = next === text ? 'already' : chained ? 'chained' : 'added';
   return { text: next, statusLine: { result, command: statusLine.command, ...(from === undefined ? {} : { from }) } };
+}
+
+/**
+ * What a file without a statusLine of its own chains: the status line Claude Code shows today,
+ * from the highest of the lower-precedence files that has one. When that is gobby's already,
+ * there is nothing to add (`gobbys`), unless it is gobby's alone (a team's shared install)
+ * and a file further down holds the user's own line, which the team's had hidden: that one.
+ */
+function inheritedToChain(
+  inherited: readonly InheritedStatusLine[],
+  gobbyCommand: string,
+): { path: string; statusLine: StatusLineSetting; gobbys: boolean } | undefined {
+  const shown = inherited.flatMap(({ path, statusLine }) =>
+    isCommandStatusLine(statusLine) ? [{ path, statusLine, chain: parseGobbyStatusLineCommand(statusLine.command, gobbyCommand) }] : [],
+  );
+  const [top] = shown;
+  if (!top) return undefined;
+  if (!top.chain) return { path: top.path, statusLine: top.statusLine, gobbys: false };
+  const own = top.chain.previous === null ? shown.find((line) => !line.chain) : undefined;
+  return own ? { path: own.path, statusLine: own.statusLine, gobbys: false } : { path: top.path, statusLine: top.statusLine, gobbys: true };
 }
 
 /**

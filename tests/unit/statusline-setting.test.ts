@@ -133,7 +133,7 @@ describe('installStatusLineInText / removeStatusLineFromText', () => {
   it('chains the status line a lower-precedence file shows today, and uninstall does not copy it here', () => {
     const user = { type: 'command', command: '~/.claude/statusline.sh', refreshInterval: 5 };
     const before = file();
-    const installed = installStatusLineInText(before, GOBBY, { inherited: { path: '/home/me/.claude/settings.json', statusLine: user } });
+    const installed = installStatusLineInText(before, GOBBY, { inherited: [{ path: '/home/me/.claude/settings.json', statusLine: user }] });
     expect(installed.statusLine).toEqual({ result: 'chained', command: `${GOBBY} --then '~/.claude/statusline.sh'`, from: '/home/me/.claude/settings.json' });
     expect(JSON.parse(installed.text).statusLine).toEqual({ ...user, command: `${GOBBY} --then '~/.claude/statusline.sh'` });
     expect(removeStatusLineFromText(installed.text, GOBBY, [user])).toEqual({ text: before, statusLine: 'removed' });
@@ -142,10 +142,30 @@ describe('installStatusLineInText / removeStatusLineFromText', () => {
   it('adds nothing when a lower-precedence file already runs gobby\'s (a shared install)', () => {
     const shared = buildStatusLineSetting(undefined, GOBBY, { portable: true }).statusLine;
     const before = file();
-    expect(installStatusLineInText(before, GOBBY, { inherited: { path: '/p/.claude/settings.json', statusLine: shared } })).toEqual({
+    expect(installStatusLineInText(before, GOBBY, { inherited: [{ path: '/p/.claude/settings.json', statusLine: shared }] })).toEqual({
       text: before,
       statusLine: { result: 'already', command: shared.command, from: '/p/.claude/settings.json' },
     });
+    const teamChained = buildStatusLineSetting({ type: 'command', command: 'team-line' }, GOBBY, { portable: true }).statusLine;
+    const userLine = { type: 'command', command: 'my-line' };
+    const inherited = [
+      { path: '/p/.claude/settings.json', statusLine: teamChained },
+      { path: '/home/me/.claude/settings.json', statusLine: userLine },
+    ];
+    expect(installStatusLineInText(before, GOBBY, { inherited }).statusLine).toMatchObject({ result: 'already', from: '/p/.claude/settings.json' });
+  });
+
+  it("brings back the user's own line that a team's gobby-only status line hides, chained", () => {
+    const shared = buildStatusLineSetting(undefined, GOBBY, { portable: true }).statusLine;
+    const userLine = { type: 'command', command: 'my-line' };
+    const before = file();
+    const inherited = [
+      { path: '/p/.claude/settings.json', statusLine: shared },
+      { path: '/home/me/.claude/settings.json', statusLine: userLine },
+    ];
+    const installed = installStatusLineInText(before, GOBBY, { inherited });
+    expect(installed.statusLine).toEqual({ result: 'chained', command: `${GOBBY} --then my-line`, from: '/home/me/.claude/settings.json' });
+    expect(removeStatusLineFromText(installed.text, GOBBY, [shared, userLine])).toEqual({ text: before, statusLine: 'removed' });
   });
 
   it('gives the user\'s own entry back when it lived in this file', () => {
