@@ -111,8 +111,8 @@ function installTarget(options: InstallCliOptions): InstallTarget {
 program
   .command('install')
   .description(
-    "add gobby's hooks to Claude Code's settings: your personal project settings (.claude/settings.local.json) unless --shared or --user " +
-      '(idempotent; keeps your other settings and formatting; backs up what it replaces under $GOBBY_HOME/backups)',
+    "add gobby's hooks and status line to Claude Code's settings: your personal project settings (.claude/settings.local.json) unless --shared or --user " +
+      '(idempotent; keeps your other settings and formatting, and chains a status line you already have; backs up what it replaces under $GOBBY_HOME/backups)',
   )
   .option('--project <dir>', 'start looking for the project root here (default: the current directory)')
   .option('--shared', "write the team's .claude/settings.json instead: portable entries only (`gobby` from PATH), lenient unless --fail-closed")
