@@ -14,10 +14,18 @@ import {
   GOBBY_COMMAND_MARKER,
   GOBBY_HOOK_HEADER,
   installGobbyHooksInText,
+  readTopLevelKey,
   removeGobbyHooksFromText,
   type GobbyHooks,
 } from './settings-edit.js';
 import { validateSettings } from './settings-schema.js';
+import {
+  installStatusLineInText,
+  removeStatusLineFromText,
+  type InheritedStatusLine,
+  type StatusLineInstallResult,
+  type StatusLineRemovalResult,
+} from './statusline-setting.js';
 
 export type { GobbyHooks } from './settings-edit.js';
 
@@ -105,17 +113,56 @@ export interface SettingsFileOptions {
   now?: Date;
 }
 
-export async function installIntoFile({ gobbyHooks, ...options }: SettingsFileOptions & { gobbyHooks: GobbyHooks }): Promise<SettingsFileSummary> {
-  const current = await readSettingsFile(options.path);
-  const { text, events } = installGobbyHooksInText(current.text ?? '', gobbyHooks);
-  return writeSettingsIfChanged(options, current, text, events);
+/** gobby's status line, as install writes it into the same file as the hooks. */
+export interface StatusLineRequest {
+  /** What runs it, e.g. `gobby statusline` (see statusline-setting.ts). */
+  readonly command: string;
+  /** A file the team commits: only where `gobby` is on PATH. */
+  readonly portable?: boolean;
+  /**
+   * Settings files of lower precedence than this one (for a personal install: the shared
+   * project file, then the user's), highest first: the status line Claude Code shows today may
+   * live there, and gobby's must chain it rather than hide it.
+   */
+  readonly lowerPrecedence?: readonly string[];
 }
 
-export async function uninstallFromFile(options: SettingsFileOptions): Promise<SettingsFileSummary> {
+export interface InstallFileOptions extends SettingsFileOptions {
+  readonly gobbyHooks: GobbyHooks;
+  /** Undefined: leave the statusLine key alone (`--no-statusline`). */
+  readonly statusLine?: StatusLineRequest | undefined;
+}
+
+export async function installIntoFile({ gobbyHooks, statusLine, ...options }: InstallFileOptions): Promise<SettingsFileSummary & { statusLine: StatusLineInstallResult }> {
   const current = await readSettingsFile(options.path);
-  if (current.text === null) return { path: options.path, changed: false, events: [] };
-  const { text, events } = removeGobbyHooksFromText(current.text);
-  return writeSettingsIfChanged(options, current, text, events);
+  const hooks = installGobbyHooksInText(current.text ?? '', gobbyHooks);
+  const withStatusLine = statusLine
+    ? installStatusLineInText(hooks.text, statusLine.command, {
+        portable: statusLine.portable ?? false,
+        inherited: await readStatusLines(statusLine.lowerPrecedence ?? []),
+      })
+    : { text: hooks.text, statusLine: { result: 'skipped', reason: 'not-asked' } as const };
+  const summary = await writeSettingsIfChanged(options, current, withStatusLine.text, hooks.events);
+  return { ...summary, statusLine: withStatusLine.statusLine };
+}
+
+export interface UninstallFileOptions extends SettingsFileOptions {
+  /** The status line command install wrote, recognised even when it does not name gobby. */
+  readonly statusLineCommand?: string | undefined;
+  /** As for install: where a status line that install chained may live, so that it is not copied here. */
+  readonly lowerPrecedence?: readonly string[];
+}
+
+export async function uninstallFromFile(
+  { statusLineCommand, lowerPrecedence = [], ...options }: UninstallFileOptions,
+): Promise<SettingsFileSummary & { statusLine: StatusLineRemovalResult }> {
+  const current = await readSettingsFile(options.path);
+  if (current.text === null) return { path: options.path, changed: false, events: [], statusLine: 'none' };
+  const hooks = removeGobbyHooksFromText(current.text);
+  const inherited = (await readStatusLines(lowerPrecedence)).map((found) => found.statusLine).filter((found) => found !== undefined);
+  const withoutStatusLine = removeStatusLineFromText(hooks.text, statusLineCommand, inherited);
+  const summary = await writeSettingsIfChanged(options, current, withoutStatusLine.text, hooks.events);
+  return { ...summary, statusLine: withoutStatusLine.statusLine };
 }
 
 /** True when the file exists and holds at least one gobby handler (for hints such as "the shared file has them"). */
@@ -126,6 +173,23 @@ export async function hasGobbyHooks(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * The statusLine of each file, undefined where there is none. These files are only read: one
+ * that is missing or unreadable holds no status line Claude Code would show.
+ */
+async function readStatusLines(paths: readonly string[]): Promise<InheritedStatusLine[]> {
+  return Promise.all(
+    paths.map(async (path) => {
+      try {
+        const text = stripBom(await readFile(path, 'utf8'));
+        return { path, statusLine: findJsonSyntaxErrors(text).length === 0 ? readTopLevelKey(text, 'statusLine') : undefined };
+      } catch {
+        return { path, statusLine: undefined };
+      }
+    }),
+  );
 }
 
 interface SettingsFileContent {

@@ -5,7 +5,7 @@
 // The user's indentation, key order, line endings and final newline stay as they were, what
 // gobby adds is written in the file's own indentation, and removing it gives back the bytes
 // that were there before.
-import { findNodeAtLocation, parse, parseTree, type FormattingOptions, type JSONPath, type Node, type ParseError } from 'jsonc-parser';
+import { findNodeAtLocation, getNodeValue, parse, parseTree, type FormattingOptions, type JSONPath, type Node, type ParseError } from 'jsonc-parser';
 
 import type { MatcherGroup } from './settings-schema.js';
 
@@ -136,7 +136,7 @@ function appendMember(text: string, containerPath: JSONPath, value: unknown, key
     if (!last) indent = indentOfLine(text, container.offset) + unit;
     else if (/^[ \t]*$/.test(text.slice(text.lastIndexOf('\n', last.offset - 1) + 1, last.offset))) indent = indentOfLine(text, last.offset);
   }
-  const json = indent === null || unit === null ? JSON.stringify(value) : JSON.stringify(value, null, unit).replaceAll('\n', eol + indent);
+  const json = serialize(value, unit, eol, indent);
   const member = `${key === undefined ? '' : `${JSON.stringify(key)}:${indent === null ? '' : ' '}`}${json}`;
   if (last) {
     const content = indent === null ? `,${member}` : `,${eol}${indent}${member}`;
@@ -144,6 +144,11 @@ function appendMember(text: string, containerPath: JSONPath, value: unknown, key
   }
   const inside = indent === null ? member : `${eol}${indent}${member}${eol}${indentOfLine(text, container.offset)}`;
   return text.slice(0, container.offset + 1) + inside + text.slice(endOf(container) - 1);
+}
+
+/** `value` as JSON laid out one level below `indent` (compact when the file is on one line). */
+function serialize(value: unknown, unit: string | null, eol: string, indent: string | null): string {
+  return indent === null || unit === null ? JSON.stringify(value) : JSON.stringify(value, null, unit).replaceAll('\n', eol + indent);
 }
 
 /** The leading whitespace of the line that holds `offset`. */
@@ -187,8 +192,60 @@ export function installGobbyHooksInText(text: string, gobbyHooks: GobbyHooks): T
   const events = Object.keys(gobbyHooks);
   const source = text.trim() === '' ? `{}${NEW_FILE_FORMAT.eol}` : text;
   const next = appendGobbyHooksToText(removeGobbyHooksFromText(source).text, gobbyHooks);
-  if (text.trim() !== '' && JSON.stringify(parseObject(next)) === JSON.stringify(parseObject(text))) return { text, events };
+  // Key order aside: removing and appending moves gobby's `hooks` after keys added since (the statusLine).
+  if (text.trim() !== '' && canonicalJson(parseObject(next)) === canonicalJson(parseObject(text))) return { text, events };
   return { text: next, events };
+}
+
+/** JSON with every object's keys sorted, so that two values that differ only in key order compare equal. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, member: unknown) =>
+    isPlainObject(member) ? Object.fromEntries(Object.entries(member).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : member,
+  );
+}
+
+/**
+ * Sets a top-level key of the settings text to `value`, or removes it when `value` is
+ * undefined. A new key goes at the end, as hook entries do; an existing one is edited member
+ * by member, so only what differs changes (a status line that gains a chained command keeps
+ * its other keys, their layout and order), and setting the old value back gives back the
+ * old bytes. Same value: the same text.
+ */
+export function setTopLevelKeyInText(text: string, key: string, value: unknown): string {
+  const present = Object.hasOwn(parseObject(text), key);
+  if (value === undefined) return present ? removeMember(text, [], key) : text;
+  const source = text.trim() === '' ? `{}${NEW_FILE_FORMAT.eol}` : text;
+  return present ? replaceValue(source, [key], value) : appendMember(source, [], value, key);
+}
+
+/** The value of a top-level key of the settings text (undefined when absent). */
+export function readTopLevelKey(text: string, key: string): unknown {
+  const settings = parseObject(text);
+  return Object.hasOwn(settings, key) ? settings[key] : undefined;
+}
+
+/**
+ * Replaces the value at `path` with `value`: an object in place of an object member by member
+ * (removed, replaced, then added at the end), anything else as one splice of its text.
+ */
+function replaceValue(text: string, path: JSONPath, value: unknown): string {
+  const node = nodeAt(text, path);
+  if (!node) throw new Error(`gobby: no value at ${JSON.stringify(path)}`);
+  const old: unknown = getNodeValue(node);
+  if (JSON.stringify(old) === JSON.stringify(value)) return text;
+  if (node.type === 'object' && isPlainObject(old) && isPlainObject(value)) {
+    let current = text;
+    for (const key of Object.keys(old)) if (value[key] === undefined) current = removeMember(current, path, key);
+    for (const [key, member] of Object.entries(value)) {
+      if (member === undefined) continue;
+      current = Object.hasOwn(old, key) ? replaceValue(current, [...path, key], member) : appendMember(current, path, member, key);
+    }
+    return current;
+  }
+  const format = detectFormatting(text);
+  const unit = format === undefined ? null : format.insertSpaces ? ' '.repeat(format.tabSize ?? 2) : '\t';
+  const json = serialize(value, unit, format?.eol ?? '\n', indentOfLine(text, node.offset));
+  return text.slice(0, node.offset) + json + text.slice(endOf(node));
 }
 
 /** The JSON syntax errors in `text`, comments and trailing commas included (Claude Code rejects both). */

@@ -13,9 +13,10 @@ import { join, relative, resolve } from 'node:path';
 
 import { resolveConfiguredPort, resolveGobbyHome } from '../../hooks/daemon-file.js';
 import { gobbyError } from '../../hooks/errors.js';
-import { buildGobbyHooks, hasGobbyHooks, installIntoFile, uninstallFromFile, type SettingsFileSummary } from '../../hooks/install.js';
+import { buildGobbyHooks, hasGobbyHooks, installIntoFile, uninstallFromFile } from '../../hooks/install.js';
 import { buildSessionStartCommand } from '../../hooks/session-start-command.js';
 import { quoteForShell } from '../../hooks/shell-quote.js';
+import type { StatusLineInstallResult, StatusLineRemovalResult } from '../../hooks/statusline-setting.js';
 import { findProjectRoot, projectRootRefusal } from '../project-root.js';
 import { resolveHookLauncher, type HookLauncher } from './hook-launcher.js';
 import { printResult, type OutputOptions } from './output.js';
@@ -40,6 +41,8 @@ export interface InstallOptions {
   readonly lenient: boolean;
   /** Shared installs: fail closed, for teammates without gobby too. */
   readonly failClosed: boolean;
+  /** Also set Claude Code's statusLine to `gobby statusline` (false: `--no-statusline`). */
+  readonly statusLine: boolean;
 }
 
 interface ResolvedTarget {
@@ -91,10 +94,7 @@ export async function install(target: InstallTarget, options: InstallOptions, en
   const shared = target.scope === 'shared';
   const lenient = shared ? !options.failClosed : options.lenient;
 
-  const launcher: HookLauncher = shared ? { kind: 'path', command: 'gobby', found: '' } : await resolveHookLauncher(env);
-  // A personal hook must find the same daemon as its http hooks: a non-default GOBBY_HOME
-  // goes into the command, quoted so that the shell expands nothing in it.
-  const homePrefix = !shared && env.GOBBY_HOME ? `GOBBY_HOME=${quoteForShell(home)} ` : '';
+  const { launcher, homePrefix } = await resolveLauncher(target.scope, env, home);
   const sessionStartCommand = buildSessionStartCommand({
     port,
     launcher: `${homePrefix}${launcher.command}`,
@@ -106,6 +106,9 @@ export async function install(target: InstallTarget, options: InstallOptions, en
     path,
     backupDir: join(home, 'backups'),
     gobbyHooks: buildGobbyHooks({ port, sessionStartCommand, lenient }),
+    statusLine: options.statusLine
+      ? { command: statusLineCommand(launcher, homePrefix), portable: shared, lowerPrecedence: lowerPrecedenceFiles(target.scope, root, env) }
+      : undefined,
   });
 
   const notes: string[] = [];
@@ -129,6 +132,7 @@ export async function install(target: InstallTarget, options: InstallOptions, en
       `  for:     ${audience}`,
       `  daemon:  http://127.0.0.1:${port}  (mode: ${mode})`,
       `  events:  ${summary.events.join(', ')}`,
+      statusLineReport(summary.statusLine, path),
       ...(summary.backupPath ? [`  backup:  ${summary.backupPath}`] : []),
       ...notes,
       shared
@@ -138,6 +142,49 @@ export async function install(target: InstallTarget, options: InstallOptions, en
   );
 }
 
+/**
+ * What the hook commands call to run gobby. A shared file names only `gobby` from PATH. A
+ * personal one names this gobby as found (see hook-launcher.ts) and must find the same daemon
+ * as its http hooks: a non-default GOBBY_HOME goes into the command, quoted so that the shell
+ * expands nothing in it.
+ */
+async function resolveLauncher(scope: InstallScope, env: Env, home: string): Promise<{ launcher: HookLauncher; homePrefix: string }> {
+  if (scope === 'shared') return { launcher: { kind: 'path', command: 'gobby', found: '' }, homePrefix: '' };
+  return { launcher: await resolveHookLauncher(env), homePrefix: env.GOBBY_HOME ? `GOBBY_HOME=${quoteForShell(home)} ` : '' };
+}
+
+/**
+ * The files whose status line one in the target hides (Claude Code: local > project > user),
+ * highest first. Only a personal install chains them: a team's file must not carry one
+ * person's status line, and nothing is below the user's file.
+ */
+function lowerPrecedenceFiles(scope: InstallScope, root: string | null, env: Env): string[] {
+  if (scope !== 'personal' || root === null) return [];
+  return [projectSettingsPath(root, 'shared'), join(claudeConfigDir(env), 'settings.json')];
+}
+
+/** The status line command install writes (before any `--then` chaining or the shared wrapper). */
+function statusLineCommand(launcher: HookLauncher, homePrefix: string): string {
+  return `${homePrefix}${launcher.command} statusline`;
+}
+
+/** The install output's status line row; a skipped one is a warning that names what to fix. */
+function statusLineReport(statusLine: StatusLineInstallResult, path: string): string {
+  switch (statusLine.result) {
+    case 'added':
+      return `  status:  status line added: ${statusLine.command}`;
+    case 'chained':
+      return `  status:  status line chained with yours${statusLine.from ? ` (from ${statusLine.from})` : ''}: yours runs first, gobby's line shows below it`;
+    case 'already':
+      return `  status:  status line already there${statusLine.from ? ` (in ${statusLine.from})` : ''}`;
+    case 'skipped':
+      return statusLine.reason === 'not-asked'
+        ? '  status:  status line not set (--no-statusline)'
+        : `warning: the statusLine in ${path} is not {"type": "command", "command": "…"}, so gobby left it alone and did not add its own; ` +
+            'fix it, then run gobby install again (the hooks are installed either way)';
+  }
+}
+
 /** True when git ignores `path`, or `root` is not a git work tree (nothing to warn about). */
 function isIgnoredByGit(root: string, path: string): boolean {
   const run = spawnSync('git', ['check-ignore', '-q', '--', relative(root, path)], { cwd: root, stdio: 'ignore' });
@@ -145,9 +192,25 @@ function isIgnoredByGit(root: string, path: string): boolean {
   return run.status !== 1;
 }
 
+const STATUS_LINE_REMOVAL: Record<StatusLineRemovalResult, string> = {
+  removed: "  status line: gobby's removed",
+  restored: '  status line: yours is back as it was',
+  none: '',
+  'not-gobbys': "  status line: not gobby's, left as it is",
+};
+
 export async function uninstall(target: InstallTarget, env: Env, cwd: string, output: OutputOptions): Promise<void> {
   const { path, root } = resolveTarget(target, env, cwd);
-  const summary: SettingsFileSummary = await uninstallFromFile({ path, backupDir: join(resolveGobbyHome(env), 'backups') });
+  const home = resolveGobbyHome(env);
+  // The command install would write here, so that a status line command that does not name
+  // gobby (a launcher elsewhere) is still recognised as ours.
+  const { launcher, homePrefix } = await resolveLauncher(target.scope, env, home);
+  const summary = await uninstallFromFile({
+    path,
+    backupDir: join(home, 'backups'),
+    statusLineCommand: statusLineCommand(launcher, homePrefix),
+    lowerPrecedence: lowerPrecedenceFiles(target.scope, root, env),
+  });
   // Uninstall touches one file, like install: a personal uninstall must not edit the file the team commits.
   let hint: string | null = null;
   if (!summary.changed && root !== null) {
@@ -159,8 +222,10 @@ export async function uninstall(target: InstallTarget, env: Env, cwd: string, ou
   printResult(output, { ...summary, scope: target.scope, hint }, () =>
     [
       summary.changed
-        ? `gobby hooks removed from ${path} (${summary.events.join(', ')})${summary.removed ? '; nothing else was in it, so the file is gone' : ''}`
+        ? `gobby ${summary.events.length > 0 ? `hooks removed from ${path} (${summary.events.join(', ')})` : `status line removed from ${path}`}` +
+          `${summary.removed ? '; nothing else was in it, so the file is gone' : ''}`
         : `no gobby hooks in ${path}; nothing changed`,
+      ...(STATUS_LINE_REMOVAL[summary.statusLine] ? [STATUS_LINE_REMOVAL[summary.statusLine]] : []),
       ...(summary.backupPath ? [`  backup: ${summary.backupPath}`] : []),
       ...(hint ? [hint] : []),
     ].join('\n'),

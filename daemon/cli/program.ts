@@ -98,6 +98,8 @@ interface InstallCliOptions {
   force?: boolean;
   lenient?: boolean;
   failClosed?: boolean;
+  /** Commander's `--no-statusline`: false when given. */
+  statusline?: boolean;
   json?: boolean;
 }
 
@@ -109,14 +111,15 @@ function installTarget(options: InstallCliOptions): InstallTarget {
 program
   .command('install')
   .description(
-    "add gobby's hooks to Claude Code's settings: your personal project settings (.claude/settings.local.json) unless --shared or --user " +
-      '(idempotent; keeps your other settings and formatting; backs up what it replaces under $GOBBY_HOME/backups)',
+    "add gobby's hooks and status line to Claude Code's settings: your personal project settings (.claude/settings.local.json) unless --shared or --user " +
+      '(idempotent; keeps your other settings and formatting, and chains a status line you already have; backs up what it replaces under $GOBBY_HOME/backups)',
   )
   .option('--project <dir>', 'start looking for the project root here (default: the current directory)')
   .option('--shared', "write the team's .claude/settings.json instead: portable entries only (`gobby` from PATH), lenient unless --fail-closed")
   .option('--user', 'edit your user settings (~/.claude/settings.json) instead: gobby then sees every project')
   .option('--lenient', 'personal and --user installs: fail open, so tools and prompts go ahead when the daemon is down (default: strict)')
   .option('--fail-closed', '--shared only: a dead daemon, or a teammate without gobby, blocks prompts and tools')
+  .option('--no-statusline', "leave Claude Code's statusLine alone (default: set it to `gobby statusline`, chained with yours if you have one)")
   .option('--force', 'accept / or your home folder as the project')
   .addOption(jsonOption())
   .addHelpText(
@@ -125,11 +128,13 @@ program
       'Examples:\n  gobby install                    # just you, this project\n  gobby install --shared           # the team: commit .claude/settings.json\n  gobby install --shared --fail-closed',
   )
   .action((options: InstallCliOptions) =>
-    install(installTarget(options), { lenient: !!options.lenient, failClosed: !!options.failClosed }, env, cwd, { json: !!options.json }),
+    install(installTarget(options), { lenient: !!options.lenient, failClosed: !!options.failClosed, statusLine: options.statusline !== false }, env, cwd, { json: !!options.json }),
   );
 program
   .command('uninstall')
-  .description("remove exactly gobby's hooks from the file `install` with the same flags wrote; what was around them is left byte for byte")
+  .description(
+    "remove exactly gobby's hooks and status line from the file `install` with the same flags wrote (your own status line comes back); what was around them is left byte for byte",
+  )
   .option('--project <dir>', 'start looking for the project root here (default: the current directory)')
   .option('--shared', "the team's .claude/settings.json (default: your .claude/settings.local.json)")
   .option('--user', 'your user settings instead')

@@ -6,6 +6,7 @@
  * "<Event> says: …"). `claude -p` itself never runs a status line, so the test runs it.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -35,9 +36,19 @@ function claudeCodeStdin(sessionId: string, project: string): string {
 
 /** Runs `gobby statusline` as Claude Code does: from the project, with the session on stdin. */
 function statusLine(gobby: GobbyInstance, project: string, sessionId: string, args: string[] = []): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
+  return runWithSession(gobby, project, sessionId, [process.execPath, GOBBY_BIN, 'statusline', ...args]);
+}
+
+/** Runs the statusLine command `gobby install` wrote into the personal settings, as Claude Code does: `bash -c`. */
+function installedStatusLine(gobby: GobbyInstance, project: string, sessionId: string): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
+  const settings = JSON.parse(readFileSync(join(project, '.claude', 'settings.local.json'), 'utf8')) as { statusLine: { command: string } };
+  return runWithSession(gobby, project, sessionId, ['/bin/bash', '-c', settings.statusLine.command]);
+}
+
+function runWithSession(gobby: GobbyInstance, project: string, sessionId: string, [file, ...args]: string[]): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [GOBBY_BIN, 'statusline', ...args], { cwd: project, env: gobby.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(file!, args, { cwd: project, env: gobby.env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -87,6 +98,8 @@ describe('the workflow where the user works', () => {
     const approved = await turn('yes', [{ text: 'Starting.' }]);
     expect(noticesShown(approved.run)).toEqual(['UserPromptSubmit says: gobby: plan-execute moved from phase `plan` to `execute`: you approved.']);
     expect((await statusLine(gobby, box.project, session)).stdout).toBe('gobby: plan-execute › execute (2/2)\n');
+    // What `gobby install` put in the settings runs the same line.
+    expect(await installedStatusLine(gobby, box.project, session)).toMatchObject({ code: 0, stdout: 'gobby: plan-execute › execute (2/2)\n', stderr: '' });
 
     // Enforcement switched off for a while: the line and the next prompt say so.
     await gobby.json(['workflow', 'disable', '--for', '30m', '--reason', 'demo'], box.project);

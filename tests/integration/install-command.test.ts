@@ -129,3 +129,58 @@ describe('gobby uninstall', () => {
     expect(existsSync(join(app, '.claude', 'settings.json'))).toBe(false);
   });
 });
+
+describe('gobby install: the status line', () => {
+  it('chains the status line you already see (here from ~/.claude), reports it, and uninstall leaves your files as they were', async () => {
+    const { home, app } = machine();
+    mkdirSync(join(home, '.claude'));
+    const userFile = join(home, '.claude', 'settings.json');
+    const userSettings = '{\n  "statusLine": { "type": "command", "command": "~/.claude/line.sh", "padding": 0 }\n}\n';
+    writeFileSync(userFile, userSettings);
+    const run = await gobby(['install', '--json'], app, home);
+    expect(run.code, run.stderr).toBe(0);
+    const { statusLine } = JSON.parse(run.stdout) as { statusLine: { result: string; command: string; from: string } };
+    expect(statusLine).toMatchObject({ result: 'chained', from: userFile });
+    // Without `gobby` on PATH, this clone's CLI, and the GOBBY_HOME of its hooks.
+    expect(statusLine.command).toContain(GOBBY_CLI);
+    expect(statusLine.command).toMatch(/^GOBBY_HOME=.* statusline --then '~\/\.claude\/line\.sh'$/);
+    const local = join(app, '.claude', 'settings.local.json');
+    expect(JSON.parse(readFileSync(local, 'utf8')).statusLine).toEqual({ type: 'command', command: statusLine.command, padding: 0 });
+    expect((await gobby(['install'], app, home)).stdout).toContain('status line already there');
+    const uninstall = await gobby(['uninstall'], app, home);
+    expect(uninstall.stdout).toContain("status line: gobby's removed");
+    expect(existsSync(local)).toBe(false);
+    expect(readFileSync(userFile, 'utf8')).toBe(userSettings);
+  });
+
+  it('--shared: a wrapped `gobby` that prints nothing without gobby, the team\'s line chained, the file given back byte for byte', async () => {
+    const { home, app } = machine();
+    mkdirSync(join(app, '.claude'));
+    const shared = join(app, '.claude', 'settings.json');
+    const team = '{\r\n    "statusLine": {\r\n        "type": "command",\r\n        "command": "printf team"\r\n    }\r\n}\r\n';
+    writeFileSync(shared, team);
+    const run = await gobby(['install', '--shared'], app, home);
+    expect(run.stdout).toContain('status line chained with yours');
+    const command = (JSON.parse(readFileSync(shared, 'utf8')) as { statusLine: { command: string } }).statusLine.command;
+    expect(command).toBe("if command -v gobby >/dev/null 2>&1; then gobby statusline --then 'printf team'; else eval 'printf team'; fi");
+    const installed = readFileSync(shared, 'utf8');
+    expect((await gobby(['install', '--shared'], app, home)).stdout).toContain('gobby hooks already installed');
+    expect(readFileSync(shared, 'utf8')).toBe(installed);
+    expect((await gobby(['uninstall', '--shared'], app, home)).stdout).toContain('status line: yours is back as it was');
+    expect(readFileSync(shared, 'utf8')).toBe(team);
+  });
+
+  it('--no-statusline leaves it out; a statusLine that is not a command gets a warning, and the hooks go in', async () => {
+    const { home, app } = machine();
+    const skipped = await gobby(['install', '--no-statusline'], app, home);
+    expect(skipped.stdout).toContain('status line not set (--no-statusline)');
+    expect(JSON.parse(readFileSync(join(app, '.claude', 'settings.local.json'), 'utf8'))).not.toHaveProperty('statusLine');
+    writeFileSync(join(app, '.claude', 'settings.json'), '{"statusLine": "echo hi"}\n');
+    const warned = await gobby(['install', '--shared'], app, home);
+    expect(warned.code, warned.stderr).toBe(0);
+    expect(warned.stdout).toMatch(/warning: the statusLine in .*settings\.json is not \{"type": "command"/);
+    const after = JSON.parse(readFileSync(join(app, '.claude', 'settings.json'), 'utf8')) as { statusLine: unknown; hooks: object };
+    expect(after.statusLine).toBe('echo hi');
+    expect(Object.keys(after.hooks)).toContain('PreToolUse');
+  });
+});

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { GobbyError } from '../../hooks/errors.js';
-import { buildGobbyHooks, installIntoFile as installInto, uninstallFromFile as uninstallFrom } from '../../hooks/install.js';
+import { buildGobbyHooks, installIntoFile as installInto, uninstallFromFile as uninstallFrom, type StatusLineRequest } from '../../hooks/install.js';
 import { validateSettings } from '../../hooks/settings-schema.js';
 import { quoteForShell } from '../../hooks/shell-quote.js';
 
@@ -30,11 +30,11 @@ function backupDirOf(settingsPath: string): string {
   return join(settingsPath, '..', '..', 'gobby-home', 'backups');
 }
 
-function installIntoFile(options: { path: string; gobbyHooks: ReturnType<typeof buildGobbyHooks>; now?: Date }) {
+function installIntoFile(options: { path: string; gobbyHooks: ReturnType<typeof buildGobbyHooks>; now?: Date; statusLine?: StatusLineRequest }) {
   return installInto({ ...options, backupDir: backupDirOf(options.path) });
 }
 
-function uninstallFromFile(options: { path: string; now?: Date }) {
+function uninstallFromFile(options: { path: string; now?: Date; statusLineCommand?: string; lowerPrecedence?: string[] }) {
   return uninstallFrom({ ...options, backupDir: backupDirOf(options.path) });
 }
 
@@ -109,7 +109,7 @@ describe('installIntoFile', () => {
   it('creates .claude/settings.json in an empty project', async () => {
     const { dir, settingsPath } = await tempProject();
     const summary = await installIntoFile({ path: settingsPath, gobbyHooks: strictHooks, now: NOW });
-    expect(summary).toEqual({ path: settingsPath, changed: true, events: Object.keys(strictHooks) });
+    expect(summary).toEqual({ path: settingsPath, changed: true, events: Object.keys(strictHooks), statusLine: { result: 'skipped', reason: 'not-asked' } });
     const text = await readFile(settingsPath, 'utf8');
     expect(text).toBe(`${JSON.stringify({ hooks: strictHooks }, null, 2)}\n`);
     expect(await backupsIn(join(dir, '.claude'))).toEqual([]);
@@ -228,11 +228,52 @@ describe('uninstallFromFile', () => {
 
   it('changes nothing when no gobby hooks are installed, or the file is missing', async () => {
     const { dir, settingsPath } = await tempProject();
-    expect(await uninstallFromFile({ path: settingsPath })).toEqual({ path: settingsPath, changed: false, events: [] });
+    expect(await uninstallFromFile({ path: settingsPath })).toEqual({ path: settingsPath, changed: false, events: [], statusLine: 'none' });
     const before = await writeSettings(settingsPath, userSettings);
     expect((await uninstallFromFile({ path: settingsPath })).changed).toBe(false);
     expect(await readFile(settingsPath, 'utf8')).toBe(before);
     expect(await backupsIn(join(dir, '.claude'))).toEqual([]);
+  });
+});
+
+describe('the status line in the settings file', () => {
+  const STATUS = 'gobby statusline';
+
+  it("chains the user's status line, says so, and uninstall gives the file back byte for byte", async () => {
+    const { settingsPath } = await tempProject();
+    const before = await writeSettings(settingsPath, userSettings);
+    const installed = await installIntoFile({ path: settingsPath, gobbyHooks: strictHooks, now: NOW, statusLine: { command: STATUS } });
+    expect(installed.statusLine).toEqual({ result: 'chained', command: `${STATUS} --then 'echo hi'` });
+    expect(JSON.parse(await readFile(settingsPath, 'utf8')).statusLine).toEqual({ type: 'command', command: `${STATUS} --then 'echo hi'` });
+    const again = await installIntoFile({ path: settingsPath, gobbyHooks: strictHooks, now: NOW, statusLine: { command: STATUS } });
+    expect(again).toMatchObject({ changed: false, statusLine: { result: 'already' } });
+    const removed = await uninstallFromFile({ path: settingsPath, now: new Date('2025-11-22T00:00:00Z'), statusLineCommand: STATUS });
+    expect(removed.statusLine).toBe('restored');
+    expect(await readFile(settingsPath, 'utf8')).toBe(before);
+  });
+
+  it('a personal file chains the status line of the user file below it, and uninstall leaves none behind', async () => {
+    const { dir } = await tempProject();
+    const userFile = join(dir, 'home', '.claude', 'settings.json');
+    await writeSettings(userFile, { statusLine: { type: 'command', command: '~/.claude/line.sh', padding: 0 } });
+    const local = join(dir, '.claude', 'settings.local.json');
+    const lowerPrecedence = [join(dir, '.claude', 'settings.json'), userFile];
+    const installed = await installIntoFile({ path: local, gobbyHooks: strictHooks, statusLine: { command: STATUS, lowerPrecedence } });
+    expect(installed.statusLine).toEqual({ result: 'chained', command: `${STATUS} --then '~/.claude/line.sh'`, from: userFile });
+    expect(JSON.parse(await readFile(local, 'utf8')).statusLine).toEqual({ type: 'command', command: `${STATUS} --then '~/.claude/line.sh'`, padding: 0 });
+    const removed = await uninstallFromFile({ path: local, statusLineCommand: STATUS, lowerPrecedence });
+    expect(removed).toMatchObject({ removed: true, statusLine: 'removed' });
+    expect(existsSync(local)).toBe(false);
+  });
+
+  it('a statusLine that is not a command is left alone and the hooks still go in', async () => {
+    const { settingsPath } = await tempProject();
+    await writeSettings(settingsPath, { statusLine: 'echo hi' });
+    const installed = await installIntoFile({ path: settingsPath, gobbyHooks: strictHooks, statusLine: { command: STATUS } });
+    expect(installed).toMatchObject({ changed: true, statusLine: { result: 'skipped', reason: 'not-a-command' } });
+    const after = JSON.parse(await readFile(settingsPath, 'utf8'));
+    expect(after.statusLine).toBe('echo hi');
+    expect(after.hooks.PreToolUse).toHaveLength(1);
   });
 });
 

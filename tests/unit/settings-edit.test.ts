@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { buildGobbyHooks } from '../../hooks/install.js';
-import { detectFormatting, installGobbyHooksInText, removeGobbyHooksFromText } from '../../hooks/settings-edit.js';
+import { detectFormatting, installGobbyHooksInText, removeGobbyHooksFromText, setTopLevelKeyInText } from '../../hooks/settings-edit.js';
+import { installStatusLineInText, removeStatusLineFromText } from '../../hooks/statusline-setting.js';
 
 const hooks = buildGobbyHooks({ port: 7377, sessionStartCommand: 'gobby hook SessionStart' });
 
@@ -107,5 +108,72 @@ describe('what an install adds', () => {
     const installed = installGobbyHooksInText(before, hooks).text;
     expect(installed).toContain('\r\n            { "hooks": [ { "type": "command", "command": "say done" } ] },\r\n            {\r\n                "hooks": [');
     expect(removeGobbyHooksFromText(installed).text).toBe(before);
+  });
+});
+
+describe('setTopLevelKeyInText', () => {
+  const statusLine = { type: 'command', command: 'gobby statusline' };
+
+  it('adds a missing key at the end, in the file\'s own layout', () => {
+    expect(setTopLevelKeyInText('{\r\n\t"model": "opus"\r\n}\r\n', 'statusLine', statusLine)).toBe(
+      '{\r\n\t"model": "opus",\r\n\t"statusLine": {\r\n\t\t"type": "command",\r\n\t\t"command": "gobby statusline"\r\n\t}\r\n}\r\n',
+    );
+    expect(setTopLevelKeyInText('{"model":"opus"}', 'statusLine', statusLine)).toBe('{"model":"opus","statusLine":{"type":"command","command":"gobby statusline"}}');
+    expect(setTopLevelKeyInText('', 'statusLine', statusLine)).toBe(`${JSON.stringify({ statusLine }, null, 2)}\n`);
+  });
+
+  it('replaces only what differs: the other keys keep their place and layout', () => {
+    const before = '{\n    "statusLine": { "padding": 0, "type": "command", "command": "~/sl.sh" },\n    "model": "opus"\n}\n';
+    const after = setTopLevelKeyInText(before, 'statusLine', { padding: 0, type: 'command', command: "gobby statusline --then '~/sl.sh'" });
+    expect(after).toBe('{\n    "statusLine": { "padding": 0, "type": "command", "command": "gobby statusline --then \'~/sl.sh\'" },\n    "model": "opus"\n}\n');
+    expect(setTopLevelKeyInText(after, 'statusLine', { padding: 0, type: 'command', command: '~/sl.sh' })).toBe(before);
+  });
+
+  it('replaces a value of another kind in one splice, indented where it sits', () => {
+    const before = '{\n  "statusLine": "oops",\n  "model": "opus"\n}\n';
+    expect(setTopLevelKeyInText(before, 'statusLine', statusLine)).toBe(
+      '{\n  "statusLine": {\n    "type": "command",\n    "command": "gobby statusline"\n  },\n  "model": "opus"\n}\n',
+    );
+  });
+
+  it('removes a key with its comma, and changes nothing for a key that is absent or a value that is the same', () => {
+    expect(setTopLevelKeyInText('{\n  "a": 1,\n  "statusLine": {},\n  "b": 2\n}\n', 'statusLine', undefined)).toBe('{\n  "a": 1,\n  "b": 2\n}\n');
+    expect(setTopLevelKeyInText('{\n  "statusLine": 1\n}\n', 'statusLine', undefined)).toBe('{}\n');
+    const text = '{\n  "statusLine": {"type": "command", "command": "x"}\n}\n';
+    expect(setTopLevelKeyInText(text, 'other', undefined)).toBe(text);
+    expect(setTopLevelKeyInText(text, 'statusLine', { type: 'command', command: 'x' })).toBe(text);
+  });
+});
+
+describe('install then uninstall, status line included, gives back the same bytes', () => {
+  const GOBBY = 'gobby statusline';
+  const THEIRS = { type: 'command', command: "~/.claude/statusline.sh --color 'auto'", padding: 0 };
+
+  function fullRoundTrip(before: string, portable: boolean): { installed: string; again: string; after: string } {
+    const install = (text: string) => installStatusLineInText(installGobbyHooksInText(text, hooks).text, GOBBY, { portable }).text;
+    const installed = install(before);
+    const again = install(installed);
+    const after = removeStatusLineFromText(removeGobbyHooksFromText(installed).text, GOBBY).text;
+    return { installed, again, after };
+  }
+
+  it.each([
+    ['2-space, with their status line', `${JSON.stringify({ model: 'opus', statusLine: THEIRS, hooks: USER_HOOKS }, null, 2)}\n`],
+    ['2-space, without one', `${JSON.stringify({ model: 'opus', hooks: USER_HOOKS }, null, 2)}\n`],
+    ['4-space, with their status line', `${JSON.stringify({ statusLine: THEIRS, model: 'opus' }, null, 4)}\n`],
+    ['4-space, without one', `${JSON.stringify({ model: 'opus' }, null, 4)}\n`],
+    ['tabs, with their status line', `${JSON.stringify({ model: 'opus', statusLine: THEIRS }, null, '\t')}\n`],
+    ['tabs, without one', `${JSON.stringify({ model: 'opus' }, null, '\t')}\n`],
+    ['CRLF, with their status line', `${JSON.stringify({ statusLine: THEIRS, hooks: USER_HOOKS }, null, 2).replaceAll('\n', '\r\n')}\r\n`],
+    ['CRLF, without one', `${JSON.stringify({ model: 'opus', hooks: USER_HOOKS }, null, 2).replaceAll('\n', '\r\n')}\r\n`],
+    ['their status line on one line of its own', '{\n  "statusLine": { "type": "command", "command": "echo \\"$PWD\\"" },\n  "model": "opus"\n}\n'],
+    ['one line', `{"statusLine":${JSON.stringify(THEIRS)}}`],
+  ])('%s', (_what, before) => {
+    for (const portable of [false, true]) {
+      const { installed, again, after } = fullRoundTrip(before, portable);
+      expect(installed).not.toBe(before);
+      expect(again).toBe(installed);
+      expect(after).toBe(before);
+    }
   });
 });
