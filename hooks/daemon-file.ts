@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-const DEFAULT_PORT = 7377;
+export const DEFAULT_DAEMON_PORT = 7377;
 
 const DAEMON_FILE_NAME = 'daemon.json';
 const CONFIG_FILE_NAME = 'config.json';
@@ -43,7 +43,7 @@ export function resolveConfiguredPort(env: Env, home: string): number {
   if (fromEnv !== null) return fromEnv;
   const config = readJsonObject(join(home, CONFIG_FILE_NAME));
   const fromConfig = config ? parsePort(config['port']) : null;
-  return fromConfig ?? DEFAULT_PORT;
+  return fromConfig ?? DEFAULT_DAEMON_PORT;
 }
 
 /** The running daemon's file, or null when it is missing or malformed. Never throws. */

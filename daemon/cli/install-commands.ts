@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { homedir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 
-import { resolveConfiguredPort, resolveGobbyHome } from '../../hooks/daemon-file.js';
+import { DEFAULT_DAEMON_PORT, resolveConfiguredPort, resolveGobbyHome } from '../../hooks/daemon-file.js';
 import { gobbyError } from '../../hooks/errors.js';
 import { buildGobbyHooks, hasGobbyHooks, installIntoFile, uninstallFromFile } from '../../hooks/install.js';
 import { buildSessionStartCommand } from '../../hooks/session-start-command.js';
@@ -112,6 +112,9 @@ export async function install(target: InstallTarget, options: InstallOptions, en
   });
 
   const notes: string[] = [];
+  if (shared && port !== DEFAULT_DAEMON_PORT) {
+    notes.push(`note: these hooks post to port ${port}, not gobby's default ${DEFAULT_DAEMON_PORT}: every teammate's daemon must use port ${port} too (GOBBY_PORT or "port" in $GOBBY_HOME/config.json).`);
+  }
   if (!shared && launcher.kind === 'clone') {
     notes.push(
       launcher.found

@@ -17,7 +17,7 @@ import type { GobbyInstance } from '../support/gobby-process.js';
 import { uniqueToolUse } from '../support/scripted-session.js';
 
 /** The `gobby` executable as package.json's bin names it. */
-const GOBBY_BIN = join(REPO_ROOT, 'dist', 'daemon', 'cli', 'gobby.js');
+const GOBBY_BIN = join(REPO_ROOT, 'dist', 'daemon', 'cli', 'main.js');
 
 /** What Claude Code 2.1.330 writes to a status line command's stdin (the fields it always sends). */
 function claudeCodeStdin(sessionId: string, project: string): string {

@@ -57,7 +57,10 @@ describe('gobby install', () => {
 
   it('--shared writes portable, lenient entries; --fail-closed makes them block', async () => {
     const { home, gobbyHome, app } = machine();
-    expect((await gobby(['install', '--shared'], app, home)).code).toBe(0);
+    const installed = await gobby(['install', '--shared'], app, home);
+    expect(installed.code).toBe(0);
+    // This machine's daemon is on 7399: the team is told everyone needs that port.
+    expect(installed.stdout).toContain("port 7399, not gobby's default 7377");
     const lenient = readFileSync(join(app, '.claude', 'settings.json'), 'utf8');
     for (const local of [GOBBY_CLI, process.execPath, gobbyHome, 'x-gobby-home']) expect(lenient).not.toContain(local);
     expect(lenient).not.toContain('onFailure');
