@@ -57,4 +57,27 @@ describe('a broken workflow file after a daemon restart', () => {
     expect(status.workflow).toBe('test-first');
     expect(status.workflow_problem?.errors[0]?.file).toBe(file);
   }, TIMEOUT);
+
+  it('reads a misspelled tool name as a load error, names the nearest tool to the user, and keeps the last good version', async () => {
+    const { gobby, box } = await setUpGobbyProject({ workflow: { name: 'test-first', yaml: TEST_FIRST } });
+    const file = join(box.project, '.gobby', 'workflows', 'test-first.yaml');
+    // `Wirte` would have let Write through unnoticed before (issue #11, finding 3).
+    writeFileSync(file, TEST_FIRST.replace('[Read, Glob, Grep]', '[Read, Glob, Grep]\n    blocked_tools: [Wirte]'));
+    await gobby.stop();
+    await gobby.start();
+
+    const target = join(box.project, 'notes.txt');
+    const { run, requests } = await runScriptedSession(
+      box,
+      'Write notes.txt',
+      [{ toolUses: [uniqueToolUse('Write', { file_path: target, content: 'hi\n' })] }, { text: 'Refused.' }],
+      { id: randomUUID(), resume: false },
+    );
+    const [write] = toolResultsIn(requests[1]!);
+    expect(write?.is_error).toBe(true);
+    expect(write?.text).toContain('Workflow rule (test-first, phase plan): Write is not allowed in this phase');
+    expect(existsSync(target)).toBe(false);
+    // The user is told which name is wrong and what it probably meant.
+    expect(run.stdout).toMatch(/test-first\.yaml:\d+:\d+: [^"]*Wirte[^"]*did you mean `Write`\?/);
+  }, TIMEOUT);
 });
