@@ -1,7 +1,6 @@
 // How the gobby CLI reports errors, run as a user runs it (the built dist/ CLI, a temporary
 // GOBBY_HOME): one `gobby: <message> [CODE]` line on stderr, or with --json the error object
 // on stdout, and the exit status of the code either way. `npm test` builds dist/ first.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -10,14 +9,11 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { callDaemon, locateDaemon } from '../../daemon/cli/daemon-client.js';
 import { CONTROL_API, GOBBY_VERSION_HEADER } from '../../daemon/contracts/control-api.js';
 import { GobbyError } from '../../hooks/errors.js';
+import { runBuiltEntry, type EntryRun } from '../support/built-entry.js';
 import { GOBBY_CLI } from '../support/gobby-process.js';
 import { TestDaemon, TOKEN, type Json } from './test-daemon.js';
 
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+type Run = EntryRun;
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -36,19 +32,7 @@ function tempDir(prefix: string): string {
 
 /** Runs the CLI without inheriting this shell's environment (CLAUDECODE, a real GOBBY_HOME). */
 function gobby(args: readonly string[], env: { home: string; port: number }, cwd = env.home): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [GOBBY_CLI, ...args], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: env.home, GOBBY_HOME: env.home, GOBBY_PORT: String(env.port) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+  return runBuiltEntry(GOBBY_CLI, args, env, { cwd });
 }
 
 /** A port nothing listens on: one the OS just handed out and took back. */

@@ -2,20 +2,16 @@
 // CLI, a temporary GOBBY_HOME): `list`, `show` and `validate` work without a daemon, a file
 // that does not load fails the command (exit 1) and says where and why, and `status` never
 // calls a broken selection "none".
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runBuiltEntry, type EntryRun } from '../support/built-entry.js';
 import { GOBBY_CLI } from '../support/gobby-process.js';
 import { makeProject, TestDaemon, TOKEN, writeProjectWorkflow } from './test-daemon.js';
 
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+type Run = EntryRun;
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -26,19 +22,7 @@ beforeAll(() => {
 });
 
 function gobby(args: readonly string[], env: { home: string; port: number }, cwd: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [GOBBY_CLI, ...args], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: env.home, GOBBY_HOME: env.home, GOBBY_PORT: String(env.port) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+  return runBuiltEntry(GOBBY_CLI, args, env, { cwd });
 }
 
 /** A port nothing listens on. */

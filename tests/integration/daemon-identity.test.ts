@@ -2,23 +2,19 @@
 // when it is gobby, and the daemon of their own GOBBY_HOME. A real daemon (fastify on
 // loopback, a real SQLite file), the built CLI and hook client run as a user runs them, and
 // another program on the port (a tiny node:http server answering HTML).
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runBuiltEntry, type EntryRun } from '../support/built-entry.js';
 import { GOBBY_CLI } from '../support/gobby-process.js';
 import { hookPayload, TestDaemon, TOKEN } from './test-daemon.js';
 
 const HOOK_CLIENT = fileURLToPath(new URL('../../dist/hooks/client.js', import.meta.url));
 
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+type Run = EntryRun;
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -37,20 +33,7 @@ function tempHome(): string {
 
 /** Runs a built entry point with only the environment a user's shell would give it for this home and port. */
 function run(entry: string, args: readonly string[], env: { home: string; port: number }, stdin = ''): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [entry, ...args], {
-      cwd: env.home,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: env.home, GOBBY_HOME: env.home, GOBBY_PORT: String(env.port) },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+  return runBuiltEntry(entry, args, env, { stdin });
 }
 
 const gobby = (args: readonly string[], env: { home: string; port: number }) => run(GOBBY_CLI, args, env);
