@@ -146,9 +146,7 @@ export function createHookService(deps: HookServiceDeps) {
         actor: sender.sender ? `process:${sender.sender.comm}[${sender.sender.pid}]` : 'process:unknown',
         detail: summarizeEvent(event, origin),
       });
-      // A block like the engine's own guard denials: `status` and `blocked_count` count it.
-      const running = store.workflowStates.getPhase(origin.sessionId);
-      if (running) store.workflowStates.save(origin.sessionId, { ...running.state, blockedCount: running.state.blockedCount + 1 }, now);
+      store.workflowStates.countBlock(origin.sessionId, now);
     });
   }
 

@@ -40,8 +40,7 @@ export function createOverrideRefusals({ store, resolveProjectRoot, clock }: Ove
         if (session) {
           const running = store.workflowStates.getPhase(session.id);
           store.audit.append({ ...fields, sessionId: session.id, workflow: running?.workflow ?? null, phase: running?.state.phase ?? null });
-          // A refused override is a block, as the engine counts its own guard denials: `status` and `blocked_count` show it.
-          if (running) store.workflowStates.save(session.id, { ...running.state, blockedCount: running.state.blockedCount + 1 }, now);
+          store.workflowStates.countBlock(session.id, now);
           return;
         }
         // Not linked to a known session (a sender that could not be identified): the project

@@ -115,6 +115,15 @@ export function createWorkflowStatesRepository(db: Database) {
       const cached = phaseCache.get(sessionId);
       if (cached?.workflow === state.workflow) remember(sessionId, { ...cached, state });
     },
+    /**
+     * One more block on the session's phase workflow, for refusals made outside the engine
+     * (a forged event, a refused override), so that `status` counts them like the engine's
+     * own denials. A session without a workflow has nothing to count on.
+     */
+    countBlock(sessionId: string, now: number): void {
+      const running = this.getPhase(sessionId);
+      if (running) this.save(sessionId, { ...running.state, blockedCount: running.state.blockedCount + 1 }, now);
+    },
     /** Drops what was remembered: after a rolled-back transaction it may be ahead of the file. */
     forgetCached(): void {
       phaseCache.clear();
