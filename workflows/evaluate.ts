@@ -605,7 +605,8 @@ function deny(state: WorkflowState, reason: string, because: string): Evaluation
   return { state: countBlock(state), decision: { kind: 'deny', reason, because }, effects: [] };
 }
 
-function countBlock(state: WorkflowState): WorkflowState {
+/** One more refusal, in the session's total and in this turn's (the status line shows both). */
+export function countBlock(state: WorkflowState): WorkflowState {
   return { ...state, blockedCount: state.blockedCount + 1, blockedThisTurn: state.blockedThisTurn + 1 };
 }
 

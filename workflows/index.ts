@@ -1,7 +1,7 @@
 // The engine's public surface. Everything here is pure: no I/O, no clock, no process.
 export { compileWorkflow, BUILTIN_NAMES } from './compile.js';
 export type { CompiledWorkflow, CompiledPhase, DefinitionSource, DefinitionTier, LoadError, CompileResult } from './compile.js';
-export { startWorkflow, evaluateEvent, evaluateGuardsOnly, movePhase, reachablePhases, renderCurrentPhaseContext } from './evaluate.js';
+export { startWorkflow, evaluateEvent, evaluateGuardsOnly, movePhase, reachablePhases, renderCurrentPhaseContext, countBlock } from './evaluate.js';
 export type { EngineContext, Decision, Effect, Evaluation } from './evaluate.js';
 export { addNotice } from './decision-notice.js';
 export { isToolEvent } from './events.js';

@@ -2,7 +2,7 @@
 // one that gates tools) beside any number of lifecycle workflows; the hook path asks for
 // the phase workflow on every event, so that one is cached.
 import type { Database } from 'better-sqlite3';
-import { workflowStateSchema, type DefinitionSource, type DefinitionTier, type WorkflowState } from '../../workflows/index.js';
+import { countBlock, workflowStateSchema, type DefinitionSource, type DefinitionTier, type WorkflowState } from '../../workflows/index.js';
 
 /** The role a workflow plays in a session or project (the `kind` column). */
 type WorkflowKind = 'phase' | 'lifecycle';
@@ -118,11 +118,11 @@ export function createWorkflowStatesRepository(db: Database) {
     /**
      * One more block on the session's phase workflow, for refusals made outside the engine
      * (a forged event, a refused override), so that `status` counts them like the engine's
-     * own denials. A session without a workflow has nothing to count on.
+     * own denials (the same count). A session without a workflow has nothing to count on.
      */
     countBlock(sessionId: string, now: number): void {
       const running = this.getPhase(sessionId);
-      if (running) this.save(sessionId, { ...running.state, blockedCount: running.state.blockedCount + 1 }, now);
+      if (running) this.save(sessionId, countBlock(running.state), now);
     },
     /** Drops what was remembered: after a rolled-back transaction it may be ahead of the file. */
     forgetCached(): void {
