@@ -4,7 +4,7 @@
 // would silently ignore, back up what we replace (under GOBBY_HOME, never beside the file,
 // where it would show in `git status`), and write atomically.
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { printParseErrorCode } from 'jsonc-parser';
 
@@ -254,14 +254,36 @@ async function writeSettingsIfChanged(
   const mode = current.raw ? (await stat(target)).mode & 0o777 : undefined;
   const backupPath = current.raw ? await writeBackup(backupDir, path, current.raw, now) : undefined;
   const withBackup = backupPath === undefined ? {} : { backupPath };
-  // Nothing but `{}` left of a file: it was gobby's alone (or as good as empty), so give back "no file".
-  if (current.raw && /^\s*\{\s*\}\s*$/.test(next)) {
+  // Nothing but `{}` left of a file: gobby created it, so give back "no file". Unless the user
+  // had exactly these bytes before an install (an empty `{}` of their own, in a backup).
+  if (current.raw && /^\s*\{\s*\}\s*$/.test(next) && !(await wasBackedUpAs(backupDir, path, `${current.bom}${next}`))) {
     await unlink(target);
     return { path, changed: true, removed: true, events, ...withBackup };
   }
   await mkdir(dirname(path), { recursive: true });
   await writeFileAtomic(target, `${current.bom}${next}`, mode);
   return { path, changed: true, events, ...withBackup };
+}
+
+/** `<the file's path, slashes as '%'>`: the start of every backup name of `path`. */
+function backupPrefix(path: string): string {
+  return path.replace(/^[/\\]+/, '').replace(/[/\\:]/g, '%');
+}
+
+/** True when a backup of `path` holds exactly `text`: the file had that content before gobby edited it. */
+async function wasBackedUpAs(backupDir: string, path: string, text: string): Promise<boolean> {
+  const prefix = `${backupPrefix(path)}.`;
+  let names: string[];
+  try {
+    names = (await readdir(backupDir)).filter((name) => name.startsWith(prefix));
+  } catch {
+    return false;
+  }
+  for (const name of names) {
+    const backup = await readFile(join(backupDir, name), 'utf8').catch(() => null);
+    if (backup === text) return true;
+  }
+  return false;
 }
 
 /**
@@ -272,7 +294,7 @@ async function writeBackup(backupDir: string, path: string, content: Buffer, now
   await mkdir(backupDir, { recursive: true, mode: 0o700 });
   // 20251121T230600Z: sortable, and free of ':' which Windows file names reject.
   const stamp = now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
-  const name = path.replace(/^[/\\]+/, '').replace(/[/\\:]/g, '%');
+  const name = backupPrefix(path);
   for (let attempt = 0; ; attempt++) {
     const candidate = join(backupDir, `${name}.${stamp}${attempt === 0 ? '' : `-${attempt}`}`);
     try {

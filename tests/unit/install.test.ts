@@ -215,6 +215,16 @@ describe('uninstallFromFile', () => {
     expect(existsSync(settingsPath)).toBe(false);
   });
 
+  it('gives back a file of the user that held only `{}`, rather than removing it', async () => {
+    const { settingsPath } = await tempProject();
+    await mkdir(join(settingsPath, '..'), { recursive: true });
+    await writeFile(settingsPath, '{}\n');
+    await installIntoFile({ path: settingsPath, gobbyHooks: strictHooks, now: NOW });
+    const summary = await uninstallFromFile({ path: settingsPath, now: new Date('2025-11-22T00:00:00Z') });
+    expect(summary.removed).toBeUndefined();
+    expect(await readFile(settingsPath, 'utf8')).toBe('{}\n');
+  });
+
   it('gives back the same bytes: 4-space, CRLF, other hooks, a byte-order mark', async () => {
     const { settingsPath } = await tempProject();
     await mkdir(join(settingsPath, '..'), { recursive: true });
