@@ -6,11 +6,14 @@ import { gobbyError } from '../../hooks/errors.js';
 import { CONTROL_API } from '../contracts/control-api.js';
 import { callDaemon, locateDaemon, type DaemonAddress } from './daemon-client.js';
 import { printResult, type OutputOptions } from './output.js';
+import { isProcessRunning } from './process-alive.js';
 
 type Env = Record<string, string | undefined>;
 
 const STARTUP_TIMEOUT_MS = 15_000;
 const STOP_TIMEOUT_MS = 10_000;
+/** A check is one kill(0) and one small /proc read. */
+const STOP_POLL_INTERVAL_MS = 20;
 
 export async function startDaemon(env: Env, output: OutputOptions): Promise<void> {
   const address = locateDaemon(env);
@@ -48,8 +51,8 @@ export async function stopDaemon(env: Env, output: OutputOptions): Promise<void>
   const running = found.identity;
   await callDaemon(onPort(locateDaemon(env), found.port), CONTROL_API.shutdown);
   const deadline = Date.now() + STOP_TIMEOUT_MS;
-  while (Date.now() < deadline && isAlive(running.pid)) await sleep(100);
-  if (isAlive(running.pid)) {
+  while (Date.now() < deadline && isProcessRunning(running.pid)) await sleep(STOP_POLL_INTERVAL_MS);
+  if (isProcessRunning(running.pid)) {
     throw gobbyError('GOBBY_ERR_CLI_STOP_FAILED', `the daemon (pid ${running.pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s`);
   }
   printResult(output, { stopped: true, pid: running.pid }, () => `gobby daemon stopped (pid ${running.pid})`);
@@ -78,15 +81,6 @@ export function formatDuration(seconds: number): string {
   if (seconds < 60) return `${seconds}s`;
   if (seconds < 3600) return `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
   return `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function onPort(address: DaemonAddress, port: number): DaemonAddress {

@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isProcessRunning } from '../../daemon/cli/process-alive.js';
 import { REPO_ROOT } from './claude-cli.js';
 
 export const GOBBY_CLI = join(REPO_ROOT, 'dist', 'daemon', 'cli', 'main.js');
@@ -90,7 +91,7 @@ export async function createGobby(options: CreateGobbyOptions = {}): Promise<Gob
       await instance.stop();
       // `daemon stop` is an override: refused when this test process was registered as a
       // session's Claude Code (it ran a SessionStart hook itself). A test's daemon must not outlive it.
-      if (pid !== undefined && isAlive(pid)) process.kill(pid, 'SIGTERM');
+      if (pid !== undefined && isProcessRunning(pid)) process.kill(pid, 'SIGTERM');
       rmSync(home, { recursive: true, force: true });
     },
   };
@@ -103,14 +104,5 @@ function daemonPid(home: string): number | undefined {
     return typeof pid === 'number' ? pid : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
