@@ -20,6 +20,8 @@ export interface ValidationReport {
   readonly files: readonly { file: string; workflow: string | null; errors: readonly LoadError[] }[];
 }
 
+export type LocalWorkflows = ReturnType<typeof createLocalWorkflows>;
+
 export function createLocalWorkflows(env: Env, cwd: string) {
   const root = createProjectRootResolver()(cwd);
   const catalog = createWorkflowCatalog({

@@ -3,22 +3,16 @@
 import { Command, CommanderError, Option } from 'commander';
 import { gobbyError } from '../../hooks/errors.js';
 import { DAEMON_MAIN, PACKAGE_VERSION } from '../package-info.js';
-import { daemonStatus, startDaemon, stopDaemon } from './daemon-commands.js';
-import { install, uninstall, type InstallScope, type InstallTarget } from './install-commands.js';
+import type { InstallScope, InstallTarget } from './install-commands.js';
 import { printFailure } from './output.js';
-import { setup } from './setup-command.js';
-import {
-  changePhase,
-  clearWorkflow,
-  listWorkflows,
-  resetWorkflow,
-  setEnforcement,
-  setWorkflow,
-  showAudit,
-  showStatus,
-  showWorkflow,
-  validateWorkflows,
-} from './workflow-commands.js';
+
+// Each command's module loads when that command runs: `gobby workflow status` then loads the
+// HTTP client and its contracts, not the workflow engine, the installer or yaml, jexl and unbash
+// (about 0.4 s → 0.25 s a call here; scripts and the status line call gobby often).
+const daemonCommands = () => import('./daemon-commands.js');
+const installCommands = () => import('./install-commands.js');
+const setupCommand = () => import('./setup-command.js');
+const workflowCommands = () => import('./workflow-commands.js');
 
 const env = process.env;
 const cwd = process.cwd();
@@ -60,18 +54,18 @@ daemon
       await runDaemon({ foreground: true, env });
       return;
     }
-    await startDaemon(env, { json: !!options.json });
+    await (await daemonCommands()).startDaemon(env, { json: !!options.json });
   });
 daemon
   .command('stop')
   .description('stop the running daemon (state is in SQLite and survives)')
   .addOption(jsonOption())
-  .action((options: { json?: boolean }) => stopDaemon(env, { json: !!options.json }));
+  .action(async (options: { json?: boolean }) => (await daemonCommands()).stopDaemon(env, { json: !!options.json }));
 daemon
   .command('status')
   .description('pid, port, version, uptime, database path and active sessions')
   .addOption(jsonOption())
-  .action((options: { json?: boolean }) => daemonStatus(env, { json: !!options.json }));
+  .action(async (options: { json?: boolean }) => (await daemonCommands()).daemonStatus(env, { json: !!options.json }));
 
 program
   .command('setup')
@@ -81,8 +75,8 @@ program
   .option('--remove', 'remove the launcher instead (the daemon and your projects are left alone)')
   .option('--no-start', 'do not start the daemon (the first Claude Code session starts it)')
   .addOption(jsonOption())
-  .action((options: { binDir?: string; force?: boolean; remove?: boolean; start: boolean; json?: boolean }) =>
-    setup({ binDir: options.binDir, force: !!options.force, remove: !!options.remove, start: options.start }, env, { json: !!options.json }),
+  .action(async (options: { binDir?: string; force?: boolean; remove?: boolean; start: boolean; json?: boolean }) =>
+    (await setupCommand()).setup({ binDir: options.binDir, force: !!options.force, remove: !!options.remove, start: options.start }, env, { json: !!options.json }),
   );
 
 /** --user, --shared or neither (personal); both is a usage error. */
@@ -127,8 +121,8 @@ program
     '\nThe project root is the git root, else the nearest folder up with .claude/ or .gobby/, else this folder.\n' +
       'Examples:\n  gobby install                    # just you, this project\n  gobby install --shared           # the team: commit .claude/settings.json\n  gobby install --shared --fail-closed',
   )
-  .action((options: InstallCliOptions) =>
-    install(installTarget(options), { lenient: !!options.lenient, failClosed: !!options.failClosed, statusLine: options.statusline !== false }, env, cwd, { json: !!options.json }),
+  .action(async (options: InstallCliOptions) =>
+    (await installCommands()).install(installTarget(options), { lenient: !!options.lenient, failClosed: !!options.failClosed, statusLine: options.statusline !== false }, env, cwd, { json: !!options.json }),
   );
 program
   .command('uninstall')
@@ -140,7 +134,7 @@ program
   .option('--user', 'your user settings instead')
   .option('--force', 'accept / or your home folder as the project')
   .addOption(jsonOption())
-  .action((options: InstallCliOptions) => uninstall(installTarget(options), env, cwd, { json: !!options.json }));
+  .action(async (options: InstallCliOptions) => (await installCommands()).uninstall(installTarget(options), env, cwd, { json: !!options.json }));
 
 // Normally dispatched by main.ts before this file loads; declared here for --help.
 program
@@ -171,38 +165,38 @@ workflow
   .command('list')
   .description('workflows visible from this project: project .gobby/workflows/ > $GOBBY_HOME/workflows/ > built-in; exit 1 if a file does not load (works without a daemon)')
   .addOption(jsonOption())
-  .action((options: { json?: boolean }) => listWorkflows({ env, cwd, output: { json: !!options.json } }));
+  .action(async (options: { json?: boolean }) => (await workflowCommands()).listWorkflows({ env, cwd, output: { json: !!options.json } }));
 workflow
   .command('show <name>')
   .description("a workflow's phases, tools and transitions, and its load errors (works without a daemon)")
   .addOption(jsonOption())
-  .action((name: string, options: { json?: boolean }) => showWorkflow({ env, cwd, output: { json: !!options.json } }, name));
+  .action(async (name: string, options: { json?: boolean }) => (await workflowCommands()).showWorkflow({ env, cwd, output: { json: !!options.json } }, name));
 workflow
   .command('validate [target]')
   .description('check that workflow files load, without a daemon: a file path, a workflow name, or every file in every tier; exit 1 if one does not')
   .addOption(jsonOption())
-  .action((target: string | undefined, options: { json?: boolean }) => validateWorkflows({ env, cwd, output: { json: !!options.json } }, target));
+  .action(async (target: string | undefined, options: { json?: boolean }) => (await workflowCommands()).validateWorkflows({ env, cwd, output: { json: !!options.json } }, target));
 workflow
   .command('set <name>')
   .description("make <name> this project's workflow: new sessions and running sessions without one get it (audited)")
   .addOption(reasonOption(''))
   .option('--force', 'accept / or your home folder as the project')
   .addOption(jsonOption())
-  .action((name: string, options: { reason?: string; force?: boolean; json?: boolean }) =>
-    setWorkflow({ env, cwd, output: { json: !!options.json } }, name, { reason: options.reason, force: !!options.force }),
+  .action(async (name: string, options: { reason?: string; force?: boolean; json?: boolean }) =>
+    (await workflowCommands()).setWorkflow({ env, cwd, output: { json: !!options.json } }, name, { reason: options.reason, force: !!options.force }),
   );
 workflow
   .command('clear')
   .description("remove this project's workflow: new sessions run without one, running sessions keep theirs (audited)")
   .addOption(reasonOption(' (required)'))
   .addOption(jsonOption())
-  .action((options: { reason?: string; json?: boolean }) => clearWorkflow({ env, cwd, output: { json: !!options.json } }, { reason: options.reason }));
+  .action(async (options: { reason?: string; json?: boolean }) => (await workflowCommands()).clearWorkflow({ env, cwd, output: { json: !!options.json } }, { reason: options.reason }));
 workflow
   .command('status')
   .description("a session's workflow, phase, time in phase, counts, tools, pending approval and last decisions")
   .addOption(sessionOption())
   .addOption(jsonOption())
-  .action((options: { session?: string; json?: boolean }) => showStatus({ env, cwd, output: { json: !!options.json } }, options.session));
+  .action(async (options: { session?: string; json?: boolean }) => (await workflowCommands()).showStatus({ env, cwd, output: { json: !!options.json } }, options.session));
 workflow
   .command('phase <name>')
   .description('move the session to phase <name>; without --force only where the definition allows it now')
@@ -210,8 +204,8 @@ workflow
   .addOption(reasonOption(', required with --force'))
   .addOption(sessionOption())
   .addOption(jsonOption())
-  .action((name: string, options: { force?: boolean; reason?: string; session?: string; json?: boolean }) =>
-    changePhase({ env, cwd, output: { json: !!options.json } }, name, { force: !!options.force, reason: options.reason, session: options.session }),
+  .action(async (name: string, options: { force?: boolean; reason?: string; session?: string; json?: boolean }) =>
+    (await workflowCommands()).changePhase({ env, cwd, output: { json: !!options.json } }, name, { force: !!options.force, reason: options.reason, session: options.session }),
   );
 workflow
   .command('reset')
@@ -219,8 +213,8 @@ workflow
   .addOption(reasonOption(' (required)'))
   .addOption(sessionOption())
   .addOption(jsonOption())
-  .action((options: { reason?: string; session?: string; json?: boolean }) =>
-    resetWorkflow({ env, cwd, output: { json: !!options.json } }, { reason: options.reason, session: options.session }),
+  .action(async (options: { reason?: string; session?: string; json?: boolean }) =>
+    (await workflowCommands()).resetWorkflow({ env, cwd, output: { json: !!options.json } }, { reason: options.reason, session: options.session }),
   );
 workflow
   .command('disable')
@@ -230,8 +224,8 @@ workflow
   .addOption(sessionOption())
   .addOption(jsonOption())
   .addHelpText('after', '\nExample:\n  gobby workflow disable --for 30m --reason "hotfix by hand"\n`gobby workflow status` shows the time left.')
-  .action((options: { reason?: string; for?: string; session?: string; json?: boolean }) =>
-    setEnforcement({ env, cwd, output: { json: !!options.json } }, false, {
+  .action(async (options: { reason?: string; for?: string; session?: string; json?: boolean }) =>
+    (await workflowCommands()).setEnforcement({ env, cwd, output: { json: !!options.json } }, false, {
       reason: options.reason,
       session: options.session,
       ...(options.for === undefined ? {} : { for: options.for }),
@@ -243,8 +237,8 @@ workflow
   .addOption(reasonOption(''))
   .addOption(sessionOption())
   .addOption(jsonOption())
-  .action((options: { reason?: string; session?: string; json?: boolean }) =>
-    setEnforcement({ env, cwd, output: { json: !!options.json } }, true, { reason: options.reason, session: options.session }),
+  .action(async (options: { reason?: string; session?: string; json?: boolean }) =>
+    (await workflowCommands()).setEnforcement({ env, cwd, output: { json: !!options.json } }, true, { reason: options.reason, session: options.session }),
   );
 
 workflow
@@ -259,8 +253,8 @@ workflow
     '\nEach row: time, session, decision, event and tool, phase, why, the reason given, and who [actor].\n' +
       'Examples:\n  gobby workflow audit --tamper\n  gobby workflow audit --session <id> --limit 200 --json',
   )
-  .action((options: { tamper?: boolean; session?: string; limit?: string; json?: boolean }) =>
-    showAudit({ env, cwd, output: { json: !!options.json } }, {
+  .action(async (options: { tamper?: boolean; session?: string; limit?: string; json?: boolean }) =>
+    (await workflowCommands()).showAudit({ env, cwd, output: { json: !!options.json } }, {
       tamper: !!options.tamper,
       ...(options.session === undefined ? {} : { session: options.session }),
       ...(options.limit === undefined ? {} : { limit: options.limit }),

@@ -6,7 +6,7 @@ import type { AuditAnswer, StatusAnswer } from '../contracts/session-answers.js'
 import { findProjectRoot, projectRootRefusal } from '../project-root.js';
 import { callDaemon, locateDaemon } from './daemon-client.js';
 import { formatDuration } from './daemon-commands.js';
-import { createLocalWorkflows } from './local-workflows.js';
+import type { LocalWorkflows } from './local-workflows.js';
 import { printResult, type OutputOptions } from './output.js';
 
 type Env = Record<string, string | undefined>;
@@ -30,17 +30,23 @@ function refuseInsideClaudeCode(env: Env, command: string): void {
   }
 }
 
+/** The engine and the definition files, loaded only when a command reads the files here (see program.ts). */
+async function localWorkflows(ctx: Context): Promise<LocalWorkflows> {
+  const { createLocalWorkflows } = await import('./local-workflows.js');
+  return createLocalWorkflows(ctx.env, ctx.cwd);
+}
+
 /**
  * Asks the daemon; when no daemon runs, reads the definition files here instead (commands
  * that only read definitions must work without one) and says so on stderr.
  */
-async function fromDaemonOrFiles<T>(ctx: Context, ask: () => Promise<T>, read: (local: ReturnType<typeof createLocalWorkflows>) => T): Promise<T> {
+async function fromDaemonOrFiles<T>(ctx: Context, ask: () => Promise<T>, read: (local: LocalWorkflows) => T): Promise<T> {
   try {
     return await ask();
   } catch (error) {
     if (!(error instanceof GobbyError) || error.code !== 'GOBBY_ERR_CLI_DAEMON_UNREACHABLE') throw error;
     process.stderr.write("gobby: the daemon is not running: read the workflow files directly (the project's chosen workflow is not shown)\n");
-    const local = createLocalWorkflows(ctx.env, ctx.cwd);
+    const local = await localWorkflows(ctx);
     try {
       return read(local);
     } finally {
@@ -107,8 +113,8 @@ export async function showWorkflow(ctx: Context, name: string): Promise<void> {
 }
 
 /** `gobby workflow validate [file|name]`: loads definitions here, never asks the daemon; exit 1 when one does not load. */
-export function validateWorkflows(ctx: Context, target: string | undefined): Promise<void> {
-  const local = createLocalWorkflows(ctx.env, ctx.cwd);
+export async function validateWorkflows(ctx: Context, target: string | undefined): Promise<void> {
+  const local = await localWorkflows(ctx);
   try {
     const report = local.validate(target);
     const broken = report.files.filter((file) => file.errors.length > 0);
@@ -126,7 +132,6 @@ export function validateWorkflows(ctx: Context, target: string | undefined): Pro
   } finally {
     void local.close();
   }
-  return Promise.resolve();
 }
 
 export async function setWorkflow(ctx: Context, name: string, options: { reason?: string; force?: boolean }): Promise<void> {
