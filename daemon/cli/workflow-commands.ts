@@ -31,9 +31,8 @@ function refuseInsideClaudeCode(env: Env, command: string): void {
 }
 
 /** The engine and the definition files, loaded only when a command reads the files here (see program.ts). */
-async function localWorkflows(ctx: Context): Promise<LocalWorkflows> {
-  const { createLocalWorkflows } = await import('./local-workflows.js');
-  return createLocalWorkflows(ctx.env, ctx.cwd);
+function localWorkflows(ctx: Context): Promise<LocalWorkflows> {
+  return import('./local-workflows.js').then((local) => local.createLocalWorkflows(ctx.env, ctx.cwd));
 }
 
 /**
