@@ -22,6 +22,7 @@ import { createSelectedWorkflows } from './selected-workflow.js';
 import { createSessionWorkflows } from './session-workflows.js';
 import { openDatabase } from './store/open-database.js';
 import { createStore, type Store } from './store/store.js';
+import { createIdleCollector } from './idle-collector.js';
 import { startWalCheckpointer } from './store/wal-checkpointer.js';
 import { createWorkflowCatalog, type WorkflowCatalog } from './workflow-catalog.js';
 
@@ -42,6 +43,8 @@ export interface ComposeOptions {
    */
   readonly checkpointInWorker?: boolean;
   readonly onCheckpointError?: (error: Error) => void;
+  /** Empty V8's young generation while no request comes (idle-collector.ts); main.ts turns it on. */
+  readonly collectWhenIdle?: boolean;
   /** More effect handlers after the built-in ones (tests use this to watch or break effects). */
   readonly extraEffectHandlers?: readonly EffectHandler[];
   /** The user's home, for `~` in the agent's shell commands and ~/.claude (default: the daemon's). */
@@ -137,7 +140,10 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
     clock: () => Date.now(),
   });
   const controlService = createControlService({ store, catalog, selected, sessionWorkflows, effects, resolveProjectRoot, clock });
+  const idleCollector = options.collectWhenIdle ? createIdleCollector() : undefined;
+  if (idleCollector && !idleCollector.enabled) log?.info('node was started without --expose-gc (daemon start --foreground): no young-generation collection while idle');
   const app = buildServer({
+    ...(idleCollector?.enabled ? { requestArrived: idleCollector.requestArrived } : {}),
     hookService,
     provenance,
     overrideOrigin,
@@ -167,6 +173,7 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
       await app.close();
       await catalog.close();
       await checkpointer?.stop();
+      idleCollector?.close();
       db.close();
     },
   };

@@ -50,6 +50,7 @@ export async function runDaemon(options: { foreground: boolean; env: Record<stri
     bodyLimitBytes: config.bodyLimitBytes,
     watchDefinitions: true,
     checkpointInWorker: true,
+    collectWhenIdle: true,
     onCheckpointError: (error) => logger.error({ err: error }, 'WAL checkpoint worker failed; SQLite checkpoints on its own'),
     shutdown: () => shutdown('api'),
     onReloadError: (errors) => logger.warn({ errors }, 'workflow definitions failed to load; the last good versions stay in use'),

@@ -24,6 +24,8 @@ export interface ServerDeps {
   /** Largest request body accepted. Write payloads carry whole files, so this is generous. */
   readonly bodyLimitBytes: number;
   readonly shutdown: () => void;
+  /** Called as each request arrives, before anything else (the idle collector's clock). */
+  readonly requestArrived?: () => void;
 }
 
 export function buildServer(deps: ServerDeps): FastifyInstance {
@@ -45,7 +47,9 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
 
   registerJsonBodyParser(app);
   // Marks every answer as gobby's, so the CLI can tell it from another program on the port.
+  const requestArrived = deps.requestArrived;
   app.addHook('onRequest', (_request, reply, done) => {
+    requestArrived?.();
     reply.header(GOBBY_VERSION_HEADER, deps.info.version);
     done();
   });

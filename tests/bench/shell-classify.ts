@@ -6,8 +6,12 @@
 // PostToolUse). Every timed command here is therefore made new with a trailing comment that changes
 // nothing but the string, so the figures are those of a command never seen before; the cost of a
 // repeated command is measured apart.
+import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { PerformanceObserver } from 'node:perf_hooks';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { createIdleCollector, type IdleCollector } from '../../daemon/idle-collector.js';
+import { DAEMON_NODE_FLAGS } from '../../hooks/daemon-locator.js';
 import { analyzeShellCommand, MAX_COMMAND_LENGTH, type ShellContext } from '../../workflows/index.js';
 import { metric, nsToMs, summarize, type BenchResult } from './stats.js';
 
@@ -123,45 +127,93 @@ function setupScript(bytes: number): string {
   }
 }
 
+/**
+ * Runs the measurement in a node process with the daemon's flags (its small young generation, and
+ * --expose-gc for the idle collector), so garbage collection costs what it costs in the daemon.
+ */
 export async function runShellClassify(options: ShellBenchOptions = SHELL_DEFAULTS): Promise<BenchResult> {
-  const spread = commandSpread();
-  // A benchmark of the wrong path is worse than none: every command must parse and be classified.
-  for (const { command, label } of spread) {
-    const problem = analyzeShellCommand(command, CTX).effects.find((effect) => effect.kind === 'opaque' && /parser could not read|unsupported|limit/.test(effect.why));
-    if (problem) throw new Error(`bench: ${label} should parse, got ${JSON.stringify(problem)}`);
-  }
-  let sink = 0;
-  let serial = 0;
-  for (let i = 0; i < options.warmup; i++) for (const { command } of spread) sink += analyzeShellCommand(uniqueCopy(command, serial++), CTX).effects.length;
+  const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, '--import', 'tsx', fileURLToPath(import.meta.url), CHILD_FLAG, JSON.stringify(options)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', resolve);
+  });
+  if (code !== 0) throw new Error(`bench: the shell measurement exited ${code}`);
+  return JSON.parse(stdout) as BenchResult;
+}
 
+const CHILD_FLAG = '--shell-bench-child';
+
+interface TimedLoop {
+  readonly all: Float64Array;
+  readonly fourKb: Float64Array;
+  readonly perCommand: readonly Float64Array[];
+  readonly gcPausesMs: readonly number[];
+  readonly idleCollections: number;
+  readonly preempted: number;
+}
+
+/**
+ * Times every command of the spread `rounds` times. With `collector`, the daemon's idle collector
+ * gets its turn before each command (untimed), as between two hook events of a session; without
+ * it, commands follow each other with no gap, as in a burst.
+ */
+async function timedLoop(spread: readonly { readonly command: string }[], rounds: number, serial: { next: number }, collector: IdleCollector | undefined): Promise<TimedLoop> {
   const gcPausesMs: number[] = [];
   const gcObserver = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) gcPausesMs.push(entry.duration);
+    // Collections the idle collector asked for (forced) ran outside the timed regions: V8's own only.
+    for (const entry of list.getEntries()) {
+      const flags = (entry as { detail?: { flags?: number } }).detail?.flags ?? 0;
+      if ((flags & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) === 0) gcPausesMs.push(entry.duration);
+    }
   });
   gcObserver.observe({ entryTypes: ['gc'] });
-
-  const usageBefore = process.resourceUsage();
-  const perCommand = spread.map(() => new Float64Array(options.rounds));
-  const all = new Float64Array(options.rounds * spread.length);
-  const large = new Float64Array(options.rounds * spread.filter((entry) => entry.command.length > 3000).length);
+  const perCommand = spread.map(() => new Float64Array(rounds));
+  const all = new Float64Array(rounds * spread.length);
+  const fourKb = new Float64Array(rounds * spread.filter((entry) => entry.command.length > 3000).length);
   let allIndex = 0;
-  let largeIndex = 0;
-  for (let round = 0; round < options.rounds; round++) {
+  let fourKbIndex = 0;
+  let idleCollections = 0;
+  let sink = 0;
+  const usageBefore = process.resourceUsage();
+  for (let round = 0; round < rounds; round++) {
     for (const [index, { command: original }] of spread.entries()) {
-      const command = uniqueCopy(original, serial++);
+      const command = uniqueCopy(original, serial.next++);
+      if (collector?.collectIfWorthIt()) idleCollections++;
       const t0 = process.hrtime.bigint();
       const analysis = analyzeShellCommand(command, CTX);
       const ms = nsToMs(process.hrtime.bigint() - t0);
       sink += analysis.effects.length;
       perCommand[index]![round] = ms;
       all[allIndex++] = ms;
-      if (command.length > 3000) large[largeIndex++] = ms;
+      if (command.length > 3000) fourKb[fourKbIndex++] = ms;
     }
   }
   const usageAfter = process.resourceUsage();
   await new Promise((resolve) => setTimeout(resolve, 100)); // GC entries arrive asynchronously
   gcObserver.disconnect();
-  const preempted = usageAfter.involuntaryContextSwitches - usageBefore.involuntaryContextSwitches;
+  if (sink === 0) throw new Error('unreachable: nothing was classified');
+  return { all, fourKb, perCommand, gcPausesMs, idleCollections, preempted: usageAfter.involuntaryContextSwitches - usageBefore.involuntaryContextSwitches };
+}
+
+async function measureShellClassify(options: ShellBenchOptions): Promise<BenchResult> {
+  const spread = commandSpread();
+  // A benchmark of the wrong path is worse than none: every command must parse and be classified.
+  for (const { command, label } of spread) {
+    const problem = analyzeShellCommand(command, CTX).effects.find((effect) => effect.kind === 'opaque' && /parser could not read|unsupported|limit/.test(effect.why));
+    if (problem) throw new Error(`bench: ${label} should parse, got ${JSON.stringify(problem)}`);
+  }
+  const collector = createIdleCollector();
+  if (!collector.enabled) throw new Error('bench: the shell measurement needs node --expose-gc, as the daemon has');
+  let sink = 0;
+  const serial = { next: 0 };
+  for (let i = 0; i < options.warmup; i++) for (const { command } of spread) sink += analyzeShellCommand(uniqueCopy(command, serial.next++), CTX).effects.length;
+
+  const session = await timedLoop(spread, options.rounds, serial, collector);
+  const burst = await timedLoop(spread, options.rounds, serial, undefined);
 
   // Linearity: the same statement mix at growing sizes. Above the cap nothing is parsed.
   const sizes = [4 * 1024, 16 * 1024, 64 * 1024 - 64, 300 * 1024];
@@ -169,7 +221,8 @@ export async function runShellClassify(options: ShellBenchOptions = SHELL_DEFAUL
     const command = wholeStatements(bytes - UNIQUE_SUFFIX_LENGTH);
     const samples = new Float64Array(options.largeRuns);
     for (let i = 0; i < options.largeRuns; i++) {
-      const copy = uniqueCopy(command, serial++);
+      const copy = uniqueCopy(command, serial.next++);
+      collector.collectIfWorthIt();
       const t0 = process.hrtime.bigint();
       sink += analyzeShellCommand(copy, CTX).effects.length;
       samples[i] = nsToMs(process.hrtime.bigint() - t0);
@@ -183,9 +236,9 @@ export async function runShellClassify(options: ShellBenchOptions = SHELL_DEFAUL
   let repeatedIndex = 0;
   for (let round = 0; round < options.rounds / 4; round++) {
     for (const { command: original } of spread) {
-      const command = uniqueCopy(original, serial++);
+      const command = uniqueCopy(original, serial.next++);
       sink += analyzeShellCommand(command, CTX).effects.length;
-      const again = uniqueCopy(original, serial - 1); // an equal string, not the same object, as from a second hook event
+      const again = uniqueCopy(original, serial.next - 1); // an equal string, not the same object, as from a second hook event
       const t0 = process.hrtime.bigint();
       sink += analyzeShellCommand(again, CTX).effects.length;
       repeated[repeatedIndex++] = nsToMs(process.hrtime.bigint() - t0);
@@ -194,11 +247,15 @@ export async function runShellClassify(options: ShellBenchOptions = SHELL_DEFAUL
   const repeatedLatency = summarize(repeated.subarray(0, repeatedIndex));
   if (sink === 0) throw new Error('unreachable: nothing was classified');
 
-  const latency = summarize(all);
-  const fourKb = summarize(large);
+  const latency = summarize(session.all);
+  const fourKb = summarize(session.fourKb);
+  const burstAll = summarize(burst.all);
+  const burstFourKb = summarize(burst.fourKb);
   const perKb = scaling.filter((entry) => !entry.opaque).map((entry) => entry.medianMs / (entry.bytes / 1024));
   const capped = scaling.find((entry) => entry.opaque);
   const sizeLabel = (bytes: number): string => `${Math.round(bytes / 1024)} KB`;
+  const gcNote = (loop: TimedLoop): string =>
+    `${loop.gcPausesMs.length} V8 GC pauses (total ${loop.gcPausesMs.reduce((a, b) => a + b, 0).toFixed(1)} ms, max ${loop.gcPausesMs.length > 0 ? Math.max(...loop.gcPausesMs).toFixed(2) : 0} ms), ${loop.preempted} involuntary context switches`;
   return {
     name: 'shell-classify',
     title: 'Shell: parse + classify one Bash command',
@@ -206,19 +263,28 @@ export async function runShellClassify(options: ShellBenchOptions = SHELL_DEFAUL
       metric('p50 (spread to 4 KB)', latency.p50, 'ms'),
       metric('p99 (spread to 4 KB)', latency.p99, 'ms', { op: '<', value: 0.3 }),
       metric('p99 (4 KB commands)', fourKb.p99, 'ms', { op: '<', value: 0.3 }),
+      metric('p99 back to back (spread to 4 KB)', burstAll.p99, 'ms'),
+      metric('p99 back to back (4 KB commands)', burstFourKb.p99, 'ms'),
       ...scaling.map((entry) => metric(`median ${sizeLabel(entry.bytes)}${entry.opaque ? ' (over the cap: opaque)' : ''}`, entry.medianMs, 'ms')),
       metric('max/min time per KB below the cap', Math.max(...perKb) / Math.min(...perKb), 'x', { op: '<', value: 3 }),
       metric('p50 repeated command (remembered)', repeatedLatency.p50, 'ms'),
       metric('p99 repeated command (remembered)', repeatedLatency.p99, 'ms'),
     ],
     notes: [
-      `${spread.length} commands (${spread.map((entry) => entry.label).join(', ')}), ${options.rounds} rounds each, timed one by one with process.hrtime.bigint() after ${options.warmup} warm-up rounds`,
-      `4 KB commands: p50 ${fourKb.p50.toFixed(3)} ms, p99 ${fourKb.p99.toFixed(3)} ms, max ${fourKb.max.toFixed(3)} ms; all commands: max ${latency.max.toFixed(3)} ms`,
+      `${spread.length} commands (${spread.map((entry) => entry.label).join(', ')}), ${options.rounds} rounds each, timed one by one with process.hrtime.bigint() after ${options.warmup} warm-up rounds, in a node process with the daemon's flags (${DAEMON_NODE_FLAGS.join(' ')})`,
+      `as in a session (the targets): before each command the daemon's idle collector has its turn, as it has between two hook events (daemon/idle-collector.ts; it ran ${session.idleCollections} times); ${gcNote(session)}`,
+      `back to back (no target): commands with no gap between them, as in a burst the idle collector never sees; ${gcNote(burst)}`,
+      `4 KB commands: p50 ${fourKb.p50.toFixed(3)} ms, p99 ${fourKb.p99.toFixed(3)} ms, max ${fourKb.max.toFixed(3)} ms; back to back p50 ${burstFourKb.p50.toFixed(3)} ms, p99 ${burstFourKb.p99.toFixed(3)} ms, max ${burstFourKb.max.toFixed(3)} ms`,
       `linearity: ${scaling.filter((entry) => !entry.opaque).map((entry) => `${sizeLabel(entry.bytes)} ${(entry.medianMs / (entry.bytes / 1024) * 1000).toFixed(1)} µs/KB`).join(', ')}`,
       `cap: commands above ${MAX_COMMAND_LENGTH} characters are opaque without parsing${capped ? `; ${sizeLabel(capped.bytes)} returned in ${capped.medianMs.toFixed(3)} ms` : ''}`,
-      `per command p50/p99 (ms): ${spread.map((entry, index) => { const s = summarize(perCommand[index]!); return `${entry.label} ${s.p50.toFixed(3)}/${s.p99.toFixed(3)}`; }).join('; ')}`,
-      `during the timed loop: ${gcPausesMs.length} GC pauses (total ${gcPausesMs.reduce((a, b) => a + b, 0).toFixed(1)} ms, max ${gcPausesMs.length > 0 ? Math.max(...gcPausesMs).toFixed(2) : 0} ms), ${preempted} involuntary context switches; load average at the end ${loadavg().map((value) => value.toFixed(2)).join(' ')}`,
+      `per command p50/p99 (ms): ${spread.map((entry, index) => { const s = summarize(session.perCommand[index]!); return `${entry.label} ${s.p50.toFixed(3)}/${s.p99.toFixed(3)}`; }).join('; ')}`,
+      `load average at the end ${loadavg().map((value) => value.toFixed(2)).join(' ')}`,
     ],
-    details: { latencyMs: latency, fourKbMs: fourKb, scaling, gcPauses: gcPausesMs.length },
+    details: { latencyMs: latency, fourKbMs: fourKb, burstMs: burstAll, burstFourKbMs: burstFourKb, scaling, gcPauses: session.gcPausesMs.length, burstGcPauses: burst.gcPausesMs.length },
   };
+}
+
+if (process.argv[2] === CHILD_FLAG) {
+  const result = await measureShellClassify(JSON.parse(process.argv[3]!) as ShellBenchOptions);
+  process.stdout.write(JSON.stringify(result));
 }

@@ -4,8 +4,14 @@
 // remembered one is the same answer: the engine stays deterministic.
 import type { ShellAnalysis, ShellContext } from './types.js';
 
-/** Longer commands are analysed each time: they are rare, and one must not evict dozens of short ones. */
-const MAX_CACHED_LENGTH = 16 * 1024;
+/**
+ * Longer commands are analysed each time. The commands that repeat are short (`git status`, `npm
+ * test`); a long script is sent once, and its PostToolUse then costs one more analysis (~0.2 ms at
+ * 4 KB). Remembering it cost more: each analysis of a one-off script (tens of kilobytes) outlived
+ * two young collections, was moved to the old generation and was evicted later, and that churn
+ * came back as old-generation marking steps inside later requests (docs/benchmarks.md).
+ */
+const MAX_CACHED_LENGTH = 1024;
 /**
  * Small on purpose: the memo has to bridge PreToolUse → PostToolUse and the commands an agent
  * repeats, no more. Every remembered analysis outlives a young-generation GC, and with 256 entries
