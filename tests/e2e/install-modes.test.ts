@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -16,6 +16,7 @@ import { hookEvents } from '../support/claude-cli.js';
 import { toolResultsIn } from '../support/fake-anthropic.js';
 import { createGobby } from '../support/gobby-process.js';
 import { runScriptedSession, setUpGobbyProject, uniqueToolUse } from '../support/scripted-session.js';
+import { quoteForShell } from '../../hooks/shell-quote.js';
 
 const TIMEOUT = 90_000;
 
@@ -50,16 +51,26 @@ describe('gobby install --user', () => {
 });
 
 describe('gobby install (personal): the SessionStart fast path', () => {
-  it('reaches the running daemon with curl alone, and the daemon registers the Claude Code process from it', async () => {
+  it('reaches the running daemon from bash alone (/dev/tcp, no curl), and the daemon registers the Claude Code process from it', async () => {
     const { gobby, box } = await setUpGobbyProject();
     const settingsText = readFileSync(join(box.project, '.claude', 'settings.local.json'), 'utf8');
-    expect(settingsText).toContain('exec curl');
+    expect(settingsText).toContain('/dev/tcp/127.0.0.1/');
+    // A `curl` first on PATH that leaves a mark: the hook must not need it.
+    const shims = mkdtempSync(join(tmpdir(), 'gobby-curl-shim-'));
+    onTestFinished(() => rmSync(shims, { recursive: true, force: true }));
+    const mark = join(shims, 'curl-ran');
+    writeFileSync(join(shims, 'curl'), `#!/bin/sh\ntouch ${quoteForShell(mark)}\nexit 7\n`, { mode: 0o755 });
     const id = randomUUID();
-    const { run } = await runScriptedSession(box, 'hello', [{ text: 'Plan: nothing. Plan complete. Ready to implement?' }], { id, resume: false });
+    const { run } = await runScriptedSession(box, 'hello', [{ text: 'Plan: nothing. Plan complete. Ready to implement?' }], {
+      id,
+      resume: false,
+      env: { PATH: `${shims}:${process.env.PATH ?? '/usr/bin:/bin'}` },
+    });
+    expect(existsSync(mark)).toBe(false);
     const response = hookEvents(run.events, 'SessionStart').find((e) => e.subtype === 'hook_response');
     expect(response?.exit_code).toBe(0);
     expect(JSON.parse(response?.stdout ?? '{}').hookSpecificOutput?.additionalContext).toContain('PLANNING phase');
-    // Registered at SessionStart from curl's connection: curl < Claude Code's shell < claude.
+    // Registered at SessionStart from the hook shell's own connection: bash < claude.
     const db = new Database(join(gobby.home, 'gobby.db'), { readonly: true, fileMustExist: true });
     onTestFinished(() => void db.close());
     const row = db.prepare('SELECT comm, registered_by AS registeredBy FROM session_processes WHERE session_id = ?').get(id) as

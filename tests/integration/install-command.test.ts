@@ -37,6 +37,12 @@ function gobby(args: readonly string[], cwd: string, home: string): Promise<Run>
   });
 }
 
+/** The SessionStart command gobby wrote into a settings file's text. */
+function sessionStartCommand(settingsText: string): string {
+  const settings = JSON.parse(settingsText) as { hooks: { SessionStart: { hooks: { command: string }[] }[] } };
+  return settings.hooks.SessionStart[0]!.hooks[0]!.command;
+}
+
 describe('gobby install', () => {
   it('is personal by default: the root\'s .claude/settings.local.json, even from src/, and settings.json is left alone', async () => {
     const { home, app } = machine();
@@ -64,11 +70,13 @@ describe('gobby install', () => {
     const lenient = readFileSync(join(app, '.claude', 'settings.json'), 'utf8');
     for (const local of [GOBBY_CLI, process.execPath, gobbyHome, 'x-gobby-home']) expect(lenient).not.toContain(local);
     expect(lenient).not.toContain('onFailure');
-    expect(lenient).toContain('| gobby hook SessionStart --port 7399 --lenient # gobby-hook');
+    expect(sessionStartCommand(lenient)).toContain('| gobby hook SessionStart --port 7399 --lenient');
+    expect(sessionStartCommand(lenient)).toMatch(/ # gobby-hook$/);
     expect((await gobby(['install', '--shared', '--fail-closed'], app, home)).code).toBe(0);
     const strict = readFileSync(join(app, '.claude', 'settings.json'), 'utf8');
     expect(strict).toContain('"onFailure": "block"');
-    expect(strict).toContain('| gobby hook SessionStart --port 7399 # gobby-hook');
+    expect(sessionStartCommand(strict)).toContain("| gobby hook SessionStart --port 7399'");
+    expect(sessionStartCommand(strict)).not.toContain('--lenient');
     expect(strict).toContain('prompts and tools are refused until gobby runs here');
     expect((await gobby(['install', '--fail-closed'], app, home)).stderr).toContain('--fail-closed is for --shared installs');
   });

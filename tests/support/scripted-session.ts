@@ -24,7 +24,7 @@ export async function runScriptedSession(
   box: ClaudeSandbox,
   prompt: string,
   script: ScriptedTurn[],
-  session: { id: string; resume: boolean },
+  session: { id: string; resume: boolean; env?: Record<string, string> },
 ): Promise<ScriptedRun> {
   const api = await startFakeAnthropic(script);
   try {
@@ -34,6 +34,7 @@ export async function runScriptedSession(
       home: box.home,
       baseUrl: api.url,
       ...(session.resume ? { resume: session.id } : { sessionId: session.id }),
+      ...(session.env ? { env: session.env } : {}),
       timeoutMs: 60_000,
     });
     const context = `stderr:\n${run.stderr}\nstdout tail:\n${run.stdout.slice(-3000)}`;

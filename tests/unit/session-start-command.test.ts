@@ -1,8 +1,9 @@
-// The SessionStart command as Claude Code runs it (bash -c, the payload on stdin): one curl
-// to the daemon when it answers, the `gobby hook` fallback when it does not, and one clear
-// message when a shared install meets a machine without gobby.
+// The SessionStart command as Claude Code runs it (bash -c, the payload on stdin): bash posts to
+// the daemon itself through /dev/tcp, another shell with one curl, the `gobby hook` fallback runs
+// when neither gets gobby's answer, and one clear message when a shared install meets a machine
+// without gobby.
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -51,26 +52,66 @@ function fakeLauncher(): { command: string; record: string } {
   return { command: quoteForShell(script), record };
 }
 
-function runBash(command: string, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runBash(command: string, env: Record<string, string> = {}, shell = 'bash', payload = PAYLOAD): Promise<{ code: number | null; stdout: string; stderr: string; pid: number | undefined }> {
   return new Promise((resolve, reject) => {
     // HOME elsewhere: bash reads ~/.bashrc when its stdin is a socket, as Node's pipes are.
-    const child = spawn('bash', ['-c', command], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir(), ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(shell, ['-c', command], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir(), ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(PAYLOAD);
+    child.on('close', (code) => resolve({ code, stdout, stderr, pid: child.pid }));
+    child.stdin.end(payload);
   });
 }
 
+/** A PATH of one folder holding only these programs (links to the real ones). */
+function pathWith(...programs: string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'gobby-path-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  for (const program of programs) {
+    const real = ['/usr/bin', '/bin'].map((folder) => join(folder, program)).find((candidate) => existsSync(candidate));
+    if (real === undefined) throw new Error(`test: no ${program} on this machine`);
+    symlinkSync(real, join(dir, program));
+  }
+  return dir;
+}
+
 describe('buildSessionStartCommand', () => {
-  it('posts the payload to the running daemon with curl and prints its answer; no fallback runs', async () => {
+  it('run by /bin/sh as Claude Code runs it, hands itself to bash, which posts through /dev/tcp: no cat, no curl', async () => {
+    const daemon = await daemonStub(200, '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"hi"}}');
+    const launcher = fakeLauncher();
+    const home = "/tmp/it's $HOME %s";
+    // Multi-byte text: content-length counts bytes, not characters.
+    const payload = JSON.stringify({ session_id: 'abc', hook_event_name: 'SessionStart', cwd: '/tmp/café ☕ dir', source: 'startup' });
+    const command = buildSessionStartCommand({ port: daemon.port, launcher: launcher.command, home, lenient: true });
+    // bash and nothing else on PATH: any other program the command tried to start would not be found.
+    const run = await runBash(command, { PATH: pathWith('bash') }, '/bin/sh', payload);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(run.stdout).hookSpecificOutput.additionalContext).toBe('hi');
+    expect(daemon.received).toHaveLength(1);
+    const [request] = daemon.received;
+    expect(request?.url).toBe('/hooks/SessionStart');
+    expect(request?.body).toBe(payload);
+    expect(request?.headers).toMatchObject({
+      host: `127.0.0.1:${daemon.port}`,
+      'content-length': String(Buffer.byteLength(payload)),
+      'content-type': 'application/json',
+      'x-gobby-hook': '1',
+      'x-gobby-home': home,
+      'x-gobby-failure-mode': 'lenient',
+      // The shell Claude Code started, now bash (exec), holds the connection: the daemon checks that pid.
+      'x-gobby-client-pid': String(run.pid),
+    });
+    expect(() => readFileSync(launcher.record)).toThrow();
+  });
+
+  it('where there is no bash, posts the payload to the running daemon with curl and prints its answer; no fallback runs', async () => {
     const daemon = await daemonStub(200, '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"hi"}}');
     const launcher = fakeLauncher();
     const home = "/tmp/it's $HOME";
-    const run = await runBash(buildSessionStartCommand({ port: daemon.port, launcher: launcher.command, home, lenient: false }));
+    const run = await runBash(buildSessionStartCommand({ port: daemon.port, launcher: launcher.command, home, lenient: false }), { PATH: pathWith('sh', 'cat', 'curl') }, '/bin/sh');
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout).hookSpecificOutput.additionalContext).toBe('hi');
     expect(daemon.received).toHaveLength(1);
@@ -90,6 +131,8 @@ describe('buildSessionStartCommand', () => {
     const launcher = fakeLauncher();
     const run = await runBash(buildSessionStartCommand({ port: daemon.port, launcher: launcher.command, lenient: true }));
     expect(run.code).toBe(0);
+    // What answered on the port decided: curl was not tried as well.
+    expect(daemon.received).toHaveLength(1);
     expect(run.stdout.trim()).toBe('{"fallback":true}');
     expect(run.stdout).not.toContain('html');
     expect(readFileSync(launcher.record, 'utf8')).toBe(`hook SessionStart --port ${daemon.port} --lenient\n${PAYLOAD}`);
@@ -119,7 +162,12 @@ describe('buildSessionStartCommand', () => {
     expect(JSON.parse(run.stdout)).toEqual({ systemMessage: message });
   });
 
-  it('ends with the fallback call, so that the marker uninstall recognises comes last', () => {
-    expect(buildSessionStartCommand({ port: 7377, launcher: 'gobby', lenient: false })).toMatch(/\| gobby hook SessionStart --port 7377$/);
+  it('ends outside any quote, so that the marker uninstall recognises is a comment that ends it', async () => {
+    const command = buildSessionStartCommand({ port: 7377, launcher: 'gobby', lenient: false });
+    expect(command).toMatch(/; eval "\$s"$/);
+    expect(command).toContain('| gobby hook SessionStart --port 7377');
+    const daemon = await daemonStub(200, '{"marked":true}');
+    const marked = `${buildSessionStartCommand({ port: daemon.port, launcher: 'gobby', lenient: false })} # gobby-hook`;
+    expect((await runBash(marked, {}, '/bin/sh')).stdout).toBe('{"marked":true}\n');
   });
 });
