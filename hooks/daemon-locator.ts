@@ -13,15 +13,15 @@ import { fetchWithDeadline, loopbackFetch, type FetchLike } from './loopback-fet
 type Env = Record<string, string | undefined>;
 
 /**
- * Node flags the daemon is started with. The young generation is fixed at 8 MB a semi-space:
- * V8's default lets it grow to 16 MB under a burst of hook events and keep it (resident size).
- * At 4 MB a 64 KB command's parse tree outgrew it mid-parse and was copied (its classification
- * took 16 ms instead of 4.5), and a 4 KB one took 0.38 ms instead of 0.22 after an idle
- * collection (measured with `npm run bench -- --only shell`, docs/benchmarks.md). --expose-gc lets
- * the daemon empty it while no event comes (daemon/idle-collector.ts), so that scavenges seldom
- * land inside a hook request.
+ * Node flags the daemon is started with. A small young generation keeps the resident size
+ * of a long-lived daemon low under bursts of hook events (V8 would otherwise grow it to
+ * 32 MB and keep it): 110 MB after the benchmark's load, against 133 MB with 8 MB semi-spaces.
+ * The price is paid by commands above about 16 KB, whose parse tree outgrows it and is copied
+ * (a 64 KB command takes 16 ms instead of 4.5; docs/benchmarks.md). --expose-gc lets the daemon
+ * empty it while no event comes (daemon/idle-collector.ts), so that scavenges seldom land
+ * inside a hook request.
  */
-export const DAEMON_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=8', '--min-semi-space-size=8', '--expose-gc'];
+export const DAEMON_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--expose-gc'];
 
 /** daemon/main.ts exits with this when another daemon already holds the GOBBY_HOME lock. */
 export const DAEMON_EXIT_ALREADY_RUNNING = 3;
