@@ -102,9 +102,15 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
     }
     return ground;
   };
+  // Asked by the request guard and the ground of every hook event. The port never changes once
+  // the server listens, so it is read once: server.address() is a getsockname call (2.5 µs here)
+  // that the daemon's CPU profile showed on every request.
+  let knownPort: number | undefined;
   const listeningPort = (): number | undefined => {
+    if (knownPort !== undefined) return knownPort;
     const address = app.server.address();
-    return address && typeof address === 'object' ? address.port : undefined;
+    knownPort = address && typeof address === 'object' ? address.port : undefined;
+    return knownPort;
   };
   const log = options.logger || undefined;
   const effects = createEffectRunner({
