@@ -11,17 +11,9 @@ afterEach(async () => {
   await t.dispose();
 });
 
-async function planningSession(): Promise<string> {
-  expect((await t.setWorkflow('plan-execute')).status).toBe(200);
-  const session = t.newSessionId();
-  await t.sessionStart(session);
-  await t.prompt(session, 'Add a --verbose flag');
-  return session;
-}
-
 describe('approval in plan-execute', () => {
   it('a yes after a turn that did not ask the approval question stays in plan', async () => {
-    const session = await planningSession();
+    const session = await t.planningSession();
     expect((await t.stop(session, { askedApproval: false })).body).toEqual({});
     expect((await t.status()).body.pending_approval).toBeNull();
 
@@ -34,7 +26,7 @@ describe('approval in plan-execute', () => {
   });
 
   it('the same yes after the model asked moves to execute', async () => {
-    const session = await planningSession();
+    const session = await t.planningSession();
     await t.stop(session, { askedApproval: true });
     expect((await t.status()).body.pending_approval).toMatchObject({ prompt: 'Plan complete. Ready to implement?' });
 

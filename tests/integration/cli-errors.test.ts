@@ -216,10 +216,7 @@ describe('against a running daemon', () => {
 
   it('prints the parsed status, with the phase an approval waits in', async () => {
     const { t, env } = await runningDaemon();
-    await t.setWorkflow('plan-execute');
-    const session = t.newSessionId();
-    await t.sessionStart(session);
-    await t.prompt(session, 'Add a --verbose flag');
+    const session = await t.planningSession();
     await t.stop(session);
     const json = await gobby(['workflow', 'status', '--json'], env, t.project);
     expect(json.code).toBe(0);

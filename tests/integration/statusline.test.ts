@@ -23,17 +23,9 @@ async function line(session?: string): Promise<StatusLineAnswer> {
   return reply.body;
 }
 
-async function planningSession(): Promise<string> {
-  expect((await t.setWorkflow('plan-execute')).status).toBe(200);
-  const session = t.newSessionId();
-  await t.sessionStart(session);
-  await t.prompt(session, 'Add a --verbose flag');
-  return session;
-}
-
 describe('GET /api/statusline', () => {
   it('a session in plan: workflow, phase and its place, enforcement on, nothing refused', async () => {
-    const session = await planningSession();
+    const session = await t.planningSession();
     expect(await line(session)).toEqual({
       project: expect.any(String),
       session_id: session,
@@ -49,7 +41,7 @@ describe('GET /api/statusline', () => {
   });
 
   it("counts this turn's refusals, and starts over at the next prompt", async () => {
-    const session = await planningSession();
+    const session = await t.planningSession();
     await t.preToolUse(session, 'Write', { file_path: 'a.ts', content: 'x' });
     await t.preToolUse(session, 'Bash', { command: 'touch a.ts' });
     await t.preToolUse(session, 'Read', { file_path: 'a.ts' });
@@ -59,7 +51,7 @@ describe('GET /api/statusline', () => {
   });
 
   it('an approval pending: the question and the words that answer it; the Stop that asked told the user', async () => {
-    const session = await planningSession();
+    const session = await t.planningSession();
     const stopped = await t.stop(session, { askedApproval: true });
     expect(stopped.body.systemMessage).toContain('gobby: plan-execute waits for your approval to leave `plan` for `execute`.');
     expect(stopped.body.systemMessage).toContain('Start your reply with "yes"');
@@ -78,7 +70,7 @@ describe('GET /api/statusline', () => {
   });
 
   it('a "yes" after a clarifying question: the user is told why nothing moved, and what to do', async () => {
-    const session = await planningSession();
+    const session = await t.planningSession();
     await t.stop(session, { askedApproval: false });
     const yes = await t.prompt(session, 'yes');
     expect(yes.body.systemMessage).toContain("gobby: your reply was not taken as approval to leave `plan`: the agent's last message did not ask");
@@ -87,7 +79,7 @@ describe('GET /api/statusline', () => {
   });
 
   it('enforcement disabled, then paused for a while, each with its reason', async () => {
-    const session = await planningSession();
+    const session = await t.planningSession();
     expect((await t.api('POST', '/api/sessions/disable', { cwd: t.project, session, reason: 'hotfix by hand' })).status).toBe(200);
     expect((await line(session)).enforcement).toEqual({ state: 'disabled', reason: 'hotfix by hand' });
     const prompt = await t.prompt(session, 'fix it');
@@ -100,7 +92,7 @@ describe('GET /api/statusline', () => {
   });
 
   it("a human's phase override reaches the user with the session's next hook answer", async () => {
-    const session = await planningSession();
+    const session = await t.planningSession();
     expect((await t.api('POST', '/api/sessions/phase', { cwd: t.project, session, phase: 'execute', reason: 'agreed on the phone' })).status).toBe(200);
     expect((await line(session)).phase).toBe('execute');
     const next = await t.preToolUse(session, 'Read', { file_path: 'a.ts' });
@@ -109,7 +101,7 @@ describe('GET /api/statusline', () => {
   });
 
   it('without a session: the project\'s latest one', async () => {
-    const session = await planningSession();
+    const session = await t.planningSession();
     expect(await line()).toMatchObject({ session_id: session, session_known: true, phase: 'plan' });
   });
 

@@ -147,6 +147,16 @@ export class TestDaemon {
     return `00000000-0000-4000-8000-${String(this.sessionCounter).padStart(12, '0')}`;
   }
 
+  /** A new session of this project in plan-execute's `plan` phase, after its first prompt. */
+  async planningSession(): Promise<string> {
+    const chosen = await this.setWorkflow('plan-execute');
+    if (chosen.status !== 200) throw new Error(`test: setWorkflow answered ${chosen.status}: ${chosen.text}`);
+    const session = this.newSessionId();
+    await this.sessionStart(session);
+    await this.prompt(session, 'Add a --verbose flag');
+    return session;
+  }
+
   async inject<T = Json>(options: InjectOptions): Promise<Reply<T>> {
     const response = await this.app.inject(options);
     let body: T;
