@@ -14,7 +14,7 @@
 import { quoteForShell } from './shell-quote.js';
 
 /** The whole budget of curl, or of bash's read: the daemon answers in milliseconds; a hung one must leave time for the fallback. */
-const CURL_MAX_SECONDS = 2;
+const ANSWER_WAIT_SECONDS = 2;
 
 export interface SessionStartCommandOptions {
   readonly port: number;
@@ -46,7 +46,7 @@ export function buildSessionStartCommand(options: SessionStartCommandOptions): s
   ];
   const devTcp = options.home !== undefined && /[\r\n]/.test(options.home) ? [] : bashPost(options.port, headers);
   // Inside the inner sh, `$$` is its own pid, which `exec` hands to curl.
-  const inner = `exec curl -sf -m ${CURL_MAX_SECONDS} -X POST -H "x-gobby-client-pid: $$" "$@" 2>/dev/null`;
+  const inner = `exec curl -sf -m ${ANSWER_WAIT_SECONDS} -X POST -H "x-gobby-client-pid: $$" "$@" 2>/dev/null`;
   const curlArgs = [...headers.flatMap((header) => ['-H', header]), '--data-raw', '"$p"', url].map((word) => (word === '"$p"' ? word : quoteForShell(word)));
   const fallback = [options.launcher, 'hook', 'SessionStart', '--port', String(options.port), ...(options.lenient ? ['--lenient'] : [])].join(' ');
   const missing =
@@ -83,7 +83,7 @@ function bashPost(port: number, headers: readonly string[]): string[] {
   return [
     `[ -n "$BASH_VERSION" ] && { exec 3<>/dev/tcp/127.0.0.1/${port}; } 2>/dev/null; then o=\${LC_ALL-}; LC_ALL=C; n=\${#p}; LC_ALL=$o`,
     `printf ${quoteForShell(format)} ${headers.map((header) => quoteForShell(header)).join(' ')} "$$" "$n" "$p" >&3`,
-    `IFS= read -r -d '' -t ${CURL_MAX_SECONDS} r <&3; exec 3<&-`,
+    `IFS= read -r -d '' -t ${ANSWER_WAIT_SECONDS} r <&3; exec 3<&-`,
     `case $r in 'HTTP/1.1 200 '*) r=\${r#*$'\\r\\n\\r\\n'}; case $r in '{'*|'') printf '%s\\n' "$r"; exit 0;; esac;; esac`,
   ];
 }
