@@ -43,7 +43,8 @@ export const IDENTITY_PATH = '/api/identity';
 
 // A hung daemon must not eat the SessionStart hook's 15 s budget: request, start, request.
 const IDENTITY_TIMEOUT_MS = 500;
-const IDENTITY_POLL_INTERVAL_MS = 100;
+/** A refused connection costs well under a millisecond, and a session waits on every extra one of these. */
+const IDENTITY_POLL_INTERVAL_MS = 25;
 /** Lines of the child's stderr quoted when it dies while starting. */
 const STARTUP_LOG_TAIL_LINES = 15;
 

@@ -2,7 +2,7 @@
 // against each target. A missed target never fails the run; a benchmark that cannot run
 // (daemon does not start, Claude Code misbehaves) does, with exit code 1.
 //
-//   npm run bench                      all three, table on stdout
+//   npm run bench                      all of them, table on stdout
 //   npm run bench -- --json            machine-readable results on stdout (progress on stderr)
 //   npm run bench -- --only engine,hook
 //   npm run bench -- --quick           smaller counts, for checking the harness
@@ -17,9 +17,10 @@ import { HOOK_DEFAULTS, runHookRoundtrip } from './hook-roundtrip.js';
 import { CLAUDE_DEFAULTS, runClaudeSession } from './claude-session.js';
 import { runInterruptTeardowns } from './interrupt.js';
 import { SHELL_DEFAULTS, runShellClassify } from './shell-classify.js';
+import { STARTUP_DEFAULTS, runDaemonStartup } from './daemon-startup.js';
 import type { BenchResult, Metric } from './stats.js';
 
-const BENCHES = ['engine', 'shell', 'hook', 'claude'] as const;
+const BENCHES = ['engine', 'shell', 'startup', 'hook', 'claude'] as const;
 type BenchName = (typeof BENCHES)[number];
 
 interface Args {
@@ -105,6 +106,7 @@ async function main(): Promise<void> {
     engine: async () =>
       runEngineDecision(args.quick ? { decisions: 20_000, warmup: 5_000 } : ENGINE_DEFAULTS),
     shell: () => runShellClassify(args.quick ? { rounds: 200, warmup: 50, largeRuns: 5 } : SHELL_DEFAULTS),
+    startup: () => runDaemonStartup(args.quick ? { runs: 3 } : STARTUP_DEFAULTS),
     hook: () =>
       runHookRoundtrip({
         ...HOOK_DEFAULTS,
