@@ -2,11 +2,12 @@
 // test process plays Claude Code (it runs the SessionStart "hook" through `sh -c` and posts
 // its own http events), and its child processes play the agent's Bash tool.
 import { execFile } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findInode, parseStat } from '../../daemon/provenance/proc-reader.js';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { createProcReader, findInode, parseStat } from '../../daemon/provenance/proc-reader.js';
 import { AUTH, hookPayload, TestDaemon, type Json } from './test-daemon.js';
 
 const run = promisify(execFile);
@@ -114,6 +115,26 @@ describe('reading /proc', () => {
     ].join('\n');
     expect(findInode(table, 0xc350, 0x1cd1)).toBe('99887');
     expect(findInode(table, 0x1cd1, 0xc350)).toBeNull();
+  });
+
+  it('finds a connection anywhere in a table of thousands of lines, read a chunk at a time', () => {
+    const root = mkdtempSync(join(tmpdir(), 'gobby-proc-'));
+    onTestFinished(() => rmSync(root, { recursive: true, force: true }));
+    mkdirSync(join(root, 'net'));
+    const header = '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode';
+    const line = (i: number, localPort: number, remotePort: number, inode: number): string =>
+      `${String(i).padStart(4)}: 0100007F:${localPort.toString(16).toUpperCase().padStart(4, '0')} 0100007F:${remotePort.toString(16).toUpperCase().padStart(4, '0')} 01 00000000:00000000 00:00000000 00000000     0        0 ${inode} 1 0000000000000000 20 4 30 10 -1`;
+    // 3 000 connections to the daemon's port 7377 from ports 20000…; other lines name 20 500 as a
+    // remote port, which must not be mistaken for the client's end.
+    const lines = [header];
+    for (let i = 0; i < 3000; i++) lines.push(i % 7 === 0 ? line(i, 7377, 20_000 + i, 500_000 + i) : line(i, 20_000 + i, 7377, 100_000 + i));
+    writeFileSync(join(root, 'net', 'tcp'), `${lines.join('\n')}\n`);
+    const proc = createProcReader(root);
+    for (const i of [1, 1500, 2999]) expect(proc.socketInode(20_000 + i, 7377)).toBe(String(100_000 + i));
+    // Every line is about 150 bytes: some of these straddle two reads.
+    for (let i = 200; i < 260; i++) if (i % 7 !== 0) expect(proc.socketInode(20_000 + i, 7377)).toBe(String(100_000 + i));
+    expect(proc.socketInode(20_007, 7377)).toBeNull(); // only the daemon's end of that one is listed
+    expect(proc.socketInode(40_000, 7377)).toBeNull();
   });
 
   it('reads a stat line whose command name has spaces and parentheses', () => {
