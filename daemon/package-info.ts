@@ -19,7 +19,5 @@ export const PACKAGE_VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'pack
 export const BUILTIN_TEMPLATES_DIR = join(PACKAGE_ROOT, 'templates');
 export const MIGRATIONS_DIR = join(PACKAGE_ROOT, 'migrations');
 export const DAEMON_MAIN = join(PACKAGE_ROOT, 'dist', 'daemon', 'main.js');
-/** The WAL checkpoint worker's entry; a file of its own, beside neither bundle nor source. */
-export const WAL_CHECKPOINT_WORKER = join(PACKAGE_ROOT, 'dist', 'daemon', 'store', 'wal-checkpoint-worker.js');
 /** The `gobby` executable (package.json `bin`): quick commands first, then the full CLI (program.ts). */
 export const CLI_MAIN = join(PACKAGE_ROOT, 'dist', 'daemon', 'cli', 'main.js');

@@ -2,7 +2,6 @@
 // connection keeps a large autocheckpoint as a safety net should the worker ever stop.
 import type { Database } from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
-import { WAL_CHECKPOINT_WORKER } from '../package-info.js';
 
 const CHECKPOINT_INTERVAL_MS = 1000;
 /** Pages (4 KiB) the WAL may reach before the main connection checkpoints itself. */
@@ -14,7 +13,7 @@ export interface WalCheckpointer {
 
 export function startWalCheckpointer(db: Database, databasePath: string, onError: (error: Error) => void): WalCheckpointer {
   db.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
-  const worker = new Worker(WAL_CHECKPOINT_WORKER, {
+  const worker = new Worker(new URL('./wal-checkpoint-worker.js', import.meta.url), {
     workerData: { databasePath, intervalMs: CHECKPOINT_INTERVAL_MS },
   });
   worker.on('error', onError);
