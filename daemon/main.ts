@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import pino from 'pino';
 import { resolveGobbyHome } from '../hooks/daemon-file.js';
 import { DAEMON_EXIT_ALREADY_RUNNING } from '../hooks/daemon-locator.js';
-import { loadDaemonConfig } from './config.js';
+import { loadDaemonConfig, type DaemonConfig } from './config.js';
 import { ensureControlToken } from './control-token.js';
 import { acquireDaemonLock } from './daemon-lock.js';
 import { homeLayout } from './home-layout.js';
@@ -30,7 +30,15 @@ export async function runDaemon(options: { foreground: boolean; env: Record<stri
     process.exit(EXIT_ALREADY_RUNNING);
   }
 
-  const config = loadDaemonConfig(layout.home, layout.config, options.env);
+  let config: DaemonConfig;
+  try {
+    config = loadDaemonConfig(layout.home, layout.config, options.env);
+  } catch (error) {
+    // A config.json that is not JSON, or has a wrong value: its path and the problem, no stack.
+    process.stderr.write(`gobby: the daemon could not start: ${(error as Error).message}\n`);
+    lock.release();
+    process.exit(EXIT_STARTUP_FAILED);
+  }
   // The log file is opened here, synchronously: a destination that opens it later is not
   // ready when a start fails at once, and pino's exit handler then crashes with
   // "sonic boom is not ready yet" instead of the reason.

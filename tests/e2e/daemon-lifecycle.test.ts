@@ -80,6 +80,26 @@ describe('gobby daemon', () => {
     expect(readFileSync(join(gobby.home, 'logs', 'daemon-start.log'), 'utf8')).toContain('in use');
   }, 60_000);
 
+  it('says what is wrong with config.json, without a stack trace', async () => {
+    const gobby = await createGobby();
+    onTestFinished(() => gobby.cleanup());
+    const config = join(gobby.home, 'config.json');
+    writeFileSync(config, '{"log_level": "info",}\n');
+    const notJson = await gobby.cli(['daemon', 'start'], gobby.home);
+    expect(notJson.code).toBe(1);
+    expect(notJson.stderr).toContain(`${config} is not valid JSON`);
+    expect(notJson.stderr.match(/gobby: /g)).toHaveLength(1);
+
+    writeFileSync(config, '{"log_level": "loud"}\n');
+    const wrongValue = await gobby.cli(['daemon', 'start'], gobby.home);
+    expect(wrongValue.code).toBe(1);
+    expect(wrongValue.stderr).toContain(`${config}: log_level:`);
+    // The daemon's own stderr (its startup log) has the same line, not a stack trace.
+    const startupLog = readFileSync(join(gobby.home, 'logs', 'daemon-start.log'), 'utf8');
+    expect(startupLog).toContain(`gobby: the daemon could not start: ${config}: log_level:`);
+    expect(startupLog).not.toMatch(/^\s+at /m);
+  }, 60_000);
+
   it('says which file is wrong when the database cannot be opened, and nothing else', async () => {
     const gobby = await createGobby();
     onTestFinished(() => gobby.cleanup());
