@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -136,6 +136,33 @@ describe('buildSessionStartCommand', () => {
     expect(run.stdout.trim()).toBe('{"fallback":true}');
     expect(run.stdout).not.toContain('html');
     expect(readFileSync(launcher.record, 'utf8')).toBe(`hook SessionStart --port ${daemon.port} --lenient\n${PAYLOAD}`);
+  });
+
+  it('falls back when a daemon takes the connection but never answers, after the answer budget', async () => {
+    const sockets: Socket[] = [];
+    const hung = createNetServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => {
+      for (const socket of sockets) socket.destroy();
+      hung.close();
+    });
+    const port = (hung.address() as AddressInfo).port;
+    const launcher = fakeLauncher();
+    const started = Date.now();
+    const run = await runBash(buildSessionStartCommand({ port, launcher: launcher.command, lenient: true }), {}, '/bin/sh');
+    expect(run.stdout.trim()).toBe('{"fallback":true}');
+    expect(readFileSync(launcher.record, 'utf8')).toBe(`hook SessionStart --port ${port} --lenient\n${PAYLOAD}`);
+    // About two seconds (the budget), not a hang until Claude Code's hook timeout.
+    expect(Date.now() - started).toBeLessThan(8_000);
+  }, 15_000);
+
+  it('reads an answer longer than bash reads at once, in full', async () => {
+    const context = `${'a line of context with "quotes", \\ and ünïcödé\\n'.repeat(400)}end`;
+    const answer = JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } });
+    const daemon = await daemonStub(200, answer);
+    const run = await runBash(buildSessionStartCommand({ port: daemon.port, launcher: fakeLauncher().command, lenient: true }), { PATH: pathWith('bash') }, '/bin/sh');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).hookSpecificOutput.additionalContext).toBe(context);
   });
 
   it('falls back when nothing listens, and sends no home header for a shared install', async () => {
