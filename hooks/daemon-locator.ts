@@ -43,7 +43,7 @@ export const IDENTITY_PATH = '/api/identity';
 
 // A hung daemon must not eat the SessionStart hook's 15 s budget: request, start, request.
 const IDENTITY_TIMEOUT_MS = 500;
-/** A refused connection costs well under a millisecond, and a session waits on every extra one of these. */
+/** How often a starting daemon is asked: a refused connection costs well under a millisecond, and the session start waits up to one interval past the daemon's readiness. */
 const IDENTITY_POLL_INTERVAL_MS = 25;
 /** Lines of the child's stderr quoted when it dies while starting. */
 const STARTUP_LOG_TAIL_LINES = 15;
