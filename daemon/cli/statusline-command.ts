@@ -34,8 +34,9 @@ const ERROR_LIMIT = 120;
 const USAGE = "usage: gobby statusline [--json] [--then '<your previous status line command>']";
 const HELP =
   "One line for Claude Code's status line: the session's workflow and phase, an approval waiting for your\n" +
-  'reply, the refusals of this turn, and whether enforcement is off. Claude Code runs it with the session\n' +
-  "as JSON on stdin (settings.json: \"statusLine\": {\"type\": \"command\", \"command\": \"gobby statusline\"}).\n" +
+  'reply, the refusals of this turn, whether enforcement is off, and a workflow file that does not load.\n' +
+  'Claude Code runs it with the session as JSON on stdin\n' +
+  '(settings.json: "statusLine": {"type": "command", "command": "gobby statusline"}).\n' +
   "  --then '<command>'  run your own status line first, with the same stdin; its lines come above gobby's\n" +
   '  --json             the line and what the daemon said, as JSON';
 
@@ -180,7 +181,8 @@ function renderStatusLine(reading: StatusLineReading): string {
   const { enforcement } = status;
   if (!status.session_known || status.phase === null) {
     const why = enforcement.state === 'off' ? enforcement.why : 'nothing enforced';
-    return status.workflow === null ? `gobby: ${why}` : `gobby: ${status.workflow} · ${why}`;
+    const broken = brokenFileNote(status);
+    return [status.workflow === null ? `gobby: ${why}` : `gobby: ${status.workflow} · ${why}`, ...(broken ? [broken] : [])].join(' · ');
   }
   const place = status.phase_number !== null && status.phase_count !== null ? ` (${status.phase_number}/${status.phase_count})` : '';
   const parts = [`gobby: ${status.workflow ?? 'workflow'} › ${status.phase}${place}`];
@@ -194,7 +196,16 @@ function renderStatusLine(reading: StatusLineReading): string {
     parts.push(`approval pending: reply ${pending.approve_words[0] ?? 'yes'}${next}, ${pending.reject_words[0] ?? 'no'} to stay`);
   }
   if (status.blocked_this_turn > 0) parts.push(`${status.blocked_this_turn} refused this turn`);
+  const broken = brokenFileNote(status);
+  if (broken) parts.push(broken);
   return parts.join(' · ');
+}
+
+/** A daemon older than this CLI sends no `workflow_problem`: nothing to say then. */
+function brokenFileNote(status: StatusLineAnswer): string | undefined {
+  const problem = status.workflow_problem;
+  if (typeof problem !== 'object' || problem === null || typeof problem.error !== 'string') return undefined;
+  return `workflow file does not load: ${truncate(problem.error, ERROR_LIMIT)} (gobby workflow status)`;
 }
 
 /**

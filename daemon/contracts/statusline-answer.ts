@@ -33,5 +33,11 @@ export const statusLineAnswer = z.object({
   /** Refusals since the user's last prompt. */
   blocked_this_turn: z.number().int().nonnegative(),
   enforcement,
+  /**
+   * The file of the session's workflow (or of the project's, before the session reports) does
+   * not load: its first error as `file:line:column: message`. Meanwhile the session keeps the
+   * version it started with, or the last good one; `gobby workflow status` says which.
+   */
+  workflow_problem: z.object({ workflow: z.string(), error: z.string() }).nullable(),
 });
 export type StatusLineAnswer = z.infer<typeof statusLineAnswer>;

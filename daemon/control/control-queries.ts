@@ -1,7 +1,7 @@
 // The control API's reads: which session a command means, its status, the workflows a
 // project can see, and the project's own audit rows. Nothing here writes.
 import { gobbyError } from '../errors.js';
-import type { SelectedWorkflows } from '../selected-workflow.js';
+import { describeProblem, type SelectedWorkflows } from '../selected-workflow.js';
 import type { SessionWorkflow, SessionWorkflows } from '../session-workflows.js';
 import type { SessionRow } from '../store/sessions-repository.js';
 import type { Store } from '../store/store.js';
@@ -133,6 +133,7 @@ export function createControlQueries(deps: ControlQueriesDeps) {
         running = { unreadable: (error as Error).message };
       }
     }
+    const workflow = running && !('unreadable' in running) ? running.workflow.name : (project?.workflow ?? null);
     return buildStatusLineView({
       now: deps.clock(),
       projectRoot: project?.root ?? root,
@@ -140,7 +141,18 @@ export function createControlQueries(deps: ControlQueriesDeps) {
       sessionId: session?.id ?? selector.sessionId ?? null,
       sessionKnown: session !== undefined,
       running,
+      workflowProblem: project && workflow ? brokenFile(project, workflow) : null,
     });
+  }
+
+  /**
+   * The first load error of `name`'s file, from the catalog as its watchers last saw it: the
+   * status line is asked after every message, so nothing is re-read here.
+   */
+  function brokenFile(project: { id: number; root: string }, name: string): { workflow: string; error: string } | null {
+    const selection = selected.resolve(project, name);
+    if (selection.kind !== 'last-good' && selection.kind !== 'broken') return null;
+    return { workflow: name, error: describeProblem(selection.problem) };
   }
 
   /**

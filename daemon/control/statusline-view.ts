@@ -12,10 +12,12 @@ export interface StatusLineViewInput {
   readonly sessionKnown: boolean;
   /** The session's workflow and state; or why it could not be read. */
   readonly running: SessionWorkflow | { readonly unreadable: string } | undefined;
+  /** That workflow's file does not load (see the answer's `workflow_problem`). */
+  readonly workflowProblem: { readonly workflow: string; readonly error: string } | null;
 }
 
 export function buildStatusLineView(input: StatusLineViewInput) {
-  const base = { project: input.projectRoot, session_id: input.sessionId, session_known: input.sessionKnown };
+  const base = { project: input.projectRoot, session_id: input.sessionId, session_known: input.sessionKnown, workflow_problem: input.workflowProblem };
   const idle = { phase: null, phase_number: null, phase_count: null, pending_approval: null, blocked_this_turn: 0 };
   if (!input.sessionKnown) {
     const why = input.sessionId === null ? 'no Claude Code session has reported to gobby from this project yet' : 'this session has not reported to gobby yet';

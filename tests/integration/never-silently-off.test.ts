@@ -74,6 +74,12 @@ describe('a workflow file broken while the daemon was down', () => {
     expect(status).toMatchObject({ workflow: 'test-first', phase: 'plan', project_workflow: 'test-first' });
     expect(status.workflow_problem.errors).toEqual([expect.objectContaining({ file, message: expect.stringContaining('invalid YAML') })]);
     expect(status.workflow_problem.consequence).toContain('keeps the version it started with');
+
+    // The status line says so too, after every message, without re-reading the file.
+    const line = await t.api<Json>('GET', `/api/statusline?${new URLSearchParams({ cwd: t.project, session }).toString()}`);
+    expect(line.status).toBe(200);
+    expect(line.body).toMatchObject({ workflow: 'test-first', phase: 'plan', enforcement: { state: 'on' } });
+    expect(line.body.workflow_problem).toEqual({ workflow: 'test-first', error: expect.stringMatching(new RegExp(`^${file}:\\d+:\\d+: invalid YAML`)) });
   });
 
   it('runs the newest version that loaded, not the one first chosen', async () => {

@@ -37,6 +37,7 @@ describe('GET /api/statusline', () => {
       pending_approval: null,
       blocked_this_turn: 0,
       enforcement: { state: 'on' },
+      workflow_problem: null,
     });
   });
 

@@ -40,6 +40,7 @@ const PLAN: StatusLineAnswer = {
   pending_approval: null,
   blocked_this_turn: 0,
   enforcement: { state: 'on' },
+  workflow_problem: null,
 };
 
 function answering(body: unknown, options: { status?: number; gobby?: boolean } = {}): FetchLike & { urls: string[] } {
@@ -87,8 +88,30 @@ describe('the line, phase by phase', () => {
       { session_known: false, phase: null, phase_number: null, phase_count: null, enforcement: { state: 'off', why: 'this session has not reported to gobby yet' } },
       'gobby: plan-execute · this session has not reported to gobby yet',
     ],
+    [
+      'its workflow file broken',
+      { workflow_problem: { workflow: 'plan-execute', error: '/work/app/.gobby/workflows/plan-execute.yaml:4:20: invalid YAML: missing ]' } },
+      'gobby: plan-execute › plan (1/2) · workflow file does not load: /work/app/.gobby/workflows/plan-execute.yaml:4:20: invalid YAML: missing ] (gobby workflow status)',
+    ],
+    [
+      'its workflow file broken, before the session reports',
+      {
+        session_known: false,
+        phase: null,
+        phase_number: null,
+        phase_count: null,
+        enforcement: { state: 'off', why: 'this session has not reported to gobby yet' },
+        workflow_problem: { workflow: 'plan-execute', error: 'plan-execute.yaml:1:1: invalid YAML' },
+      },
+      'gobby: plan-execute · this session has not reported to gobby yet · workflow file does not load: plan-execute.yaml:1:1: invalid YAML (gobby workflow status)',
+    ],
   ])('%s', async (_label, change, expected) => {
     expect(await line({ ...PLAN, ...change })).toBe(`${expected}\n`);
+  });
+
+  it('from a daemon older than this gobby, without `workflow_problem`: the line as before', async () => {
+    const { workflow_problem: _omitted, ...older } = PLAN;
+    expect(await line(older)).toBe('gobby: plan-execute › plan (1/2)\n');
   });
 
   it("asks about Claude Code's session, in the directory it works in", async () => {
