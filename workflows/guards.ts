@@ -15,6 +15,11 @@ export interface ProtectedGround {
   readonly secretFiles: readonly string[];
   /** Files and folders (everything below them) the agent may read but never change. */
   readonly protectedPaths?: readonly string[];
+  /**
+   * How code would name those paths (`.claude/settings.local.json`, `.gobby`, `GOBBY_HOME`):
+   * code gobby cannot see into whose text names one is refused, as a last resort.
+   */
+  readonly protectedNames?: readonly string[];
   /** The daemon's port: no network access to it from the agent's tools, no signal by it. */
   readonly daemonPort?: number | undefined;
   /** The daemon's pid: no signal to it. */
@@ -69,10 +74,14 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   // The token's path anywhere in the command, quoted text included: reading it is never needed.
   const secret = ground.secretFiles.find((file) => mentionsPath(command, file));
   if (secret) return secretDenial(secret);
-  // Code gobby cannot see into (`bash -c "$x"`, `python -c …`) is judged by its text as a last resort.
+  // Code gobby cannot see into (`bash -c "$x"`, `python -c …`, a command over the length cap) is
+  // judged by its text as a last resort: it could run an override or change gobby's files however
+  // the phase is set.
   if (shell.effects.some((effect) => effect.kind === 'opaque')) {
     const override = findOverrideCommand(command);
     if (override) return { kind: 'override', reason: override, because: 'guard: human-only override' };
+    const named = ground.protectedNames?.find((name) => command.includes(name));
+    if (named) return opaqueCodeNamingGround(named);
   }
   for (const invocation of shell.invocations) {
     const override = overrideCommandOf(invocation);
@@ -185,6 +194,16 @@ function overrideDenial(command: string): GuardDenial {
       `gobby: \`${command}\` changes gobby's own enforcement and only the user may run it. ` +
       'If you believe the workflow is in the wrong phase, say so and ask the user to run the command.',
     because: 'guard: human-only override',
+  };
+}
+
+function opaqueCodeNamingGround(name: string): GuardDenial {
+  return {
+    kind: 'protected-file',
+    reason:
+      `gobby: this command runs code gobby cannot see into, and it names \`${name}\`, one of gobby's own files (its workflows, ` +
+      "its state or Claude Code's hook settings). Code that could change them is refused in every phase. If the workflow or its hooks are wrong, tell the user.",
+    because: 'guard: protected file named by opaque code',
   };
 }
 

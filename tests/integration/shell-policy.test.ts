@@ -153,12 +153,22 @@ describe("gobby's own ground, in a phase that allows everything", () => {
     ['rm -rf .gobby/workflows', 'guard: protected file'],
     ['pkill -f gobby', 'guard: signal to the daemon'],
     ['claude --bare -p "do it"', 'guard: nested claude without hooks'],
+    // Code gobby cannot see into, whose text names gobby's files: refused as a last resort.
+    ["python3 -c \"import json; open('.claude/settings.local.json', 'w').write(json.dumps({'disableAllHooks': True}))\"", 'guard: protected file named by opaque code'],
+    ["node -e \"require('fs').rmSync('.gobby/workflows', { recursive: true })\"", 'guard: protected file named by opaque code'],
   ])('refuses %j', async (command, because) => {
     const { denied, reason } = await bash(command, fixSession);
     expect(denied, reason).toBe(true);
     const row = t.auditRows(fixSession).reverse().find((r) => r.event === 'PreToolUse');
     expect(row?.because).toBe(because);
     expect(t.auditRows(fixSession).some((r) => r.event.startsWith('tamper:'))).toBe(true);
+  });
+
+  it('refuses a write to the hook settings padded past the length cap, where nothing is parsed', async () => {
+    const { denied, reason } = await bash(`echo '{"disableAllHooks":true}' > .claude/settings.local.json; : ${'x'.repeat(70_000)}`, fixSession);
+    expect(denied, reason).toBe(true);
+    expect(reason).toContain('`.claude/settings.local.json`');
+    expect(t.auditRows(fixSession).some((r) => r.event === 'tamper:protected-file')).toBe(true);
   });
 
   it('refuses writes to GOBBY_HOME by any tool', async () => {
@@ -168,7 +178,16 @@ describe("gobby's own ground, in a phase that allows everything", () => {
   });
 
   it('lets ordinary work through', async () => {
-    for (const command of ['echo hi > notes.txt', 'npm install', 'grep -rn "gobby workflow phase" .', 'gobby workflow status']) {
+    for (const command of [
+      'echo hi > notes.txt',
+      'npm install',
+      'grep -rn "gobby workflow phase" .',
+      'gobby workflow status',
+      // Naming gobby's files is fine where gobby can see what the command does.
+      'cat .claude/settings.json',
+      'grep -rn ".gobby" docs',
+      'python3 -c "print(6 * 7)"',
+    ]) {
       const { denied, reason } = await bash(command, fixSession);
       expect(denied, `${command}: ${reason}`).toBe(false);
     }
