@@ -95,6 +95,7 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
           join(projectRoot, '.gobby'),
           ...['settings.json', 'settings.local.json'].flatMap((file) => [join(projectRoot, '.claude', file), join(userHome, '.claude', file)]),
         ],
+        protectedFolders: [join(projectRoot, '.claude'), join(userHome, '.claude')],
         protectedNames: ['.claude/settings.json', '.claude/settings.local.json', '.gobby', 'GOBBY_HOME', options.layout.home],
         daemonPort: listeningPort(),
         daemonPid: process.pid,

@@ -16,6 +16,11 @@ export interface ProtectedGround {
   /** Files and folders (everything below them) the agent may read but never change. */
   readonly protectedPaths?: readonly string[];
   /**
+   * Folders that hold protected files among files of their own (`.claude/`): what a command
+   * does to "everything in" one of them (`rsync --delete`, `find -delete`) reaches those files.
+   */
+  readonly protectedFolders?: readonly string[];
+  /**
    * How code would name those paths (`.claude/settings.local.json`, `.gobby`, `GOBBY_HOME`):
    * code gobby cannot see into whose text names one is refused, as a last resort.
    */
@@ -101,13 +106,14 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround): GuardDe
       return secret ? secretDenial(secret) : null;
     }
     case 'write':
-    case 'delete':
       return changes(effect.path, ground, effect.program);
+    case 'delete':
+      return removes(effect.path, ground, effect.program);
     case 'move':
-      return changes(effect.from, ground, effect.program) ?? changes(effect.to, ground, effect.program);
+      return removes(effect.from, ground, effect.program) ?? lands(effect.to, effect.from, ground, effect.program);
     case 'copy': {
       const secret = ground.secretFiles.find((file) => effect.from.path === file);
-      return secret ? secretDenial(secret) : changes(effect.to, ground, effect.program);
+      return secret ? secretDenial(secret) : lands(effect.to, effect.from, ground, effect.program);
     }
     case 'signal':
       return signalsTheDaemon(effect.target, effect.by, ground)
@@ -149,8 +155,47 @@ function changes(path: PathRef, ground: ProtectedGround, program: string): Guard
   return !path.dynamic && isProtected(path.path, ground) ? protectedFileDenial(path.path, program) : null;
 }
 
+/**
+ * Deleting or moving away `path` takes a protected file with it when it is that file, below it,
+ * or a folder above it (`rm -rf .claude`, `mv project elsewhere`). "Everything in a folder"
+ * (`dir/**`: `rsync --delete`, `find -delete`, `git clean`) counts only in gobby's own folders
+ * and the ones that hold its files (`.claude/`): in the project or the home as a whole, most of
+ * what such a command reaches is the user's, and refusing it would block ordinary work.
+ */
+function removes(path: PathRef, ground: ProtectedGround, program: string): GuardDenial | null {
+  const direct = changes(path, ground, program);
+  if (direct) return direct;
+  if (path.path.endsWith('/**')) {
+    const folder = path.path.slice(0, -'/**'.length) || '/';
+    const ours = isProtected(folder, ground) || (ground.protectedFolders ?? []).some((held) => folder === held || isBelow(folder, held));
+    return ours ? protectedFileDenial(path.path, program) : null;
+  }
+  return !path.dynamic && holdsProtected(path.path, ground) ? protectedFileDenial(path.path, program) : null;
+}
+
+/**
+ * A copy or move into a folder above a protected file lands there under the source's own name
+ * (`cp -r /tmp/x/.claude .` replaces the project's `.claude`); into any other path, it is that path.
+ */
+function lands(to: PathRef, from: PathRef, ground: ProtectedGround, program: string): GuardDenial | null {
+  const direct = changes(to, ground, program);
+  if (direct || to.dynamic || from.dynamic || !holdsProtected(to.path, ground)) return direct;
+  const name = from.path.slice(from.path.lastIndexOf('/') + 1);
+  const landed = to.path === '/' ? `/${name}` : `${to.path}/${name}`;
+  return isProtected(landed, ground) || holdsProtected(landed, ground) ? protectedFileDenial(landed, program) : null;
+}
+
 function isProtected(path: string, ground: ProtectedGround): boolean {
-  return (ground.protectedPaths ?? []).some((root) => path === root || path.startsWith(root.endsWith('/') ? root : `${root}/`));
+  return (ground.protectedPaths ?? []).some((root) => path === root || isBelow(path, root));
+}
+
+/** Whether a protected path lies inside the folder `path` (its parent, the project, the home, `/`). */
+function holdsProtected(path: string, ground: ProtectedGround): boolean {
+  return (ground.protectedPaths ?? []).some((root) => isBelow(root, path));
+}
+
+function isBelow(path: string, folder: string): boolean {
+  return folder === '/' ? path !== '/' : path.startsWith(folder.endsWith('/') ? folder : `${folder}/`);
 }
 
 function signalsTheDaemon(target: string, by: string, ground: ProtectedGround): boolean {

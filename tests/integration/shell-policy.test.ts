@@ -2,7 +2,7 @@
 // and run tests): every shell command that would change the project's files is refused,
 // whatever it is spelled like, and gobby's own ground is off limits in every phase. Driven
 // through the daemon as Claude Code drives it; the reason is what the model reads.
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TestDaemon, writeProjectWorkflow, type Json } from './test-daemon.js';
 
@@ -156,12 +156,26 @@ describe("gobby's own ground, in a phase that allows everything", () => {
     // Code gobby cannot see into, whose text names gobby's files: refused as a last resort.
     ["python3 -c \"import json; open('.claude/settings.local.json', 'w').write(json.dumps({'disableAllHooks': True}))\"", 'guard: protected file named by opaque code'],
     ["node -e \"require('fs').rmSync('.gobby/workflows', { recursive: true })\"", 'guard: protected file named by opaque code'],
+    // A folder that holds gobby's files, removed, moved away, replaced or emptied.
+    ['rm -rf .claude', 'guard: protected file'],
+    ['mv .claude .claude.bak', 'guard: protected file'],
+    ['cp -r /tmp/elsewhere/.claude .', 'guard: protected file'],
+    ['cp /tmp/settings.json .claude/', 'guard: protected file'],
+    ['rsync -a --delete /tmp/empty/ .claude/', 'guard: protected file'],
   ])('refuses %j', async (command, because) => {
     const { denied, reason } = await bash(command, fixSession);
     expect(denied, reason).toBe(true);
     const row = t.auditRows(fixSession).reverse().find((r) => r.event === 'PreToolUse');
     expect(row?.because).toBe(because);
     expect(t.auditRows(fixSession).some((r) => r.event.startsWith('tamper:'))).toBe(true);
+  });
+
+  it('refuses removing or moving the project itself, which holds its hook settings', async () => {
+    const name = basename(t.project);
+    for (const command of [`cd .. && rm -rf ${name}`, `mv ${t.project} ${t.project}-old`, 'rm -rf ~']) {
+      const { denied, reason } = await bash(command, fixSession);
+      expect(denied, `${command}: ${reason}`).toBe(true);
+    }
   });
 
   it('refuses a write to the hook settings padded past the length cap, where nothing is parsed', async () => {
@@ -185,6 +199,11 @@ describe("gobby's own ground, in a phase that allows everything", () => {
       'gobby workflow status',
       // Naming gobby's files is fine where gobby can see what the command does.
       'cat .claude/settings.json',
+      // The rest of .claude/ and of the project is the user's.
+      'mkdir -p .claude/commands && cp /tmp/review.md .claude/commands/',
+      'rm -f .claude/commands/review.md',
+      'rm -rf build node_modules',
+      'find . -name "*.pyc" -delete',
       'grep -rn ".gobby" docs',
       'python3 -c "print(6 * 7)"',
     ]) {
