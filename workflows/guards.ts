@@ -152,7 +152,99 @@ const HOOK_DROPPING_FLAGS = new Set(['--bare', '--safe-mode', '--settings', '--s
 function changes(path: PathRef, ground: ProtectedGround, program: string): GuardDenial | null {
   const secret = ground.secretFiles.find((file) => path.path === file);
   if (secret) return secretDenial(secret);
+  if (isGlob(path.path)) return globReaches(path.path, ground, false) ? protectedFileDenial(path.path, program) : null;
   return !path.dynamic && isProtected(path.path, ground) ? protectedFileDenial(path.path, program) : null;
+}
+
+/** A path the shell expands (`.claude/settings*.json`, `.gob*`, `.c?aude`): `**` is the classifier's "everything in". */
+function isGlob(path: string): boolean {
+  return /[*?[]/.test(path) && !path.endsWith('/**');
+}
+
+/**
+ * Whether a glob can name a protected path (or, when `orAbove`, a folder above one) as bash
+ * expands it: `*`, `?` and `[…]` within one segment, and a leading dot matched only by a dot,
+ * so `rm -rf *` does not reach `.claude/` and `rm -rf .c*` does.
+ */
+function globReaches(glob: string, ground: ProtectedGround, orAbove: boolean): boolean {
+  // Inside a protected folder, anything the glob names is protected.
+  if (isProtected(literalFolderOf(glob), ground)) return true;
+  const patterns = glob.split('/');
+  const matches = (path: string): boolean => {
+    const names = path.split('/');
+    return names.length === patterns.length && names.every((name, i) => segmentMatches(patterns[i]!, name));
+  };
+  return (ground.protectedPaths ?? []).some((root) => (orAbove ? ancestorsAndSelf(root) : [root]).some(matches));
+}
+
+/** No file name is longer (Linux NAME_MAX): a longer pattern segment names nothing. */
+const NAME_MAX = 255;
+
+/**
+ * One path segment against one glob segment, without a regular expression (a pattern of many
+ * `*` would make one backtrack for ever): the classic scan that returns to the last `*`, so the
+ * work is at most the two lengths multiplied, and the pattern is at most NAME_MAX long.
+ */
+function segmentMatches(pattern: string, name: string): boolean {
+  if (pattern.length > NAME_MAX) return false;
+  if (name.startsWith('.') && !pattern.startsWith('.')) return false;
+  let p = 0;
+  let n = 0;
+  let star = -1;
+  let resume = 0;
+  while (n < name.length) {
+    if (pattern[p] === '*') {
+      star = p++;
+      resume = n;
+      continue;
+    }
+    const next = p < pattern.length ? matchOneCharacter(pattern, p, name[n]!) : -1;
+    if (next !== -1) {
+      p = next;
+      n++;
+    } else if (star !== -1) {
+      p = star + 1;
+      n = ++resume;
+    } else return false;
+  }
+  while (pattern[p] === '*') p++;
+  return p === pattern.length;
+}
+
+/** Where the pattern goes on when `char` matches its element at `p` (`?`, `[a-z]`, `[!x]`, a literal), or -1. */
+function matchOneCharacter(pattern: string, p: number, char: string): number {
+  const element = pattern[p]!;
+  if (element === '?') return p + 1;
+  if (element === '[') {
+    const close = pattern.indexOf(']', p + 2);
+    if (close !== -1) {
+      let members = pattern.slice(p + 1, close);
+      const negated = members[0] === '!' || members[0] === '^';
+      if (negated) members = members.slice(1);
+      let hit = false;
+      for (let i = 0; i < members.length; i++) {
+        if (members[i + 1] === '-' && i + 2 < members.length) {
+          hit ||= char >= members[i]! && char <= members[i + 2]!;
+          i += 2;
+        } else hit ||= members[i] === char;
+      }
+      return hit !== negated ? close + 1 : -1;
+    }
+  }
+  return element === char ? p + 1 : -1;
+}
+
+/** The part of a glob before its first wildcard segment: the folder it expands in. */
+function literalFolderOf(glob: string): string {
+  const segments = glob.split('/');
+  const first = segments.findIndex((segment) => /[*?[]/.test(segment));
+  return segments.slice(0, first).join('/') || '/';
+}
+
+function ancestorsAndSelf(path: string): string[] {
+  const out = [path];
+  for (let at = path.lastIndexOf('/'); at > 0; at = path.lastIndexOf('/', at - 1)) out.push(path.slice(0, at));
+  return out;
 }
 
 /**
@@ -165,6 +257,7 @@ function changes(path: PathRef, ground: ProtectedGround, program: string): Guard
 function removes(path: PathRef, ground: ProtectedGround, program: string): GuardDenial | null {
   const direct = changes(path, ground, program);
   if (direct) return direct;
+  if (isGlob(path.path)) return globReaches(path.path, ground, true) ? protectedFileDenial(path.path, program) : null;
   if (path.path.endsWith('/**')) {
     const folder = path.path.slice(0, -'/**'.length) || '/';
     const ours = isProtected(folder, ground) || (ground.protectedFolders ?? []).some((held) => folder === held || isBelow(folder, held));

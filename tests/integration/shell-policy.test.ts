@@ -162,6 +162,12 @@ describe("gobby's own ground, in a phase that allows everything", () => {
     ['cp -r /tmp/elsewhere/.claude .', 'guard: protected file'],
     ['cp /tmp/settings.json .claude/', 'guard: protected file'],
     ['rsync -a --delete /tmp/empty/ .claude/', 'guard: protected file'],
+    // The same through a glob the shell expands.
+    ["sed -i 's/true/false/' .claude/settings*.json", 'guard: protected file'],
+    ['rm -rf .gob*', 'guard: protected file'],
+    ['mv .c?aude .old', 'guard: protected file'],
+    ['rm -rf .[!c]*', 'guard: protected file'],
+    ['rm .gobby/workflows/*.yaml', 'guard: protected file'],
   ])('refuses %j', async (command, because) => {
     const { denied, reason } = await bash(command, fixSession);
     expect(denied, reason).toBe(true);
@@ -204,6 +210,10 @@ describe("gobby's own ground, in a phase that allows everything", () => {
       'rm -f .claude/commands/review.md',
       'rm -rf build node_modules',
       'find . -name "*.pyc" -delete',
+      // A glob without a leading dot does not reach dot folders, as in bash.
+      'rm -rf * && rm -f .claude/commands/*.md',
+      // Many stars: matched without backtracking, so this returns at once.
+      `rm -f ${'*a'.repeat(2000)}b`,
       'grep -rn ".gobby" docs',
       'python3 -c "print(6 * 7)"',
     ]) {
