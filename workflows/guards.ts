@@ -7,6 +7,7 @@
 // (workflows/shell/), never by its text: `grep -rn "gobby workflow phase" .` only reads.
 import type { EngineEvent } from './events.js';
 import type { PathRef, ShellAnalysis, ShellEffect, ShellInvocation } from './shell/index.js';
+import { resolveAgainst } from './shell/paths.js';
 import { canonicalToolName } from './tool-names.js';
 
 /** What gobby protects from the agent's tools, as the daemon knows it. */
@@ -91,6 +92,8 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   for (const invocation of shell.invocations) {
     const override = overrideCommandOf(invocation);
     if (override) return overrideDenial(override);
+    const linked = linkToGround(invocation, ground);
+    if (linked) return linked;
   }
   for (const effect of shell.effects) {
     const denial = checkShellEffect(effect, ground);
@@ -321,6 +324,44 @@ function overrideCommandOf(invocation: ShellInvocation): string | null {
     if (word === 'install' || word === 'uninstall' || word === 'setup') return `gobby ${word}`;
     if (word === 'workflow' && next && ['phase', 'reset', 'disable', 'enable', 'clear', 'set'].includes(next)) return `gobby workflow ${next}`;
     if (word === 'daemon' && (next === 'stop' || next === 'start')) return `gobby daemon ${next}`;
+  }
+  return null;
+}
+
+/**
+ * `ln [-s] FILE… [LINK]`: a second name for one of gobby's files (or a folder holding them)
+ * lets a later write change it under a name gobby does not protect (`ln -s .claude/settings.json x
+ * && echo {} > x`), so making one is refused like the write.
+ */
+function linkToGround(invocation: ShellInvocation, ground: ProtectedGround): GuardDenial | null {
+  const program = invocation.program.slice(invocation.program.lastIndexOf('/') + 1);
+  if (program !== 'ln' && program !== 'link') return null;
+  const operands: string[] = [];
+  let intoFolder = false;
+  for (let i = 0; i < invocation.args.length; i++) {
+    const arg = invocation.args[i]!;
+    if (arg === '-t' || arg === '--target-directory') {
+      intoFolder = true;
+      i++;
+    } else if (arg.startsWith('--target-directory=') || /^-[^-]*t/.test(arg)) intoFolder = true;
+    else if (arg === '--') {
+      operands.push(...invocation.args.slice(i + 1));
+      break;
+    } else if (!arg.startsWith('-')) operands.push(arg);
+  }
+  // The last operand names the link, unless there is one operand or a -t folder.
+  const files = intoFolder || operands.length === 1 ? operands : operands.slice(0, -1);
+  for (const file of files) {
+    const path = resolveAgainst(invocation.cwd, file);
+    if (isProtected(path, ground) || holdsProtected(path, ground) || (isGlob(path) && globReaches(path, ground, true))) {
+      return {
+        kind: 'protected-file',
+        reason:
+          `gobby: \`${program}\` would give ${path}, one of gobby's own files (its state, its workflows, or the Claude Code settings ` +
+          'that install its hooks), a second name through which it could be changed. Ask the user if it needs changing.',
+        because: 'guard: link to a protected file',
+      };
+    }
   }
   return null;
 }

@@ -168,6 +168,9 @@ describe("gobby's own ground, in a phase that allows everything", () => {
     ['mv .c?aude .old', 'guard: protected file'],
     ['rm -rf .[!c]*', 'guard: protected file'],
     ['rm .gobby/workflows/*.yaml', 'guard: protected file'],
+    // A second name, written through later.
+    ["ln -s .claude/settings.local.json notes.json && echo '{}' > notes.json", 'guard: link to a protected file'],
+    ['ln -s .claude cfg', 'guard: link to a protected file'],
   ])('refuses %j', async (command, because) => {
     const { denied, reason } = await bash(command, fixSession);
     expect(denied, reason).toBe(true);
@@ -212,6 +215,7 @@ describe("gobby's own ground, in a phase that allows everything", () => {
       'find . -name "*.pyc" -delete',
       // A glob without a leading dot does not reach dot folders, as in bash.
       'rm -rf * && rm -f .claude/commands/*.md',
+      'ln -sf node_modules/.bin/tsc tsc && ln -s .claude/commands cmds',
       // Many stars: matched without backtracking, so this returns at once.
       `rm -f ${'*a'.repeat(2000)}b`,
       'grep -rn ".gobby" docs',
