@@ -88,6 +88,10 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
     if (override) return { kind: 'override', reason: override, because: 'guard: human-only override' };
     const named = ground.protectedNames?.find((name) => command.includes(name));
     if (named) return opaqueCodeNamingGround(named);
+    // The port as a number of its own: `host:PORT` in a URL, `(host, PORT)` or `connect(PORT, …)`.
+    if (ground.daemonPort !== undefined && new RegExp(`(?<![\\w.])${ground.daemonPort}(?![\\w.])`).test(command)) {
+      return daemonNetworkDenial('code gobby cannot see into', `port ${ground.daemonPort}`);
+    }
   }
   for (const invocation of shell.invocations) {
     const override = overrideCommandOf(invocation);
@@ -105,7 +109,7 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
 function checkShellEffect(effect: ShellEffect, ground: ProtectedGround): GuardDenial | null {
   switch (effect.kind) {
     case 'read': {
-      const secret = ground.secretFiles.find((file) => effect.path.path === file || mentionsPath(effect.path.path, file));
+      const secret = ground.secretFiles.find((file) => effect.path.path === file || mentionsPath(effect.path.path, file) || namesByGlob(effect.path.path, file));
       return secret ? secretDenial(secret) : null;
     }
     case 'write':
@@ -115,7 +119,7 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround): GuardDe
     case 'move':
       return removes(effect.from, ground, effect.program) ?? lands(effect.to, effect.from, ground, effect.program);
     case 'copy': {
-      const secret = ground.secretFiles.find((file) => effect.from.path === file);
+      const secret = ground.secretFiles.find((file) => effect.from.path === file || namesByGlob(effect.from.path, file));
       return secret ? secretDenial(secret) : lands(effect.to, effect.from, ground, effect.program);
     }
     case 'signal':
@@ -127,13 +131,7 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround): GuardDe
           }
         : null;
     case 'network':
-      return reachesTheDaemon(effect, ground)
-        ? {
-            kind: 'daemon-network',
-            reason: `gobby: \`${effect.program}\` would talk to gobby's daemon (${effect.target}); its hooks and control API are for Claude Code and the user only.`,
-            because: 'guard: network access to the daemon',
-          }
-        : null;
+      return reachesTheDaemon(effect, ground) ? daemonNetworkDenial(`\`${effect.program}\``, effect.target) : null;
     case 'nested_claude': {
       const dropping = effect.flags.filter((flag) => HOOK_DROPPING_FLAGS.has(flag.split('=')[0]!));
       return dropping.length > 0
@@ -153,7 +151,7 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround): GuardDe
 const HOOK_DROPPING_FLAGS = new Set(['--bare', '--safe-mode', '--settings', '--setting-sources', '--restricted']);
 
 function changes(path: PathRef, ground: ProtectedGround, program: string): GuardDenial | null {
-  const secret = ground.secretFiles.find((file) => path.path === file);
+  const secret = ground.secretFiles.find((file) => path.path === file || namesByGlob(path.path, file));
   if (secret) return secretDenial(secret);
   if (isGlob(path.path)) return globReaches(path.path, ground, false) ? protectedFileDenial(path.path, program) : null;
   return !path.dynamic && isProtected(path.path, ground) ? protectedFileDenial(path.path, program) : null;
@@ -172,12 +170,18 @@ function isGlob(path: string): boolean {
 function globReaches(glob: string, ground: ProtectedGround, orAbove: boolean): boolean {
   // Inside a protected folder, anything the glob names is protected.
   if (isProtected(literalFolderOf(glob), ground)) return true;
+  return (ground.protectedPaths ?? []).some((root) => (orAbove ? ancestorsAndSelf(root) : [root]).some((path) => globMatches(glob, path)));
+}
+
+/** Whether the path a command names is a glob that bash would expand to `file` (`~/.gobb?/tok[e]n`). */
+function namesByGlob(path: string, file: string): boolean {
+  return isGlob(path) && globMatches(path, file);
+}
+
+function globMatches(glob: string, path: string): boolean {
   const patterns = glob.split('/');
-  const matches = (path: string): boolean => {
-    const names = path.split('/');
-    return names.length === patterns.length && names.every((name, i) => segmentMatches(patterns[i]!, name));
-  };
-  return (ground.protectedPaths ?? []).some((root) => (orAbove ? ancestorsAndSelf(root) : [root]).some(matches));
+  const names = path.split('/');
+  return names.length === patterns.length && names.every((name, i) => segmentMatches(patterns[i]!, name));
 }
 
 /** No file name is longer (Linux NAME_MAX): a longer pattern segment names nothing. */
@@ -302,9 +306,21 @@ function signalsTheDaemon(target: string, by: string, ground: ProtectedGround): 
 }
 
 function reachesTheDaemon(effect: Extract<ShellEffect, { kind: 'network' }>, ground: ProtectedGround): boolean {
-  if (ground.daemonPort === undefined) return false;
-  const local = effect.host === undefined || /^(127\.\d+\.\d+\.\d+|localhost|\[?::1\]?|0\.0\.0\.0)$/i.test(effect.host);
-  return local && effect.port === ground.daemonPort;
+  if (ground.daemonPort === undefined || effect.port !== ground.daemonPort) return false;
+  return effect.host === undefined || !isPublicName(effect.host);
+}
+
+/**
+ * Only a dotted DNS name under a real top-level domain (`example.com`) is surely another
+ * machine. Loopback has too many spellings to list (`127.1`, `0x7f000001`, `2130706433`,
+ * `[::ffff:127.0.0.1]`, `localhost.`, `anything.localhost`, a one-word host name), so on the
+ * daemon's port everything else counts as the daemon.
+ */
+function isPublicName(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  const labels = name.split('.');
+  const top = labels[labels.length - 1]!;
+  return labels.length >= 2 && /^[a-z][a-z0-9-]*[a-z0-9]$/.test(top) && top !== 'localhost' && labels.every((label) => /^[a-z0-9-]+$/.test(label));
 }
 
 /** The human-only gobby command an invocation runs, spelled as argv, or null. */
@@ -373,6 +389,14 @@ function overrideDenial(command: string): GuardDenial {
       `gobby: \`${command}\` changes gobby's own enforcement and only the user may run it. ` +
       'If you believe the workflow is in the wrong phase, say so and ask the user to run the command.',
     because: 'guard: human-only override',
+  };
+}
+
+function daemonNetworkDenial(what: string, target: string): GuardDenial {
+  return {
+    kind: 'daemon-network',
+    reason: `gobby: ${what} would talk to gobby's daemon (${target}); its hooks and control API are for Claude Code and the user only.`,
+    because: 'guard: network access to the daemon',
   };
 }
 
