@@ -225,6 +225,7 @@ function manager(spec: ManagerSpec): ProgramHandler {
         return;
       case 'test':
         here.emit({ kind: 'test_run', runner: `${site.program} ${sub ?? 'test'}`, program: site.program });
+        rewritesExpectations(site.program, rest, here);
         return;
       case 'read':
         return;
@@ -247,7 +248,10 @@ function manager(spec: ManagerSpec): ProgramHandler {
         const name = explicit ? rest.find((arg) => !arg.value.startsWith('-')) : subArg;
         if (!name) return; // `npm run` alone lists the scripts
         if (name.dynamic) here.opaque(`${site.program} runs a script named at run time`, site.program);
-        else if (TEST_SCRIPT.test(name.value)) here.emit({ kind: 'test_run', runner: `${site.program} run ${name.value}`, program: site.program });
+        else if (TEST_SCRIPT.test(name.value)) {
+          here.emit({ kind: 'test_run', runner: `${site.program} run ${name.value}`, program: site.program });
+          rewritesExpectations(site.program, rest, here);
+        }
         else here.unknown(`${site.program} run ${name.value}`);
         return;
       }
@@ -292,7 +296,21 @@ function testRunner(runner?: string): ProgramHandler {
   return (site, fx) => {
     if (onlyAsksVersion(site.args)) return;
     fx.emit({ kind: 'test_run', runner: runner ?? site.program, program: site.program });
+    rewritesExpectations(site.program, site.args, fx);
   };
+}
+
+/**
+ * Flags that make a test run rewrite what the tests expect (snapshot and golden files) instead of
+ * checking it: that run changes project files. `-u` only for the runners where it means that
+ * (mocha's `-u` picks an interface), and for `npm test -- -u`, whose runner is not known.
+ */
+const REWRITES_EXPECTATIONS = new Set(['--update', '--updateSnapshot', '--update-snapshots', '--snapshot-update', '--force-regen', '--inline-snapshot=fix', '--inline-snapshot=create', '--inline-snapshot=update']);
+const SHORT_UPDATE_RUNNERS = new Set(['vitest', 'jest', 'playwright', 'npm', 'pnpm', 'yarn', 'bun']);
+
+function rewritesExpectations(program: string, args: readonly Arg[], fx: ShellEffects): void {
+  const rewrites = args.some((arg) => REWRITES_EXPECTATIONS.has(arg.value) || (arg.value === '-u' && SHORT_UPDATE_RUNNERS.has(program)));
+  if (rewrites) fx.write(program, wholeTree(fx));
 }
 
 /** Build tools with goals or tasks: a test goal is a test run, anything else is the named task. */
@@ -425,7 +443,7 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ...entries(taskRunner(/^(?:test|spec|tests|test:[\w:]+|spec:[\w:]+)$/, { short: 'fCI', long: ['rakefile', 'directory', 'libdir'] }), 'rake'),
   ...entries(taskRunner(/^(?:test|tests|check)$/, { short: 'dfg', long: ['dir', 'justfile', 'taskfile'] }), 'just', 'task'),
   ...entries(testRunner(), 'vitest', 'jest', 'mocha', 'ava', 'tap', 'tape', 'pytest', 'py.test', 'rspec', 'phpunit', 'pest', 'karma', 'jasmine', 'ctest', 'tox', 'nox', 'nosetests', 'nose2', 'behave', 'cucumber-js', 'cucumber', 'bats', 'busted', 'tsd', 'uvu', 'node-tap', 'testem', 'qunit', 'ward', 'trial', 'prove', 'gotestsum'),
-  ['playwright', { handle: (site, fx) => (site.args[0]?.value === 'test' ? fx.emit({ kind: 'test_run', runner: 'playwright test', program: 'playwright' }) : site.args[0]?.value === 'install' ? fx.emit({ kind: 'package_install', manager: 'playwright', program: 'playwright' }) : onlyAsksVersion(site.args) ? undefined : fx.unknown(`playwright ${site.args[0]?.value ?? ''}`.trim())) }],
+  ['playwright', { handle: (site, fx) => (site.args[0]?.value === 'test' ? testRunner('playwright test')(site, fx) : site.args[0]?.value === 'install' ? fx.emit({ kind: 'package_install', manager: 'playwright', program: 'playwright' }) : onlyAsksVersion(site.args) ? undefined : fx.unknown(`playwright ${site.args[0]?.value ?? ''}`.trim())) }],
   ['cypress', { handle: (site, fx) => (site.args[0]?.value === 'run' ? fx.emit({ kind: 'test_run', runner: 'cypress run', program: 'cypress' }) : fx.unknown(`cypress ${site.args[0]?.value ?? ''}`.trim())) }],
   ...entries(((site, fx) => fx.run(site.args.slice(parseArgv(site.args, { short: 'r', long: ['reporter', 'report-dir', 'temp-dir', 'include', 'exclude', 'extension'], stopAtOperand: true }).rest), { stdinArgs: site.stdinArgs })) as ProgramHandler, 'c8', 'nyc'),
   // `coverage run -m pytest` runs the module under coverage; `coverage report` reads.
