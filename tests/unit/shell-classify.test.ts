@@ -221,6 +221,7 @@ const BYPASS_ROWS: readonly Row[] = [
   row('jest --updateSnapshot', ['test jest', 'write /repo/** dyn']),
   row('npx playwright test --update-snapshots', ['test playwright test', 'write /repo/** dyn']),
   row('pytest --snapshot-update', ['test pytest', 'write /repo/** dyn']),
+  row('python3 -m pytest --force-regen', ['test python3 -m pytest', 'write /repo/** dyn']),
   row('git clean -fdx', ['git+ clean', 'delete /repo/** dyn']),
   row('git clean -n', ['git clean']),
   row('git apply fix.patch', ['git+ apply', 'write /repo/** dyn']),

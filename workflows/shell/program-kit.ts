@@ -79,6 +79,22 @@ export function deletesOperands(spec: OptionSpec = {}): ProgramHandler {
 }
 
 /** True when every argument only asks for a version or help text. */
+/**
+ * Flags that make a test run rewrite what the tests expect (snapshot and golden files) instead of
+ * checking it: such a run changes project files. `-u` only for the runners where it means that
+ * (mocha's `-u` picks an interface), and for `npm test -- -u`, whose runner is not known.
+ */
+const REWRITES_EXPECTATIONS = new Set(['--update', '--updateSnapshot', '--update-snapshots', '--snapshot-update', '--force-regen', '--inline-snapshot=fix', '--inline-snapshot=create', '--inline-snapshot=update']);
+const SHORT_UPDATE_RUNNERS = new Set(['vitest', 'jest', 'playwright', 'npm', 'pnpm', 'yarn', 'bun']);
+
+/** A test run (`runner` as the user would name it), and a write of the project when it rewrites its expectations. */
+export function runsTests(fx: ShellEffects, program: string, runner: string, args: readonly Arg[]): void {
+  fx.emit({ kind: 'test_run', runner, program });
+  if (args.some((arg) => REWRITES_EXPECTATIONS.has(arg.value) || (arg.value === '-u' && SHORT_UPDATE_RUNNERS.has(program)))) {
+    fx.write(program, { path: `${fx.cwd}/**`, dynamic: true });
+  }
+}
+
 export function onlyAsksVersion(args: readonly Arg[]): boolean {
   return args.length > 0 && args.every((arg) => !arg.dynamic && VERSION_FLAGS.has(arg.value));
 }

@@ -2,7 +2,7 @@
 // interpreters (inline code, a script file or stdin is opaque), and the prefixes that run the
 // command after them (env, sudo, timeout, xargs…), which are peeled so the real program is judged.
 import { hasOption, optionValues, parseArgv, type OptionSpec } from './argv.js';
-import { entries, onlyAsksVersion, operandsOf, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, onlyAsksVersion, operandsOf, runsTests, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { literalArg, type Arg } from './words.js';
 
 /** Environment variables that make a program load or run code of the setter's choosing. */
@@ -126,7 +126,7 @@ const python: ProgramHandler = (site, fx) => {
     const at = site.args.findIndex((arg) => arg === module || (/^-[A-Za-z]*m/.test(arg.value) && arg.value.endsWith(`m${module.value}`)));
     const rest = site.args.slice(at + 1);
     if (module.dynamic) fx.opaque(`${site.program} -m runs a module named at run time`, site.program);
-    else if (['pytest', 'unittest', 'nose', 'nose2', 'tox', 'doctest'].includes(module.value)) fx.emit({ kind: 'test_run', runner: `${site.program} -m ${module.value}`, program: site.program });
+    else if (['pytest', 'unittest', 'nose', 'nose2', 'tox', 'doctest'].includes(module.value)) runsTests(fx, site.program, `${site.program} -m ${module.value}`, site.args);
     else if (['pip', 'pip3', 'ensurepip'].includes(module.value)) fx.run([literalArg('pip'), ...rest]);
     else if (PYTHON_TOOL_MODULES.has(module.value)) fx.run([literalArg(module.value), ...rest]);
     else if (['venv', 'virtualenv'].includes(module.value)) for (const dir of rest.filter((arg) => !arg.value.startsWith('-'))) fx.write(site.program, dir);
@@ -141,7 +141,7 @@ const nodeInterpreter = interpreter({ inline: ['-e', '--eval', '-p', '--print'],
 
 const node: ProgramHandler = (site, fx) => {
   if (site.args.some((arg) => arg.value === '--test')) {
-    fx.emit({ kind: 'test_run', runner: 'node --test', program: site.program });
+    runsTests(fx, site.program, 'node --test', site.args);
     return;
   }
   const parsed = parseArgv(site.args, { short: 'rC', long: ['require', 'import', 'loader', 'experimental-loader', 'env-file', 'input-type', 'conditions', 'inspect-port', 'title', 'stack-size', 'eval', 'print'], stopAtOperand: true });
@@ -162,7 +162,7 @@ function runtime(table: Readonly<Record<string, 'test' | 'install' | 'write' | '
     }
     const first = site.args[0];
     const action = first && !first.dynamic ? table[first.value] : undefined;
-    if (action === 'test') fx.emit({ kind: 'test_run', runner: `${site.program} test`, program: site.program });
+    if (action === 'test') runsTests(fx, site.program, `${site.program} test`, site.args);
     else if (action === 'install') fx.emit({ kind: 'package_install', manager: site.program, program: site.program });
     else if (action === 'write') fx.write(site.program, { path: `${fx.cwd}/**`, dynamic: true });
     else if (action === 'read') return;
@@ -180,7 +180,7 @@ function runtime(table: Readonly<Record<string, 'test' | 'install' | 'write' | '
 function runScript(site: CommandSite, fx: ShellEffects, args: readonly Arg[]): void {
   const name = args.find((arg) => !arg.value.startsWith('-'));
   if (!name || name.dynamic) fx.opaque(`${site.program} runs a script named at run time`, site.program);
-  else if (/^tests?(?:[:_.-].*)?$/.test(name.value)) fx.emit({ kind: 'test_run', runner: `${site.program} ${name.value}`, program: site.program });
+  else if (/^tests?(?:[:_.-].*)?$/.test(name.value)) runsTests(fx, site.program, `${site.program} ${name.value}`, site.args);
   else if (/[./]/.test(name.value)) fx.opaque(`${site.program} runs the file \`${name.value}\``, site.program);
   else fx.unknown(`${site.program} run ${name.value}`);
 }

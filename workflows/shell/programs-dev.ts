@@ -3,7 +3,7 @@
 // run code gobby cannot see but can name, so they are `exec` of that name (see docs/shell-effects.md).
 import { hasOption, optionValues, parseArgv, type OptionSpec } from './argv.js';
 import { PACKAGE_RUNNER, PROJECT_RUNNER } from './programs-code.js';
-import { entries, onlyAsksVersion, operandsOf, readsOperands, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, onlyAsksVersion, operandsOf, readsOperands, runsTests, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { baseName } from './paths.js';
 import { literalArg, type Arg } from './words.js';
 
@@ -221,11 +221,10 @@ function manager(spec: ManagerSpec): ProgramHandler {
       case 'install':
       case 'install+test':
         here.emit({ kind: 'package_install', manager: site.program, program: site.program });
-        if (action === 'install+test') here.emit({ kind: 'test_run', runner: `${site.program} test`, program: site.program });
+        if (action === 'install+test') runsTests(here, site.program, `${site.program} test`, rest);
         return;
       case 'test':
-        here.emit({ kind: 'test_run', runner: `${site.program} ${sub ?? 'test'}`, program: site.program });
-        rewritesExpectations(site.program, rest, here);
+        runsTests(here, site.program, `${site.program} ${sub ?? 'test'}`, rest);
         return;
       case 'read':
         return;
@@ -248,10 +247,7 @@ function manager(spec: ManagerSpec): ProgramHandler {
         const name = explicit ? rest.find((arg) => !arg.value.startsWith('-')) : subArg;
         if (!name) return; // `npm run` alone lists the scripts
         if (name.dynamic) here.opaque(`${site.program} runs a script named at run time`, site.program);
-        else if (TEST_SCRIPT.test(name.value)) {
-          here.emit({ kind: 'test_run', runner: `${site.program} run ${name.value}`, program: site.program });
-          rewritesExpectations(site.program, rest, here);
-        }
+        else if (TEST_SCRIPT.test(name.value)) runsTests(here, site.program, `${site.program} run ${name.value}`, rest);
         else here.unknown(`${site.program} run ${name.value}`);
         return;
       }
@@ -295,22 +291,8 @@ const SYSTEM_MANAGER: ManagerSpec = {
 function testRunner(runner?: string): ProgramHandler {
   return (site, fx) => {
     if (onlyAsksVersion(site.args)) return;
-    fx.emit({ kind: 'test_run', runner: runner ?? site.program, program: site.program });
-    rewritesExpectations(site.program, site.args, fx);
+    runsTests(fx, site.program, runner ?? site.program, site.args);
   };
-}
-
-/**
- * Flags that make a test run rewrite what the tests expect (snapshot and golden files) instead of
- * checking it: that run changes project files. `-u` only for the runners where it means that
- * (mocha's `-u` picks an interface), and for `npm test -- -u`, whose runner is not known.
- */
-const REWRITES_EXPECTATIONS = new Set(['--update', '--updateSnapshot', '--update-snapshots', '--snapshot-update', '--force-regen', '--inline-snapshot=fix', '--inline-snapshot=create', '--inline-snapshot=update']);
-const SHORT_UPDATE_RUNNERS = new Set(['vitest', 'jest', 'playwright', 'npm', 'pnpm', 'yarn', 'bun']);
-
-function rewritesExpectations(program: string, args: readonly Arg[], fx: ShellEffects): void {
-  const rewrites = args.some((arg) => REWRITES_EXPECTATIONS.has(arg.value) || (arg.value === '-u' && SHORT_UPDATE_RUNNERS.has(program)));
-  if (rewrites) fx.write(program, wholeTree(fx));
 }
 
 /** Build tools with goals or tasks: a test goal is a test run, anything else is the named task. */
@@ -324,7 +306,7 @@ function taskRunner(testGoals: RegExp, options: OptionSpec): ProgramHandler {
     if (hasOption(parsed, '-n', '--dry-run', '--just-print', '--recon', '-q', '--question', '-p', '--print-data-base', '--dry-run', '-m', 'tasks')) return;
     const goals = operandsOf(parsed, site).filter((arg) => !arg.value.includes('=') && !/^\d+$/.test(arg.value));
     if (goals.some((goal) => goal.dynamic)) here.opaque(`${site.program} runs a target named at run time`, site.program);
-    else if (goals.length > 0 && goals.every((goal) => testGoals.test(goal.value))) here.emit({ kind: 'test_run', runner: `${site.program} ${goals.map((goal) => goal.value).join(' ')}`, program: site.program });
+    else if (goals.length > 0 && goals.every((goal) => testGoals.test(goal.value))) runsTests(here, site.program, `${site.program} ${goals.map((goal) => goal.value).join(' ')}`, site.args);
     else here.unknown([site.program, ...goals.map((goal) => goal.value)].join(' '));
   };
 }
@@ -344,7 +326,7 @@ function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>):
     if (sub.value === 'mod') action = ['download', 'tidy', 'get', 'vendor'].includes(site.args[site.args.indexOf(sub) + 1]?.value ?? '') ? 'install' : 'read';
     switch (action) {
       case 'test':
-        fx.emit({ kind: 'test_run', runner: `${site.program} ${sub.value}`, program: site.program });
+        runsTests(fx, site.program, `${site.program} ${sub.value}`, site.args);
         return;
       case 'install':
         fx.emit({ kind: 'package_install', manager: site.program, program: site.program });
@@ -443,8 +425,8 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ...entries(taskRunner(/^(?:test|spec|tests|test:[\w:]+|spec:[\w:]+)$/, { short: 'fCI', long: ['rakefile', 'directory', 'libdir'] }), 'rake'),
   ...entries(taskRunner(/^(?:test|tests|check)$/, { short: 'dfg', long: ['dir', 'justfile', 'taskfile'] }), 'just', 'task'),
   ...entries(testRunner(), 'vitest', 'jest', 'mocha', 'ava', 'tap', 'tape', 'pytest', 'py.test', 'rspec', 'phpunit', 'pest', 'karma', 'jasmine', 'ctest', 'tox', 'nox', 'nosetests', 'nose2', 'behave', 'cucumber-js', 'cucumber', 'bats', 'busted', 'tsd', 'uvu', 'node-tap', 'testem', 'qunit', 'ward', 'trial', 'prove', 'gotestsum'),
-  ['playwright', { handle: (site, fx) => (site.args[0]?.value === 'test' ? testRunner('playwright test')(site, fx) : site.args[0]?.value === 'install' ? fx.emit({ kind: 'package_install', manager: 'playwright', program: 'playwright' }) : onlyAsksVersion(site.args) ? undefined : fx.unknown(`playwright ${site.args[0]?.value ?? ''}`.trim())) }],
-  ['cypress', { handle: (site, fx) => (site.args[0]?.value === 'run' ? fx.emit({ kind: 'test_run', runner: 'cypress run', program: 'cypress' }) : fx.unknown(`cypress ${site.args[0]?.value ?? ''}`.trim())) }],
+  ['playwright', { handle: (site, fx) => (site.args[0]?.value === 'test' ? runsTests(fx, 'playwright', 'playwright test', site.args) : site.args[0]?.value === 'install' ? fx.emit({ kind: 'package_install', manager: 'playwright', program: 'playwright' }) : onlyAsksVersion(site.args) ? undefined : fx.unknown(`playwright ${site.args[0]?.value ?? ''}`.trim())) }],
+  ['cypress', { handle: (site, fx) => (site.args[0]?.value === 'run' ? runsTests(fx, 'cypress', 'cypress run', site.args) : fx.unknown(`cypress ${site.args[0]?.value ?? ''}`.trim())) }],
   ...entries(((site, fx) => fx.run(site.args.slice(parseArgv(site.args, { short: 'r', long: ['reporter', 'report-dir', 'temp-dir', 'include', 'exclude', 'extension'], stopAtOperand: true }).rest), { stdinArgs: site.stdinArgs })) as ProgramHandler, 'c8', 'nyc'),
   // `coverage run -m pytest` runs the module under coverage; `coverage report` reads.
   ['coverage', { handle: (site, fx) => (site.args[0]?.value === 'run' ? fx.run([literalArg('python'), ...site.args.slice(1)]) : undefined) }],
