@@ -88,8 +88,7 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
     if (override) return { kind: 'override', reason: override, because: 'guard: human-only override' };
     const named = ground.protectedNames?.find((name) => command.includes(name));
     if (named) return opaqueCodeNamingGround(named);
-    // The port as a number of its own: `host:PORT` in a URL, `(host, PORT)` or `connect(PORT, …)`.
-    if (ground.daemonPort !== undefined && new RegExp(`(?<![\\w.])${ground.daemonPort}(?![\\w.])`).test(command)) {
+    if (ground.daemonPort !== undefined && mentionsNumber(command, ground.daemonPort)) {
       return daemonNetworkDenial('code gobby cannot see into', `port ${ground.daemonPort}`);
     }
   }
@@ -150,10 +149,11 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround): GuardDe
 /** Flags that start a Claude Code whose hooks or settings are not the ones gobby installed. */
 const HOOK_DROPPING_FLAGS = new Set(['--bare', '--safe-mode', '--settings', '--setting-sources', '--restricted']);
 
-function changes(path: PathRef, ground: ProtectedGround, program: string): GuardDenial | null {
+/** `orAbove`: a glob that names a folder above a protected file counts too (a delete or a move away). */
+function changes(path: PathRef, ground: ProtectedGround, program: string, orAbove = false): GuardDenial | null {
   const secret = ground.secretFiles.find((file) => path.path === file || namesByGlob(path.path, file));
   if (secret) return secretDenial(secret);
-  if (isGlob(path.path)) return globReaches(path.path, ground, false) ? protectedFileDenial(path.path, program) : null;
+  if (isGlob(path.path)) return globReaches(path.path, ground, orAbove) ? protectedFileDenial(path.path, program) : null;
   return !path.dynamic && isProtected(path.path, ground) ? protectedFileDenial(path.path, program) : null;
 }
 
@@ -262,9 +262,8 @@ function ancestorsAndSelf(path: string): string[] {
  * what such a command reaches is the user's, and refusing it would block ordinary work.
  */
 function removes(path: PathRef, ground: ProtectedGround, program: string): GuardDenial | null {
-  const direct = changes(path, ground, program);
-  if (direct) return direct;
-  if (isGlob(path.path)) return globReaches(path.path, ground, true) ? protectedFileDenial(path.path, program) : null;
+  const direct = changes(path, ground, program, true);
+  if (direct || isGlob(path.path)) return direct;
   if (path.path.endsWith('/**')) {
     const folder = path.path.slice(0, -'/**'.length) || '/';
     const ours = isProtected(folder, ground) || (ground.protectedFolders ?? []).some((held) => folder === held || isBelow(folder, held));
@@ -451,6 +450,19 @@ const GOBBY_PROGRAM = /\bgobby\b|\bcli\/(?:main|program)\.js\b/;
 const OVERRIDE_WORDS = /\b(?:workflow\s+(?:phase|reset|disable|enable|clear|set)|uninstall|install|setup|daemon\s+(?:stop|start))\b/;
 const SHELL_SEGMENT_SEPARATOR = /[\n;|&]/;
 const QUOTED_COMMAND_LIMIT = 200;
+
+/**
+ * `number` as a word of its own in `text` (`host:7377` in a URL, `(host, 7377)`, `connect(7377, …)`),
+ * not inside a longer number, a name or a decimal. A scan, not a regular expression built per call.
+ */
+function mentionsNumber(text: string, number: number): boolean {
+  const digits = String(number);
+  const partOfWord = (char: string | undefined): boolean => char !== undefined && /[\w.]/.test(char);
+  for (let at = text.indexOf(digits); at !== -1; at = text.indexOf(digits, at + 1)) {
+    if (!partOfWord(text[at - 1]) && !partOfWord(text[at + digits.length])) return true;
+  }
+  return false;
+}
 
 /** The full path, or its last two segments (`~/.gobby/token`, `$GOBBY_HOME/../.gobby/token`). */
 function mentionsPath(text: string, path: string): boolean {
