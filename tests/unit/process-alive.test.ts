@@ -26,11 +26,12 @@ describe.runIf(process.platform === 'linux')('isProcessRunning', () => {
   });
 
   it('is false for a zombie, although kill(pid, 0) still succeeds on it', async () => {
-    // `sleep 0` exits at once; its parent then runs `sleep 5`, which never waits: a zombie for 5 s.
-    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // The background `sleep` exits after its parent has become `sleep 10`, which never waits: a
+    // zombie until then. (Exiting at once raced the `exec`: the shell could reap it first.)
+    const parent = spawn('sh', ['-c', 'sleep 0.5 & echo $!; exec sleep 10'], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
       const pid = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()))));
-      for (let i = 0; i < 200 && stateOf(pid) !== 'Z'; i++) await sleep(10);
+      for (let i = 0; i < 500 && stateOf(pid) !== 'Z'; i++) await sleep(10);
       expect(stateOf(pid)).toBe('Z');
       expect(() => process.kill(pid, 0)).not.toThrow();
       expect(isProcessRunning(pid)).toBe(false);
