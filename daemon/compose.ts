@@ -10,6 +10,7 @@ import { createEffectRunner, type EffectHandler } from './effects/effect-runner.
 import { createLogHandler } from './effects/log-handler.js';
 import type { ProtectedGround } from '../workflows/index.js';
 import { createHookService } from './hook-service.js';
+import { createHookSettingsWatch } from './hook-settings-watch.js';
 import { createEventProvenance } from './provenance/event-provenance.js';
 import { createOverrideOrigin } from './provenance/override-origin.js';
 import { createProcReader, type ProcReader } from './provenance/proc-reader.js';
@@ -124,6 +125,7 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
   // Durable effects a crash cut off (kill -9 between a commit and its effects) run now.
   const resumed = effects.resume();
   if (resumed > 0) log?.warn({ resumed }, 'finished effects left in the outbox by the previous daemon');
+  const hookSettings = createHookSettingsWatch({ userHome, hookUrl: () => `http://127.0.0.1:${listeningPort() ?? 0}/hooks/PreToolUse` });
   const hookService = createHookService({
     store,
     catalog,
@@ -133,6 +135,7 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
     clock,
     home: userHome,
     groundFor,
+    hookSettings,
   });
   const proc = options.procReader ?? createProcReader();
   const provenance = createEventProvenance({

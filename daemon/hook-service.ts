@@ -15,6 +15,7 @@ import {
   type ProtectedGround,
 } from '../workflows/index.js';
 import type { EffectEnvelope, EffectRunner } from './effects/effect-runner.js';
+import type { HookSettingsWatch } from './hook-settings-watch.js';
 import type { Provenance } from './provenance/event-provenance.js';
 import { describeProblem, type Selection } from './selected-workflow.js';
 import type { SessionWorkflows, UnavailableWorkflow } from './session-workflows.js';
@@ -34,6 +35,8 @@ export interface HookServiceDeps {
   readonly groundFor: (projectRoot: string) => ProtectedGround;
   /** The user's home, where `~` in the agent's shell commands points. */
   readonly home: string;
+  /** What the session's settings files hold of gobby's hooks, to judge a ConfigChange. */
+  readonly hookSettings: HookSettingsWatch;
 }
 
 /** What the service decided, and the effects that ran after the commit. */
@@ -53,7 +56,10 @@ export function createHookService(deps: HookServiceDeps) {
   function handle(origin: EventOrigin, event: EngineEvent, sender?: Provenance): HookOutcome {
     const now = clock();
     const root = deps.resolveProjectRoot(origin.cwd);
-    const ctx = { now, ground: deps.groundFor(root), shell: { cwd: origin.cwd, home: deps.home, projectRoot: root } };
+    // Files are read here, before the transaction: the engine only sees what they held.
+    deps.hookSettings.observe(origin.sessionId, origin.cwd, root);
+    const settings = event.name === 'ConfigChange' && event.filePath !== undefined ? deps.hookSettings.judge(origin.sessionId, origin.cwd, root, event.filePath) : undefined;
+    const ctx = { now, ground: deps.groundFor(root), shell: { cwd: origin.cwd, home: deps.home, projectRoot: root }, settingsChange: settings?.change };
     const { result: decision, effects } = deps.effects.commitThenRun(() => {
       const project = store.projects.ensure(root, now);
       store.sessions.touch({ id: origin.sessionId, projectId: project.id, cwd: origin.cwd, transcriptPath: origin.transcriptPath ?? null, now });
@@ -92,6 +98,7 @@ export function createHookService(deps: HookServiceDeps) {
         if (notice) decision = addNotice(decision, notice, `workflow ${running.workflow.name}: its file does not load`);
       }
       if (event.name === 'SessionEnd') store.sessions.end(origin.sessionId, event.reason, now);
+      if (settings && decision?.kind !== 'deny') settings.accept();
 
       store.audit.append({
         at: now,
@@ -109,6 +116,7 @@ export function createHookService(deps: HookServiceDeps) {
       });
       return { result: decision, effects: envelopes };
     });
+    if (event.name === 'SessionEnd') deps.hookSettings.forget(origin.sessionId);
     return { decision, effects };
   }
 
@@ -215,6 +223,10 @@ function summarizeEvent(event: EngineEvent, origin: EventOrigin): Record<string,
       break;
     case 'SessionStart':
       summary.source = event.source;
+      break;
+    case 'ConfigChange':
+      summary.source = event.source;
+      if (event.filePath !== undefined) summary.file_path = truncate(event.filePath, DETAIL_TEXT_LIMIT);
       break;
     case 'PostToolUseFailure':
       summary.error = truncate(event.error, DETAIL_TEXT_LIMIT);

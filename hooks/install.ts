@@ -49,6 +49,8 @@ const HTTP_HOOKS: readonly HttpHookSpec[] = [
   { event: 'SubagentStart', timeout: 10, guard: false },
   { event: 'SubagentStop', timeout: 10, guard: false },
   { event: 'PreCompact', timeout: 10, guard: false },
+  // A settings change that would drop gobby's hooks is blocked for the running session.
+  { event: 'ConfigChange', timeout: 5, guard: true },
   // Claude Code waits for SessionEnd hooks while exiting; keep that wait short.
   { event: 'SessionEnd', timeout: 5, guard: false },
 ];

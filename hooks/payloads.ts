@@ -99,6 +99,11 @@ const HOOK_EVENTS: { readonly [Name in EngineEventName]: HookEventDefinition<Nam
     name: 'PreCompact',
     trigger: data.trigger,
   })),
+  ConfigChange: defineEvent(z.looseObject({ ...common, source: z.string(), file_path: z.string().optional() }), (data) => ({
+    name: 'ConfigChange',
+    source: data.source,
+    filePath: data.file_path,
+  })),
   SessionEnd: defineEvent(z.looseObject({ ...common, reason: z.string().optional() }), (data) => ({
     name: 'SessionEnd',
     reason: data.reason ?? 'other',

@@ -38,7 +38,7 @@ export function detectFormatting(text: string): FormattingOptions | undefined {
 }
 
 /** True for a handler gobby wrote: an http handler with our header or a command with our marker. */
-function isGobbyHandler(handler: unknown): boolean {
+export function isGobbyHandler(handler: unknown): boolean {
   if (!isPlainObject(handler)) return false;
   if (handler['type'] === 'http') {
     const headers = handler['headers'];

@@ -27,7 +27,7 @@ import { INITIAL_STOP_GATE_STATE, type WorkflowState } from './state.js';
 import { STOP_GATE_MAX_BLOCKS } from './definition-schema.js';
 import { canonicalToolName } from './tool-names.js';
 import { assertNever, isToolEvent, type EngineEvent, type ToolEvent } from './events.js';
-import { checkProtectedGround, NO_PROTECTED_GROUND, type GuardDenial, type ProtectedGround, type TamperKind } from './guards.js';
+import { checkProtectedGround, checkSettingsChange, NO_PROTECTED_GROUND, type GuardDenial, type HookSettingsChange, type ProtectedGround, type TamperKind } from './guards.js';
 import { analyzeShellCommand, summarizeShellEffects, type ShellAnalysis, type ShellContext, type ShellEffectsSummary } from './shell/index.js';
 import { judgeShellCommand, mcpToolChangesFiles } from './shell-policy.js';
 
@@ -38,6 +38,8 @@ export interface EngineContext {
   readonly ground?: ProtectedGround | undefined;
   /** Where the event's Bash commands run (cwd, home, project root); without it Bash is judged by its tool name only. */
   readonly shell?: ShellContext | undefined;
+  /** For a ConfigChange: what the changed settings file would take from gobby's hooks, as the daemon read it. */
+  readonly settingsChange?: HookSettingsChange | undefined;
 }
 
 /** The context inside one evaluation: the event's Bash command, analysed once. */
@@ -134,7 +136,7 @@ export function evaluateEvent(
   const ctx = withBashAnalysis(event, engineCtx);
   // gobby's own ground holds even while the workflow is disabled: disabling enforcement
   // is the user's choice about the workflow, not a way for the agent to reach the overrides.
-  const guarded = checkProtectedGround(event, ctx.ground ?? NO_PROTECTED_GROUND, ctx.bash?.analysis);
+  const guarded = checkOwnGround(event, ctx);
   if (guarded) return denyTamper(state, event, guarded);
   return withUserNotices(workflow, event, evaluateWorkflowEvent(workflow, state, event, ctx));
 }
@@ -180,6 +182,7 @@ function evaluateWorkflowEvent(workflow: CompiledWorkflow, state: WorkflowState,
       };
     case 'SubagentStop':
     case 'PreCompact':
+    case 'ConfigChange':
     case 'SessionEnd':
       return { state, decision: { kind: 'allow', because: `phase ${phase.name}: ${event.name} observed` }, effects: [] };
     default:
@@ -245,9 +248,14 @@ function describePhaseChangeCause(cause: string, event: EngineEvent): string {
  */
 export function evaluateGuardsOnly(event: EngineEvent, engineCtx: EngineContext): { decision: Decision; effects: Effect[] } | null {
   const ctx = withBashAnalysis(event, engineCtx);
-  const guarded = checkProtectedGround(event, ctx.ground ?? NO_PROTECTED_GROUND, ctx.bash?.analysis);
+  const guarded = checkOwnGround(event, ctx);
   if (!guarded) return null;
-  return { decision: { kind: 'deny', reason: guarded.reason, because: guarded.because }, effects: [tamperEffect(event, guarded)] };
+  return { decision: { kind: 'deny', reason: guarded.reason, because: guarded.because, notice: guarded.notice }, effects: [tamperEffect(event, guarded)] };
+}
+
+/** gobby's own ground, asked first for every event: the tool call's guards, then a change of the hook settings. */
+function checkOwnGround(event: EngineEvent, ctx: EvaluationContext): GuardDenial | null {
+  return checkProtectedGround(event, ctx.ground ?? NO_PROTECTED_GROUND, ctx.bash?.analysis) ?? checkSettingsChange(event, ctx.settingsChange);
 }
 
 /** A Bash tool call's command, analysed once for the guards, the phase's shell policy and `effects.*`. */
@@ -265,15 +273,16 @@ function tamperEffect(event: EngineEvent, denial: GuardDenial): Effect {
 
 /** A denial on gobby's own ground: counted as a block, recorded as a tamper attempt, and the user told once per session. */
 function denyTamper(state: WorkflowState, event: EngineEvent, denial: GuardDenial): Evaluation {
+  const effects = [tamperEffect(event, denial)];
+  const decision = { kind: 'deny', reason: denial.reason, because: denial.because } as const;
+  if (denial.notice !== undefined) {
+    return { state: { ...countBlock(state), pendingNotices: [...state.pendingNotices, denial.notice] }, decision, effects };
+  }
   const notice = state.tamperNoticeGiven
     ? undefined
     : `gobby refused an attempt by the agent on gobby's own ground (${denial.because.replace(/^guard: /, '')}). ` +
       'It is recorded: `gobby workflow status` lists it. Later attempts in this session are recorded without this message.';
-  return {
-    state: { ...countBlock(state), tamperNoticeGiven: true },
-    decision: { kind: 'deny', reason: denial.reason, because: denial.because, notice },
-    effects: [tamperEffect(event, denial)],
-  };
+  return { state: { ...countBlock(state), tamperNoticeGiven: true }, decision: { ...decision, notice }, effects };
 }
 
 /**

@@ -38,6 +38,12 @@ export type EngineEvent =
       readonly lastAssistantMessage?: string | undefined;
     }
   | { readonly name: 'PreCompact'; readonly trigger?: string | undefined }
+  | {
+      readonly name: 'ConfigChange';
+      /** Which settings changed: user_settings, project_settings, local_settings, policy_settings or skills. */
+      readonly source: string;
+      readonly filePath?: string | undefined;
+    }
   | { readonly name: 'SessionEnd'; readonly reason: string };
 
 export type EngineEventName = EngineEvent['name'];

@@ -8,6 +8,7 @@
 import type { EngineEvent } from './events.js';
 import type { PathRef, ShellAnalysis, ShellEffect, ShellInvocation } from './shell/index.js';
 import { resolveAgainst } from './shell/paths.js';
+import { HOOKLESS_CLAUDE_VARIABLES } from './shell/programs-code.js';
 import { canonicalToolName } from './tool-names.js';
 
 /** What gobby protects from the agent's tools, as the daemon knows it. */
@@ -41,6 +42,47 @@ export interface GuardDenial {
   readonly reason: string;
   /** What the audit row says decided it. */
   readonly because: string;
+  /**
+   * What the user is told every time, instead of the once-per-session notice of a refused tool
+   * call, with the session's next answer: Claude Code does not show what a ConfigChange answer
+   * says to the user, while a tool call's answer reaches the terminal.
+   */
+  readonly notice?: string | undefined;
+}
+
+/**
+ * A settings file Claude Code reports changed (its ConfigChange event), as the daemon read it:
+ * what the change would take away from the hooks that hold this session.
+ */
+export interface HookSettingsChange {
+  readonly file: string;
+  /** gobby's hook entries (event and matcher) the session's settings held before and no longer hold. */
+  readonly removed: readonly string[];
+  /** Why the file, as it is now, turns every hook off (`disableAllHooks`), if it does. */
+  readonly switchesHooksOff?: string | undefined;
+}
+
+/**
+ * A change of Claude Code's settings while a session runs. Claude Code applies it to the running
+ * session unless a ConfigChange hook blocks it, so this is the last line for every way of
+ * changing the file gobby's shell analysis cannot see: a path built at run time, an archive
+ * unpacked over `.claude/`, a `git checkout` of an old commit. Blocking keeps the session's
+ * hooks; the file on disk stays changed, so the user is told every time.
+ */
+export function checkSettingsChange(event: EngineEvent, change: HookSettingsChange | undefined): GuardDenial | null {
+  if (event.name !== 'ConfigChange' || change === undefined) return null;
+  const harm =
+    change.switchesHooksOff ??
+    (change.removed.length > 0 ? `it removes gobby's hooks for ${change.removed.join(', ')}` : undefined);
+  if (harm === undefined) return null;
+  return {
+    kind: 'protected-file',
+    reason: `gobby: the change to ${change.file} is not applied to this session: ${harm}, and the hooks hold this session to its workflow.`,
+    because: 'guard: settings change that turns gobby off',
+    notice:
+      `gobby kept this session's hooks: ${change.file} was changed on disk and ${harm}. Claude Code does not apply the change to this session, ` +
+      'but new sessions will read the file as it is now. If you did not make this change, restore the file (`gobby install` puts gobby\'s hooks back).',
+  };
 }
 
 export const NO_PROTECTED_GROUND: ProtectedGround = { secretFiles: [] };
@@ -133,10 +175,12 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround): GuardDe
       return reachesTheDaemon(effect, ground) ? daemonNetworkDenial(`\`${effect.program}\``, effect.target) : null;
     case 'nested_claude': {
       const dropping = effect.flags.filter((flag) => HOOK_DROPPING_FLAGS.has(flag.split('=')[0]!));
-      return dropping.length > 0
+      const variables = effect.flags.filter((flag) => HOOKLESS_CLAUDE_VARIABLES.has(flag));
+      const how = variables.length > 0 ? `setting ${variables.join(', ')}` : `\`claude ${dropping.join(' ')}\``;
+      return dropping.length > 0 || variables.length > 0
         ? {
             kind: 'nested-claude',
-            reason: `gobby: \`claude ${dropping.join(' ')}\` starts Claude Code without the hooks or settings that hold this session to its workflow; the agent may not run it.`,
+            reason: `gobby: ${how} starts Claude Code without the hooks or settings that hold this session to its workflow; the agent may not run it.`,
             because: 'guard: nested claude without hooks',
           }
         : null;

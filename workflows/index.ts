@@ -7,7 +7,7 @@ export { addNotice } from './decision-notice.js';
 export { isToolEvent } from './events.js';
 export type { EngineEvent, EngineEventName, EventOrigin, SubagentRef, ToolEvent } from './events.js';
 export { findOverrideCommand } from './guards.js';
-export type { ProtectedGround } from './guards.js';
+export type { HookSettingsChange, ProtectedGround } from './guards.js';
 export { workflowStateSchema } from './state.js';
 export type { WorkflowState } from './state.js';
 export { APPROVAL_WORDS, REJECTION_WORDS, describeAllowedTools, describeWayOut } from './messages.js';

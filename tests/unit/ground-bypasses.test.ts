@@ -62,6 +62,10 @@ describe("gobby's own ground, spelled another way", () => {
     [`python3 -c "import urllib.request as u; u.urlopen('http://127.0.0.1:${PORT}/hooks/Stop')"`, 'daemon-network'],
     [`node -e "require('net').connect(${PORT}, '127.0.0.1')"`, 'daemon-network'],
     [`echo '{}' > .claude/settings.local.json; : ${'x'.repeat(70_000)}`, 'protected-file'],
+    // A nested Claude Code without hooks, through the variables its flags set.
+    ['CLAUDE_CODE_SIMPLE=1 claude -p "edit src"', 'nested-claude'],
+    ['export CLAUDE_CODE_SAFE_MODE=1; claude -p "edit src"', 'nested-claude'],
+    ['env CLAUDE_CODE_RESTRICTED=1 claude -p x', 'nested-claude'],
   ])('refuses %j', (command, kind) => {
     expect(verdict(command)).toBe(kind);
   });
@@ -78,6 +82,8 @@ describe("gobby's own ground, spelled another way", () => {
     `curl https://example.com:${PORT}/`,
     'curl http://127.0.0.1:3000/health',
     'python3 -c "print(17377)"',
+    'claude -p "summarise the diff" < diff.txt',
+    'CLAUDE_CODE_ENTRYPOINT=cli claude --version',
     `rm -f ${'*a'.repeat(2000)}b`,
   ])('lets %j run', (command) => {
     expect(verdict(command)).toBe('allowed');

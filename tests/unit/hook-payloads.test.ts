@@ -59,6 +59,8 @@ const cases: [EngineEventName, Record<string, unknown>, EngineEvent][] = [
     { name: 'SubagentStop', agent: { id: 'a1', type: 'Plan' }, stopHookActive: false, lastAssistantMessage: 'found it' },
   ],
   ['PreCompact', { trigger: 'auto', custom_instructions: null }, { name: 'PreCompact', trigger: 'auto' }],
+  ['ConfigChange', { source: 'local_settings', file_path: '/p/.claude/settings.local.json' }, { name: 'ConfigChange', source: 'local_settings', filePath: '/p/.claude/settings.local.json' }],
+  ['ConfigChange', { source: 'skills' }, { name: 'ConfigChange', source: 'skills', filePath: undefined }],
   ['SessionEnd', { reason: 'prompt_input_exit' }, { name: 'SessionEnd', reason: 'prompt_input_exit' }],
 ];
 

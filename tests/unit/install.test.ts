@@ -66,8 +66,10 @@ const userSettings = {
 describe('buildGobbyHooks', () => {
   it('sends tool, prompt and lifecycle events to the daemon over http and SessionStart through the client', () => {
     expect(Object.keys(strictHooks).sort()).toEqual(
-      ['PostToolUse', 'PostToolUseFailure', 'PreCompact', 'PreToolUse', 'SessionEnd', 'SessionStart', 'Stop', 'SubagentStart', 'SubagentStop', 'UserPromptSubmit'].sort(),
+      ['ConfigChange', 'PostToolUse', 'PostToolUseFailure', 'PreCompact', 'PreToolUse', 'SessionEnd', 'SessionStart', 'Stop', 'SubagentStart', 'SubagentStop', 'UserPromptSubmit'].sort(),
     );
+    // A settings change that would drop gobby's hooks is blocked; with the daemon down too, in strict mode.
+    expect(strictHooks['ConfigChange']?.[0]?.hooks[0]).toMatchObject({ url: 'http://127.0.0.1:7377/hooks/ConfigChange', onFailure: 'block' });
     expect(strictHooks['PreToolUse']).toEqual([
       {
         matcher: '*',

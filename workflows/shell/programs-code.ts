@@ -9,9 +9,20 @@ import { literalArg, type Arg } from './words.js';
 const CODE_INJECTING_VARIABLE =
   /^(?:PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|CDPATH|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PYTHONINSPECT|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|GIT_\w+|EDITOR|VISUAL|PAGER|MANPAGER|GIT_PAGER|SSH_ASKPASS|SUDO_ASKPASS|LESSOPEN|LESSCLOSE|BROWSER|BASH_FUNC_\S*|npm_config_\w+|NPM_CONFIG_\w+|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|DENO_\w+|BUN_\w+|MAKEFLAGS|MAKEFILES|TERMINFO)$/;
 
-/** Reports an assignment whose variable changes which code later commands run. */
+/**
+ * Variables that start Claude Code as `--bare`, `--safe-mode` or `--restricted` do (read from the
+ * binary of 2.1.330): a `claude` started with one of them set runs without the user's hooks.
+ */
+export const HOOKLESS_CLAUDE_VARIABLES: ReadonlySet<string> = new Set(['CLAUDE_CODE_SIMPLE', 'CLAUDE_CODE_SAFE_MODE', 'CLAUDE_CODE_RESTRICTED']);
+
+/**
+ * Reports an assignment whose variable changes which code later commands run, or that starts a
+ * nested Claude Code without hooks (reported as such whether or not `claude` runs in the same
+ * command: an exported variable reaches every `claude` started after it).
+ */
 export function checkAssignment(name: string, fx: ShellEffects): void {
   if (CODE_INJECTING_VARIABLE.test(name)) fx.opaque(`setting ${name} changes which code the commands run`);
+  if (HOOKLESS_CLAUDE_VARIABLES.has(name)) fx.emit({ kind: 'nested_claude', flags: [name], program: 'claude' });
 }
 
 /** Joins literal words into one code string, as `eval` and `watch` do; undefined when a word is dynamic. */
