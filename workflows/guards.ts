@@ -151,7 +151,9 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround): GuardDe
   switch (effect.kind) {
     case 'read': {
       const secret = ground.secretFiles.find((file) => effect.path.path === file || mentionsPath(effect.path.path, file) || namesByGlob(effect.path.path, file));
-      return secret ? secretDenial(secret) : null;
+      if (secret) return secretDenial(secret);
+      const inTree = ground.secretFiles.find((file) => treeHolds(effect.path.path, file));
+      return inTree ? secretInTreeDenial(inTree, effect.path.path.slice(0, -3) || '/', effect.program) : null;
     }
     case 'write':
       return changes(effect.path, ground, effect.program);
@@ -160,7 +162,8 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround): GuardDe
     case 'move':
       return removes(effect.from, ground, effect.program) ?? lands(effect.to, effect.from, ground, effect.program);
     case 'copy': {
-      const secret = ground.secretFiles.find((file) => effect.from.path === file || namesByGlob(effect.from.path, file));
+      // Copying a folder that holds the token copies the token (`cp -r ~/.gobby /tmp/x`, `rsync -a`).
+      const secret = ground.secretFiles.find((file) => effect.from.path === file || namesByGlob(effect.from.path, file) || isBelow(file, effect.from.path));
       return secret ? secretDenial(secret) : lands(effect.to, effect.from, ground, effect.program);
     }
     case 'signal':
@@ -218,6 +221,13 @@ function globReaches(glob: string, ground: ProtectedGround, orAbove: boolean): b
 }
 
 /** Whether the path a command names is a glob that bash would expand to `file` (`~/.gobb?/tok[e]n`). */
+/** A read of everything below a folder (`grep -r x ~`, `tar -c ~/.gobby`: `<folder>/**`) that holds `file`. */
+function treeHolds(path: string, file: string): boolean {
+  if (!path.endsWith('/**')) return false;
+  const folder = path.slice(0, -3);
+  return folder === '' || file === folder || isBelow(file, folder);
+}
+
 function namesByGlob(path: string, file: string): boolean {
   return isGlob(path) && globMatches(path, file);
 }
@@ -457,6 +467,16 @@ function secretDenial(secret: string): GuardDenial {
   return {
     kind: 'secret',
     reason: `gobby: ${secret} holds gobby's control token; the agent may not read or change it.`,
+    because: 'guard: control token',
+  };
+}
+
+function secretInTreeDenial(secret: string, folder: string, program: string): GuardDenial {
+  return {
+    kind: 'secret',
+    reason:
+      `gobby: \`${program}\` would read every file below ${folder}, gobby's control token (${secret}) among them; the agent may not read it. ` +
+      'Read a folder that does not hold it.',
     because: 'guard: control token',
   };
 }

@@ -551,6 +551,13 @@ class CommandEffects implements ShellEffects {
     if (!this.special(program, path)) emitPathEffect(this.runState, 'read', path, program);
   }
 
+  readTree(program: string, target: Arg | PathRef): void {
+    if (isPipe(target)) return;
+    const path = this.ref(target);
+    if (this.special(program, path)) return;
+    emitPathEffect(this.runState, 'read', { path: path.path === '/' ? '/**' : `${path.path}/**`, dynamic: true }, program);
+  }
+
   write(program: string, target: Arg | PathRef): void {
     if (isPipe(target)) return;
     const path = this.ref(target);

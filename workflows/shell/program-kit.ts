@@ -20,6 +20,11 @@ export interface ShellEffects {
   readonly stdin: Arg | undefined;
   path(arg: Arg): PathRef;
   read(program: string, target: Arg | PathRef): void;
+  /**
+   * Reads what is in every file below `target` (`grep -r`, `rg`, `tar -c`, `zip -r`, `scp -r`):
+   * recorded as a read of `<target>/**`, so a guard sees a protected file inside that tree.
+   */
+  readTree(program: string, target: Arg | PathRef): void;
   write(program: string, target: Arg | PathRef): void;
   remove(program: string, target: Arg | PathRef): void;
   move(program: string, from: Arg | PathRef, to: Arg | PathRef): void;
@@ -56,13 +61,18 @@ export function operandsOf(parsed: ParsedArgv, site: CommandSite): Arg[] {
 
 export const noEffect: ProgramHandler = () => {};
 
-/** A read-only program whose operands (after `skip` data operands such as a pattern) are files it reads. */
-export function readsOperands(spec: OptionSpec = {}, skip = 0, readsCwdWhenNone = false): ProgramHandler {
+/**
+ * A read-only program whose operands (after `skip` data operands such as a pattern) are files it
+ * reads. `withoutOperands`: what it reads when given none, the working directory (`tree`) or
+ * everything below it (`ag`), which a searcher also reads below each operand.
+ */
+export function readsOperands(spec: OptionSpec = {}, skip = 0, withoutOperands?: 'cwd' | 'tree'): ProgramHandler {
   return (site, fx) => {
     const parsed = parseArgv(site.args, spec);
     const files = operandsOf(parsed, site).slice(skip);
-    for (const file of files) if (file.value !== '-') fx.read(site.program, file);
-    if (files.length === 0 && readsCwdWhenNone) fx.read(site.program, { path: fx.cwd, dynamic: !fx.cwdKnown });
+    const read = withoutOperands === 'tree' ? fx.readTree : fx.read;
+    for (const file of files) if (file.value !== '-') read.call(fx, site.program, file);
+    if (files.length === 0 && withoutOperands !== undefined) read.call(fx, site.program, { path: fx.cwd, dynamic: !fx.cwdKnown });
   };
 }
 

@@ -30,7 +30,7 @@ const PURE_PROGRAMS = [
 const GREP_OPTIONS: OptionSpec = { short: 'efmABCdD', long: ['regexp', 'file', 'max-count', 'after-context', 'before-context', 'context', 'directories', 'devices', 'include', 'exclude', 'exclude-dir', 'exclude-from', 'label', 'binary-files', 'color', 'colour', 'group-separator'] };
 
 /** Read-only programs whose operands are files, with the options that take a value. */
-const READERS: readonly (readonly [readonly string[], OptionSpec, number, boolean?])[] = [
+const READERS: readonly (readonly [readonly string[], OptionSpec, number, ('cwd' | 'tree')?])[] = [
   [['cat', 'tac', 'rev', 'less', 'more', 'most', 'wc', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'sha224sum', 'sha384sum', 'b2sum', 'cksum', 'sum', 'comm', 'cmp', 'zcat', 'bzcat', 'xzcat', 'zless', 'lsattr', 'getfacl', 'tsort', 'shasum'],
     { short: 'a', long: ['files0-from', 'algorithm', 'bytes', 'ignore-initial'] }, 0],
   [['ls', 'dir', 'vdir'], { short: 'ITw', long: ['ignore', 'hide', 'tabsize', 'width', 'block-size', 'time', 'time-style', 'sort', 'format', 'quoting-style', 'indicator-style', 'color'] }, 0],
@@ -51,8 +51,8 @@ const READERS: readonly (readonly [readonly string[], OptionSpec, number, boolea
   [['fold', 'fmt'], { short: 'wgp', long: ['width', 'goal', 'prefix'] }, 0],
   [['expand', 'unexpand'], { short: 't', long: ['tabs'] }, 0],
   [['grep', 'egrep', 'fgrep', 'zgrep'], GREP_OPTIONS, -1],
-  [['ag', 'ack', 'pt'], { short: 'GgABCmp', long: ['ignore', 'ignore-dir', 'file-search-regex', 'depth', 'max-count', 'after', 'before', 'context', 'path-to-ignore', 'pager', 'type', 'ignore-file'] }, 1, true],
-  [['tree'], { short: 'LPIHT', long: ['charset', 'filelimit', 'timefmt', 'sort'] }, 0, true],
+  [['ag', 'ack', 'pt'], { short: 'GgABCmp', long: ['ignore', 'ignore-dir', 'file-search-regex', 'depth', 'max-count', 'after', 'before', 'context', 'path-to-ignore', 'pager', 'type', 'ignore-file'] }, 1, 'tree'],
+  [['tree'], { short: 'LPIHT', long: ['charset', 'filelimit', 'timefmt', 'sort'] }, 0, 'cwd'],
   [['jq', 'gojq', 'jaq'], { short: 'fL', long: ['indent', 'from-file', 'arg', 'argjson', 'slurpfile', 'rawfile', 'args', 'jsonargs'] }, -1],
 ];
 
@@ -64,8 +64,10 @@ function searchHandler(spec: OptionSpec): ProgramHandler {
     const patternGiven = hasOption(parsed, '-e', '--regexp', '-f', '--file', '--from-file');
     for (const file of optionValues(parsed, '-f', '--file', '--from-file')) fx.read(site.program, file);
     const files = operandsOf(parsed, site).slice(patternGiven ? 0 : 1);
-    for (const file of files) if (file.value !== '-') fx.read(site.program, file);
-    if (files.length === 0 && recursive && hasOption(parsed, '-r', '-R', '--recursive', '--dereference-recursive')) fx.read(site.program, { path: fx.cwd, dynamic: !fx.cwdKnown });
+    const tree = recursive && hasOption(parsed, '-r', '-R', '--recursive', '--dereference-recursive');
+    const read = tree ? fx.readTree : fx.read;
+    for (const file of files) if (file.value !== '-') read.call(fx, site.program, file);
+    if (files.length === 0 && tree) fx.readTree(site.program, { path: fx.cwd, dynamic: !fx.cwdKnown });
   };
 }
 
@@ -80,8 +82,9 @@ const rg: ProgramHandler = (site, fx) => {
   const listsOnly = hasOption(parsed, '--files', '--type-list');
   const patternGiven = listsOnly || hasOption(parsed, '-e', '--regexp', '-f', '--file');
   const files = operandsOf(parsed, site).slice(patternGiven ? 0 : 1);
-  for (const file of files) if (file.value !== '-') fx.read('rg', file);
-  if (files.length === 0) fx.read('rg', { path: fx.cwd, dynamic: !fx.cwdKnown });
+  const read = listsOnly ? fx.read : fx.readTree;
+  for (const file of files) if (file.value !== '-') read.call(fx, 'rg', file);
+  if (files.length === 0) read.call(fx, 'rg', { path: fx.cwd, dynamic: !fx.cwdKnown });
 };
 
 const fd: ProgramHandler = (site, fx) => {
@@ -286,7 +289,7 @@ const tar: ProgramHandler = (site, fx) => {
     here.write('tar', { path: `${here.cwd}/**`, dynamic: true });
   } else if (hasOption(parsed, '-c', '--create', '-r', '--append', '-u', '--update', '-A', '--catenate', '--concatenate', '--delete')) {
     for (const archive of archives) fx.write('tar', archive);
-    for (const member of members) here.read('tar', member);
+    for (const member of members) here.readTree('tar', member);
   } else {
     for (const archive of archives) fx.read('tar', archive);
   }
@@ -310,7 +313,8 @@ const zip: ProgramHandler = (site, fx) => {
   const archive = operands.shift();
   if (archive) fx.write('zip', archive);
   const moves = hasOption(parsed, '-m', '--move');
-  for (const member of operands) (moves ? fx.remove : fx.read).call(fx, 'zip', member);
+  const read = hasOption(parsed, '-r', '--recurse-paths', '-R', '--recurse-patterns') ? fx.readTree : fx.read;
+  for (const member of operands) (moves ? fx.remove : read).call(fx, 'zip', member);
 };
 
 /** gzip and friends replace each file with its (de)compressed twin unless told to keep it or print. */
@@ -414,7 +418,7 @@ const rsync: ProgramHandler = (site, fx) => {
   for (const source of operands) {
     const sourceHost = remote(source);
     if (sourceHost) fx.network('rsync', sourceHost);
-    else if (host) fx.read('rsync', source);
+    else if (host) fx.readTree('rsync', source);
   }
   if (host) fx.network('rsync', host);
   else {
@@ -429,7 +433,7 @@ const rsync: ProgramHandler = (site, fx) => {
 export const FILE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ...entries(noEffect, ...PURE_PROGRAMS),
   ...READERS.flatMap(([names, spec, skip, cwdDefault]) =>
-    entries(skip === -1 ? searchHandler(spec) : readsOperands(spec, skip, cwdDefault ?? false), ...names),
+    entries(skip === -1 ? searchHandler(spec) : readsOperands(spec, skip, cwdDefault), ...names),
   ),
   ['rg', { handle: rg }],
   ['fd', { handle: fd }],

@@ -99,10 +99,11 @@ const scp: ProgramHandler = (site, fx) => {
   const operands = operandsOf(parsed, site);
   const remoteHost = (arg: Arg): string | undefined => /^(?:scp:\/\/|sftp:\/\/)?(?:[^@/:]+@)?([^/:]+):/.exec(arg.value)?.[1];
   const destination = site.program === 'scp' ? operands.pop() : undefined;
+  const read = hasOption(parsed, '-r') ? fx.readTree : fx.read;
   for (const operand of operands) {
     const host = remoteHost(operand);
     if (host) fx.network(site.program, host);
-    else fx.read(site.program, operand);
+    else read.call(fx, site.program, operand);
   }
   if (!destination) return;
   const host = remoteHost(destination);
