@@ -134,6 +134,7 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
     resolveProjectRoot,
     clock,
     home: userHome,
+    gobbyHome: options.layout.home,
     groundFor,
     hookSettings,
   });

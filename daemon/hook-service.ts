@@ -35,6 +35,8 @@ export interface HookServiceDeps {
   readonly groundFor: (projectRoot: string) => ProtectedGround;
   /** The user's home, where `~` in the agent's shell commands points. */
   readonly home: string;
+  /** gobby's home, where `$GOBBY_HOME` in the agent's shell commands points. */
+  readonly gobbyHome: string;
   /** What the session's settings files hold of gobby's hooks, to judge a ConfigChange. */
   readonly hookSettings: HookSettingsWatch;
 }
@@ -59,7 +61,7 @@ export function createHookService(deps: HookServiceDeps) {
     // Files are read here, before the transaction: the engine only sees what they held.
     deps.hookSettings.observe(origin.sessionId, origin.cwd, root);
     const settings = event.name === 'ConfigChange' && event.filePath !== undefined ? deps.hookSettings.judge(origin.sessionId, origin.cwd, root, event.filePath) : undefined;
-    const ctx = { now, ground: deps.groundFor(root), shell: { cwd: origin.cwd, home: deps.home, projectRoot: root }, settingsChange: settings?.change };
+    const ctx = { now, ground: deps.groundFor(root), shell: { cwd: origin.cwd, home: deps.home, projectRoot: root, gobbyHome: deps.gobbyHome }, settingsChange: settings?.change };
     const { result: decision, effects } = deps.effects.commitThenRun(() => {
       const project = store.projects.ensure(root, now);
       store.sessions.touch({ id: origin.sessionId, projectId: project.id, cwd: origin.cwd, transcriptPath: origin.transcriptPath ?? null, now });

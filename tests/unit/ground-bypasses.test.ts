@@ -26,7 +26,7 @@ const ground: ProtectedGround = {
 
 function verdict(command: string): TamperKind | 'allowed' {
   const event = { name: 'PreToolUse', toolName: 'Bash', toolInput: { command } } as unknown as EngineEvent;
-  const shell = analyzeShellCommand(command, { cwd: PROJECT, home: HOME, projectRoot: PROJECT });
+  const shell = analyzeShellCommand(command, { cwd: PROJECT, home: HOME, projectRoot: PROJECT, gobbyHome: GOBBY_HOME });
   return checkProtectedGround(event, ground, shell)?.kind ?? 'allowed';
 }
 
@@ -76,6 +76,9 @@ describe("gobby's own ground, spelled another way", () => {
     ['ag . ~/.gobby', 'secret'],
     ['find ~/.gobby -type f -exec cat {} +', 'secret'],
     ['cd ~ && grep -r secret .', 'secret'],
+    // gobby's home through its variable.
+    ['cat "$GOBBY_HOME/token"', 'secret'],
+    ['echo 1 >> ${GOBBY_HOME}/config.json', 'protected-file'],
     // A nested Claude Code without hooks, through the variables its flags set.
     ['CLAUDE_CODE_SIMPLE=1 claude -p "edit src"', 'nested-claude'],
     ['export CLAUDE_CODE_SAFE_MODE=1; claude -p "edit src"', 'nested-claude'],
@@ -99,6 +102,8 @@ describe("gobby's own ground, spelled another way", () => {
     'curl http://127.0.0.1:3000/health',
     'python3 -c "print(17377)"',
     'claude -p "summarise the diff" < diff.txt',
+    'ls "$GOBBY_HOME" && cat $GOBBY_HOME/config.json',
+    'GOBBY_HOME=/tmp/scratch; echo 1 > $GOBBY_HOME/config.json',
     'CLAUDE_CODE_ENTRYPOINT=cli claude --version',
     `rm -f ${'*a'.repeat(2000)}b`,
   ])('lets %j run', (command) => {

@@ -48,7 +48,7 @@ export function cachedAnalysis(command: string, ctx: ShellContext, analyze: (com
     entries.delete(command);
     characters -= command.length;
   }
-  entries.set(command, { ctx: { cwd: ctx.cwd, home: ctx.home, projectRoot: ctx.projectRoot }, analysis });
+  entries.set(command, { ctx: { cwd: ctx.cwd, home: ctx.home, projectRoot: ctx.projectRoot, gobbyHome: ctx.gobbyHome }, analysis });
   characters += command.length;
   while (entries.size > MAX_ENTRIES || characters > MAX_CACHED_CHARACTERS) {
     const oldest = entries.keys().next().value as string;
@@ -59,7 +59,7 @@ export function cachedAnalysis(command: string, ctx: ShellContext, analyze: (com
 }
 
 function sameContext(a: ShellContext, b: ShellContext): boolean {
-  return a.cwd === b.cwd && a.home === b.home && a.projectRoot === b.projectRoot;
+  return a.cwd === b.cwd && a.home === b.home && a.projectRoot === b.projectRoot && a.gobbyHome === b.gobbyHome;
 }
 
 /** The lists only: freezing every effect and invocation would cost more than some analyses (their types are readonly). */

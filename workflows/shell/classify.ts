@@ -28,6 +28,7 @@ const EFFECT_BUDGET = 256 * 1024;
 
 /** A name the command assigns anywhere (HOME=…, export HOME, read HOME, for HOME in): `~` and $HOME then are not the user's home. */
 const ASSIGNS_HOME = /(?:^|[^$\w{])HOME\b/;
+const ASSIGNS_GOBBY_HOME = /(?:^|[^$\w{])GOBBY_HOME\b/;
 
 /** Writes here change no file; reads here read no file. */
 const DEVICE = /^\/dev\/(?:null|stdout|stderr|stdin|tty|zero|full|random|urandom|fd\/[0-2]|pts\/\d+)$|^\/proc\/self\/fd\/[0-2]$/;
@@ -38,6 +39,8 @@ interface Run {
   readonly ctx: ShellContext;
   /** The user's home, or null once the command assigns HOME. */
   home: string | null;
+  /** gobby's home for `$GOBBY_HOME`; null when not known or when the command assigns it. */
+  gobbyHome: string | null;
   /** What is left of EFFECT_BUDGET; below zero the command is opaque and nothing more is recorded. */
   budget: number;
   readonly effects: ShellEffect[];
@@ -60,6 +63,7 @@ function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis
   const run: Run = {
     ctx,
     home: ASSIGNS_HOME.test(command) ? null : ctx.home,
+    gobbyHome: ctx.gobbyHome === undefined || ASSIGNS_GOBBY_HOME.test(command) ? null : ctx.gobbyHome,
     budget: EFFECT_BUDGET,
     effects: [],
     keys: new Set(),
@@ -268,7 +272,7 @@ function visitLoop(run: Run, scope: Scope, body: (scope: Scope) => void): void {
 }
 
 function wordEnv(run: Run, scope: Scope): WordEnv {
-  return { home: run.home, pwd: scope.cwdKnown ? scope.cwd : null };
+  return { home: run.home, pwd: scope.cwdKnown ? scope.cwd : null, gobbyHome: run.gobbyHome };
 }
 
 function visitWords(run: Run, words: readonly Word[], scope: Scope, depth: number, reparses: number): void {
@@ -621,6 +625,7 @@ class CommandEffects implements ShellEffects {
       return;
     }
     if (ASSIGNS_HOME.test(code.value)) this.runState.home = null;
+    if (ASSIGNS_GOBBY_HOME.test(code.value)) this.runState.gobbyHome = null;
     visitScript(this.runState, parsed.script, sameShell ? this.scope : this.scope.clone(), this.depth + 1, this.reparses + 1);
   }
 

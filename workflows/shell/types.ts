@@ -8,6 +8,8 @@ export interface ShellContext {
   readonly home: string;
   /** Absolute: the project's root. */
   readonly projectRoot: string;
+  /** gobby's home, for `$GOBBY_HOME` and `${GOBBY_HOME}` (the agent's shell inherits the user's). */
+  readonly gobbyHome?: string | undefined;
 }
 
 /**

@@ -22,6 +22,8 @@ export interface WordEnv {
   readonly home: string | null;
   /** The tracked working directory, for `$PWD` and `~+`; `null` when unknown. */
   readonly pwd: string | null;
+  /** gobby's home, for `$GOBBY_HOME`; `null` when unknown or assigned by the command itself. */
+  readonly gobbyHome: string | null;
 }
 
 /** A substitution found inside a word: its commands run too. `script` is undefined when unbash could not parse it. */
@@ -164,7 +166,7 @@ function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: b
 }
 
 function appendVariable(builder: WordBuilder, name: string, text: string, env: WordEnv): void {
-  const value = name === 'HOME' ? env.home : name === 'PWD' ? env.pwd : null;
+  const value = name === 'HOME' ? env.home : name === 'PWD' ? env.pwd : name === 'GOBBY_HOME' ? env.gobbyHome : null;
   if (value === null) builder.unknown(text, false);
   else builder.known(value);
 }
