@@ -144,7 +144,24 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
     const denial = checkShellEffect(effect, ground);
     if (denial) return denial;
   }
+  // Pids only known at run time (`pgrep -f gobby | xargs kill`, `kill $(lsof -ti:7377)`) come
+  // from another program of the same command: one that names the daemon gives them away.
+  const signalsRunTimePids = shell.effects.some((effect) => effect.kind === 'signal' && effect.by === 'pid' && !/^-?\d+$/.test(effect.target));
+  if (signalsRunTimePids && shell.invocations.some((invocation) => invocation.args.some((arg) => namesTheDaemon(arg, ground)))) {
+    return {
+      kind: 'daemon-signal',
+      reason: "gobby: this command signals processes it finds at run time by a search that names gobby's daemon; the agent may not stop or restart it. If the daemon misbehaves, tell the user.",
+      because: 'guard: signal to the daemon',
+    };
+  }
   return null;
+}
+
+/** An argument that picks out the daemon's process: its name, its state file, its port, or `node` (which it runs as). */
+function namesTheDaemon(arg: string, ground: ProtectedGround): boolean {
+  // A search pattern written so it does not find itself (`grep '[g]obby'`) still names it.
+  const plain = arg.replace(/[[\]\\]/g, '');
+  return /gobby|daemon\.json|daemon\/main/.test(plain) || plain === 'node' || (ground.daemonPort !== undefined && mentionsNumber(plain, ground.daemonPort));
 }
 
 function checkShellEffect(effect: ShellEffect, ground: ProtectedGround): GuardDenial | null {
@@ -353,7 +370,8 @@ function isBelow(path: string, folder: string): boolean {
 
 function signalsTheDaemon(target: string, by: string, ground: ProtectedGround): boolean {
   if (by === 'port') return ground.daemonPort !== undefined && Number.parseInt(target, 10) === ground.daemonPort;
-  if (by === 'pid') return (ground.daemonPid !== undefined && target === String(ground.daemonPid)) || /daemon\.json|gobby/.test(target);
+  // -1 is every process the user may signal; -PID the process group the daemon leads.
+  if (by === 'pid') return target === '-1' || (ground.daemonPid !== undefined && target.replace(/^-/, '') === String(ground.daemonPid)) || /daemon\.json|gobby/.test(target);
   // `pkill node` or `killall node` would take the daemon down with everything else.
   return by === 'name' && /gobby|^node$|daemon\/main/.test(target);
 }

@@ -76,6 +76,14 @@ describe("gobby's own ground, spelled another way", () => {
     ['ag . ~/.gobby', 'secret'],
     ['find ~/.gobby -type f -exec cat {} +', 'secret'],
     ['cd ~ && grep -r secret .', 'secret'],
+    // The daemon among every process, or found at run time by a search that names it.
+    ['kill -9 -1', 'daemon-signal'],
+    ['kill -TERM -4242', 'daemon-signal'],
+    ['pgrep -f gobby | xargs kill', 'daemon-signal'],
+    [`lsof -ti:${PORT} | xargs kill -9`, 'daemon-signal'],
+    ["ps aux | grep '[g]obby' | awk '{print $2}' | xargs kill", 'daemon-signal'],
+    [`kill $(lsof -t -i :${PORT})`, 'daemon-signal'],
+    ['pidof node | xargs kill', 'daemon-signal'],
     // gobby's home through its variable.
     ['cat "$GOBBY_HOME/token"', 'secret'],
     ['echo 1 >> ${GOBBY_HOME}/config.json', 'protected-file'],
@@ -103,6 +111,7 @@ describe("gobby's own ground, spelled another way", () => {
     'python3 -c "print(17377)"',
     'claude -p "summarise the diff" < diff.txt',
     'ls "$GOBBY_HOME" && cat $GOBBY_HOME/config.json',
+    'lsof -ti:3000 | xargs kill && pgrep -f vite | xargs kill -9 && kill %1 && kill -9 12345',
     'GOBBY_HOME=/tmp/scratch; echo 1 > $GOBBY_HOME/config.json',
     'CLAUDE_CODE_ENTRYPOINT=cli claude --version',
     `rm -f ${'*a'.repeat(2000)}b`,

@@ -143,15 +143,20 @@ function signalBy(target: Arg): 'pid' | 'job' {
 const kill: ProgramHandler = (site, fx) => {
   const args = site.args;
   if (args.some((arg) => arg.value === '-l' || arg.value === '-L' || arg.value === '--list' || arg.value === '--table')) return;
+  // Options come first; the first of them may name the signal (`-9`, `-KILL`, `-s TERM`). Once a
+  // signal is named, a negative number is a target: a process group, or -1 for every process.
   let i = 0;
+  let signalNamed = false;
   for (; i < args.length; i++) {
     const value = args[i]!.value;
     if (value === '--') {
       i++;
       break;
     }
-    if (args[i]!.dynamic || !value.startsWith('-') || /^-\d+$/.test(value) && i > 0 && !args[i - 1]!.value.startsWith('-')) break;
+    if (args[i]!.dynamic || !value.startsWith('-') || value === '-') break;
+    if (/^-\d+$/.test(value) && signalNamed) break;
     if (value === '-s' || value === '-n' || value === '--signal') i++;
+    signalNamed = true;
   }
   const targets = args.slice(i);
   if (site.stdinArgs) targets.push({ value: '(pids supplied at run time)', dynamic: true, unknownAt: 0 });
