@@ -57,6 +57,11 @@ describe("gobby's own ground, spelled another way", () => {
     [`curl 'http://[::ffff:127.0.0.1]:${PORT}/'`, 'daemon-network'],
     [`curl http://localhost.:${PORT}/`, 'daemon-network'],
     [`curl http://gobby.localhost:${PORT}/`, 'daemon-network'],
+    // curl told to connect elsewhere than its URL says.
+    [`curl --connect-to ::127.0.0.1:${PORT} http://example.com/`, 'daemon-network'],
+    [`curl --resolve example.com:${PORT}:127.0.0.1 http://example.com:${PORT}/hooks/Stop`, 'daemon-network'],
+    [`curl -x http://localhost:${PORT} http://example.com/`, 'daemon-network'],
+    [`curl --connect-to example.com:443:[::1]:${PORT} https://example.com/`, 'daemon-network'],
     // Code gobby cannot see into, named by its text.
     [`python3 -c "import json; open('.claude/settings.local.json', 'w').write(json.dumps({'disableAllHooks': True}))"`, 'protected-file'],
     [`python3 -c "import urllib.request as u; u.urlopen('http://127.0.0.1:${PORT}/hooks/Stop')"`, 'daemon-network'],
@@ -108,6 +113,7 @@ describe("gobby's own ground, spelled another way", () => {
     'grep -rn ".claude/settings.json" docs',
     `curl https://example.com:${PORT}/`,
     'curl http://127.0.0.1:3000/health',
+    'curl --resolve example.com:443:127.0.0.1 https://example.com/ && curl -x http://proxy.corp:8080 https://example.com/',
     'python3 -c "print(17377)"',
     'claude -p "summarise the diff" < diff.txt',
     'ls "$GOBBY_HOME" && cat $GOBBY_HOME/config.json',

@@ -37,6 +37,16 @@ const curl: ProgramHandler = (site, fx) => {
     if (at !== -1 && (at === 0 || data.value[at - 1] === '=')) fx.read('curl', { value: data.value.slice(at + 1).replace(/;.*$/, ''), dynamic: data.dynamic, unknownAt: -1 });
   }
   for (const socket of optionValues(parsed, '--unix-socket', '--abstract-unix-socket')) fx.network('curl', `unix:${socket.value}`);
+  // Where curl really connects, whatever the URL says: a proxy, or a host and port swapped in.
+  for (const proxy of optionValues(parsed, '-x', '--proxy', '--preproxy', '--socks5', '--socks5-hostname', '--socks4', '--socks4a')) fx.network('curl', proxy.value);
+  for (const swap of optionValues(parsed, '--connect-to')) {
+    const to = /^.*?:\d*:(.*):(\d+)$/.exec(swap.value);
+    if (to) fx.network('curl', `${to[1] || 'localhost'}:${to[2]}`);
+  }
+  for (const entry of optionValues(parsed, '--resolve')) {
+    const resolved = /^\+?[^:]*:(\d+):(.+)$/.exec(entry.value);
+    if (resolved) for (const address of resolved[2]!.split(',')) fx.network('curl', `${address}:${resolved[1]}`);
+  }
 };
 
 const wget: ProgramHandler = (site, fx) => {
