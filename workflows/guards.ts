@@ -218,7 +218,19 @@ function changes(path: PathRef, ground: ProtectedGround, program: string, orAbov
   const secret = ground.secretFiles.find((file) => path.path === file || namesByGlob(path.path, file));
   if (secret) return secretDenial(secret);
   if (isGlob(path.path)) return globReaches(path.path, ground, orAbove) ? protectedFileDenial(path.path, program) : null;
+  if (path.path.endsWith('/**')) return treeReaches(path.path, ground) ? protectedFileDenial(path.path, program) : null;
   return !path.dynamic && isProtected(path.path, ground) ? protectedFileDenial(path.path, program) : null;
+}
+
+/**
+ * Everything below a folder (`<folder>/**`: `tar -x`, `git checkout old -- .claude`, `rsync
+ * --delete`) reaches gobby's ground when the folder is protected or is one of the folders that
+ * hold protected files (`.claude/`, not `.claude/commands/`). A whole project or home is not:
+ * that is ordinary work, and ConfigChange catches what it does to the hook settings.
+ */
+function treeReaches(tree: string, ground: ProtectedGround): boolean {
+  const folder = tree.slice(0, -'/**'.length) || '/';
+  return isProtected(folder, ground) || (ground.protectedFolders ?? []).includes(folder);
 }
 
 /** A path the shell expands (`.claude/settings*.json`, `.gob*`, `.c?aude`): `**` is the classifier's "everything in". */
@@ -334,12 +346,7 @@ function ancestorsAndSelf(path: string): string[] {
  */
 function removes(path: PathRef, ground: ProtectedGround, program: string): GuardDenial | null {
   const direct = changes(path, ground, program, true);
-  if (direct || isGlob(path.path)) return direct;
-  if (path.path.endsWith('/**')) {
-    const folder = path.path.slice(0, -'/**'.length) || '/';
-    const ours = isProtected(folder, ground) || (ground.protectedFolders ?? []).some((held) => folder === held || isBelow(folder, held));
-    return ours ? protectedFileDenial(path.path, program) : null;
-  }
+  if (direct || isGlob(path.path) || path.path.endsWith('/**')) return direct;
   return !path.dynamic && holdsProtected(path.path, ground) ? protectedFileDenial(path.path, program) : null;
 }
 

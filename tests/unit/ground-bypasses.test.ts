@@ -47,6 +47,11 @@ describe("gobby's own ground, spelled another way", () => {
     ['cp -r /tmp/elsewhere/.claude .', 'protected-file'],
     ['cp /tmp/settings.json .claude/', 'protected-file'],
     ['rsync -a --delete /tmp/empty/ .claude/', 'protected-file'],
+    // A folder that holds them, rewritten from another commit.
+    ['git checkout HEAD~5 -- .claude', 'protected-file'],
+    ['git restore --source=HEAD~2 .claude', 'protected-file'],
+    ['cd .claude && tar -xf /tmp/settings.tar', 'protected-file'],
+    ['unzip -o /tmp/settings.zip -d ~/.claude', 'protected-file'],
     // A second name, written through later.
     ["ln -s .claude/settings.local.json x && echo '{}' > x", 'protected-file'],
     ['ln -st /tmp .gobby/workflows/plan.yaml', 'protected-file'],
@@ -106,6 +111,8 @@ describe("gobby's own ground, spelled another way", () => {
     'rm -f *.log .cache/*',
     'find . -name "*.pyc" -delete',
     'mkdir -p .claude/commands && cp /tmp/review.md .claude/commands/ && rm .claude/commands/old.md',
+    'mkdir -p .claude && git checkout -- src .claude/commands && git restore .',
+    'tar -xzf /tmp/fixtures.tgz && unzip -o /tmp/skills.zip -d .claude/commands',
     'ln -sf node_modules/.bin/tsc tsc && ln -s .claude/commands cmds',
     'cat .claude/settings.json && ls ~/.gobby',
     'grep -rn TODO src ~/notes && rg -n fixme . && ls -R ~ && find ~ -name "*.log" && du -sh ~/.gobby',

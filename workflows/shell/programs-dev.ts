@@ -15,6 +15,13 @@ function wholeTree(fx: ShellEffects): { path: string; dynamic: true } {
   return { path: `${fx.cwd}/**`, dynamic: true };
 }
 
+/** A pathspec names a file or a folder: `git checkout old -- .claude` rewrites everything below it. */
+function writePathspec(path: Arg, fx: ShellEffects): void {
+  fx.write('git', path);
+  const ref = fx.path(path);
+  fx.write('git', { path: `${ref.path === '/' ? '' : ref.path}/**`, dynamic: true });
+}
+
 // ---------- git ----------
 
 const GIT_READS = new Set([
@@ -137,12 +144,12 @@ function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffec
   switch (sub) {
     case 'checkout':
     case 'restore':
-      for (const path of paths) fx.write('git', path);
+      for (const path of paths) writePathspec(path, fx);
       if (dashDash === -1 && sub === 'checkout') fx.write('git', wholeTree(fx));
       return;
     case 'reset':
       if (hasOption(parsed, '--hard', '--merge', '--keep')) fx.write('git', wholeTree(fx));
-      else if (dashDash !== -1) for (const path of paths) fx.write('git', path);
+      else if (dashDash !== -1) for (const path of paths) writePathspec(path, fx);
       return;
     case 'clean':
       if (paths.length > 0) for (const path of paths) fx.remove('git', { path: `${fx.path(path).path}/**`, dynamic: true });
