@@ -134,11 +134,16 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
       return daemonNetworkDenial('code gobby cannot see into', `port ${ground.daemonPort}`);
     }
   }
+  const unknownPrograms = new Set(shell.effects.flatMap((effect) => (effect.kind === 'exec' ? [effect.program] : [])));
   for (const invocation of shell.invocations) {
     const override = overrideCommandOf(invocation);
     if (override) return overrideDenial(override);
     const linked = linkToGround(invocation, ground);
     if (linked) return linked;
+    if (unknownPrograms.has(invocation.program)) {
+      const handed = unknownProgramGivenGround(invocation, ground);
+      if (handed) return handed;
+    }
   }
   for (const effect of shell.effects) {
     const denial = checkShellEffect(effect, ground);
@@ -427,6 +432,30 @@ function overrideCommandOf(invocation: ShellInvocation): string | null {
  * lets a later write change it under a name gobby does not protect (`ln -s .claude/settings.json x
  * && echo {} > x`), so making one is refused like the write.
  */
+/**
+ * A program gobby does not know (`sponge`, `7z`, an editor) given one of gobby's files as an
+ * argument: what it does with it cannot be told, and writing it is as likely as reading it.
+ */
+function unknownProgramGivenGround(invocation: ShellInvocation, ground: ProtectedGround): GuardDenial | null {
+  for (const arg of invocation.args) {
+    // `--file=.claude/settings.json` names the file too.
+    const value = arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg;
+    if (value === '' || value.startsWith('-')) continue;
+    const path = resolveAgainst(invocation.cwd, value);
+    if (ground.secretFiles.includes(path)) return secretDenial(path);
+    if (isProtected(path, ground) || holdsProtected(path, ground)) {
+      return {
+        kind: 'protected-file',
+        reason:
+          `gobby: \`${invocation.program}\` is a program gobby does not know, and it is given ${path}, one of gobby's own files (its state, ` +
+          'its workflows, or the Claude Code settings that install its hooks), which it could change. `cat` and the Read tool read them; ask the user if one needs changing.',
+        because: 'guard: protected file given to an unknown program',
+      };
+    }
+  }
+  return null;
+}
+
 function linkToGround(invocation: ShellInvocation, ground: ProtectedGround): GuardDenial | null {
   const program = invocation.program.slice(invocation.program.lastIndexOf('/') + 1);
   if (program !== 'ln' && program !== 'link') return null;

@@ -52,6 +52,10 @@ describe("gobby's own ground, spelled another way", () => {
     ['git restore --source=HEAD~2 .claude', 'protected-file'],
     ['cd .claude && tar -xf /tmp/settings.tar', 'protected-file'],
     ['unzip -o /tmp/settings.zip -d ~/.claude', 'protected-file'],
+    // A program gobby does not know, given one of gobby's files.
+    ["jq '.disableAllHooks = true' .claude/settings.json | sponge .claude/settings.json", 'protected-file'],
+    ['7z a /tmp/g.7z ~/.gobby', 'protected-file'],
+    ['mytool --config=.claude/settings.local.json', 'protected-file'],
     // A second name, written through later.
     ["ln -s .claude/settings.local.json x && echo '{}' > x", 'protected-file'],
     ['ln -st /tmp .gobby/workflows/plan.yaml', 'protected-file'],
@@ -113,6 +117,7 @@ describe("gobby's own ground, spelled another way", () => {
     'mkdir -p .claude/commands && cp /tmp/review.md .claude/commands/ && rm .claude/commands/old.md',
     'mkdir -p .claude && git checkout -- src .claude/commands && git restore .',
     'tar -xzf /tmp/fixtures.tgz && unzip -o /tmp/skills.zip -d .claude/commands',
+    'terraform plan -out=plan.bin && sponge out.txt < in.txt && mytool .claude/commands/review.md',
     'ln -sf node_modules/.bin/tsc tsc && ln -s .claude/commands cmds',
     'cat .claude/settings.json && ls ~/.gobby',
     'grep -rn TODO src ~/notes && rg -n fixme . && ls -R ~ && find ~ -name "*.log" && du -sh ~/.gobby',
