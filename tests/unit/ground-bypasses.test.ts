@@ -52,6 +52,11 @@ describe("gobby's own ground, spelled another way", () => {
     ['git restore --source=HEAD~2 .claude', 'protected-file'],
     ['cd .claude && tar -xf /tmp/settings.tar', 'protected-file'],
     ['unzip -o /tmp/settings.zip -d ~/.claude', 'protected-file'],
+    // The override handed to something that runs it later, outside the session's process tree.
+    ["at now <<< 'gobby workflow clear --reason done'", 'override'],
+    ["batch <<'EOF'\ngobby workflow phase execute --force --reason x\nEOF", 'override'],
+    ['systemd-run --user --unit x gobby workflow reset --reason x', 'override'],
+    ["tmux new -d 'gobby workflow disable --reason x'", 'override'],
     // A program gobby does not know, given one of gobby's files.
     ["jq '.disableAllHooks = true' .claude/settings.json | sponge .claude/settings.json", 'protected-file'],
     ['7z a /tmp/g.7z ~/.gobby', 'protected-file'],
@@ -118,6 +123,7 @@ describe("gobby's own ground, spelled another way", () => {
     'mkdir -p .claude && git checkout -- src .claude/commands && git restore .',
     'tar -xzf /tmp/fixtures.tgz && unzip -o /tmp/skills.zip -d .claude/commands',
     'terraform plan -out=plan.bin && sponge out.txt < in.txt && mytool .claude/commands/review.md',
+    "tmux ls && screen -ls && crontab -l && at now <<< 'make nightly'",
     'ln -sf node_modules/.bin/tsc tsc && ln -s .claude/commands cmds',
     'cat .claude/settings.json && ls ~/.gobby',
     'grep -rn TODO src ~/notes && rg -n fixme . && ls -R ~ && find ~ -name "*.log" && du -sh ~/.gobby',

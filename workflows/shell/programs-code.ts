@@ -212,6 +212,37 @@ const trap: ProgramHandler = (site, fx) => {
   else fx.runShellCode(action, 'trap', true);
 };
 
+/**
+ * `at` and `batch` run later, outside this session, the commands they read from their input:
+ * fixed text (a here-doc, a here-string) is judged as shell code; anything else is opaque.
+ */
+const scheduler: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'qfmMt', long: [] });
+  if (hasOption(parsed, '-l', '-r', '-d', '-c') || onlyAsksVersion(site.args)) return;
+  const file = optionValues(parsed, '-f')[0];
+  if (file) {
+    fx.read(site.program, file);
+    fx.opaque(`${site.program} runs the file \`${file.value}\` later`, site.program);
+  } else if (fx.stdin) fx.runShellCode(fx.stdin, site.program, false);
+  else fx.opaque(`${site.program} runs later the commands it reads from its input`, site.program);
+};
+
+/** crontab installs commands that run later, outside this session; listing them is a read. */
+const crontab: ProgramHandler = (site, fx) => {
+  if (site.args.some((arg) => arg.value === '-l')) return;
+  fx.opaque('crontab installs commands that run later', 'crontab');
+};
+
+/** tmux and screen run commands in sessions of their own; listing and attaching do not. */
+const terminalMultiplexer: ProgramHandler = (site, fx) => {
+  const first = site.args.find((arg) => !arg.value.startsWith('-'))?.value;
+  const runs =
+    site.program === 'tmux'
+      ? first !== undefined && ['new', 'new-session', 'new-window', 'neww', 'split-window', 'splitw', 'respawn-pane', 'respawn-window', 'send-keys', 'send', 'run-shell', 'run', 'if-shell', 'source-file', 'source'].includes(first)
+      : !site.args.every((arg) => ['-ls', '-list', '-r', '-x', '-R', '-d'].includes(arg.value) || !arg.value.startsWith('-')) || site.args.some((arg) => /^-d?m$|^-X$/.test(arg.value));
+  if (runs) fx.opaque(`${site.program} runs commands in a session of its own`, site.program);
+};
+
 const alias: ProgramHandler = (site, fx) => {
   for (const arg of site.args) {
     const eq = arg.value.indexOf('=');
@@ -473,6 +504,10 @@ export const CODE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['stdbuf', prefix({ short: 'ioe', long: ['input', 'output', 'error'] })],
   ['ionice', prefix({ short: 'cnp', long: ['class', 'classdata', 'pid', 'pgid', 'uid'] })],
   ['setsid', prefix({})],
+  ...entries(scheduler, 'at', 'batch'),
+  ['crontab', { handle: crontab }],
+  ...entries(terminalMultiplexer, 'tmux', 'screen'),
+  ['systemd-run', prefix({ short: 'pEM', long: ['unit', 'property', 'description', 'slice', 'setenv', 'working-directory', 'machine', 'uid', 'gid', 'nice', 'on-active', 'on-boot', 'on-startup', 'on-unit-active', 'on-unit-inactive', 'on-calendar', 'on-clock-change', 'on-timezone-change', 'timer-property', 'path-property', 'socket-property', 'service-type', 'expand-environment'] })],
   ['taskset', prefix({}, 1)],
   ['chrt', prefix({ short: 'T', long: ['sched-runtime', 'sched-deadline', 'sched-period'] }, 1)],
   ['unbuffer', prefix({})],
