@@ -97,11 +97,40 @@ export function deletesOperands(spec: OptionSpec = {}): ProgramHandler {
 const REWRITES_EXPECTATIONS = new Set(['--update', '--updateSnapshot', '--update-snapshots', '--snapshot-update', '--force-regen', '--inline-snapshot=fix', '--inline-snapshot=create', '--inline-snapshot=update']);
 const SHORT_UPDATE_RUNNERS = new Set(['vitest', 'jest', 'playwright', 'npm', 'pnpm', 'yarn', 'bun']);
 
-/** A test run (`runner` as the user would name it), and a write of the project when it rewrites its expectations. */
+/**
+ * Options of test runners that name a file or folder the run writes (lower-cased, dashes dropped):
+ * reports, profiles, build output. `--basetemp` is a folder pytest empties first.
+ */
+const OUTPUT_OPTION = /^(?:outputfile(?:\..+)?|outputdir|output|junitxml|junit|resultlog|html|jsonreportfile|outputdirectory|coveragedirectory|coverage\.reportsdirectory|targetdir|reportdir|reportsdir)$/;
+/** `go test`'s own: `-o` is the test binary, the rest are profiles (elsewhere `-o` and `--trace` mean other things). */
+const GO_OUTPUT_OPTION = /^(?:o|coverprofile|cpuprofile|memprofile|blockprofile|mutexprofile|trace|outputdir)$/;
+
+/**
+ * A test run (`runner` as the user would name it), and a write of the project when it rewrites
+ * its expectations, or of the paths its output options name (`--outputFile=x`, `--junitxml x`,
+ * `go test -o bin`, `--basetemp=dir`, `--cov-report=html:dir`).
+ */
 export function runsTests(fx: ShellEffects, program: string, runner: string, args: readonly Arg[]): void {
   fx.emit({ kind: 'test_run', runner, program });
   if (args.some((arg) => REWRITES_EXPECTATIONS.has(arg.value) || (arg.value === '-u' && SHORT_UPDATE_RUNNERS.has(program)))) {
     fx.write(program, { path: `${fx.cwd}/**`, dynamic: true });
+  }
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg.dynamic || !arg.value.startsWith('-')) continue;
+    const eq = arg.value.indexOf('=');
+    const name = (eq === -1 ? arg.value : arg.value.slice(0, eq)).replace(/^-+/, '').toLowerCase();
+    const value: Arg | undefined = eq !== -1 ? { value: arg.value.slice(eq + 1), dynamic: false, unknownAt: -1 } : args[i + 1];
+    if (value === undefined || value.value === '' || value.value.startsWith('-')) continue;
+    if (name === 'basetemp') {
+      fx.remove(program, { path: `${fx.path(value).path}/**`, dynamic: true });
+      fx.write(program, value);
+    } else if (name === 'cov-report' || name === 'covreport') {
+      const colon = value.value.indexOf(':');
+      if (colon !== -1) fx.write(program, { value: value.value.slice(colon + 1), dynamic: value.dynamic, unknownAt: -1 });
+    } else if (OUTPUT_OPTION.test(name.replaceAll('-', '')) || (program === 'go' && GO_OUTPUT_OPTION.test(name))) {
+      fx.write(program, value);
+    }
   }
 }
 
