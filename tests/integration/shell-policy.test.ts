@@ -57,7 +57,8 @@ describe('shell commands in a phase that blocks the file tools', () => {
     ['npm install left-pad', 'installs packages', ''],
     ['python3 -c "open(\'f\', \'w\').write(\'x\')"', 'runs code gobby cannot see into', 'allow_opaque: true'],
     ['echo cm0gLXJmIHNyYwo= | base64 -d | sh', 'runs code gobby cannot see into', ''],
-    ['x=rm; $x -rf src', 'runs code gobby cannot see into', ''],
+    ['x=$(echo rm); $x -rf src', 'runs code gobby cannot see into', ''],
+    ['x=rm; $x -rf src', 'deletes', 'src'],
     ['make dist', 'runs `make dist`, which gobby does not know', 'allow_programs: ["make dist"]'],
   ])('refuses %j: it %s %s', async (command, what, detail) => {
     const { denied, reason } = await bash(command);

@@ -103,6 +103,12 @@ describe("gobby's own ground, spelled another way", () => {
     ["ps aux | grep '[g]obby' | awk '{print $2}' | xargs kill", 'daemon-signal'],
     [`kill $(lsof -t -i :${PORT})`, 'daemon-signal'],
     ['pidof node | xargs kill', 'daemon-signal'],
+    // A name put in a variable first.
+    ["f=.claude/settings.local.json; echo '{\"disableAllHooks\": true}' > \"$f\"", 'protected-file'],
+    ['d=~/.gobby; rm -rf $d', 'protected-file'],
+    ['g=gobby; $g workflow phase execute --force --reason x', 'override'],
+    [`p=${PORT}; curl -s localhost:$p/api/status`, 'daemon-network'],
+    ['t=~/.gobby/token; cat "$t"', 'secret'],
     // gobby's home through its variable.
     ['cat "$GOBBY_HOME/token"', 'secret'],
     ['echo 1 >> ${GOBBY_HOME}/config.json', 'protected-file'],
@@ -137,6 +143,7 @@ describe("gobby's own ground, spelled another way", () => {
     'ls "$GOBBY_HOME" && cat $GOBBY_HOME/config.json',
     'lsof -ti:3000 | xargs kill && pgrep -f vite | xargs kill -9 && kill %1 && kill -9 12345',
     'GOBBY_HOME=/tmp/scratch; echo 1 > $GOBBY_HOME/config.json',
+    'out=dist; rm -rf $out && mkdir $out && port=3000 && curl localhost:$port/health',
     'CLAUDE_CODE_ENTRYPOINT=cli claude --version',
     `rm -f ${'*a'.repeat(2000)}b`,
   ])('lets %j run', (command) => {

@@ -29,6 +29,17 @@ const EFFECT_BUDGET = 256 * 1024;
 /** A name the command assigns anywhere (HOME=…, export HOME, read HOME, for HOME in): `~` and $HOME then are not the user's home. */
 const ASSIGNS_HOME = /(?:^|[^$\w{])HOME\b/;
 const ASSIGNS_GOBBY_HOME = /(?:^|[^$\w{])GOBBY_HOME\b/;
+/**
+ * Ways a command can set a variable that the scope does not follow (`read`, `declare -n`,
+ * `printf -v`, `${x:=…}`, arithmetic, a sourced file, a function called later, IFS): in a command
+ * that has any of them, no variable is expanded from an earlier assignment.
+ */
+const SETS_VARIABLES_UNSEEN =
+  /\(\(|\$\{[^}]*=|\bIFS\b|printf\s+-v|\w\s*\(\s*\)|export\s+-|(?:^|[\s;&|(`])(?:let|declare|typeset|local|readonly|read|mapfile|readarray|getopts|source|\.|eval|unset|set|shopt|coproc|select|alias|function)(?=[\s;&|)]|$)/;
+/** A value that expands to the same one word quoted or not: no field splitting, no globbing. */
+const ONE_WORD_VALUE = /^[^\s*?[\]]*$/;
+/** Variables gobby resolves itself, or that change how other words are read. */
+const UNTRACKED_VARIABLES = new Set(['HOME', 'PWD', 'OLDPWD', 'GOBBY_HOME', 'IFS', 'PATH', 'CDPATH']);
 
 /** Writes here change no file; reads here read no file. */
 const DEVICE = /^\/dev\/(?:null|stdout|stderr|stdin|tty|zero|full|random|urandom|fd\/[0-2]|pts\/\d+)$|^\/proc\/self\/fd\/[0-2]$/;
@@ -41,6 +52,10 @@ interface Run {
   home: string | null;
   /** gobby's home for `$GOBBY_HOME`; null when not known or when the command assigns it. */
   gobbyHome: string | null;
+  /** The whole command, read once to decide whether earlier assignments may be followed. */
+  readonly command: string;
+  /** Whether variables set to fixed text are expanded later on; decided at the first such assignment. */
+  tracksVariables: boolean | undefined;
   /** What is left of EFFECT_BUDGET; below zero the command is opaque and nothing more is recorded. */
   budget: number;
   readonly effects: ShellEffect[];
@@ -64,6 +79,8 @@ function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis
     ctx,
     home: ASSIGNS_HOME.test(command) ? null : ctx.home,
     gobbyHome: ctx.gobbyHome === undefined || ASSIGNS_GOBBY_HOME.test(command) ? null : ctx.gobbyHome,
+    command,
+    tracksVariables: undefined,
     budget: EFFECT_BUDGET,
     effects: [],
     keys: new Set(),
@@ -216,6 +233,7 @@ function visitNode(run: Run, node: AnyNode, scope: Scope, depth: number, reparse
     case 'For':
     case 'Select':
       visitWords(run, node.wordlist ?? [], scope, next, reparses);
+      scope.setVariable(node.name.value, undefined);
       visitLoop(run, scope, (body) => visitStatements(run, node.body.commands, body, next, reparses));
       return;
     case 'ArithmeticFor':
@@ -272,7 +290,7 @@ function visitLoop(run: Run, scope: Scope, body: (scope: Scope) => void): void {
 }
 
 function wordEnv(run: Run, scope: Scope): WordEnv {
-  return { home: run.home, pwd: scope.cwdKnown ? scope.cwd : null, gobbyHome: run.gobbyHome };
+  return { home: run.home, pwd: scope.cwdKnown ? scope.cwd : null, gobbyHome: run.gobbyHome, variables: run.tracksVariables === true ? scope.variables : undefined };
 }
 
 function visitWords(run: Run, words: readonly Word[], scope: Scope, depth: number, reparses: number): void {
@@ -372,9 +390,12 @@ function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>,
   }
   const fx = new CommandEffects(run, scope, depth, reparses, redirects === undefined ? undefined : literalStdin(redirects, env));
   if (prefixAssignments !== undefined) {
+    // Without a command the assignments set shell variables that later words may expand.
+    const setsShellVariables = name === undefined && args.length === 0;
     for (const assignment of prefixAssignments) {
       checkAssignment(assignment.name, fx);
-      renderAssignment(assignment, env, nested);
+      const rendered = renderAssignment(assignment, env, nested);
+      if (setsShellVariables) rememberVariable(run, scope, assignment, rendered);
     }
   }
   if (assignments !== undefined) for (const assignment of assignments) checkAssignment(assignment.name, fx);
@@ -382,6 +403,19 @@ function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>,
   if (nested.length > 0) visitNested(run, nested, scope, depth, reparses);
   if (name !== undefined) runCommand(fx, name, args, false);
   else if (args.length > 0) runCommand(fx, args[0]!, args.slice(1), false);
+}
+
+/** `name=value` in the current shell. */
+function rememberVariable(run: Run, scope: Scope, assignment: Assignment, rendered: Arg): void {
+  const value = rendered.value.slice(assignment.name.length + 1);
+  setShellVariable(run, scope, assignment.name, !rendered.dynamic && !assignment.append && assignment.index === undefined ? value : undefined);
+}
+
+/** Remembered when the value is fixed text that stays one word (`value` undefined: only known at run time). */
+function setShellVariable(run: Run, scope: Scope, name: string, value: string | undefined): void {
+  const fixed = value !== undefined && ONE_WORD_VALUE.test(value) && !UNTRACKED_VARIABLES.has(name);
+  if (fixed && (run.tracksVariables ??= !SETS_VARIABLES_UNSEEN.test(run.command))) scope.setVariable(name, value);
+  else scope.setVariable(name, undefined);
 }
 
 function renderAssignment(assignment: Assignment, env: WordEnv, nested: NestedScript[]): Arg {
@@ -555,6 +589,10 @@ class CommandEffects implements ShellEffects {
     if (!this.special(program, path)) emitPathEffect(this.runState, 'read', path, program);
   }
 
+  setVariable(name: string, value: Arg): void {
+    setShellVariable(this.runState, this.scope, name, value.dynamic ? undefined : value.value);
+  }
+
   readTree(program: string, target: Arg | PathRef): void {
     if (isPipe(target)) return;
     const path = this.ref(target);
@@ -626,6 +664,7 @@ class CommandEffects implements ShellEffects {
     }
     if (ASSIGNS_HOME.test(code.value)) this.runState.home = null;
     if (ASSIGNS_GOBBY_HOME.test(code.value)) this.runState.gobbyHome = null;
+    if (SETS_VARIABLES_UNSEEN.test(code.value)) this.runState.tracksVariables = false;
     visitScript(this.runState, parsed.script, sameShell ? this.scope : this.scope.clone(), this.depth + 1, this.reparses + 1);
   }
 

@@ -25,6 +25,8 @@ export interface ShellEffects {
    * recorded as a read of `<target>/**`, so a guard sees a protected file inside that tree.
    */
   readTree(program: string, target: Arg | PathRef): void;
+  /** `export NAME=value`: the variable as later words of the same shell see it. */
+  setVariable(name: string, value: Arg): void;
   write(program: string, target: Arg | PathRef): void;
   remove(program: string, target: Arg | PathRef): void;
   move(program: string, from: Arg | PathRef, to: Arg | PathRef): void;

@@ -360,8 +360,12 @@ const flock: ProgramEntry = {
 /** export/declare/local/readonly/typeset: each NAME=value is an assignment. */
 const declaration: ProgramHandler = (site, fx) => {
   for (const arg of site.args) {
-    const match = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(arg.value);
-    if (match) checkAssignment(match[1]!, fx);
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=/.exec(arg.value);
+    if (!match) continue;
+    checkAssignment(match[1]!, fx);
+    const value = arg.value.slice(match[0].length);
+    // The others (declare, local, readonly) stop variables being followed at all (see classify.ts).
+    if (site.program === 'export') fx.setVariable(match[1]!, match[2] === '+' || arg.dynamic ? { value, dynamic: true, unknownAt: 0 } : { value, dynamic: false, unknownAt: -1 });
   }
 };
 

@@ -1,7 +1,10 @@
 // What the shell remembers between commands that changes how later words resolve: the working
-// directory (cd, pushd, popd), the directory stack, and the functions defined so far. Every
-// pipeline element and substitution runs in a copy, so copying is cheap: the stack and the
-// function names are replaced, never mutated, and copies share them.
+// directory (cd, pushd, popd), the directory stack, the functions defined so far, and the
+// variables set to fixed text (`f=.claude/settings.json; … > $f`). Every pipeline element and
+// substitution runs in a copy, so copying is cheap: the stack, the function names and the
+// variables are replaced, never mutated, and copies share them.
+
+const NO_VARIABLES: ReadonlyMap<string, string> = new Map();
 
 export class Scope {
   constructor(
@@ -12,10 +15,21 @@ export class Scope {
     public previous: string | null,
     public dirStack: readonly string[],
     public functions: ReadonlySet<string>,
+    /** Variables whose value is known text; any other variable is only known at run time. */
+    public variables: ReadonlyMap<string, string> = NO_VARIABLES,
   ) {}
 
   clone(): Scope {
-    return new Scope(this.cwd, this.cwdKnown, this.previous, this.dirStack, this.functions);
+    return new Scope(this.cwd, this.cwdKnown, this.previous, this.dirStack, this.functions, this.variables);
+  }
+
+  /** `value` undefined: the variable is set to something only known at run time (or unset). */
+  setVariable(name: string, value: string | undefined): void {
+    if (value === undefined && !this.variables.has(name)) return;
+    const next = new Map(this.variables);
+    if (value === undefined) next.delete(name);
+    else next.set(name, value);
+    this.variables = next;
   }
 
   defineFunction(name: string): void {
@@ -38,6 +52,9 @@ export class Scope {
     if (other.previous !== this.previous) this.previous = null;
     if (other.dirStack !== this.dirStack && other.dirStack.join('\0') !== this.dirStack.join('\0')) this.dirStack = [];
     if (other.functions !== this.functions) for (const name of other.functions) this.defineFunction(name);
+    if (other.variables !== this.variables) {
+      for (const [name, value] of this.variables) if (other.variables.get(name) !== value) this.setVariable(name, undefined);
+    }
   }
 
   assign(other: Scope): void {
@@ -46,5 +63,6 @@ export class Scope {
     this.previous = other.previous;
     this.dirStack = other.dirStack;
     this.functions = other.functions;
+    this.variables = other.variables;
   }
 }

@@ -1,5 +1,6 @@
 // Words as the program will receive them. Quotes and escapes are removed ("r""m" and \rm are
-// rm), `~`, `$HOME`, `${HOME}` and `$PWD` are expanded, and anything else only known at run
+// rm), `~`, `$HOME`, `${HOME}`, `$PWD` and variables the command set to fixed text earlier
+// (`f=x; cat $f`) are expanded, and anything else only known at run
 // time ($VAR, $(…), globs, brace expansion) marks the word dynamic and stays as written.
 import { forEachChild, type ParsedScript, type SyntaxNode, type Word, type WordPart } from 'unbash';
 
@@ -24,6 +25,8 @@ export interface WordEnv {
   readonly pwd: string | null;
   /** gobby's home, for `$GOBBY_HOME`; `null` when unknown or assigned by the command itself. */
   readonly gobbyHome: string | null;
+  /** Variables the command itself set to fixed text earlier on (see Scope). */
+  readonly variables?: ReadonlyMap<string, string> | undefined;
 }
 
 /** A substitution found inside a word: its commands run too. `script` is undefined when unbash could not parse it. */
@@ -166,7 +169,7 @@ function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: b
 }
 
 function appendVariable(builder: WordBuilder, name: string, text: string, env: WordEnv): void {
-  const value = name === 'HOME' ? env.home : name === 'PWD' ? env.pwd : name === 'GOBBY_HOME' ? env.gobbyHome : null;
+  const value = name === 'HOME' ? env.home : name === 'PWD' ? env.pwd : name === 'GOBBY_HOME' ? env.gobbyHome : (env.variables?.get(name) ?? null);
   if (value === null) builder.unknown(text, false);
   else builder.known(value);
 }
