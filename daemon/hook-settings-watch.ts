@@ -4,9 +4,9 @@
 // hooks.md §9); the file itself has already changed when the event arrives, so the "before"
 // is what this module read earlier: on the session's first event since the daemon started,
 // and after each change it let through.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { viewHookSettings, type HookSettingsView } from '../hooks/hook-settings-view.js';
+import { readRegularFile } from './read-regular-file.js';
 import type { HookSettingsChange } from '../workflows/index.js';
 
 /** Where managed (policy) settings live on Linux and macOS: a team may install gobby's hooks there. */
@@ -94,12 +94,8 @@ export function createHookSettingsWatch(options: HookSettingsWatchOptions) {
 
 export type HookSettingsWatch = ReturnType<typeof createHookSettingsWatch>;
 
-/** The file's text; null when it does not exist, cannot be read, or is too large to be a settings file. */
+/** The file's text; null when it is missing, unreadable, not a regular file, or too large to be a settings file. */
 function readSmallFile(path: string): string | null {
-  try {
-    const buffer = readFileSync(path);
-    return buffer.length > MAX_SETTINGS_BYTES ? null : buffer.toString('utf8');
-  } catch {
-    return null;
-  }
+  const read = readRegularFile(path, MAX_SETTINGS_BYTES);
+  return read.ok ? read.text : null;
 }

@@ -7,9 +7,10 @@
 // survive a restart is kept in the database (daemon/selected-workflow.ts).
 import { watch, type FSWatcher } from 'chokidar';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { parseDocument } from 'yaml';
+import { readRegularFile, type RegularFileRead } from './read-regular-file.js';
 import {
   compileWorkflow,
   type CompiledWorkflow,
@@ -68,6 +69,14 @@ export interface WorkflowCatalogOptions {
 }
 
 const PROJECT_WORKFLOWS = join('.gobby', 'workflows');
+/** A definition is a few KB; a larger file is reported, not read. */
+const MAX_DEFINITION_BYTES = 1024 * 1024;
+
+function unreadableDefinition(read: Extract<RegularFileRead, { ok: false }>): string {
+  if (read.why === 'too large') return `the file is ${read.size} bytes, above the ${MAX_DEFINITION_BYTES}-byte limit for a workflow definition`;
+  if (read.why === 'not a regular file') return 'this is not a regular file (a FIFO or a device?); gobby reads workflow definitions from plain files only';
+  return 'the file cannot be read';
+}
 
 /**
  * A definition's content hash: the first 16 hex digits of the SHA-256 of its text. Sessions
@@ -145,7 +154,15 @@ export function createWorkflowCatalog(options: WorkflowCatalogOptions) {
         next.set(file, previous);
         continue;
       }
-      const text = readFileSync(file, 'utf8');
+      const read = readRegularFile(file, MAX_DEFINITION_BYTES);
+      if (!read.ok) {
+        if (read.why === 'missing') continue;
+        const error: LoadError = { file, line: 1, column: 1, message: unreadableDefinition(read) };
+        next.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, good: undefined, errors: [error], claimedName: basename(file, extname(file)) });
+        newErrors.push(error);
+        continue;
+      }
+      const text = read.text;
       const result = compileWorkflow({ text, file, tier }, hashDefinitionText(text));
       if (result.ok) next.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, good: result.workflow, errors: [] });
       else {

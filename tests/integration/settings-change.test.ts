@@ -2,7 +2,8 @@
 // would drop gobby's hooks or switch every hook off is blocked for the running session,
 // recorded as a tamper attempt and told to the user, whatever wrote the file. Any other change
 // goes through.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildGobbyHooks } from '../../hooks/install.js';
@@ -118,6 +119,20 @@ describe('a settings change while a session runs', () => {
     await t.sessionStart(other);
     writeFileSync(shared, '{"model": "opus"}\n');
     expect((await t.hook('ConfigChange', other, { source: 'project_settings', file_path: shared })).body).toEqual({});
+  });
+
+  it('is not stalled by a FIFO or a device where a settings file belongs', async () => {
+    rmSync(local, { force: true });
+    execFileSync('mkfifo', [local]);
+    // Reading a FIFO would wait for a writer for ever; the daemon answers at once instead.
+    const { body } = await configChange(local, 'local_settings');
+    expect(body.decision).toBeUndefined();
+    rmSync(shared);
+    symlinkSync('/dev/zero', shared);
+    expect((await configChange(shared)).body.decision).toBe('block');
+    const other = t.newSessionId();
+    await t.sessionStart(other);
+    expect(t.auditRows(other).map((row) => row.event)).toContain('SessionStart');
   });
 
   it('lets a skills change through', async () => {

@@ -1,6 +1,8 @@
 // A definition's content hash is computed where the catalog reads the file (the engine does
 // no hashing). Sessions already pinned in users' databases store the hash, and the catalog
-// finds their compiled definition by it, so its value must not change.
+// finds their compiled definition by it, so its value must not change. The catalog reads only
+// plain files of reasonable size: what sits in the workflow folders is not to be trusted.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +50,22 @@ describe('the definition hash', () => {
     expect(pinned.hash).toBe(STORED_HASH);
     expect(pinned.phases.map((phase) => phase.name)).toEqual(['a']);
     expect(catalog.pinned(stored, STORED_HASH)).toBe(pinned); // compiled once per distinct source
+    await catalog.close();
+  });
+});
+
+describe('files in a workflow folder that are not definitions', () => {
+  it('reports a FIFO and a huge file instead of blocking on them, and loads the rest', async () => {
+    const { catalog, file } = catalogWith(TEXT);
+    const directory = join(file, '..');
+    // Reading a FIFO would wait for a writer for ever, stalling every session of the daemon.
+    execFileSync('mkfifo', [join(directory, 'stuck.yaml')]);
+    writeFileSync(join(directory, 'huge.yaml'), `name: huge\n#${'x'.repeat(2 * 1024 * 1024)}\n`);
+    expect(catalog.resolve('h', null)?.hash).toBe(STORED_HASH);
+    const { errors } = catalog.list(null);
+    expect(errors.find((error) => error.file.endsWith('stuck.yaml'))?.message).toContain('not a regular file');
+    expect(errors.find((error) => error.file.endsWith('huge.yaml'))?.message).toContain('above the 1048576-byte limit');
+    expect(catalog.lookup('stuck', null).problem?.errors[0]?.message).toContain('not a regular file');
     await catalog.close();
   });
 });
