@@ -9,6 +9,7 @@ import { createAuditHandler } from './effects/audit-handler.js';
 import { createEffectRunner, type EffectHandler } from './effects/effect-runner.js';
 import { createLogHandler } from './effects/log-handler.js';
 import type { ProtectedGround } from '../workflows/index.js';
+import { GOBBY_HOOK_EVENTS } from '../hooks/install.js';
 import { createHookService } from './hook-service.js';
 import { createHookSettingsWatch } from './hook-settings-watch.js';
 import { createEventProvenance } from './provenance/event-provenance.js';
@@ -125,7 +126,11 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
   // Durable effects a crash cut off (kill -9 between a commit and its effects) run now.
   const resumed = effects.resume();
   if (resumed > 0) log?.warn({ resumed }, 'finished effects left in the outbox by the previous daemon');
-  const hookSettings = createHookSettingsWatch({ userHome, hookUrl: () => `http://127.0.0.1:${listeningPort() ?? 0}/hooks/PreToolUse` });
+  const hookSettings = createHookSettingsWatch({
+    userHome,
+    hookUrl: () => `http://127.0.0.1:${listeningPort() ?? 0}/hooks/PreToolUse`,
+    expectedEvents: GOBBY_HOOK_EVENTS,
+  });
   const hookService = createHookService({
     store,
     catalog,

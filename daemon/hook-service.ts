@@ -99,6 +99,7 @@ export function createHookService(deps: HookServiceDeps) {
         const notice = brokenFileNotice(running, project.root);
         if (notice) decision = addNotice(decision, notice, `workflow ${running.workflow.name}: its file does not load`);
       }
+      if (event.name === 'SessionStart') decision = withOutdatedInstallNotice(decision, deps.hookSettings.missingEvents(origin.sessionId));
       if (event.name === 'SessionEnd') store.sessions.end(origin.sessionId, event.reason, now);
       if (settings && decision?.kind !== 'deny') settings.accept();
 
@@ -164,6 +165,17 @@ export function createHookService(deps: HookServiceDeps) {
 }
 
 export type HookService = ReturnType<typeof createHookService>;
+
+/** An install by an older gobby lacks hooks this one relies on (ConfigChange, for one): the user is told how to update it. */
+function withOutdatedInstallNotice(decision: Decision | null, missing: readonly string[]): Decision | null {
+  if (missing.length === 0) return decision;
+  return addNotice(
+    decision,
+    `gobby: the hooks installed in this project's Claude Code settings come from an older gobby and lack ${missing.join(', ')}. ` +
+      'Run `gobby install` again (with the same flags, e.g. `--shared`) to update them.',
+    `install lacks hooks: ${missing.join(', ')}`,
+  );
+}
 
 /** The events on which the user hears about a workflow file that does not load: once per session and per prompt. */
 function tellsTheUser(event: EngineEvent): boolean {

@@ -23,6 +23,8 @@ export interface HookSettingsWatchOptions {
   /** One of the daemon's hook URLs, to judge an `allowedHttpHookUrls` list; read when needed (the port is known once the daemon listens). */
   readonly hookUrl: () => string;
   readonly managedFiles?: readonly string[];
+  /** Every event gobby installs a hook for (hooks/install.ts). */
+  readonly expectedEvents: readonly string[];
 }
 
 export interface JudgedSettingsChange {
@@ -84,6 +86,17 @@ export function createHookSettingsWatch(options: HookSettingsWatchOptions) {
         change: { file, removed, switchesHooksOff: changed.switchesHooksOff },
         accept: () => remember(sessionId, now),
       };
+    },
+
+    /**
+     * gobby's events that the session's settings files have no hook for, when they hold some of
+     * gobby's hooks (an install made by an older gobby); empty otherwise.
+     */
+    missingEvents(sessionId: string): string[] {
+      const held = before.get(sessionId);
+      if (!held || held.size === 0) return [];
+      const installed = new Set([...held.keys()].map((identity) => identity.slice(0, identity.indexOf('\u0000'))));
+      return options.expectedEvents.filter((event) => !installed.has(event));
     },
 
     forget(sessionId: string): void {

@@ -55,6 +55,9 @@ const HTTP_HOOKS: readonly HttpHookSpec[] = [
   { event: 'SessionEnd', timeout: 5, guard: false },
 ];
 
+/** Every event gobby installs a hook for: an install that lacks one predates it. */
+export const GOBBY_HOOK_EVENTS: readonly string[] = ['SessionStart', ...HTTP_HOOKS.map((spec) => spec.event)];
+
 // SessionStart may have to start the daemon (spawn + health poll ≈ 5 s) before posting.
 const SESSION_START_TIMEOUT_SECONDS = 15;
 

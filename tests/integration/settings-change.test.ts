@@ -146,3 +146,21 @@ describe('a settings change while a session runs', () => {
     expect(reply.body.error.code).toBe('GOBBY_ERR_HOOK_INVALID_PAYLOAD');
   });
 });
+
+describe('an install made by an older gobby', () => {
+  it('is told at session start which hooks it lacks and how to update them', async () => {
+    const { ConfigChange: _dropped, ...older } = GOBBY_HOOKS;
+    writeFileSync(shared, installGobbyHooksInText('{}\n', older).text);
+    const old = t.newSessionId();
+    const { body } = await t.sessionStart(old);
+    expect(body.systemMessage).toContain('come from an older gobby and lack ConfigChange');
+    expect(body.systemMessage).toContain('Run `gobby install` again');
+  });
+
+  it('is not mentioned when the install is current or gobby is installed elsewhere', async () => {
+    expect((await t.sessionStart(t.newSessionId())).body.systemMessage ?? '').not.toContain('older gobby');
+    writeFileSync(shared, '{}\n');
+    expect((await t.sessionStart(t.newSessionId())).body.systemMessage ?? '').not.toContain('older gobby');
+  });
+});
+
