@@ -17,6 +17,7 @@ import {
 import type { EffectEnvelope, EffectRunner } from './effects/effect-runner.js';
 import type { HookSettingsWatch } from './hook-settings-watch.js';
 import type { Provenance } from './provenance/event-provenance.js';
+import { realPathsOf } from './real-paths.js';
 import { describeProblem, type Selection } from './selected-workflow.js';
 import type { SessionWorkflows, UnavailableWorkflow } from './session-workflows.js';
 import type { Store } from './store/store.js';
@@ -61,7 +62,14 @@ export function createHookService(deps: HookServiceDeps) {
     // Files are read here, before the transaction: the engine only sees what they held.
     deps.hookSettings.observe(origin.sessionId, origin.cwd, root);
     const settings = event.name === 'ConfigChange' && event.filePath !== undefined ? deps.hookSettings.judge(origin.sessionId, origin.cwd, root, event.filePath) : undefined;
-    const ctx = { now, ground: deps.groundFor(root), shell: { cwd: origin.cwd, home: deps.home, projectRoot: root, gobbyHome: deps.gobbyHome }, settingsChange: settings?.change };
+    const realPaths = event.name === 'PreToolUse' ? realPathsOf(event.toolInput, origin.cwd, deps.home) : undefined;
+    const ctx = {
+      now,
+      ground: deps.groundFor(root),
+      shell: { cwd: origin.cwd, home: deps.home, projectRoot: root, gobbyHome: deps.gobbyHome },
+      settingsChange: settings?.change,
+      realPaths,
+    };
     const { result: decision, effects } = deps.effects.commitThenRun(() => {
       const project = store.projects.ensure(root, now);
       store.sessions.touch({ id: origin.sessionId, projectId: project.id, cwd: origin.cwd, transcriptPath: origin.transcriptPath ?? null, now });

@@ -40,6 +40,8 @@ export interface EngineContext {
   readonly shell?: ShellContext | undefined;
   /** For a ConfigChange: what the changed settings file would take from gobby's hooks, as the daemon read it. */
   readonly settingsChange?: HookSettingsChange | undefined;
+  /** For a file tool: each path it was given → the real path behind symbolic links, as the daemon found it. */
+  readonly realPaths?: ReadonlyMap<string, string> | undefined;
 }
 
 /** The context inside one evaluation: the event's Bash command, analysed once. */
@@ -255,7 +257,8 @@ export function evaluateGuardsOnly(event: EngineEvent, engineCtx: EngineContext)
 
 /** gobby's own ground, asked first for every event: the tool call's guards, then a change of the hook settings. */
 function checkOwnGround(event: EngineEvent, ctx: EvaluationContext): GuardDenial | null {
-  return checkProtectedGround(event, ctx.ground ?? NO_PROTECTED_GROUND, ctx.bash?.analysis) ?? checkSettingsChange(event, ctx.settingsChange);
+  const place = ctx.shell ? { cwd: ctx.shell.cwd, home: ctx.shell.home, realPaths: ctx.realPaths } : undefined;
+  return checkProtectedGround(event, ctx.ground ?? NO_PROTECTED_GROUND, ctx.bash?.analysis, place) ?? checkSettingsChange(event, ctx.settingsChange);
 }
 
 /** A Bash tool call's command, analysed once for the guards, the phase's shell policy and `effects.*`. */

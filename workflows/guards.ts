@@ -95,7 +95,15 @@ const FILE_CHANGING_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit
  * The first of gobby's own rules that the tool call breaks, or null. Only tool calls about to
  * run are checked. `shell` is the analysis of a Bash command, made once by the caller.
  */
-export function checkProtectedGround(event: EngineEvent, ground: ProtectedGround, shell?: ShellAnalysis): GuardDenial | null {
+/** Where a tool call's paths are: the session's directory and home, and what the daemon found their real paths to be. */
+export interface ToolPlace {
+  readonly cwd: string;
+  readonly home: string;
+  /** A path as the tool was given it → the real path behind its symbolic links (read by the daemon). */
+  readonly realPaths?: ReadonlyMap<string, string> | undefined;
+}
+
+export function checkProtectedGround(event: EngineEvent, ground: ProtectedGround, shell?: ShellAnalysis, place?: ToolPlace): GuardDenial | null {
   if (event.name !== 'PreToolUse') return null;
   const command = typeof event.toolInput.command === 'string' ? event.toolInput.command : undefined;
   if (shell && command !== undefined) return checkShellCommand(command, shell, ground);
@@ -107,15 +115,40 @@ export function checkProtectedGround(event: EngineEvent, ground: ProtectedGround
     if (override) return { kind: 'override', reason: override, because: 'guard: human-only override' };
   }
   const tool = canonicalToolName(event.toolName);
-  const paths = FILE_TOOL_PATH_KEYS.map((key) => event.toolInput[key]).filter((value): value is string => typeof value === 'string');
-  for (const path of paths) {
-    const secret = ground.secretFiles.find((file) => mentionsPath(path, file));
-    if (secret) return secretDenial(secret);
-    if ((FILE_CHANGING_TOOLS.has(tool) || /^mcp__/.test(tool)) && isProtected(path, ground)) {
-      return protectedFileDenial(path, tool);
+  const url = event.toolInput['url'];
+  if (typeof url === 'string') {
+    const target = hostAndPort(url);
+    if (target && reachesTheDaemon({ kind: 'network', target: url, program: tool, ...target }, ground)) return daemonNetworkDenial(tool, url);
+  }
+  const given = FILE_TOOL_PATH_KEYS.map((key) => event.toolInput[key]).filter((value): value is string => typeof value === 'string');
+  // Grep without a path searches the session's directory: every file below it.
+  if (tool === 'Grep' && given.length === 0 && place) given.push(place.cwd);
+  for (const raw of given) {
+    // The path as the tool will open it (`./`, `..`, `//`, `~`, relative to the session), and
+    // the real path behind any symbolic link on the way (`ln -s ~/.gobby g`, then Read g/token).
+    const paths = [raw, place ? resolveAgainst(place.cwd, raw.startsWith('~/') ? `${place.home}${raw.slice(1)}` : raw) : raw];
+    const real = place?.realPaths?.get(raw);
+    if (real !== undefined) paths.push(real);
+    for (const path of paths) {
+      const secret = ground.secretFiles.find((file) => mentionsPath(path, file));
+      if (secret) return secretDenial(secret);
+      // Grep reads every file below its path.
+      const inTree = tool === 'Grep' ? ground.secretFiles.find((file) => treeHolds(`${path === '/' ? '' : path}/**`, file)) : undefined;
+      if (inTree) return secretInTreeDenial(inTree, path, tool);
+      if ((FILE_CHANGING_TOOLS.has(tool) || /^mcp__/.test(tool)) && isProtected(path, ground)) {
+        return protectedFileDenial(path, tool);
+      }
     }
   }
   return null;
+}
+
+/** The host and port of a URL, the port defaulted from its scheme; undefined when it is not a URL. */
+function hostAndPort(url: string): { host: string; port: number } | undefined {
+  const match = /^([a-z][a-z0-9+.-]*):\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^/:?#]*)(?::(\d+))?/i.exec(url);
+  if (!match) return undefined;
+  const port = match[3] !== undefined ? Number(match[3]) : ({ http: 80, https: 443, ws: 80, wss: 443 } as Record<string, number>)[match[1]!.toLowerCase()];
+  return port === undefined ? undefined : { host: match[2]!, port };
 }
 
 function checkShellCommand(command: string, shell: ShellAnalysis, ground: ProtectedGround): GuardDenial | null {

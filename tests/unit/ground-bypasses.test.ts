@@ -3,7 +3,7 @@
 // port can be reached by, and code gobby cannot see into. Next to each, ordinary work that
 // must still run. (The same ground inside a running daemon: tests/integration/shell-policy.test.ts.)
 import { describe, expect, it } from 'vitest';
-import { checkProtectedGround, type ProtectedGround, type TamperKind } from '../../workflows/guards.js';
+import { checkProtectedGround, type ProtectedGround, type TamperKind, type ToolPlace } from '../../workflows/guards.js';
 import type { EngineEvent } from '../../workflows/index.js';
 import { analyzeShellCommand } from '../../workflows/index.js';
 
@@ -148,5 +148,58 @@ describe("gobby's own ground, spelled another way", () => {
     `rm -f ${'*a'.repeat(2000)}b`,
   ])('lets %j run', (command) => {
     expect(verdict(command)).toBe('allowed');
+  });
+});
+
+describe("gobby's own ground, through Claude Code's file and web tools", () => {
+  // `cl` → the project's .claude, `gh` → gobby's home: links the agent made earlier, read by the daemon.
+  const place: ToolPlace = {
+    cwd: PROJECT,
+    home: HOME,
+    realPaths: new Map([
+      [`${PROJECT}/cl/settings.json`, `${PROJECT}/.claude/settings.json`],
+      ['gh/token', `${GOBBY_HOME}/token`],
+      [`${PROJECT}/gh`, GOBBY_HOME],
+    ]),
+  };
+  function toolVerdict(toolName: string, toolInput: Record<string, unknown>, where: ToolPlace = place): TamperKind | 'allowed' {
+    const event = { name: 'PreToolUse', toolName, toolInput } as unknown as EngineEvent;
+    return checkProtectedGround(event, ground, undefined, where)?.kind ?? 'allowed';
+  }
+
+  it.each<[string, Record<string, unknown>, TamperKind]>([
+    ['Write', { file_path: `${PROJECT}/./.claude/settings.json` }, 'protected-file'],
+    ['Write', { file_path: `${PROJECT}/src/../.claude/settings.local.json` }, 'protected-file'],
+    ['Write', { file_path: `${PROJECT}//.claude//settings.json` }, 'protected-file'],
+    ['Write', { file_path: '.claude/settings.json' }, 'protected-file'],
+    ['Edit', { file_path: '~/.claude/settings.json' }, 'protected-file'],
+    ['Write', { file_path: `${PROJECT}/cl/settings.json` }, 'protected-file'],
+    ['Read', { file_path: 'gh/token' }, 'secret'],
+    ['Read', { file_path: `${GOBBY_HOME}/./token` }, 'secret'],
+    ['Grep', { pattern: '.', path: GOBBY_HOME }, 'secret'],
+    ['Grep', { pattern: '.', path: HOME }, 'secret'],
+    ['Grep', { pattern: '.', path: `${PROJECT}/gh` }, 'secret'],
+    ['WebFetch', { url: `http://127.0.0.1:${PORT}/api/status`, prompt: 'x' }, 'daemon-network'],
+    ['WebFetch', { url: `http://localhost:${PORT}/hooks/Stop`, prompt: 'x' }, 'daemon-network'],
+  ])('refuses %s %j', (tool, input, kind) => {
+    expect(toolVerdict(tool, input)).toBe(kind);
+  });
+
+  it('refuses Grep without a path in a session that runs in the home folder', () => {
+    expect(toolVerdict('Grep', { pattern: '.' }, { cwd: HOME, home: HOME })).toBe('secret');
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    ['Read', { file_path: `${PROJECT}/.claude/settings.json` }],
+    ['Write', { file_path: `${PROJECT}/.claude/commands/review.md` }],
+    ['Write', { file_path: 'src/app.ts' }],
+    ['Grep', { pattern: 'TODO', path: `${PROJECT}/src` }],
+    ['Grep', { pattern: 'TODO' }],
+    ['Glob', { pattern: '**/*', path: GOBBY_HOME }],
+    ['Read', { file_path: `${GOBBY_HOME}/config.json` }],
+    ['WebFetch', { url: 'https://example.com:7377/', prompt: 'x' }],
+    ['WebFetch', { url: 'http://127.0.0.1:3000/health', prompt: 'x' }],
+  ])('lets %s %j run', (tool, input) => {
+    expect(toolVerdict(tool, input)).toBe('allowed');
   });
 });

@@ -1,0 +1,39 @@
+// The real paths behind a file tool's paths, for gobby's own ground: a symbolic link the agent
+// made earlier (`ln -s ~/.gobby g`, by code gobby could not see into) must not let the Read tool
+// reach the token as `g/token`. The engine compares names; this is where the disk is asked.
+import { realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+
+/** The tool input keys that name a file or folder (as in workflows/guards.ts). */
+const PATH_KEYS = ['file_path', 'notebook_path', 'path'] as const;
+
+/** Each path of the input → its real path, when that differs; undefined when there is nothing to add. */
+export function realPathsOf(toolInput: Readonly<Record<string, unknown>>, cwd: string, home: string): Map<string, string> | undefined {
+  let found: Map<string, string> | undefined;
+  for (const key of PATH_KEYS) {
+    const raw = toolInput[key];
+    if (typeof raw !== 'string' || raw === '' || raw.length > 4096) continue;
+    const expanded = raw.startsWith('~/') ? join(home, raw.slice(2)) : raw;
+    const absolute = isAbsolute(expanded) ? resolve(expanded) : resolve(cwd, expanded);
+    const real = realPathOfExisting(absolute);
+    if (real !== absolute) (found ??= new Map()).set(raw, real);
+  }
+  return found;
+}
+
+/** realpath of the longest existing prefix, with the rest appended (a file about to be written does not exist yet). */
+function realPathOfExisting(path: string): string {
+  const missing: string[] = [];
+  let current = path;
+  for (;;) {
+    try {
+      const real = realpathSync.native(current);
+      return missing.length === 0 ? real : join(real, ...missing.reverse());
+    } catch {
+      const parent = dirname(current);
+      if (parent === current) return path;
+      missing.push(basename(current));
+      current = parent;
+    }
+  }
+}

@@ -1,0 +1,49 @@
+// gobby's own ground for Claude Code's file tools, through the daemon: a path is judged as the
+// tool will open it, after `.`/`..` and relative paths are resolved, and through the symbolic
+// links on disk that the agent could have made earlier with code gobby cannot see into.
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { TestDaemon, writeProjectWorkflow } from './test-daemon.js';
+
+let t: TestDaemon;
+let session: string;
+
+beforeEach(async () => {
+  t = TestDaemon.create();
+  writeProjectWorkflow(t.project, 'free.yaml', 'name: free\nphases:\n  - name: work\n    allowed_tools: all\n');
+  await t.setWorkflow('free');
+  mkdirSync(join(t.project, '.claude'), { recursive: true });
+  writeFileSync(join(t.project, 'README.md'), 'hi\n');
+  symlinkSync(t.home, join(t.project, 'gh'));
+  symlinkSync(join(t.project, '.claude'), join(t.project, 'cl'));
+  session = t.newSessionId();
+  await t.sessionStart(session);
+});
+afterEach(async () => t?.dispose());
+
+async function denied(tool: string, input: Record<string, unknown>): Promise<string | undefined> {
+  const output = (await t.preToolUse(session, tool, input)).body.hookSpecificOutput;
+  return output?.permissionDecision === 'deny' ? (output.permissionDecisionReason as string) : undefined;
+}
+
+it('follows symbolic links to the token and to the hook settings', async () => {
+  expect(await denied('Read', { file_path: join(t.project, 'gh', 'token') })).toContain("gobby's control token");
+  expect(await denied('Grep', { pattern: '.', path: join(t.project, 'gh') })).toContain("gobby's control token");
+  expect(await denied('Write', { file_path: join(t.project, 'cl', 'settings.local.json'), content: '{}' })).toContain("gobby's own ground");
+  // A file that does not exist yet, below a link: its folder's real path counts.
+  expect(await denied('Write', { file_path: join(t.project, 'gh', 'workflows', 'new.yaml'), content: 'x' })).toContain("gobby's own ground");
+  expect(t.auditRows(session).filter((row) => row.event === 'tamper:secret')).toHaveLength(2);
+});
+
+it('resolves . and .. and relative paths before judging', async () => {
+  expect(await denied('Write', { file_path: join(t.project, 'src', '..', '.claude', 'settings.json'), content: '{}' })).toBeDefined();
+  expect(await denied('Edit', { file_path: '.claude/settings.local.json', old_string: 'a', new_string: 'b' })).toBeDefined();
+});
+
+it('lets ordinary file work through, links included', async () => {
+  symlinkSync(join(t.project, 'README.md'), join(t.project, 'readme-link.md'));
+  expect(await denied('Read', { file_path: join(t.project, 'readme-link.md') })).toBeUndefined();
+  expect(await denied('Write', { file_path: join(t.project, 'cl', 'commands', 'review.md'), content: 'x' })).toBeUndefined();
+  expect(await denied('Grep', { pattern: 'hi' })).toBeUndefined();
+});
