@@ -91,10 +91,6 @@ export const NO_PROTECTED_GROUND: ProtectedGround = { secretFiles: [] };
 const FILE_TOOL_PATH_KEYS = ['file_path', 'notebook_path', 'path'] as const;
 const FILE_CHANGING_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
-/**
- * The first of gobby's own rules that the tool call breaks, or null. Only tool calls about to
- * run are checked. `shell` is the analysis of a Bash command, made once by the caller.
- */
 /** Where a tool call's paths are: the session's directory and home, and what the daemon found their real paths to be. */
 export interface ToolPlace {
   readonly cwd: string;
@@ -103,6 +99,11 @@ export interface ToolPlace {
   readonly realPaths?: ReadonlyMap<string, string> | undefined;
 }
 
+/**
+ * The first of gobby's own rules that the tool call breaks, or null. Only tool calls about to
+ * run are checked. `shell` is the analysis of a Bash command, made once by the caller; `place`
+ * says where a file tool's relative paths start.
+ */
 export function checkProtectedGround(event: EngineEvent, ground: ProtectedGround, shell?: ShellAnalysis, place?: ToolPlace): GuardDenial | null {
   if (event.name !== 'PreToolUse') return null;
   const command = typeof event.toolInput.command === 'string' ? event.toolInput.command : undefined;
@@ -287,7 +288,6 @@ function globReaches(glob: string, ground: ProtectedGround, orAbove: boolean): b
   return (ground.protectedPaths ?? []).some((root) => (orAbove ? ancestorsAndSelf(root) : [root]).some((path) => globMatches(glob, path)));
 }
 
-/** Whether the path a command names is a glob that bash would expand to `file` (`~/.gobb?/tok[e]n`). */
 /** A read of everything below a folder (`grep -r x ~`, `tar -c ~/.gobby`: `<folder>/**`) that holds `file`. */
 function treeHolds(path: string, file: string): boolean {
   if (!path.endsWith('/**')) return false;
@@ -295,6 +295,7 @@ function treeHolds(path: string, file: string): boolean {
   return folder === '' || file === folder || isBelow(file, folder);
 }
 
+/** Whether the path a command names is a glob that bash would expand to `file` (`~/.gobb?/tok[e]n`). */
 function namesByGlob(path: string, file: string): boolean {
   return isGlob(path) && globMatches(path, file);
 }
