@@ -29,8 +29,18 @@ export function viewHookSettings(text: string | null, hookUrl: string): HookSett
   if (text === null) return NOTHING;
   const errors: ParseError[] = [];
   const value: unknown = parse(text.replace(/^\uFEFF/, ''), errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: true });
-  if (errors.length > 0 || !isPlainObject(value) || !validateSettings(value).ok) return NOTHING;
+  if (errors.length > 0 || !isPlainObject(value) || !loadsWhole(value)) return NOTHING;
   return { gobbyHandlers: gobbyHandlersIn(value['hooks']), switchesHooksOff: switchOff(value, hookUrl) };
+}
+
+/**
+ * Whether Claude Code loads the file rather than dropping it: a wrongly typed known key drops
+ * the whole file, but a bad hook entry drops only that entry (§1 fact 6), so the entries are
+ * not checked here (a changed gobby entry counts as removed anyway: its identity differs).
+ */
+function loadsWhole(settings: Record<string, unknown>): boolean {
+  const { hooks, ...rest } = settings;
+  return (hooks === undefined || isPlainObject(hooks)) && validateSettings(rest).ok;
 }
 
 function gobbyHandlersIn(hooks: unknown): Map<string, string> {

@@ -30,6 +30,12 @@ describe('viewHookSettings', () => {
     expect(viewHookSettings(text, URL).gobbyHandlers.size).toBe(0);
   });
 
+  it("keeps gobby's entries when a hook entry of the user's is bad (Claude Code drops only that entry)", () => {
+    const withBadEntry = installed.replace('"hooks": {', '"hooks": {\n    "Notification": [{ "hooks": [{ "type": "http", "url": "not a url" }] }],');
+    expect(viewHookSettings(withBadEntry, URL).gobbyHandlers.size).toBe(11);
+    expect(viewHookSettings(installed.replace('"hooks": {', '"hooks": [], "x": {'), URL).gobbyHandlers.size).toBe(0);
+  });
+
   it('reads a file with a byte-order mark', () => {
     expect(viewHookSettings(`\uFEFF${installed}`, URL).gobbyHandlers.size).toBe(11);
   });
