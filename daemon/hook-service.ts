@@ -59,8 +59,9 @@ export function createHookService(deps: HookServiceDeps) {
   function handle(origin: EventOrigin, event: EngineEvent, sender?: Provenance): HookOutcome {
     const now = clock();
     const root = deps.resolveProjectRoot(origin.cwd);
-    // Files are read here, before the transaction: the engine only sees what they held.
-    deps.hookSettings.observe(origin.sessionId, origin.cwd, root);
+    // Files are read here, before the transaction: the engine only sees what they held. A
+    // ConfigChange is judged against what was read before it (its accept() records the rest).
+    if (event.name !== 'ConfigChange') deps.hookSettings.observe(origin.sessionId, origin.cwd, root);
     const settings = event.name === 'ConfigChange' && event.filePath !== undefined ? deps.hookSettings.judge(origin.sessionId, origin.cwd, root, event.filePath) : undefined;
     const realPaths = event.name === 'PreToolUse' ? realPathsOf(event.toolInput, origin.cwd, deps.home) : undefined;
     const ctx = {

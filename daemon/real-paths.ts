@@ -1,7 +1,7 @@
 // The real paths behind a file tool's paths, for gobby's own ground: a symbolic link the agent
 // made earlier (`ln -s ~/.gobby g`, by code gobby could not see into) must not let the Read tool
 // reach the token as `g/token`. The engine compares names; this is where the disk is asked.
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 
 /** The tool input keys that name a file or folder (as in workflows/guards.ts). */
@@ -21,19 +21,24 @@ export function realPathsOf(toolInput: Readonly<Record<string, unknown>>, cwd: s
   return found;
 }
 
-/** realpath of the longest existing prefix, with the rest appended (a file about to be written does not exist yet). */
+/**
+ * realpath of the longest existing prefix, with the rest appended (a file about to be written
+ * does not exist yet). The prefix is found with `stat` that returns instead of throwing: a
+ * thrown ENOENT per missing level cost about 40 µs on every Write of a new file.
+ */
 function realPathOfExisting(path: string): string {
-  const missing: string[] = [];
-  let current = path;
-  for (;;) {
-    try {
-      const real = realpathSync.native(current);
-      return missing.length === 0 ? real : join(real, ...missing.reverse());
-    } catch {
+  try {
+    const missing: string[] = [];
+    let current = path;
+    while (statSync(current, { throwIfNoEntry: false }) === undefined) {
       const parent = dirname(current);
       if (parent === current) return path;
       missing.push(basename(current));
       current = parent;
     }
+    const real = realpathSync.native(current);
+    return missing.length === 0 ? real : join(real, ...missing.reverse());
+  } catch {
+    return path; // not searchable on the way (EACCES, ENOTDIR): judged by its name only
   }
 }
