@@ -307,6 +307,13 @@ const BYPASS_ROWS: readonly Row[] = [
   row('claude -p --settings \'{"disableAllHooks":true}\' hi', ['claude -p --settings']),
   row('npx @anthropic-ai/claude-code -p hi', ['claude -p']),
   row('x=$(echo rm); $x -rf src', ['opaque'], 'a program built at run time'),
+  // Commands that run later or in a session of their own.
+  row("at now <<< 'rm -rf src'", ['delete /repo/src'], 'fixed input is the code at runs'),
+  row('echo make | at now', ['opaque']),
+  row('crontab -l && tmux ls && screen -r dev', []),
+  row('crontab jobs.txt', ['opaque']),
+  row("tmux new -d 'npm run dev'", ['opaque']),
+  row('screen -dm npm run dev', ['opaque']),
   // A variable set to fixed text earlier in the command is that text.
   row('x=rm; $x -rf src', ['delete /repo/src'], 'the variable holds fixed text'),
   row('f=.claude/settings.json; cp /tmp/s "$f"', ['copy /tmp/s -> /repo/.claude/settings.json']),

@@ -233,13 +233,17 @@ const crontab: ProgramHandler = (site, fx) => {
   fx.opaque('crontab installs commands that run later', 'crontab');
 };
 
+const TMUX_RUNS = new Set(['new', 'new-session', 'new-window', 'neww', 'split-window', 'splitw', 'respawn-pane', 'respawn-window', 'send-keys', 'send', 'run-shell', 'run', 'if-shell', 'source-file', 'source']);
+/** screen options that list, attach or detach sessions; a session name may follow them. */
+const SCREEN_LOOKS = new Set(['-ls', '-list', '-r', '-R', '-x', '-d', '-D', '-S', '-wipe']);
+
 /** tmux and screen run commands in sessions of their own; listing and attaching do not. */
 const terminalMultiplexer: ProgramHandler = (site, fx) => {
-  const first = site.args.find((arg) => !arg.value.startsWith('-'))?.value;
+  const args = site.args.map((arg) => arg.value);
   const runs =
     site.program === 'tmux'
-      ? first !== undefined && ['new', 'new-session', 'new-window', 'neww', 'split-window', 'splitw', 'respawn-pane', 'respawn-window', 'send-keys', 'send', 'run-shell', 'run', 'if-shell', 'source-file', 'source'].includes(first)
-      : !site.args.every((arg) => ['-ls', '-list', '-r', '-x', '-R', '-d'].includes(arg.value) || !arg.value.startsWith('-')) || site.args.some((arg) => /^-d?m$|^-X$/.test(arg.value));
+      ? TMUX_RUNS.has(args.find((arg) => !arg.startsWith('-')) ?? '')
+      : args.length > 0 && !args.every((arg, i) => SCREEN_LOOKS.has(arg) || (!arg.startsWith('-') && SCREEN_LOOKS.has(args[i - 1] ?? '')));
   if (runs) fx.opaque(`${site.program} runs commands in a session of its own`, site.program);
 };
 
