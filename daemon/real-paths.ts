@@ -3,14 +3,13 @@
 // reach the token as `g/token`. The engine compares names; this is where the disk is asked.
 import { realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { FILE_TOOL_PATH_KEYS } from '../workflows/index.js';
 
-/** The tool input keys that name a file or folder (as in workflows/guards.ts). */
-const PATH_KEYS = ['file_path', 'notebook_path', 'path'] as const;
 
 /** Each path of the input → its real path, when that differs; undefined when there is nothing to add. */
 export function realPathsOf(toolInput: Readonly<Record<string, unknown>>, cwd: string, home: string): Map<string, string> | undefined {
   let found: Map<string, string> | undefined;
-  for (const key of PATH_KEYS) {
+  for (const key of FILE_TOOL_PATH_KEYS) {
     const raw = toolInput[key];
     if (typeof raw !== 'string' || raw === '' || raw.length > 4096) continue;
     const expanded = raw.startsWith('~/') ? join(home, raw.slice(2)) : raw;

@@ -3,7 +3,7 @@
 // a session's settings files before and after a ConfigChange (daemon/hook-settings-watch.ts).
 import { parse, type ParseError } from 'jsonc-parser';
 
-import { isGobbyHandler } from './settings-edit.js';
+import { isGobbyHandler, isPlainObject } from './settings-edit.js';
 import { validateSettings } from './settings-schema.js';
 
 export interface HookSettingsView {
@@ -85,8 +85,4 @@ function matchesUrlPattern(pattern: string, url: string): boolean {
     at = found + middle.length;
   }
   return at <= end;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -261,6 +261,6 @@ function parseObject(text: string): JsonObject {
   return isPlainObject(value) ? value : {};
 }
 
-function isPlainObject(value: unknown): value is JsonObject {
+export function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -88,7 +88,7 @@ export function checkSettingsChange(event: EngineEvent, change: HookSettingsChan
 export const NO_PROTECTED_GROUND: ProtectedGround = { secretFiles: [] };
 
 /** Tools whose input names a file they change. */
-const FILE_TOOL_PATH_KEYS = ['file_path', 'notebook_path', 'path'] as const;
+export const FILE_TOOL_PATH_KEYS = ['file_path', 'notebook_path', 'path'] as const;
 const FILE_CHANGING_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
 /** Where a tool call's paths are: the session's directory and home, and what the daemon found their real paths to be. */

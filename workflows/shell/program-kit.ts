@@ -90,7 +90,6 @@ export function deletesOperands(spec: OptionSpec = {}): ProgramHandler {
   };
 }
 
-/** True when every argument only asks for a version or help text. */
 /**
  * Flags that make a test run rewrite what the tests expect (snapshot and golden files) instead of
  * checking it: such a run changes project files. `-u` only for the runners where it means that
@@ -136,6 +135,7 @@ export function runsTests(fx: ShellEffects, program: string, runner: string, arg
   }
 }
 
+/** True when every argument only asks for a version or help text. */
 export function onlyAsksVersion(args: readonly Arg[]): boolean {
   return args.length > 0 && args.every((arg) => !arg.dynamic && VERSION_FLAGS.has(arg.value));
 }

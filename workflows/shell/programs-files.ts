@@ -432,8 +432,8 @@ const rsync: ProgramHandler = (site, fx) => {
 
 export const FILE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ...entries(noEffect, ...PURE_PROGRAMS),
-  ...READERS.flatMap(([names, spec, skip, cwdDefault]) =>
-    entries(skip === -1 ? searchHandler(spec) : readsOperands(spec, skip, cwdDefault), ...names),
+  ...READERS.flatMap(([names, spec, skip, withoutOperands]) =>
+    entries(skip === -1 ? searchHandler(spec) : readsOperands(spec, skip, withoutOperands), ...names),
   ),
   ['rg', { handle: rg }],
   ['fd', { handle: fd }],
