@@ -417,9 +417,12 @@ function isBelow(path: string, folder: string): boolean {
 function signalsTheDaemon(target: string, by: string, ground: ProtectedGround): boolean {
   if (by === 'port') return ground.daemonPort !== undefined && Number.parseInt(target, 10) === ground.daemonPort;
   // -1 is every process the user may signal; -PID the process group the daemon leads.
-  if (by === 'pid') return target === '-1' || (ground.daemonPid !== undefined && target.replace(/^-/, '') === String(ground.daemonPid)) || /daemon\.json|gobby/.test(target);
+  if (by === 'pid') {
+    if (!/^-?\d+$/.test(target)) return namesTheDaemon(target, ground); // `$(cat ~/.gobby/daemon.json …)`
+    return target === '-1' || (ground.daemonPid !== undefined && target.replace(/^-/, '') === String(ground.daemonPid));
+  }
   // `pkill node` or `killall node` would take the daemon down with everything else.
-  return by === 'name' && /gobby|^node$|daemon\/main/.test(target);
+  return by === 'name' && namesTheDaemon(target, ground);
 }
 
 function reachesTheDaemon(effect: Extract<ShellEffect, { kind: 'network' }>, ground: ProtectedGround): boolean {
