@@ -2,7 +2,7 @@
 // main.ts adds the process concerns (lock, listen, signals); tests use this directly
 // with a temporary database and `app.inject()`.
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { createControlService, type ControlService } from './control/control-service.js';
 import { createAuditHandler } from './effects/audit-handler.js';
@@ -11,7 +11,7 @@ import { createLogHandler } from './effects/log-handler.js';
 import type { ProtectedGround } from '../workflows/index.js';
 import { GOBBY_HOOK_EVENTS } from '../hooks/install.js';
 import { createHookService } from './hook-service.js';
-import { createHookSettingsWatch } from './hook-settings-watch.js';
+import { createHookSettingsWatch, MANAGED_SETTINGS_FILES } from './hook-settings-watch.js';
 import { createEventProvenance } from './provenance/event-provenance.js';
 import { createOverrideOrigin } from './provenance/override-origin.js';
 import { createProcReader, type ProcReader } from './provenance/proc-reader.js';
@@ -96,9 +96,15 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
           options.layout.home,
           join(projectRoot, '.gobby'),
           ...['settings.json', 'settings.local.json'].flatMap((file) => [join(projectRoot, '.claude', file), join(userHome, '.claude', file)]),
+          // Claude Code's policy folders: a change there cannot be blocked once written (ConfigChange
+          // does not stop one), and managed settings can switch every other hook off.
+          ...MANAGED_SETTINGS_FILES.map((file) => dirname(file)),
+          // The launchers `gobby setup` writes: the user's overrides run through them.
+          join(userHome, '.local', 'bin', 'gobby'),
+          join(userHome, 'bin', 'gobby'),
         ],
         protectedFolders: [join(projectRoot, '.claude'), join(userHome, '.claude')],
-        protectedNames: ['.claude/settings.json', '.claude/settings.local.json', '.gobby', 'GOBBY_HOME', options.layout.home],
+        protectedNames: ['.claude/settings.json', '.claude/settings.local.json', '.gobby', 'GOBBY_HOME', options.layout.home, 'managed-settings', 'disableAllHooks', 'allowManagedHooksOnly'],
         daemonPort: listeningPort(),
         daemonPid: process.pid,
       };

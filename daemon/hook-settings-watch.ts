@@ -10,7 +10,7 @@ import { readRegularFile } from './read-regular-file.js';
 import type { HookSettingsChange } from '../workflows/index.js';
 
 /** Where managed (policy) settings live on Linux and macOS: a team may install gobby's hooks there. */
-const MANAGED_SETTINGS_FILES = ['/etc/claude-code/managed-settings.json', '/Library/Application Support/ClaudeCode/managed-settings.json'];
+export const MANAGED_SETTINGS_FILES = ['/etc/claude-code/managed-settings.json', '/Library/Application Support/ClaudeCode/managed-settings.json'];
 
 /** A settings file larger than this is not read (Claude Code's own are a few KB); it counts as holding no hooks. */
 const MAX_SETTINGS_BYTES = 1024 * 1024;

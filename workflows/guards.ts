@@ -168,12 +168,15 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
       return daemonNetworkDenial('code gobby cannot see into', `port ${ground.daemonPort}`);
     }
   }
-  const unknownPrograms = new Set(shell.effects.flatMap((effect) => (effect.kind === 'exec' ? [effect.program] : [])));
+  // `exec` names the program as an author would allow it (`python3 -m http.server`, `npm run x`): its first word is the invocation's.
+  const unknownPrograms = new Set(shell.effects.flatMap((effect) => (effect.kind === 'exec' ? [effect.program.split(' ')[0]!] : [])));
   for (const invocation of shell.invocations) {
     const override = overrideCommandOf(invocation);
     if (override) return overrideDenial(override);
     const linked = linkToGround(invocation, ground);
     if (linked) return linked;
+    const swept = sweepsUntrackedGround(invocation, ground);
+    if (swept) return swept;
     if (unknownPrograms.has(invocation.program)) {
       const handed = unknownProgramGivenGround(invocation, ground);
       if (handed) return handed;
@@ -183,6 +186,8 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
     const denial = checkShellEffect(effect, ground);
     if (denial) return denial;
   }
+  const foundInGround = runTimePathFromGround(shell, ground);
+  if (foundInGround) return foundInGround;
   // Pids only known at run time (`pgrep -f gobby | xargs kill`, `kill $(lsof -ti:7377)`) come
   // from another program of the same command: one that names the daemon gives them away.
   const signalsRunTimePids = shell.effects.some((effect) => effect.kind === 'signal' && effect.by === 'pid' && !/^-?\d+$/.test(effect.target));
@@ -194,6 +199,59 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
     };
   }
   return null;
+}
+
+/**
+ * A path only known at run time (`cat $(ls -d ~/.gob*)/token`, `find ~/.gobby | xargs cat`,
+ * `` cp `find / -name token` /tmp ``) comes from another program of the same command: when that
+ * program looks where the token is, the path may well be the token.
+ */
+function runTimePathFromGround(shell: ShellAnalysis, ground: ProtectedGround): GuardDenial | null {
+  const runTime = (path: PathRef) => path.dynamic && (/[$`]/.test(path.path) || path.path.startsWith('('));
+  const usesOne = shell.effects.some((effect) =>
+    effect.kind === 'read' || effect.kind === 'write' || effect.kind === 'delete' ? runTime(effect.path) : (effect.kind === 'copy' || effect.kind === 'move') && runTime(effect.from),
+  );
+  if (!usesOne) return null;
+  for (const secret of ground.secretFiles) {
+    const invocation = shell.invocations.find((candidate) => looksWhereItIs(candidate, secret));
+    if (invocation) {
+      return {
+        kind: 'secret',
+        reason:
+          `gobby: this command uses paths it finds at run time with \`${invocation.program}\`, which looks where gobby's control token is (${secret}); ` +
+          'the agent may not read the token. Name the files you need instead.',
+        because: 'guard: secret file',
+      };
+    }
+  }
+  return null;
+}
+
+/** Whether an invocation names `file` or its folder (by path or glob), or is a `find` whose results may include it. */
+function looksWhereItIs(invocation: ShellInvocation, file: string): boolean {
+  const folder = file.slice(0, file.lastIndexOf('/')) || '/';
+  const paths = invocation.args.filter((arg) => !arg.startsWith('-') && !/[$`]/.test(arg)).map((arg) => resolveAgainst(invocation.cwd, arg));
+  if (paths.some((path) => path === folder || isBelow(path, folder) || (isGlob(path) && (globMatches(path, folder) || globMatches(path, file))))) return true;
+  if (invocation.program.slice(invocation.program.lastIndexOf('/') + 1) !== 'find') return false;
+  // find ROOT… [tests]: the token is among the results when a root holds it and every name test admits it.
+  const firstTest = invocation.args.findIndex((arg) => arg.startsWith('-') || arg === '(' || arg === '!');
+  const roots = (firstTest === -1 ? invocation.args : invocation.args.slice(0, firstTest)).map((root) => resolveAgainst(invocation.cwd, root));
+  if (!(roots.length === 0 ? [invocation.cwd] : roots).some((root) => treeHolds(root === '/' ? '/**' : `${root}/**`, file))) return false;
+  const name = file.slice(file.lastIndexOf('/') + 1);
+  for (let i = 0; i < invocation.args.length - 1; i++) {
+    const test = invocation.args[i]!;
+    const pattern = invocation.args[i + 1]!;
+    if ((test === '-name' || test === '-iname') && !segmentMatches(test === '-iname' ? pattern.toLowerCase() : pattern, name)) return false;
+    if ((test === '-path' || test === '-wholename' || test === '-ipath') && !wholePathMatches(pattern, file)) return false;
+  }
+  return true;
+}
+
+/** find's -path test: a glob over the whole path, where `*` also matches `/`. */
+function wholePathMatches(pattern: string, path: string): boolean {
+  if (pattern.length > 4 * NAME_MAX || /[[\\]/.test(pattern)) return true; // too odd to judge: assume it may match
+  const regex = new RegExp(`^${pattern.replace(/[.+^${}()|]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.')}$`, 's');
+  return regex.test(path);
 }
 
 /** An argument that picks out the daemon's process: its name, its state file, its port, or `node` (which it runs as). */
@@ -258,7 +316,9 @@ function changes(path: PathRef, ground: ProtectedGround, program: string, orAbov
   if (secret) return secretDenial(secret);
   if (isGlob(path.path)) return globReaches(path.path, ground, orAbove) ? protectedFileDenial(path.path, program) : null;
   if (path.path.endsWith('/**')) return treeReaches(path.path, ground) ? protectedFileDenial(path.path, program) : null;
-  return !path.dynamic && isProtected(path.path, ground) ? protectedFileDenial(path.path, program) : null;
+  // A dynamic path is checked as rendered too: `${F:-.claude/settings.json}` most likely is that
+  // file, and one behind a `cd` that may not have run most likely is where the cd was going.
+  return isProtected(path.path, ground) ? protectedFileDenial(path.path, program) : null;
 }
 
 /**
@@ -465,13 +525,10 @@ function overrideCommandOf(invocation: ShellInvocation): string | null {
 }
 
 /**
- * `ln [-s] FILE… [LINK]`: a second name for one of gobby's files (or a folder holding them)
- * lets a later write change it under a name gobby does not protect (`ln -s .claude/settings.json x
- * && echo {} > x`), so making one is refused like the write.
- */
-/**
- * A program gobby does not know (`sponge`, `7z`, an editor) given one of gobby's files as an
- * argument: what it does with it cannot be told, and writing it is as likely as reading it.
+ * A program gobby does not know (`sponge`, `7z`, an editor, `python3 -m http.server --directory`)
+ * given one of gobby's files, or a folder that holds them (`.claude/`, `~/.gobby`), as an
+ * argument: what it does with it cannot be told, and writing it is as likely as reading it. The
+ * project or the home as a whole does not count (`cloc .`, `code .`): that is ordinary work.
  */
 function unknownProgramGivenGround(invocation: ShellInvocation, ground: ProtectedGround): GuardDenial | null {
   for (const arg of invocation.args) {
@@ -480,7 +537,7 @@ function unknownProgramGivenGround(invocation: ShellInvocation, ground: Protecte
     if (value === '' || value.startsWith('-')) continue;
     const path = resolveAgainst(invocation.cwd, value);
     if (ground.secretFiles.includes(path)) return secretDenial(path);
-    if (isProtected(path, ground) || holdsProtected(path, ground)) {
+    if (isProtected(path, ground) || (ground.protectedFolders ?? []).includes(path) || (isGlob(path) && globReaches(path, ground, true))) {
       return {
         kind: 'protected-file',
         reason:
@@ -493,6 +550,75 @@ function unknownProgramGivenGround(invocation: ShellInvocation, ground: Protecte
   return null;
 }
 
+/** git's options before the subcommand that take a value as the next word. */
+const GIT_GLOBAL_VALUE_OPTIONS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix']);
+
+/**
+ * `git clean` and `git stash -u`/`-a` delete the untracked files of what they sweep, and gobby's
+ * hooks are in one: `.claude/settings.local.json` is untracked in most projects (as may be a
+ * new `.gobby/workflows/` file). Refused when the sweep reaches one of gobby's files, unless the
+ * command leaves it out (`git clean -fdx -e .claude`, `git stash -u -- ':!.claude'`).
+ */
+function sweepsUntrackedGround(invocation: ShellInvocation, ground: ProtectedGround): GuardDenial | null {
+  if (invocation.program.slice(invocation.program.lastIndexOf('/') + 1) !== 'git') return null;
+  const args = invocation.args;
+  let cwd = invocation.cwd;
+  let i = 0;
+  for (; i < args.length && args[i]!.startsWith('-'); i++) {
+    if (args[i] === '-C' && args[i + 1] !== undefined) cwd = resolveAgainst(cwd, args[i + 1]!);
+    if (GIT_GLOBAL_VALUE_OPTIONS.has(args[i]!)) i++;
+  }
+  const sub = args[i];
+  let rest = args.slice(i + 1);
+  if (sub === 'stash' && (rest[0] === 'push' || rest[0] === 'save')) rest = rest.slice(1);
+  const dashDash = rest.indexOf('--');
+  const options = dashDash === -1 ? rest : rest.slice(0, dashDash);
+  const has = (short: string, ...long: string[]) => options.some((arg) => long.includes(arg) || (/^-[^-]/.test(arg) && arg.slice(1).includes(short)));
+  if (sub === 'clean' ? has('n', '--dry-run') : sub !== 'stash' || (!has('u', '--include-untracked') && !has('a', '--all'))) return null;
+  // Operands: pathspecs (`:!x` leaves x out) and, for clean, -e patterns that leave paths out.
+  const pathspecs: string[] = [];
+  const excluded: string[] = [];
+  for (let j = 0; j < rest.length; j++) {
+    const arg = rest[j]!;
+    const afterDashDash = dashDash !== -1 && j > dashDash;
+    if (!afterDashDash && (arg === '-e' || arg === '--exclude') && sub === 'clean') excluded.push(rest[++j] ?? '');
+    else if (!afterDashDash && sub === 'clean' && /^(?:-e|--exclude=)./.test(arg)) excluded.push(arg.replace(/^(?:-e|--exclude=)/, ''));
+    else if (!afterDashDash && (arg === '-m' || arg === '--message') && sub === 'stash') j++;
+    else if (arg === '--' || (!afterDashDash && arg.startsWith('-'))) continue;
+    else if (/^:(?:!|\^|\(exclude\))/.test(arg)) excluded.push(arg.replace(/^:(?:!|\^|\(exclude\))/, ''));
+    else pathspecs.push(resolveAgainst(cwd, arg));
+  }
+  // Without a pathspec clean sweeps the directory it runs in, and stash the whole repository: taken
+  // to be the project that holds the nearest of the folders with gobby's files.
+  const repository = (ground.protectedFolders ?? []).map((folder) => folder.slice(0, folder.lastIndexOf('/')) || '/').filter((root) => cwd === root || isBelow(cwd, root)).sort((a, b) => b.length - a.length)[0];
+  const trees = pathspecs.length > 0 ? pathspecs : sub === 'clean' ? [cwd] : repository ? [repository] : [];
+  const leftOut = (path: string, tree: string) => {
+    const top = path.slice(tree === '/' ? 1 : tree.length + 1).split('/')[0]!;
+    return excluded.some((pattern) => {
+      const first = pattern.replace(/^\/+/, '').split('/')[0]!;
+      return first !== '' && segmentMatches(first, top);
+    });
+  };
+  for (const tree of trees) {
+    const reached = (ground.protectedPaths ?? []).find((path) => (path === tree || isBelow(path, tree)) && !leftOut(path, tree));
+    if (reached) {
+      return {
+        kind: 'protected-file',
+        reason:
+          `gobby: \`git ${sub}\` would delete the untracked files in ${tree}, and ${reached} is one of gobby's own files (its state, its workflows, ` +
+          `or the Claude Code settings that install its hooks). Leave it out (${sub === 'clean' ? '`git clean … -e .claude -e .gobby`' : "`git stash -u -- ':!.claude' ':!.gobby'`"}) or name the paths to sweep.`,
+        because: 'guard: untracked sweep of a protected file',
+      };
+    }
+  }
+  return null;
+}
+
+/**
+ * `ln [-s] FILE… [LINK]`: a second name for one of gobby's files (or a folder holding them)
+ * lets a later write change it under a name gobby does not protect (`ln -s .claude/settings.json x
+ * && echo {} > x`), so making one is refused like the write.
+ */
 function linkToGround(invocation: ShellInvocation, ground: ProtectedGround): GuardDenial | null {
   const program = invocation.program.slice(invocation.program.lastIndexOf('/') + 1);
   if (program !== 'ln' && program !== 'link') return null;

@@ -172,6 +172,14 @@ describe("gobby's own ground, in a phase that allows everything", () => {
     // A second name, written through later.
     ["ln -s .claude/settings.local.json notes.json && echo '{}' > notes.json", 'guard: link to a protected file'],
     ['ln -s .claude cfg', 'guard: link to a protected file'],
+    // Brace expansion, a variable's default, untracked files swept away, the managed policy.
+    ['mv .claude/settings.local.json{,.bak}', 'guard: protected file'],
+    ["echo '{}' > ${SETTINGS:-.claude/settings.local.json}", 'guard: protected file'],
+    ['git clean -fdx', 'guard: untracked sweep of a protected file'],
+    ['git stash -u', 'guard: untracked sweep of a protected file'],
+    ['echo \'{"disableAllHooks":true}\' > /etc/claude-code/managed-settings.json', 'guard: protected file'],
+    // A debugger attached to the daemon (here, this very process).
+    [`gdb -p ${process.pid} -batch -ex 'call exit(0)'`, 'guard: signal to the daemon'],
   ])('refuses %j', async (command, because) => {
     const { denied, reason } = await bash(command, fixSession);
     expect(denied, reason).toBe(true);
@@ -221,6 +229,9 @@ describe("gobby's own ground, in a phase that allows everything", () => {
       `rm -f ${'*a'.repeat(2000)}b`,
       'grep -rn ".gobby" docs',
       'python3 -c "print(6 * 7)"',
+      // A program gobby does not know, given the project as a whole.
+      'cloc . && code .',
+      'git clean -fdx build && git clean -fd -e .claude -e .gobby && touch src{1,2}.txt',
     ]) {
       const { denied, reason } = await bash(command, fixSession);
       expect(denied, `${command}: ${reason}`).toBe(false);

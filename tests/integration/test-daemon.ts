@@ -52,6 +52,12 @@ export interface TestDaemonOptions {
   readonly watchDefinitions?: boolean;
   readonly bodyLimitBytes?: number;
   readonly extraEffectHandlers?: readonly EffectHandler[];
+  /**
+   * The user's home directory as the daemon sees it (`~` in shell commands, `~/.claude/`),
+   * with $GOBBY_HOME at `<userHome>/.gobby` as a default install has it. Default: this
+   * machine's home, with $GOBBY_HOME in a temporary folder.
+   */
+  readonly userHome?: string;
 }
 
 export interface StopOptions {
@@ -81,7 +87,8 @@ export class TestDaemon {
   }
 
   static create(options: TestDaemonOptions = {}): TestDaemon {
-    const home = mkdtempSync(join(tmpdir(), 'gobby-it-home-'));
+    const home = options.userHome === undefined ? mkdtempSync(join(tmpdir(), 'gobby-it-home-')) : join(options.userHome, '.gobby');
+    mkdirSync(home, { recursive: true });
     const project = makeProject();
     return new TestDaemon(home, project, options);
   }
@@ -94,6 +101,7 @@ export class TestDaemon {
       bodyLimitBytes: this.options.bodyLimitBytes ?? 1024 * 1024,
       watchDefinitions: this.options.watchDefinitions ?? false,
       clock: this.clock,
+      ...(this.options.userHome === undefined ? {} : { userHome: this.options.userHome }),
       ...(this.options.extraEffectHandlers ? { extraEffectHandlers: this.options.extraEffectHandlers } : {}),
       onDefinitionsChanged: (directory) => {
         this.definitionWaiters = this.definitionWaiters.filter((waiter) => !waiter(directory));

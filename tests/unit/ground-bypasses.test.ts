@@ -17,9 +17,11 @@ const ground: ProtectedGround = {
     GOBBY_HOME,
     `${PROJECT}/.gobby`,
     ...['settings.json', 'settings.local.json'].flatMap((file) => [`${PROJECT}/.claude/${file}`, `${HOME}/.claude/${file}`]),
+    '/etc/claude-code',
+    `${HOME}/.local/bin/gobby`,
   ],
   protectedFolders: [`${PROJECT}/.claude`, `${HOME}/.claude`],
-  protectedNames: ['.claude/settings.json', '.claude/settings.local.json', '.gobby', 'GOBBY_HOME', GOBBY_HOME],
+  protectedNames: ['.claude/settings.json', '.claude/settings.local.json', '.gobby', 'GOBBY_HOME', GOBBY_HOME, 'managed-settings', 'disableAllHooks'],
   daemonPort: PORT,
   daemonPid: 4242,
 };
@@ -116,6 +118,44 @@ describe("gobby's own ground, spelled another way", () => {
     ['CLAUDE_CODE_SIMPLE=1 claude -p "edit src"', 'nested-claude'],
     ['export CLAUDE_CODE_SAFE_MODE=1; claude -p "edit src"', 'nested-claude'],
     ['env CLAUDE_CODE_RESTRICTED=1 claude -p x', 'nested-claude'],
+    // Brace expansion, as bash does it before anything else.
+    ['cat ~/.gobby/{token,config.json}', 'secret'],
+    ['cat ~/{.gobby,notes}/token', 'secret'],
+    ['{cat,~/.gobby/token}', 'secret'],
+    ['mv .claude/settings.local.json{,.bak}', 'protected-file'],
+    ['cp /tmp/empty.json .claude/settings{,.local}.json', 'protected-file'],
+    // A variable's default, which is what the command expands to when it is unset.
+    ['cat ${STATE:-~/.gobby}/token', 'secret'],
+    ["echo '{}' > ${SETTINGS:-.claude/settings.local.json}", 'protected-file'],
+    ['cat ${GOBBY_HOME:-/elsewhere}/token', 'secret'],
+    // Paths found at run time by a program that looks where the token is.
+    ['cat $(ls -d ~/.gob*)/token', 'secret'],
+    ['cat `find ~/.gobby -name token`', 'secret'],
+    ["find / -path '*gobby*' -name token | xargs cat", 'secret'],
+    ['find ~ -name token -print0 | xargs -0 base64', 'secret'],
+    ['cp $(find ~ -name token) /tmp/t', 'secret'],
+    // The untracked files git clean and git stash -u sweep away: the local settings are one.
+    ['git clean -fdx', 'protected-file'],
+    ['git clean -fd', 'protected-file'],
+    ['git clean -ffdX -e .gobby', 'protected-file'],
+    ['git stash -u', 'protected-file'],
+    ['git stash push --all -m wip', 'protected-file'],
+    ['cd src && cd .. && git clean -fd', 'protected-file'],
+    // Permissions changed on everything in a folder of gobby's.
+    ['chmod -R a-r .claude', 'protected-file'],
+    ['chattr -R +i ~/.claude', 'protected-file'],
+    // A debugger or tracer attached to the daemon can stop or kill it.
+    ['strace -p 4242', 'daemon-signal'],
+    ["gdb -p $(pgrep -f daemon/main.js) -batch -ex 'call exit(0)'", 'daemon-signal'],
+    ['gdb --pid=4242', 'daemon-signal'],
+    ['lldb -n node', 'daemon-signal'],
+    // Claude Code's managed policy, which a ConfigChange hook cannot keep from applying.
+    ['echo \'{"disableAllHooks":true}\' > /etc/claude-code/managed-settings.json', 'protected-file'],
+    ['python3 -c "open(\'/etc/claude-code/managed-settings.json\',\'w\')"', 'protected-file'],
+    // The launcher the user's overrides run through.
+    ["printf '#!/bin/sh\\necho ok\\n' > ~/.local/bin/gobby", 'protected-file'],
+    // An interpreter's module given one of gobby's folders.
+    ['python3 -m http.server --directory ~/.gobby 8000', 'protected-file'],
   ])('refuses %j', (command, kind) => {
     expect(verdict(command)).toBe(kind);
   });
@@ -147,6 +187,16 @@ describe("gobby's own ground, spelled another way", () => {
     'out=dist; rm -rf $out && mkdir $out && port=3000 && curl localhost:$port/health',
     'CLAUDE_CODE_ENTRYPOINT=cli claude --version',
     `rm -f ${'*a'.repeat(2000)}b`,
+    // Ordinary work next to the mechanisms above.
+    'touch src/{a,b}.ts && cp src/a.ts{,.orig} && echo {1..3} && mkdir -p build/{debug,release}',
+    'cat ${CONFIG:-config/default.json} && ls ${TMPDIR:-/tmp}',
+    "find . -name '*.ts' | xargs wc -l && find ~ -name '*.md' | xargs grep -l todo && cat $(git ls-files src)",
+    'git clean -n -d && git clean -fdx build dist && git clean -fdx -e .claude -e .gobby && git -C src clean -fd',
+    "git stash && git stash -u -- src && git stash -u -- ':!.claude' ':!.gobby' && git stash pop",
+    'chmod -R u+w build && chmod 644 src/a.ts',
+    'strace -f -o /tmp/trace.txt npm test && gdb -batch -ex bt ./a.out core && strace -p 12345',
+    'cloc . && code . && mytool ~ && semgrep --config auto .',
+    'cat /etc/claude-code/managed-settings.json; ls ~/.local/bin',
   ])('lets %j run', (command) => {
     expect(verdict(command)).toBe('allowed');
   });

@@ -452,6 +452,28 @@ const BYPASS_ROWS: readonly Row[] = [
   row('while IFS= read -r f; do rm "$f"; done < list.txt', ['read /repo/list.txt', 'delete $f dyn']),
   row('mkdir -p ~/.gobby/workflows && cp x.yaml ~/.gobby/workflows/', ['write /home/dev/.gobby/workflows', 'copy /repo/x.yaml -> /home/dev/.gobby/workflows']),
   row('tee -a ~/.claude/settings.json <<< "{}"', ['write /home/dev/.claude/settings.json']),
+  // Brace expansion makes one word per alternative, in command position too.
+  row('mv src/a.ts{,.bak}', ['move /repo/src/a.ts -> /repo/src/a.ts.bak']),
+  row('touch src/{a,b}.ts', ['write /repo/src/a.ts', 'write /repo/src/b.ts']),
+  row('rm -f log{1..3}.txt', ['delete /repo/log1.txt', 'delete /repo/log2.txt', 'delete /repo/log3.txt']),
+  row('rm -f part{01..02}', ['delete /repo/part01', 'delete /repo/part02']),
+  row('{rm,-rf,src}', ['delete /repo/src']),
+  row('rm -f x{a,{b,c}}', ['delete /repo/xa', 'delete /repo/xb', 'delete /repo/xc']),
+  row('rm -f f{1..500}', ['delete /repo/f{1..500} dyn'], 'more words than gobby expands: the word stays as written'),
+  // A default is what the word most likely is; the variable may still hold something else.
+  row('echo x > ${OUT:-src/a.ts}', ['write /repo/src/a.ts dyn']),
+  row('rm -rf ${HOME:-/nowhere}/.cache', ['delete /home/dev/.cache']),
+  row('rm -rf ${HOME:+/tmp/x}', ['delete /tmp/x']),
+  // Recursive attribute changes reach everything below.
+  row('chmod -R a-w src', ['write /repo/src', 'write /repo/src/** dyn']),
+  row('chattr -i src/a.ts', ['write /repo/src/a.ts']),
+  // script records the session into a file.
+  row("script -q -c 'npm test' out.txt", ['test npm test', 'write /repo/out.txt']),
+  row("script -c 'ls'", ['write /repo/typescript']),
+  // A tracer or debugger attached to a process can stop or kill it.
+  row('strace -p 1234', ['signal pid 1234']),
+  row('gdb -p 1234', ['opaque', 'signal pid 1234']),
+  row('gdb ./app 1234', ['opaque', 'read /repo/app', 'signal pid 1234']),
 ];
 
 const TABLE: readonly Row[] = [...FALSE_BLOCK_ROWS, ...BYPASS_ROWS];

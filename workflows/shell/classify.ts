@@ -12,7 +12,7 @@ import { checkAssignment } from './programs-code.js';
 import { PROGRAMS, programForPath } from './programs.js';
 import { Scope } from './scope.js';
 import type { PathRef, ShellAnalysis, ShellContext, ShellEffect, ShellInvocation, SignalTarget } from './types.js';
-import { collectNestedScripts, literalArg, renderWord, type Arg, type NestedScript, type WordEnv } from './words.js';
+import { collectNestedScripts, literalArg, renderWord, renderWordFields, type Arg, type NestedScript, type WordEnv } from './words.js';
 
 /** Deeper than this (compound commands, substitutions and re-parsed code together) is opaque. */
 const MAX_NESTING = 64;
@@ -379,10 +379,11 @@ function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>,
     if (item.type === 'Assignment') (prefixAssignments ??= []).push(item);
     else (redirects ??= []).push(item);
   }
-  const name = node.name ? renderWord(node.name, env, nested) : undefined;
-  const args: Arg[] = [];
+  // Brace expansion can turn the name into several words: `{cat,x}` runs `cat x`.
+  const args: Arg[] = node.name ? renderWordFields(node.name, env, nested) : [];
+  const name = args.shift();
   for (const item of node.suffix) {
-    if (item.type === 'Word') args.push(renderWord(item, env, nested));
+    if (item.type === 'Word') args.push(...renderWordFields(item, env, nested));
     else if (item.type === 'Assignment') {
       (assignments ??= []).push(item);
       args.push(renderAssignment(item, env, nested));

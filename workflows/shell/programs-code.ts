@@ -445,10 +445,63 @@ const gnuTime: ProgramEntry = prefix({ short: 'of', long: ['output', 'format'] }
   return undefined;
 });
 
-const strace: ProgramEntry = prefix({ short: 'oeEpPsSuXIbaO', long: ['output', 'trace', 'signal', 'attach', 'user', 'string-limit', 'env', 'log-file'] }, 0, (parsed, _site, fx) => {
-  for (const out of optionValues(parsed, '-o', '--output', '--log-file')) fx.write('strace', out);
+const strace: ProgramEntry = prefix({ short: 'oeEpPsSuXIbaO', long: ['output', 'trace', 'signal', 'attach', 'user', 'string-limit', 'env', 'log-file'] }, 0, (parsed, site, fx) => {
+  for (const out of optionValues(parsed, '-o', '--output', '--log-file')) fx.write(site.program, out);
+  for (const pid of optionValues(parsed, '-p', '--attach')) attachTo(site.program, pid, fx);
   return undefined;
 });
+
+/**
+ * A tracer or debugger attached to a running process (`strace -p`, `gdb -p`) can stop it, change
+ * its memory or kill it: to gobby that is a signal to the process, with the same targets as `kill`.
+ */
+function attachTo(program: string, pids: Arg, fx: ShellEffects): void {
+  const targets = pids.dynamic ? [pids.value] : pids.value.split(/[\s,]+/).filter((pid) => pid !== '');
+  for (const pid of targets) fx.signal(program, pid, 'pid');
+}
+
+/**
+ * gdb and lldb run script files like an interpreter, and attach to a process by pid (`-p`, `--pid`,
+ * lldb's `--attach-pid`), by name (lldb's `-n`/`--attach-name`) or as gdb's second operand
+ * (`gdb prog 1234`).
+ */
+function debuggerEntry(runsCode: ProgramHandler): ProgramHandler {
+  return (site, fx) => {
+    const args = site.args;
+    const rest: Arg[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const value = args[i]!.value;
+      const glued = /^--?(?:pid|attach-pid|attach-name)=(.*)$/.exec(value);
+      if (glued) fx.signal(site.program, glued[1]!, value.includes('name') ? 'name' : 'pid');
+      else if (['-p', '--pid', '-pid', '--attach-pid'].includes(value) && args[i + 1]) attachTo(site.program, args[++i]!, fx);
+      else if (['-n', '--attach-name'].includes(value) && site.program === 'lldb' && args[i + 1]) fx.signal(site.program, args[++i]!.value, 'name');
+      else rest.push(args[i]!);
+    }
+    const operands = rest.filter((arg) => !arg.value.startsWith('-'));
+    if (site.program === 'gdb' && operands.length >= 2 && /^\d+$/.test(operands[1]!.value)) {
+      fx.signal('gdb', operands[1]!.value, 'pid');
+      rest.splice(rest.indexOf(operands[1]!), 1);
+    }
+    runsCode({ ...site, args: rest }, fx);
+  };
+}
+
+/** `script [file]` records the session into `file` (default `./typescript`) and its logs. */
+const SCRIPT_OPTIONS = { short: 'cEeIOTBm', long: ['command', 'echo', 'log-in', 'log-out', 'log-io', 'log-timing', 'logging-format'] } as const;
+const script: ProgramEntry = {
+  prefix: true,
+  handle: (site, fx) => {
+    const parsed = parseArgv(site.args, SCRIPT_OPTIONS);
+    const logs = optionValues(parsed, '-I', '--log-in', '-O', '--log-out', '-B', '--log-io', '-T', '--log-timing');
+    for (const log of logs) fx.write('script', log);
+    const [file] = operandsOf(parsed, site);
+    if (file) fx.write('script', file);
+    else if (optionValues(parsed, '-O', '--log-out', '-B', '--log-io').length === 0) fx.write('script', literalArg('typescript'));
+    const code = optionValues(parsed, '-c', '--command')[0];
+    if (code) fx.runShellCode(code, 'script', false);
+    else if (!onlyAsksVersion(site.args)) fx.opaque('script records a shell that reads commands from its input', 'script');
+  },
+};
 
 const busybox: ProgramEntry = {
   prefix: true,
@@ -486,7 +539,8 @@ export const CODE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ...entries(interpreter({ inline: ['-e'], options: { short: 'IrCEe' }, preload: ['-r'], inPlace: true }), 'ruby', 'jruby'),
   ...entries(interpreter({ inline: ['-r', '-R', '-B', '-E', '-a'], options: { short: 'cdzrRBEF' } }), 'php'),
   ...entries(interpreter({ inline: ['-e'], options: { short: 'el' }, preload: ['-l'] }), 'lua', 'luajit'),
-  ...entries(interpreter({ inline: ['-e', '--eval', '-E'], options: { short: 'eELJ', long: ['eval', 'load'] }, preload: ['-L', '--load'] }), 'julia', 'elixir', 'iex', 'Rscript', 'R', 'osascript', 'jshell', 'groovy', 'scala', 'kotlin', 'swift', 'irb', 'ghci', 'runghc', 'clojure', 'racket', 'guile', 'sbcl', 'tclsh', 'wish', 'expect', 'octave', 'dc', 'gdb', 'lldb', 'pwsh', 'powershell', 'java', 'ts-node', 'tsx', 'esno', 'babel-node', 'coffee', 'erl', 'escript'),
+  ...entries(interpreter({ inline: ['-e', '--eval', '-E'], options: { short: 'eELJ', long: ['eval', 'load'] }, preload: ['-L', '--load'] }), 'julia', 'elixir', 'iex', 'Rscript', 'R', 'osascript', 'jshell', 'groovy', 'scala', 'kotlin', 'swift', 'irb', 'ghci', 'runghc', 'clojure', 'racket', 'guile', 'sbcl', 'tclsh', 'wish', 'expect', 'octave', 'dc', 'pwsh', 'powershell', 'java', 'ts-node', 'tsx', 'esno', 'babel-node', 'coffee', 'erl', 'escript'),
+  ...entries(debuggerEntry(interpreter({ inline: ['-e', '--eval', '-E'], options: { short: 'eELJ', long: ['eval', 'load'] }, preload: ['-L', '--load'] })), 'gdb', 'lldb'),
   ['deno', { handle: runtime({ test: 'test', install: 'install', add: 'install', remove: 'install', fmt: 'write', compile: 'write', lint: 'read', check: 'read', info: 'read', doc: 'read', eval: 'opaque', run: 'opaque', repl: 'opaque', serve: 'opaque', task: 'script' }, []) }],
   ['bun', { handle: runtime({ test: 'test', install: 'install', i: 'install', add: 'install', a: 'install', remove: 'install', rm: 'install', update: 'install', link: 'install', pm: 'read', build: 'write', run: 'script', repl: 'opaque' }, ['-e', '--eval', '-p', '--print']) }],
   ['eval', { handle: evalBuiltin }],
@@ -542,7 +596,7 @@ export const CODE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['hyperfine', hyperfine],
   ['su', shellStringOption(['-c', '--command', '--session-command'], { short: 'cgGs', long: ['command', 'session-command', 'group', 'supp-group', 'shell'] }, 'su starts a shell that reads commands from its input')],
   ['runuser', shellStringOption(['-c', '--command'], { short: 'cgGsu', long: ['command', 'group', 'supp-group', 'shell', 'user'] }, 'runuser starts a shell')],
-  ['script', shellStringOption(['-c', '--command'], { short: 'cEeIOT', long: ['command', 'echo', 'log-in', 'log-out', 'log-timing', 'logging-format'] }, 'script records a shell that reads commands from its input')],
+  ['script', script],
   ['nix-shell', shellStringOption(['--run', '--command'], { short: 'pAEI', long: ['run', 'command', 'packages', 'attr', 'expr', 'include', 'arg', 'argstr'] }, 'nix-shell starts a shell')],
   ['busybox', busybox],
   ['toybox', busybox],

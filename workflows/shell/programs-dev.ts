@@ -151,10 +151,13 @@ function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffec
       if (hasOption(parsed, '--hard', '--merge', '--keep')) fx.write('git', wholeTree(fx));
       else if (dashDash !== -1) for (const path of paths) writePathspec(path, fx);
       return;
-    case 'clean':
-      if (paths.length > 0) for (const path of paths) fx.remove('git', { path: `${fx.path(path).path}/**`, dynamic: true });
+    case 'clean': {
+      // clean's own options: only -e/--exclude takes a value (`-f`, `-d`, `-x`, `-X` are flags).
+      const cleaned = dashDash === -1 ? operandsOf(parseArgv(rest, { short: 'e', long: ['exclude'] }), { program: 'git', args: rest, stdinArgs: false }) : paths;
+      if (cleaned.length > 0) for (const path of cleaned) fx.remove('git', { path: `${fx.path(path).path}/**`, dynamic: true });
       else fx.remove('git', wholeTree(fx));
       return;
+    }
     case 'rm':
       if (!hasOption(parsed, '--cached')) for (const path of paths) fx.remove('git', path);
       return;

@@ -198,13 +198,24 @@ const dd: ProgramHandler = (site, fx) => {
   }
 };
 
-/** chmod/chown/chgrp: the first operand is the mode or owner unless --reference gives it. */
+/** A mode that looks like an option (`chmod -x f`, `chattr -i f`). */
+const MODE_ARGUMENT: Readonly<Record<string, RegExp>> = { chmod: /^[-+=][rwxXstugo]+$/, chattr: /^[-+=][aAcCdDeFijmPsStTux]+$/ };
+
+/**
+ * chmod/chown/chgrp/chattr/setfacl: the first operand is the mode or owner unless --reference gives
+ * it (setfacl's come as options). With -R every file below each operand changes too.
+ */
 const changeAttributes: ProgramHandler = (site, fx) => {
-  const args = site.args.map((arg) => (site.program === 'chmod' && /^[-+=][rwxXstugo]+$/.test(arg.value) ? { ...arg, value: `mode:${arg.value}` } : arg));
-  const parsed = parseArgv(args, { long: ['reference', 'from'] });
+  const mode = MODE_ARGUMENT[site.program];
+  const args = mode ? site.args.map((arg) => (mode.test(arg.value) ? { ...arg, value: `mode:${arg.value}` } : arg)) : site.args;
+  const parsed = parseArgv(args, { short: site.program === 'setfacl' ? 'mMxX' : '', long: ['reference', 'from', 'modify', 'modify-file', 'remove', 'remove-file', 'set', 'set-file'] });
   const operands = operandsOf(parsed, site);
-  const files = hasOption(parsed, '--reference') ? operands : operands.slice(1);
-  for (const file of files) fx.write(site.program, file);
+  const files = hasOption(parsed, '--reference') || site.program === 'setfacl' ? operands : operands.slice(1);
+  const recursive = hasOption(parsed, '-R', '--recursive');
+  for (const file of files) {
+    fx.write(site.program, file);
+    if (recursive) fx.write(site.program, { path: `${fx.path(file).path}/**`, dynamic: true });
+  }
 };
 
 const sed: ProgramHandler = (site, fx) => {

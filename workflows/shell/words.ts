@@ -1,7 +1,8 @@
 // Words as the program will receive them. Quotes and escapes are removed ("r""m" and \rm are
 // rm), `~`, `$HOME`, `${HOME}`, `$PWD` and variables the command set to fixed text earlier
-// (`f=x; cat $f`) are expanded, and anything else only known at run
-// time ($VAR, $(…), globs, brace expansion) marks the word dynamic and stays as written.
+// (`f=x; cat $f`) are expanded, `${VAR:-default}` reads as its default when VAR is not known,
+// brace expansion makes one word per alternative (`a{,.bak}` is `a a.bak`), and anything else
+// only known at run time ($VAR, $(…), globs) marks the word dynamic and stays as written.
 import { forEachChild, type ParsedScript, type SyntaxNode, type Word, type WordPart } from 'unbash';
 
 export interface Arg {
@@ -83,6 +84,116 @@ export function literalArg(value: string): Arg {
   return { value, dynamic: false, unknownAt: -1 };
 }
 
+/** More words than this from one brace expansion (`{1..1000}`) leave the word as written, dynamic. */
+const MAX_BRACE_FIELDS = 64;
+
+/**
+ * The words one shell word becomes after brace expansion, each rendered (`cp a{,.bak}` gives
+ * `a` and `a.bak`; `{cat,~/.gobby/token}` in command position runs `cat`). Most words have no
+ * brace expansion and come back as themselves.
+ */
+export function renderWordFields(word: Word, env: WordEnv, nested: NestedScript[]): Arg[] {
+  const parts = word.text.includes('{') ? word.parts : undefined;
+  if (parts === undefined || !parts.some((part) => part.type === 'BraceExpansion')) return [renderWord(word, env, nested)];
+  // Each brace part becomes one list of alternatives; the words are every combination, in order.
+  let combinations: WordPart[][] = [[]];
+  for (const part of parts) {
+    const alternatives = part.type === 'BraceExpansion' && part.parts === undefined ? expandBraces(part.text) : undefined;
+    const choices: WordPart[] = alternatives === undefined ? [part] : alternatives.map((text) => ({ type: 'Literal', value: text, text, pos: part.pos, end: part.end }));
+    if (combinations.length * choices.length > MAX_BRACE_FIELDS) return [renderWord(word, env, nested)];
+    combinations = combinations.flatMap((combination) => choices.map((choice) => [...combination, choice]));
+  }
+  return combinations.map((combination, index) => {
+    const builder = new WordBuilder(index === 0 && MAY_SUBSTITUTE.test(word.text) ? nested : undefined);
+    for (let i = 0; i < combination.length; i++) appendPart(builder, combination[i]!, env, i === 0);
+    return builder.finish();
+  });
+}
+
+/**
+ * Bash's brace expansion of literal text: `{a,b}` alternatives (nested ones too) and `{1..5}`,
+ * `{a..e}`, `{01..10..2}` sequences. Undefined when the text holds quotes, escapes or expansions
+ * (unbash gives those parts of their own), or when it would make more than MAX_BRACE_FIELDS words.
+ */
+function expandBraces(text: string): string[] | undefined {
+  if (/[\\'"$`]/.test(text)) return undefined;
+  return expandFrom(text);
+}
+
+function expandFrom(text: string): string[] | undefined {
+  for (let open = text.indexOf('{'); open !== -1; open = text.indexOf('{', open + 1)) {
+    const close = matchingBrace(text, open);
+    if (close === -1) return [text];
+    const inner = text.slice(open + 1, close);
+    const alternatives = commaAlternatives(inner) ?? braceSequence(inner);
+    if (alternatives === undefined) continue; // `{a}` and `{}` stay as written
+    if (alternatives === null) return undefined;
+    const prefix = text.slice(0, open);
+    const suffixes = expandFrom(text.slice(close + 1));
+    if (suffixes === undefined) return undefined;
+    const words: string[] = [];
+    for (const alternative of alternatives) {
+      const expanded = expandFrom(alternative);
+      if (expanded === undefined) return undefined;
+      for (const middle of expanded) {
+        for (const suffix of suffixes) {
+          if (words.push(prefix + middle + suffix) > MAX_BRACE_FIELDS) return undefined;
+        }
+      }
+    }
+    return words;
+  }
+  return [text];
+}
+
+function matchingBrace(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === '{') depth++;
+    else if (text[i] === '}' && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** The top-level comma-separated alternatives of a brace's inside, or undefined when it has no comma. */
+function commaAlternatives(inner: string): string[] | undefined {
+  const alternatives: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner[i];
+    if (c === '{') depth++;
+    else if (c === '}') depth--;
+    else if (c === ',' && depth === 0) {
+      alternatives.push(inner.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (alternatives.length === 0) return undefined;
+  alternatives.push(inner.slice(start));
+  return alternatives;
+}
+
+/** `1..5`, `a..e`, `01..10..2`; undefined when it is not a sequence, null when it is too long. */
+function braceSequence(inner: string): string[] | null | undefined {
+  const numbers = /^(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?$/.exec(inner);
+  const letters = numbers ? null : /^([a-zA-Z])\.\.([a-zA-Z])(?:\.\.(-?\d+))?$/.exec(inner);
+  const match = numbers ?? letters;
+  if (!match) return undefined;
+  const from = numbers ? Number(match[1]) : match[1]!.charCodeAt(0);
+  const to = numbers ? Number(match[2]) : match[2]!.charCodeAt(0);
+  const step = Math.abs(Number(match[3] ?? 1)) || 1;
+  if (Math.floor(Math.abs(to - from) / step) + 1 > MAX_BRACE_FIELDS) return null;
+  // `{01..10}` pads every number to the wider end's width.
+  const padded = numbers !== null && (/^-?0\d/.test(match[1]!) || /^-?0\d/.test(match[2]!));
+  const width = padded ? Math.max(match[1]!.length, match[2]!.length) : 0;
+  const words: string[] = [];
+  for (let n = from; from <= to ? n <= to : n >= to; n += from <= to ? step : -step) {
+    words.push(numbers ? (n < 0 ? `-${String(-n).padStart(width - 1, '0')}` : String(n).padStart(width, '0')) : String.fromCharCode(n));
+  }
+  return words;
+}
+
 /** Renders a word; command and process substitutions in it are appended to `nested`. */
 export function renderWord(word: Word, env: WordEnv, nested: NestedScript[]): Arg {
   const text = word.text;
@@ -114,6 +225,12 @@ class WordBuilder {
     this.dynamic = true;
     this.value += text;
   }
+  /** A rendered piece; `mayDiffer` when the shell may put something else in its place. */
+  append(piece: Arg, mayDiffer: boolean): void {
+    if (piece.unknownAt !== -1 && this.unknownAt === -1) this.unknownAt = this.value.length + piece.unknownAt;
+    this.dynamic ||= piece.dynamic || mayDiffer;
+    this.value += piece.value;
+  }
   finish(): Arg {
     return { value: this.value, dynamic: this.dynamic, unknownAt: this.unknownAt };
   }
@@ -142,6 +259,8 @@ function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: b
     case 'ParameterExpansion':
       if (part.prefix === undefined && part.index === undefined && part.operation === undefined) {
         appendVariable(builder, part.parameter, part.text, env);
+      } else if (part.prefix === undefined && part.index === undefined && part.operation?.type === 'Default' && part.operation.operator !== '?' && part.operation.operator !== ':?') {
+        appendWithDefault(builder, part.parameter, part.operation.operator, part.operation.operand, env);
       } else {
         if (builder.nested && MAY_SUBSTITUTE.test(part.text.slice(1))) collectNestedScripts(part, builder.nested);
         builder.unknown(part.text, false);
@@ -168,10 +287,35 @@ function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: b
   }
 }
 
+/** A variable's value when the classifier knows it, else null. */
+function variableValue(name: string, env: WordEnv): string | null {
+  return name === 'HOME' ? env.home : name === 'PWD' ? env.pwd : name === 'GOBBY_HOME' ? env.gobbyHome : (env.variables?.get(name) ?? null);
+}
+
 function appendVariable(builder: WordBuilder, name: string, text: string, env: WordEnv): void {
-  const value = name === 'HOME' ? env.home : name === 'PWD' ? env.pwd : name === 'GOBBY_HOME' ? env.gobbyHome : (env.variables?.get(name) ?? null);
+  const value = variableValue(name, env);
   if (value === null) builder.unknown(text, false);
   else builder.known(value);
+}
+
+/**
+ * `${VAR:-word}`, `${VAR:=word}` and `${VAR:+word}` (and their forms without the colon). When
+ * VAR's value is known the shell's choice is too. When it is not, the word is what the command
+ * most likely expands to (`${GOBBY_DIR:-~/.gobby}` is written to reach `~/.gobby`), so it is
+ * rendered, and the result is marked dynamic: the value may be VAR's instead.
+ */
+function appendWithDefault(builder: WordBuilder, name: string, operator: string, operand: Word, env: WordEnv): void {
+  const value = variableValue(name, env);
+  const colon = operator.startsWith(':');
+  const set = value !== null && (!colon || value !== '');
+  const rendered = () => renderWord(operand, env, builder.nested ?? []);
+  if (operator.endsWith('+')) {
+    if (value === null) builder.append(rendered(), true);
+    else if (set) builder.append(rendered(), false);
+    return;
+  }
+  if (set) builder.known(value);
+  else builder.append(rendered(), value === null);
 }
 
 function expandTilde(value: string, env: WordEnv): Arg {
