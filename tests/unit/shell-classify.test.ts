@@ -144,6 +144,13 @@ const FALSE_BLOCK_ROWS: readonly Row[] = [
   row("sed -n '1,20p' src/a.ts", ['read /repo/src/a.ts']),
   row("awk 'NR>1' data.csv", ['read /repo/data.csv']),
   row('git diff --name-only | xargs npx eslint', ['git diff', 'read (operands supplied at run time) dyn']),
+  row('git fetch origin && git diff origin/main', ['git fetch', 'network origin', 'git diff'], 'fetch moves remote-tracking refs, not files'),
+  row("sqlite3 data.db .tables 'select count(*) from t' 'pragma table_info(t)'", ['read /repo/data.db']),
+  row("sqlite3 data.db \"select name from t where note = 'delete me'\"", ['read /repo/data.db'], 'words inside a string are data'),
+  row('man git-rebase && tldr tar', []),
+  row('terraform --version && code --help', [], 'asking any program what it is'),
+  row('kubectl get pods -n web', ['network kubernetes cluster']),
+  row('gobby workflow status --json && gobby workflow audit --tamper', []),
 ];
 
 /** What an agent blocked from Write/Edit would plausibly try next. Each must show its effect. */
@@ -268,7 +275,7 @@ const BYPASS_ROWS: readonly Row[] = [
   row('cd $DIR && rm a.ts', ['delete /repo/a.ts dyn'], 'after a cd to a run-time directory, relative paths are dynamic'),
   row('test -d src && cd src; rm a.ts', ['delete /repo/src/a.ts dyn'], 'a cd that may not have run makes the directory unknown'),
   row('cd && rm .bashrc', ['delete /home/dev/.bashrc']),
-  row('env -u CLAUDECODE gobby workflow "phase" execute --force --reason x', ['exec gobby']),
+  row('env -u CLAUDECODE gobby workflow "phase" execute --force --reason x', ['exec gobby workflow phase']),
   row('env -i PATH=/usr/bin rm f', ['opaque', 'delete /repo/f'], 'setting PATH changes which program runs'),
   row('env -C src rm a.ts', ['delete /repo/src/a.ts']),
   row("env -S 'rm -rf src'", ['delete /repo/src']),
@@ -474,6 +481,16 @@ const BYPASS_ROWS: readonly Row[] = [
   row('strace -p 1234', ['signal pid 1234']),
   row('gdb -p 1234', ['opaque', 'signal pid 1234']),
   row('gdb ./app 1234', ['opaque', 'read /repo/app', 'signal pid 1234']),
+  // The sqlite3 shell: what changes the database, or reaches outside it, is not a read.
+  row("sqlite3 data.db 'delete from t'", ['write /repo/data.db']),
+  row("sqlite3 data.db 'pragma journal_mode=wal'", ['write /repo/data.db']),
+  row("sqlite3 data.db \"select writefile('src/a.ts', 'x')\"", ['opaque', 'write /repo/data.db']),
+  row("sqlite3 data.db '.output src/a.ts' 'select 1'", ['opaque', 'write /repo/data.db']),
+  row("sqlite3 data.db '.shell rm -rf src'", ['opaque', 'write /repo/data.db']),
+  row("git fetch --upload-pack='touch x' ../other", ['git fetch', 'network ../other', 'opaque']),
+  row("man -P 'sh -c \"rm x\"' ls", ['opaque']),
+  row('kubectl cp pod:/etc/passwd src/a.ts', ['exec kubectl cp']),
+  row('gobby hook Stop < forged.json', ['exec gobby hook', 'read /repo/forged.json']),
 ];
 
 const TABLE: readonly Row[] = [...FALSE_BLOCK_ROWS, ...BYPASS_ROWS];
@@ -523,7 +540,8 @@ describe('shell classification table', () => {
     });
 
     it('none of them is opaque, writes, deletes, or runs an unknown program', () => {
-      const restricted = new Set(['write', 'delete', 'move', 'copy', 'opaque', 'network', 'package_install', 'signal', 'nested_claude']);
+      // Network access is not refused by a phase that blocks the file tools (`git fetch`, `kubectl get`).
+      const restricted = new Set(['write', 'delete', 'move', 'copy', 'opaque', 'package_install', 'signal', 'nested_claude']);
       const offenders = FALSE_BLOCK_ROWS.filter((entry) => entry.command !== 'cmd > /dev/null 2>&1').flatMap((entry) =>
         analyzeShellCommand(entry.command, CTX).effects.filter((effect) => restricted.has(effect.kind) || effect.kind === 'exec' || (effect.kind === 'git' && effect.changesFiles)).map((effect) => `${entry.command}: ${notate(effect)}`),
       );

@@ -470,7 +470,8 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
   const entry = PROGRAMS.get(name);
   if (!entry) {
     recordProgram(state, name, args, fx.cwd);
-    fx.unknown(name);
+    // `terraform --version`, `code --help`: asking any program what it is changes nothing.
+    if (!args.every((arg) => !arg.dynamic && (arg.value === '--version' || arg.value === '--help')) || args.length === 0) fx.unknown(name);
     return;
   }
   const site: CommandSite = { program: name, args, stdinArgs };

@@ -30,14 +30,14 @@ const GIT_READS = new Set([
   'check-ignore', 'check-attr', 'check-ref-format', 'check-mailmap', 'var', 'version', 'help', 'cherry', 'range-diff',
   'verify-commit', 'verify-tag', 'fsck', 'diff-tree', 'diff-files', 'diff-index', 'get-tar-commit-id', 'column', 'stripspace',
 ]);
-const GIT_NETWORK = new Set(['push', 'pull', 'fetch', 'clone', 'ls-remote', 'send-email', 'request-pull', 'archive-remote']);
+const GIT_NETWORK = new Set(['push', 'pull', 'clone', 'ls-remote', 'send-email', 'request-pull', 'archive-remote']);
 const GIT_RUNS_COMMANDS = new Set(['difftool', 'mergetool', 'filter-branch', 'filter-repo', 'instaweb', 'web--browse', 'credential']);
 const GIT_KNOWN_WRITERS = new Set([
   'add', 'commit', 'merge', 'rebase', 'cherry-pick', 'revert', 'am', 'switch', 'stash', 'init', 'gc', 'prune', 'repack',
   'update-index', 'update-ref', 'write-tree', 'read-tree', 'commit-tree', 'hash-object', 'replace', 'notes', 'worktree',
   'sparse-checkout', 'submodule', 'lfs', 'bisect', 'tag', 'branch', 'remote', 'config', 'reflog', 'symbolic-ref', 'maintenance',
   'pack-refs', 'checkout', 'restore', 'reset', 'clean', 'rm', 'mv', 'apply', 'format-patch', 'archive', 'bundle', 'mktag', 'mktree',
-  'checkout-index', 'merge-file', 'rerere', 'fast-import', 'pull', 'clone', 'fetch', 'push',
+  'checkout-index', 'merge-file', 'rerere', 'fast-import', 'pull', 'clone', 'push',
 ]);
 /** `git -c` keys that only change how output looks. Any other can make git run a command. */
 const SAFE_GIT_CONFIG = /^(?:color\.[\w.-]+|user\.(?:name|email)|advice\.[\w.-]+|core\.quotepath|init\.defaultbranch|column\.ui|log\.\w+|diff\.(?:noprefix|mnemonicprefix|renames|relative|algorithm|colormoved)|status\.\w+|pager\.\w+=false|safe\.directory|core\.abbrev|i18n\.\w+|format\.pretty)$/i;
@@ -112,6 +112,13 @@ const git: ProgramHandler = (site, fx) => {
   if (GIT_RUNS_COMMANDS.has(sub) || (sub === 'rebase' && rest.some((arg) => /^(?:-x|--exec)/.test(arg.value))) || (sub === 'bisect' && rest[0]?.value === 'run') || (sub === 'submodule' && rest[0]?.value === 'foreach')) {
     fx.opaque(`git ${sub} runs commands of the caller's choosing`, 'git');
     fx.emit({ kind: 'git', subcommand: sub, changesFiles: true, program: 'git' });
+    return;
+  }
+  if (sub === 'fetch' || (sub === 'remote' && rest[0]?.value === 'update')) {
+    // Remote-tracking refs and objects only: the working tree, the index and HEAD stay as they are.
+    if (rest.some((arg) => arg.dynamic || arg.value.startsWith('--upload-pack'))) fx.opaque('git fetch --upload-pack runs the program it names', 'git');
+    fx.emit({ kind: 'git', subcommand: sub, changesFiles: false, program: 'git' });
+    fx.network('git', sub === 'fetch' ? (rest.find((arg) => !arg.value.startsWith('-'))?.value ?? 'origin') : 'remotes');
     return;
   }
   if (GIT_READS.has(sub) || gitSubcommandReads(sub, rest)) {
@@ -384,6 +391,38 @@ const tsc: ProgramHandler = (site, fx) => {
   fx.write('tsc', out ? { ...fx.path(out), dynamic: true } : wholeTree(fx));
 };
 
+/**
+ * gobby's own commands that only read (`workflow status/list/show/validate/audit`, `daemon
+ * status`, help). The overrides are refused on gobby's own ground (workflows/guards.ts) whatever
+ * the phase; any other is named like an unknown program.
+ */
+const gobby: ProgramHandler = (site, fx) => {
+  const words = site.args.filter((arg) => !arg.value.startsWith('-'));
+  const [group, action] = words.map((arg) => arg.value);
+  const reads =
+    words.length === 0 ||
+    group === 'help' ||
+    group === 'statusline' ||
+    (group === 'workflow' && ['status', 'list', 'show', 'validate', 'audit', 'help', undefined].includes(action)) ||
+    (group === 'daemon' && (action === 'status' || action === undefined));
+  if (site.args.some((arg) => arg.dynamic)) fx.opaque('gobby is given arguments built at run time', 'gobby');
+  else if (!reads) fx.unknown(group === 'workflow' || group === 'daemon' ? `gobby ${group} ${action}` : `gobby ${group}`);
+  else if (group === 'workflow' && action === 'validate') for (const file of words.slice(2).filter((arg) => /[/.]/.test(arg.value))) fx.read('gobby', file);
+};
+
+/** kubectl: the reads of a cluster; anything else changes it and is named for an author to allow. */
+const KUBECTL_READS = new Set(['get', 'describe', 'logs', 'top', 'explain', 'version', 'api-resources', 'api-versions', 'cluster-info', 'events', 'auth', 'diff']);
+const kubectl: ProgramHandler = (site, fx) => {
+  if (onlyAsksVersion(site.args)) return;
+  const parsed = parseArgv(site.args, { short: 'nlcosf', long: ['namespace', 'context', 'cluster', 'kubeconfig', 'selector', 'output', 'server', 'user', 'token', 'container', 'filename', 'since', 'tail'] });
+  const [sub, action] = operandsOf(parsed, site).map((arg) => arg.value);
+  const configRead = sub === 'config' && ['view', 'get-contexts', 'current-context', 'get-clusters', 'get-users'].includes(action ?? '');
+  if (sub !== undefined && (KUBECTL_READS.has(sub) || configRead)) {
+    for (const file of optionValues(parsed, '-f', '--filename', '--kubeconfig')) fx.read('kubectl', file);
+    if (!configRead) fx.network('kubectl', 'kubernetes cluster');
+  } else fx.unknown(sub === undefined ? 'kubectl' : `kubectl ${sub}`);
+};
+
 const claude: ProgramHandler = (site, fx) => {
   if (onlyAsksVersion(site.args)) return;
   fx.emit({ kind: 'nested_claude', flags: site.args.filter((arg) => arg.value.startsWith('-')).map((arg) => arg.value), program: site.program });
@@ -453,4 +492,6 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['claude', { handle: claude }],
   ...entries(container, 'docker', 'podman', 'nerdctl', 'docker-compose', 'kubectl-exec'),
   ...entries(gh, 'gh', 'glab'),
+  ['gobby', { handle: gobby }],
+  ['kubectl', { handle: kubectl }],
 ];

@@ -398,14 +398,41 @@ const editor: ProgramHandler = (site, fx) => {
   for (const file of operandsOf(parsed, site)) fx.write(site.program, file);
 };
 
+/** Dot-commands of the sqlite3 shell that only print (`.output`, `.shell`, `.import`, `.save`… are not among them). */
+const SQLITE_PRINTING_DOT_COMMANDS = /^\.(?:tables|table|schema|fullschema|indexes|indices|headers|header|mode|databases|dump|dbinfo|help|width|nullvalue|separator|timer|stats|show|print|changes|eqp|explain|echo|bail)(?:\s|$)/i;
+/** Words of SQL that change a database, or reach outside it (writefile, edit, load_extension). */
+const SQL_CHANGES = /\b(?:insert|update|delete|replace|create|drop|alter|attach|detach|vacuum|reindex|analyze|begin|commit|rollback|savepoint|release|writefile|edit|load_extension|upsert)\b/i;
+
+/** Whether literal sqlite3 input only reads: dot-commands that print, and queries with no word that changes anything. */
+function sqliteOnlyReads(code: readonly Arg[]): boolean {
+  return code.every((arg) => {
+    if (arg.dynamic) return false;
+    // String literals may hold anything; what is left is what the statements are.
+    const text = arg.value.replace(/'(?:[^']|'')*'/g, "''");
+    return text.split(/[;\n]/).every((statement) => {
+      const trimmed = statement.trim();
+      if (trimmed === '') return true;
+      if (trimmed.startsWith('.')) return SQLITE_PRINTING_DOT_COMMANDS.test(trimmed);
+      return /^(?:(?:select|with|explain|values)\b|pragma\s+[\w.]+\s*(?:\(\s*[\w.]*\s*\))?\s*$)/i.test(trimmed) && !SQL_CHANGES.test(trimmed);
+    });
+  });
+}
+
+/** Manual pages print; a pager, a browser or an output file of the caller's choosing is another matter. */
+const manual: ProgramHandler = (site, fx) => {
+  const given = site.args.find((arg) => arg.dynamic || /^(?:-[a-zA-Z]*[PHo]|--pager|--html|--output|--browser)/.test(arg.value));
+  if (given) fx.opaque(`${site.program} ${given.value} runs a program or writes a file of the caller's choosing`, site.program);
+};
+
 const sqlite: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { long: ['cmd', 'init', 'separator', 'newline', 'nullvalue', 'vfs', 'mmap', 'lookaside', 'pagecache', 'heap', 'maxsize'] });
   const [database, ...sql] = operandsOf(parsed, site);
-  const readOnly = hasOption(parsed, '-readonly', '--readonly') || site.args.some((arg) => arg.value === '-readonly');
-  if (database) (readOnly ? fx.read : fx.write).call(fx, 'sqlite3', database);
   const code = [...sql, ...optionValues(parsed, '--cmd', '-cmd')];
+  const fromInput = code.length === 0 || optionValues(parsed, '--init', '-init').length > 0;
+  const readOnly = hasOption(parsed, '-readonly', '--readonly') || site.args.some((arg) => arg.value === '-readonly') || (!fromInput && sqliteOnlyReads(code));
+  if (database) (readOnly ? fx.read : fx.write).call(fx, 'sqlite3', database);
   // Dot-commands (.shell, .system, .output) and SQL read from stdin can do anything.
-  if (code.length === 0 || code.some((arg) => arg.dynamic || /(^|\n)\s*\.|load_extension|\bATTACH\b/i.test(arg.value)) || optionValues(parsed, '--init', '-init').length > 0) {
+  if (fromInput || code.some((arg) => arg.dynamic || (/(^|\n)\s*\.|load_extension|\bATTACH\b|writefile|\bedit\s*\(/i.test(arg.value) && !sqliteOnlyReads([arg])))) {
     fx.opaque('sqlite3 runs SQL and dot-commands (.shell, .output) it reads from stdin or a file', 'sqlite3');
   }
 };
@@ -484,6 +511,7 @@ export const FILE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['mktemp', { handle: mktemp }],
   ...entries(editor, 'vi', 'vim', 'nvim', 'view', 'ex', 'ed', 'emacs', 'nano', 'pico', 'micro', 'joe', 'kak', 'hx'),
   ['sqlite3', { handle: sqlite }],
+  ...entries(manual, 'man', 'info', 'apropos', 'whatis', 'tldr'),
   ['sqlite', { handle: sqlite }],
   ['rsync', { handle: rsync }],
 ];
