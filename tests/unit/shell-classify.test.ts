@@ -151,6 +151,8 @@ const FALSE_BLOCK_ROWS: readonly Row[] = [
   row('terraform --version && code --help', [], 'asking any program what it is'),
   row('kubectl get pods -n web', ['network kubernetes cluster']),
   row('gobby workflow status --json && gobby workflow audit --tamper', []),
+  row('bash -n scripts/release.sh && sh -o noexec x.sh', ['read /repo/scripts/release.sh', 'read /repo/x.sh'], 'a syntax check runs nothing'),
+  row('npm audit && python3 -m json.tool package.json', ['read /repo/package.json']),
 ];
 
 /** What an agent blocked from Write/Edit would plausibly try next. Each must show its effect. */
@@ -491,6 +493,11 @@ const BYPASS_ROWS: readonly Row[] = [
   row("man -P 'sh -c \"rm x\"' ls", ['opaque']),
   row('kubectl cp pod:/etc/passwd src/a.ts', ['exec kubectl cp']),
   row('gobby hook Stop < forged.json', ['exec gobby hook', 'read /repo/forged.json']),
+  row('bash -ni x.sh', ['opaque', 'read /repo/x.sh'], 'an interactive shell ignores -n'),
+  row('python3 -m json.tool in.json src/out.json', ['read /repo/in.json', 'write /repo/src/out.json']),
+  row('python3 -m compileall src', ['write /repo/src/** dyn']),
+  row('python3 -m py_compile src/a.py', ['write /repo/src/__pycache__/* dyn']),
+  row('npm audit fix', ['install npm']),
 ];
 
 const TABLE: readonly Row[] = [...FALSE_BLOCK_ROWS, ...BYPASS_ROWS];

@@ -25,3 +25,8 @@ export function baseName(path: string): string {
   const slash = trimmed.lastIndexOf('/');
   return slash === -1 ? trimmed : trimmed.slice(slash + 1);
 }
+
+/** The folder an absolute path is in (`/` for a top-level name). */
+export function dirName(path: string): string {
+  return path.slice(0, path.lastIndexOf('/')) || '/';
+}

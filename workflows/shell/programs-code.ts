@@ -3,6 +3,7 @@
 // command after them (env, sudo, timeout, xargs…), which are peeled so the real program is judged.
 import { hasOption, optionValues, parseArgv, type OptionSpec } from './argv.js';
 import { entries, onlyAsksVersion, operandsOf, runsTests, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { dirName } from './paths.js';
 import { literalArg, type Arg } from './words.js';
 
 /** Environment variables that make a program load or run code of the setter's choosing. */
@@ -42,6 +43,9 @@ const shell: ProgramHandler = (site, fx) => {
   const args = site.args;
   let runsString = false;
   let readsStdin = false;
+  // `bash -n x.sh` only checks the syntax (an interactive shell, `-i`, ignores -n).
+  let noExec = false;
+  let interactive = false;
   let i = 0;
   for (; i < args.length; i++) {
     const arg = args[i]!;
@@ -55,6 +59,7 @@ const shell: ProgramHandler = (site, fx) => {
       break;
     }
     if (value.startsWith('--')) {
+      if (value === '--no-execute') noExec = true;
       if (['--rcfile', '--init-file'].includes(value)) {
         fx.opaque(`${site.program} ${value} runs the commands in \`${args[i + 1]?.value ?? ''}\``, site.program);
         i++;
@@ -65,8 +70,17 @@ const shell: ProgramHandler = (site, fx) => {
     for (const letter of value.slice(1)) {
       if (letter === 'c') runsString = true;
       else if (letter === 's') readsStdin = true;
-      else if (letter === 'o' || letter === 'O') i++;
+      else if (letter === 'n' && value.startsWith('-')) noExec = true;
+      else if (letter === 'i') interactive = true;
+      else if (letter === 'o' || letter === 'O') {
+        if (args[i + 1]?.value === 'noexec' && value.startsWith('-')) noExec = true;
+        i++;
+      }
     }
+  }
+  if (noExec && !interactive) {
+    if (!runsString && i < args.length && !readsStdin) fx.read(site.program, args[i]!);
+    return;
   }
   if (runsString) {
     const code = args[i];
@@ -127,6 +141,23 @@ function interpreter(spec: InterpreterSpec): ProgramHandler {
 /** `python -m mypy src` is `mypy src`: tools the tables know by their program name. */
 const PYTHON_TOOL_MODULES = new Set(['mypy', 'pylint', 'flake8', 'pyflakes', 'pycodestyle', 'black', 'isort', 'ruff', 'pyright', 'coverage']);
 
+/**
+ * Standard modules run with -m that write: `json.tool IN OUT` writes OUT, `py_compile` and
+ * `compileall` write `__pycache__` folders next to what they compile.
+ */
+const PYTHON_MODULES_THAT_WRITE: Readonly<Record<string, (operands: readonly Arg[], fx: ShellEffects, program: string) => void>> = {
+  'json.tool': (operands, fx, program) => {
+    if (operands[0]) fx.read(program, operands[0]);
+    if (operands[1]) fx.write(program, operands[1]);
+  },
+  py_compile: (operands, fx, program) => {
+    for (const file of operands) fx.write(program, { path: `${dirName(fx.path(file).path)}/__pycache__/*`, dynamic: true });
+  },
+  compileall: (operands, fx, program) => {
+    for (const dir of operands.length > 0 ? operands : [literalArg('.')]) fx.write(program, { path: `${fx.path(dir).path}/**`, dynamic: true });
+  },
+};
+
 const pythonInterpreter = interpreter({ inline: ['-c'], options: { short: 'cmWXQ' } });
 
 const python: ProgramHandler = (site, fx) => {
@@ -141,7 +172,8 @@ const python: ProgramHandler = (site, fx) => {
     else if (['pip', 'pip3', 'ensurepip'].includes(module.value)) fx.run([literalArg('pip'), ...rest]);
     else if (PYTHON_TOOL_MODULES.has(module.value)) fx.run([literalArg(module.value), ...rest]);
     else if (['venv', 'virtualenv'].includes(module.value)) for (const dir of rest.filter((arg) => !arg.value.startsWith('-'))) fx.write(site.program, dir);
-    else if (['json.tool', 'py_compile', 'compileall', 'this', 'site', 'platform', 'sysconfig'].includes(module.value)) return;
+    else if (PYTHON_MODULES_THAT_WRITE[module.value]) PYTHON_MODULES_THAT_WRITE[module.value]!(rest.filter((arg) => !arg.value.startsWith('-')), fx, site.program);
+    else if (['this', 'site', 'platform', 'sysconfig', 'tokenize', 'pydoc', 'timeit', 'calendar'].includes(module.value)) return;
     else fx.unknown(`${site.program} -m ${module.value}`);
     return;
   }

@@ -234,6 +234,8 @@ function manager(spec: ManagerSpec): ProgramHandler {
     let action = sub === undefined ? spec.bare : spec.actions[sub] ?? (spec.unknownIsScript ? 'script' : undefined);
     // `npm config set script-shell …` changes what every later script runs; only get/list read.
     if ((sub === 'config' || sub === 'c') && !['get', 'list', 'ls', undefined].includes(rest.find((arg) => !arg.value.startsWith('-'))?.value)) action = 'write';
+    // `npm audit fix` installs the fixed versions; `npm audit` only reports.
+    if (sub === 'audit' && rest.some((arg) => arg.value === 'fix')) action = 'install';
     switch (action) {
       case 'install':
       case 'install+test':
