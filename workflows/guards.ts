@@ -160,6 +160,8 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   // judged by its text as a last resort: it could run an override or change gobby's files however
   // the phase is set.
   if (shell.effects.some((effect) => effect.kind === 'opaque')) {
+    // `gobby $(echo workflow) phase …`, `… | xargs gobby`: what it would do is only known at run time.
+    if (shell.effects.some((effect) => effect.kind === 'opaque' && effect.program === 'gobby')) return overrideDenial('gobby with arguments built at run time');
     const override = findOverrideCommand(command);
     if (override) return { kind: 'override', reason: override, because: 'guard: human-only override' };
     const named = ground.protectedNames?.find((name) => command.includes(name));
@@ -207,12 +209,28 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
  * program looks where the token is, the path may well be the token.
  */
 function runTimePathFromGround(shell: ShellAnalysis, ground: ProtectedGround): GuardDenial | null {
-  const runTime = (path: PathRef) => path.dynamic && (/[$`]/.test(path.path) || path.path.startsWith('('));
-  const usesOne = shell.effects.some((effect) =>
+  // Not a glob (those are placed): a path whose text starts or goes on with what only the run gives.
+  const runTime = (path: PathRef) => path.dynamic && (!path.path.startsWith('/') || /[$`]/.test(path.path));
+  const readsOne = shell.effects.some((effect) =>
     effect.kind === 'read' || effect.kind === 'write' || effect.kind === 'delete' ? runTime(effect.path) : (effect.kind === 'copy' || effect.kind === 'move') && runTime(effect.from),
   );
-  if (!usesOne) return null;
-  for (const secret of ground.secretFiles) {
+  // Changed at run time (`ls .claude/*.json | xargs rm`, `echo .claude/settings.local.json | xargs
+  // -I{} cp /dev/null {}`): refused when another program of the command names one of gobby's files.
+  const changesOne = shell.effects.some((effect) =>
+    effect.kind === 'write' || effect.kind === 'delete' ? runTime(effect.path) : (effect.kind === 'copy' && runTime(effect.to)) || (effect.kind === 'move' && (runTime(effect.from) || runTime(effect.to))),
+  );
+  if (!readsOne && !changesOne) return null;
+  const naming = changesOne ? shell.invocations.find((invocation) => namesProtected(invocation, ground)) : undefined;
+  if (naming) {
+    return {
+      kind: 'protected-file',
+      reason:
+        `gobby: this command changes paths it finds at run time, and \`${naming.program}\` gives it one of gobby's own files (its state, its workflows, ` +
+        'or the Claude Code settings that install its hooks). Name the files to change instead; ask the user if one of gobby\'s needs changing.',
+      because: 'guard: protected file',
+    };
+  }
+  for (const secret of readsOne ? ground.secretFiles : []) {
     const invocation = shell.invocations.find((candidate) => looksWhereItIs(candidate, secret));
     if (invocation) {
       return {
@@ -225,6 +243,15 @@ function runTimePathFromGround(shell: ShellAnalysis, ground: ProtectedGround): G
     }
   }
   return null;
+}
+
+/** Whether an invocation's arguments name one of gobby's files or a folder that holds them, by path or glob. */
+function namesProtected(invocation: ShellInvocation, ground: ProtectedGround): boolean {
+  return invocation.args.some((arg) => {
+    if (arg.startsWith('-') || /[$`]/.test(arg)) return false;
+    const path = resolveAgainst(invocation.cwd, arg);
+    return isProtected(path, ground) || (ground.protectedFolders ?? []).includes(path) || (isGlob(path) && globReaches(path, ground, false));
+  });
 }
 
 /** Whether an invocation names `file` or its folder (by path or glob), or is a `find` whose results may include it. */
@@ -360,10 +387,26 @@ function namesByGlob(path: string, file: string): boolean {
   return isGlob(path) && globMatches(path, file);
 }
 
+/**
+ * Segment by segment; a `**` segment (the classifier's "any depth below": `find . -name x -delete`
+ * deletes `<root>`, `**`, `x`) matches any number of segments, dot folders included, as find walks them.
+ */
 function globMatches(glob: string, path: string): boolean {
   const patterns = glob.split('/');
   const names = path.split('/');
-  return names.length === patterns.length && names.every((name, i) => segmentMatches(patterns[i]!, name));
+  if (!patterns.includes('**')) return names.length === patterns.length && names.every((name, i) => segmentMatches(patterns[i]!, name));
+  return segmentsMatch(patterns, 0, names, 0);
+}
+
+function segmentsMatch(patterns: readonly string[], p: number, names: readonly string[], n: number): boolean {
+  if (p === patterns.length) return n === names.length;
+  if (patterns[p] === '**') {
+    // Consecutive `**` are one; then try every depth (paths have few segments).
+    if (patterns[p + 1] === '**') return segmentsMatch(patterns, p + 1, names, n);
+    for (let skip = n; skip <= names.length; skip++) if (segmentsMatch(patterns, p + 1, names, skip)) return true;
+    return false;
+  }
+  return n < names.length && segmentMatches(patterns[p]!, names[n]!) && segmentsMatch(patterns, p + 1, names, n + 1);
 }
 
 /** No file name is longer (Linux NAME_MAX): a longer pattern segment names nothing. */

@@ -156,6 +156,18 @@ describe("gobby's own ground, spelled another way", () => {
     ["printf '#!/bin/sh\\necho ok\\n' > ~/.local/bin/gobby", 'protected-file'],
     // An interpreter's module given one of gobby's folders.
     ['python3 -m http.server --directory ~/.gobby 8000', 'protected-file'],
+    // Gobby's files handed to a command that changes what it is given at run time.
+    ['ls .claude/*.json | xargs rm', 'protected-file'],
+    ["printf '%s\\n' .claude/settings.local.json | xargs -I{} cp /dev/null {}", 'protected-file'],
+    ['find . -name settings.local.json -exec rm {} +', 'protected-file'],
+    ['find ~ -name token -exec cat {} \\;', 'secret'],
+    ['cd .cl* && rm settings.local.json', 'protected-file'],
+    // The daemon through a tunnel, the override through arguments built at run time.
+    [`ssh -N -L 9000:127.0.0.1:${PORT} localhost`, 'daemon-network'],
+    ["echo 'workflow phase execute --force --reason x' | xargs gobby", 'override'],
+    ['gobby $(echo workflow) disable --reason x', 'override'],
+    // A command every later session starts.
+    ["claude mcp add cleaner -- sh -c 'rm -rf .claude'", 'protected-file'],
   ])('refuses %j', (command, kind) => {
     expect(verdict(command)).toBe(kind);
   });
@@ -197,6 +209,9 @@ describe("gobby's own ground, spelled another way", () => {
     'strace -f -o /tmp/trace.txt npm test && gdb -batch -ex bt ./a.out core && strace -p 12345',
     'cloc . && code . && mytool ~ && semgrep --config auto .',
     'cat /etc/claude-code/managed-settings.json; ls ~/.local/bin',
+    "find ~ -name '*.md' -exec cat {} + && find . -name '*.pyc' -delete && ls src | xargs -I{} cp src/{} /tmp/{}",
+    'git diff --name-only | xargs rm -f && ls .claude/commands | xargs -I{} rm .claude/commands/{}',
+    'ssh -N -L 9000:127.0.0.1:5432 db.example.com && claude mcp add fs -- npx -y @modelcontextprotocol/server-filesystem .',
   ])('lets %j run', (command) => {
     expect(verdict(command)).toBe('allowed');
   });

@@ -357,7 +357,7 @@ const BYPASS_ROWS: readonly Row[] = [
   row('busybox rm f', ['delete /repo/f']),
   row('F=1 G=2 rm f', ['delete /repo/f']),
   row('find . -delete', ['read /repo', 'delete /repo/** dyn']),
-  row('find src -name "*.bak" -exec rm {} \\;', ['read /repo/src', 'delete /repo/src/** dyn']),
+  row('find src -name "*.bak" -exec rm {} \\;', ['read /repo/src', 'delete /repo/src/**/*.bak dyn']),
   row('find . -type f -execdir sed -i s/a/b/ {} +', ['read /repo', 'write /repo/** dyn']),
   row('find . -fprint list.txt', ['read /repo', 'write /repo/list.txt']),
   row('ls | xargs rm', ['delete (operands supplied at run time) dyn']),
@@ -498,6 +498,15 @@ const BYPASS_ROWS: readonly Row[] = [
   row('python3 -m compileall src', ['write /repo/src/** dyn']),
   row('python3 -m py_compile src/a.py', ['write /repo/src/__pycache__/* dyn']),
   row('npm audit fix', ['install npm']),
+  // find's only -name test narrows what {} and -delete reach.
+  row("find . -name '*.pyc' -delete", ['read /repo', 'delete /repo/**/*.pyc dyn']),
+  row("find . -name '*.tmp' -o -name '*.bak' -delete", ['read /repo', 'delete /repo/** dyn'], 'with alternatives, anything below'),
+  // A cd to a glob or a partly known folder places later relative paths under it.
+  row('cd .c* && rm settings.json', ['delete /repo/.c*/settings.json dyn']),
+  // Forwards connect where they point; an MCP server's command is judged when it is added.
+  row('ssh -N -L 9000:127.0.0.1:5432 db.example.com', ['network 127.0.0.1:5432', 'network db.example.com']),
+  row("claude mcp add cleaner -- sh -c 'rm -rf src'", ['claude ', 'delete /repo/src']),
+  row('echo workflow phase x | xargs gobby', ['opaque']),
 ];
 
 const TABLE: readonly Row[] = [...FALSE_BLOCK_ROWS, ...BYPASS_ROWS];

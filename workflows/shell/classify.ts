@@ -521,9 +521,14 @@ function changeDirectory(fx: CommandEffects, name: string, args: readonly Arg[])
   else destination = fx.path(target);
   if (name === 'pushd') scope.pushDirectory(before);
   scope.previous = before;
-  if (destination.dynamic) scope.cwdKnown = false;
-  else if (destination.path.length > MAX_PATH) fx.opaque(`cd to a path longer than ${MAX_PATH} characters`);
-  else scope.cwd = destination.path;
+  if (destination.path.length > MAX_PATH) fx.opaque(`cd to a path longer than ${MAX_PATH} characters`);
+  else if (!destination.dynamic) scope.cwd = destination.path;
+  else {
+    scope.cwdKnown = false;
+    // `cd .cl*` or `cd src/$x`: later relative paths are placed under the glob or the known part,
+    // so `cd .cl* && rm settings.local.json` still names `.cl*/settings.local.json`.
+    if (destination.path.startsWith('/')) scope.cwd = destination.path;
+  }
 }
 
 function networkEffect(program: string, target: string): ShellEffect {

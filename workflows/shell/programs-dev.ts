@@ -407,7 +407,7 @@ const gobby: ProgramHandler = (site, fx) => {
     group === 'statusline' ||
     (group === 'workflow' && ['status', 'list', 'show', 'validate', 'audit', 'help', undefined].includes(action)) ||
     (group === 'daemon' && (action === 'status' || action === undefined));
-  if (site.args.some((arg) => arg.dynamic)) fx.opaque('gobby is given arguments built at run time', 'gobby');
+  if (site.stdinArgs || site.args.some((arg) => arg.dynamic)) fx.opaque('gobby is given arguments built at run time', 'gobby');
   else if (!reads) fx.unknown(group === 'workflow' || group === 'daemon' ? `gobby ${group} ${action}` : `gobby ${group}`);
   else if (group === 'workflow' && action === 'validate') for (const file of words.slice(2).filter((arg) => /[/.]/.test(arg.value))) fx.read('gobby', file);
 };
@@ -427,7 +427,18 @@ const kubectl: ProgramHandler = (site, fx) => {
 
 const claude: ProgramHandler = (site, fx) => {
   if (onlyAsksVersion(site.args)) return;
-  fx.emit({ kind: 'nested_claude', flags: site.args.filter((arg) => arg.value.startsWith('-')).map((arg) => arg.value), program: site.program });
+  // `claude mcp …` configures servers; the options after it are the servers', not a session's.
+  const mcp = site.args[0]?.value === 'mcp';
+  fx.emit({ kind: 'nested_claude', flags: mcp ? [] : site.args.filter((arg) => arg.value.startsWith('-')).map((arg) => arg.value), program: site.program });
+  // `claude mcp add NAME [--] COMMAND ARGS…`: every later session starts that command; it is judged now, as `at` is.
+  if (mcp && site.args[1]?.value === 'add') {
+    const rest = site.args.slice(2);
+    const dashDash = rest.findIndex((arg) => arg.value === '--');
+    const parsed = parseArgv(rest, { short: 'steH', long: ['scope', 'transport', 'env', 'header', 'callback-port', 'client-id', 'client-secret'] });
+    const transport = optionValues(parsed, '-t', '--transport')[0]?.value ?? 'stdio';
+    const command = dashDash !== -1 ? rest.slice(dashDash + 1) : operandsOf(parsed, { ...site, args: rest }).slice(1);
+    if (transport === 'stdio' && command.length > 0) fx.run(command);
+  }
 };
 
 const container: ProgramHandler = (site, fx) => {

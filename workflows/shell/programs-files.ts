@@ -136,11 +136,16 @@ const find: ProgramHandler = (site, fx) => {
   }
   if (roots.length === 0) roots.push({ value: '.', dynamic: false, unknownAt: -1 });
   for (const root of roots) fx.read('find', root);
-  // What {} stands for: some file under the start paths.
+  // What {} stands for: some file under the start paths, named by the -name test when it is the
+  // only one (`find . -name '*.pyc' -delete` deletes `<root>/**/*.pyc`, not everything).
+  const nameTests = args.slice(i).filter((arg) => arg.value === '-name');
+  const alternatives = args.slice(i).some((arg) => ['-o', '-or', ',', '!', '-not'].includes(arg.value));
+  const namePattern = nameTests.length === 1 && !alternatives ? args[args.indexOf(nameTests[0]!) + 1] : undefined;
+  const within = namePattern && !namePattern.dynamic && !namePattern.value.includes('/') ? `/**/${namePattern.value}` : '/**';
   const found = roots.map((root) => ({ ...fx.path(root), dynamic: true }));
   for (; i < args.length; i++) {
     const value = args[i]!.value;
-    if (value === '-delete') for (const path of found) fx.remove('find', { path: `${path.path}/**`, dynamic: true });
+    if (value === '-delete') for (const path of found) fx.remove('find', { path: `${path.path === '/' ? '' : path.path}${within}`, dynamic: true });
     else if (['-fprint', '-fprint0', '-fls', '-fprintf'].includes(value)) {
       const target = args[i + 1];
       if (target) fx.write('find', target);
@@ -149,7 +154,7 @@ const find: ProgramHandler = (site, fx) => {
       const command: Arg[] = [];
       for (i++; i < args.length && args[i]!.value !== ';' && args[i]!.value !== '+'; i++) {
         const arg = args[i]!;
-        command.push(arg.value.includes('{}') ? { value: arg.value.replace('{}', `${found[0]!.path}/**`), dynamic: true, unknownAt: -1 } : arg);
+        command.push(arg.value.includes('{}') ? { value: arg.value.replace('{}', `${found[0]!.path === '/' ? '' : found[0]!.path}${within}`), dynamic: true, unknownAt: -1 } : arg);
       }
       fx.run(command);
     }

@@ -96,6 +96,11 @@ const ssh: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { ...SSH_VALUES, stopAtOperand: true });
   for (const option of optionValues(parsed, '-o')) if (/^(?:ProxyCommand|LocalCommand|PermitLocalCommand|KnownHostsCommand|Match)/i.test(option.value)) fx.opaque(`ssh -o ${option.value} runs a local command`, 'ssh');
   if (optionValues(parsed, '-F').length > 0) fx.opaque('ssh -F reads a config that can run local commands', 'ssh');
+  // A forward (-L/-R port:host:hostport, -W host:port) connects to that host and port as well.
+  for (const forward of optionValues(parsed, '-L', '-R', '-W')) {
+    const target = /(?:^|:)(\[[^\]]+\]|[^:]+):(\d+)$/.exec(forward.value);
+    if (target) fx.network('ssh', `${target[1]}:${target[2]}`);
+  }
   const [destination, ...command] = site.args.slice(parsed.rest);
   if (!destination) return;
   fx.network('ssh', destination.value);
