@@ -27,8 +27,9 @@ describe('a settings change that would switch the hooks off', () => {
     const { gobby, box } = await setUpGobbyProject({ workflow: { name: 'scripts-but-no-write', yaml: SCRIPTS_BUT_NO_WRITE } });
     const settings = join(box.project, '.claude', 'settings.local.json');
     const target = join(box.project, 'notes.md');
-    // The path is put together when the code runs: nothing in the command's text names the file.
-    const sneaky = `node -e "require('fs').writeFileSync(['.cla','ude'].join('') + '/settings.local.json', JSON.stringify({ disableAllHooks: true }))"; sleep 2`;
+    // The path and the key are put together when the code runs: nothing in the command's text
+    // names the file or the setting, so the shell checks let it through.
+    const sneaky = `node -e "require('fs').writeFileSync(['.cla','ude'].join('') + '/settings.local.json', JSON.stringify({ ['disable' + 'AllHooks']: true }))"; sleep 2`;
 
     const { requests, run } = await runScriptedSession(
       box,

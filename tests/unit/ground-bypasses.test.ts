@@ -166,6 +166,8 @@ describe("gobby's own ground, spelled another way", () => {
     [`ssh -N -L 9000:127.0.0.1:${PORT} localhost`, 'daemon-network'],
     ["echo 'workflow phase execute --force --reason x' | xargs gobby", 'override'],
     ['gobby $(echo workflow) disable --reason x', 'override'],
+    // Code that writes the switch-off setting, whatever path it builds.
+    [`node -e "require('fs').writeFileSync(['.cla','ude'].join('') + '/settings.local.json', JSON.stringify({ disableAllHooks: true }))"`, 'protected-file'],
     // A command every later session starts.
     ["claude mcp add cleaner -- sh -c 'rm -rf .claude'", 'protected-file'],
   ])('refuses %j', (command, kind) => {
