@@ -1,0 +1,59 @@
+// What the model is told when gobby's own ground refuses a tool call, one builder per kind of
+// refusal, so that every check words the same refusal the same way.
+import type { GuardDenial } from './guards.js';
+
+export function overrideDenial(command: string): GuardDenial {
+  return {
+    kind: 'override',
+    reason:
+      `gobby: \`${command}\` changes gobby's own enforcement and only the user may run it. ` +
+      'If you believe the workflow is in the wrong phase, say so and ask the user to run the command.',
+    because: 'guard: human-only override',
+  };
+}
+
+export function daemonNetworkDenial(what: string, target: string): GuardDenial {
+  return {
+    kind: 'daemon-network',
+    reason: `gobby: ${what} would talk to gobby's daemon (${target}); its hooks and control API are for Claude Code and the user only.`,
+    because: 'guard: network access to the daemon',
+  };
+}
+
+export function opaqueCodeNamingGround(name: string): GuardDenial {
+  return {
+    kind: 'protected-file',
+    reason:
+      `gobby: this command runs code gobby cannot see into, and it names \`${name}\`, one of gobby's own files (its workflows, ` +
+      "its state or Claude Code's hook settings). Code that could change them is refused in every phase. If the workflow or its hooks are wrong, tell the user.",
+    because: 'guard: protected file named by opaque code',
+  };
+}
+
+export function secretDenial(secret: string): GuardDenial {
+  return {
+    kind: 'secret',
+    reason: `gobby: ${secret} holds gobby's control token; the agent may not read or change it.`,
+    because: 'guard: control token',
+  };
+}
+
+export function secretInTreeDenial(secret: string, folder: string, program: string): GuardDenial {
+  return {
+    kind: 'secret',
+    reason:
+      `gobby: \`${program}\` would read every file below ${folder}, gobby's control token (${secret}) among them; the agent may not read it. ` +
+      'Read a folder that does not hold it.',
+    because: 'guard: control token',
+  };
+}
+
+export function protectedFileDenial(path: string, program: string): GuardDenial {
+  return {
+    kind: 'protected-file',
+    reason:
+      `gobby: ${path} belongs to gobby's own ground (its state, its workflows, or the Claude Code settings that install its hooks), ` +
+      `so \`${program}\` may not change it. Ask the user if it needs changing.`,
+    because: 'guard: protected file',
+  };
+}

@@ -1,0 +1,229 @@
+// Checks that read a Bash command's invocations as argv, where an effect alone does not say
+// enough: gobby's human-only commands however they are spelled, a second name made with `ln`,
+// `git clean`/`git stash -u` sweeping untracked files, a program gobby does not know handed one
+// of its files, and paths only known at run time that another program of the command found.
+import type { GuardDenial, ProtectedGround } from './guards.js';
+import { secretDenial } from './ground-denials.js';
+import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, segmentMatches, treeHolds, wholePathMatches } from './ground-paths.js';
+import type { PathRef, ShellAnalysis, ShellInvocation } from './shell/index.js';
+import { resolveAgainst } from './shell/paths.js';
+
+/**
+ * A path only known at run time (`cat $(ls -d ~/.gob*)/token`, `find ~/.gobby | xargs cat`,
+ * `` cp `find / -name token` /tmp ``) comes from another program of the same command: when that
+ * program looks where the token is, the path may well be the token.
+ */
+export function runTimePathFromGround(shell: ShellAnalysis, ground: ProtectedGround): GuardDenial | null {
+  // Not a glob (those are placed): a path whose text starts or goes on with what only the run gives.
+  const runTime = (path: PathRef) => path.dynamic && (!path.path.startsWith('/') || /[$`]/.test(path.path));
+  const readsOne = shell.effects.some((effect) =>
+    effect.kind === 'read' || effect.kind === 'write' || effect.kind === 'delete' ? runTime(effect.path) : (effect.kind === 'copy' || effect.kind === 'move') && runTime(effect.from),
+  );
+  // Changed at run time (`ls .claude/*.json | xargs rm`, `echo .claude/settings.local.json | xargs
+  // -I{} cp /dev/null {}`): refused when another program of the command names one of gobby's files.
+  const changesOne = shell.effects.some((effect) =>
+    effect.kind === 'write' || effect.kind === 'delete' ? runTime(effect.path) : (effect.kind === 'copy' && runTime(effect.to)) || (effect.kind === 'move' && (runTime(effect.from) || runTime(effect.to))),
+  );
+  if (!readsOne && !changesOne) return null;
+  const naming = changesOne ? shell.invocations.find((invocation) => namesProtected(invocation, ground)) : undefined;
+  if (naming) {
+    return {
+      kind: 'protected-file',
+      reason:
+        `gobby: this command changes paths it finds at run time, and \`${naming.program}\` gives it one of gobby's own files (its state, its workflows, ` +
+        'or the Claude Code settings that install its hooks). Name the files to change instead; ask the user if one of gobby\'s needs changing.',
+      because: 'guard: protected file',
+    };
+  }
+  for (const secret of readsOne ? ground.secretFiles : []) {
+    const invocation = shell.invocations.find((candidate) => looksWhereItIs(candidate, secret));
+    if (invocation) {
+      return {
+        kind: 'secret',
+        reason:
+          `gobby: this command uses paths it finds at run time with \`${invocation.program}\`, which looks where gobby's control token is (${secret}); ` +
+          'the agent may not read the token. Name the files you need instead.',
+        because: 'guard: secret file',
+      };
+    }
+  }
+  return null;
+}
+
+/** Whether an invocation's arguments name one of gobby's files or a folder that holds them, by path or glob. */
+function namesProtected(invocation: ShellInvocation, ground: ProtectedGround): boolean {
+  return invocation.args.some((arg) => {
+    if (arg.startsWith('-') || /[$`]/.test(arg)) return false;
+    const path = resolveAgainst(invocation.cwd, arg);
+    return isProtected(path, ground) || (ground.protectedFolders ?? []).includes(path) || (isGlob(path) && globReaches(path, ground, false));
+  });
+}
+
+/** Whether an invocation names `file` or its folder (by path or glob), or is a `find` whose results may include it. */
+function looksWhereItIs(invocation: ShellInvocation, file: string): boolean {
+  const folder = file.slice(0, file.lastIndexOf('/')) || '/';
+  const paths = invocation.args.filter((arg) => !arg.startsWith('-') && !/[$`]/.test(arg)).map((arg) => resolveAgainst(invocation.cwd, arg));
+  if (paths.some((path) => path === folder || isBelow(path, folder) || (isGlob(path) && (globMatches(path, folder) || globMatches(path, file))))) return true;
+  if (invocation.program.slice(invocation.program.lastIndexOf('/') + 1) !== 'find') return false;
+  // find ROOT… [tests]: the token is among the results when a root holds it and every name test admits it.
+  const firstTest = invocation.args.findIndex((arg) => arg.startsWith('-') || arg === '(' || arg === '!');
+  const roots = (firstTest === -1 ? invocation.args : invocation.args.slice(0, firstTest)).map((root) => resolveAgainst(invocation.cwd, root));
+  if (!(roots.length === 0 ? [invocation.cwd] : roots).some((root) => treeHolds(root === '/' ? '/**' : `${root}/**`, file))) return false;
+  const name = file.slice(file.lastIndexOf('/') + 1);
+  for (let i = 0; i < invocation.args.length - 1; i++) {
+    const test = invocation.args[i]!;
+    const pattern = invocation.args[i + 1]!;
+    if ((test === '-name' || test === '-iname') && !segmentMatches(test === '-iname' ? pattern.toLowerCase() : pattern, name)) return false;
+    if ((test === '-path' || test === '-wholename' || test === '-ipath') && !wholePathMatches(pattern, file)) return false;
+  }
+  return true;
+}
+
+/** The human-only gobby command an invocation runs, spelled as argv, or null. */
+export function overrideCommandOf(invocation: ShellInvocation): string | null {
+  const program = invocation.program.split('/').pop() ?? '';
+  let argv: readonly string[] | undefined;
+  if (program === 'gobby') argv = invocation.args;
+  else {
+    const script = invocation.args.findIndex((arg) => /(^|\/)daemon\/cli\/(?:main|program)\.[jt]s$/.test(arg));
+    if (script >= 0) argv = invocation.args.slice(script + 1);
+  }
+  if (!argv) return null;
+  const words = argv.filter((arg) => !arg.startsWith('-'));
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    const next = words[i + 1];
+    if (word === 'install' || word === 'uninstall' || word === 'setup') return `gobby ${word}`;
+    if (word === 'workflow' && next && ['phase', 'reset', 'disable', 'enable', 'clear', 'set'].includes(next)) return `gobby workflow ${next}`;
+    if (word === 'daemon' && (next === 'stop' || next === 'start')) return `gobby daemon ${next}`;
+  }
+  return null;
+}
+
+/**
+ * A program gobby does not know (`sponge`, `7z`, an editor, `python3 -m http.server --directory`)
+ * given one of gobby's files, or a folder that holds them (`.claude/`, `~/.gobby`), as an
+ * argument: what it does with it cannot be told, and writing it is as likely as reading it. The
+ * project or the home as a whole does not count (`cloc .`, `code .`): that is ordinary work.
+ */
+export function unknownProgramGivenGround(invocation: ShellInvocation, ground: ProtectedGround): GuardDenial | null {
+  for (const arg of invocation.args) {
+    // `--file=.claude/settings.json` names the file too.
+    const value = arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg;
+    if (value === '' || value.startsWith('-')) continue;
+    const path = resolveAgainst(invocation.cwd, value);
+    if (ground.secretFiles.includes(path)) return secretDenial(path);
+    if (isProtected(path, ground) || (ground.protectedFolders ?? []).includes(path) || (isGlob(path) && globReaches(path, ground, true))) {
+      return {
+        kind: 'protected-file',
+        reason:
+          `gobby: \`${invocation.program}\` is a program gobby does not know, and it is given ${path}, one of gobby's own files (its state, ` +
+          'its workflows, or the Claude Code settings that install its hooks), which it could change. `cat` and the Read tool read them; ask the user if one needs changing.',
+        because: 'guard: protected file given to an unknown program',
+      };
+    }
+  }
+  return null;
+}
+
+/** git's options before the subcommand that take a value as the next word. */
+const GIT_GLOBAL_VALUE_OPTIONS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix']);
+
+/**
+ * `git clean` and `git stash -u`/`-a` delete the untracked files of what they sweep, and gobby's
+ * hooks are in one: `.claude/settings.local.json` is untracked in most projects (as may be a
+ * new `.gobby/workflows/` file). Refused when the sweep reaches one of gobby's files, unless the
+ * command leaves it out (`git clean -fdx -e .claude`, `git stash -u -- ':!.claude'`).
+ */
+export function sweepsUntrackedGround(invocation: ShellInvocation, ground: ProtectedGround): GuardDenial | null {
+  if (invocation.program.slice(invocation.program.lastIndexOf('/') + 1) !== 'git') return null;
+  const args = invocation.args;
+  let cwd = invocation.cwd;
+  let i = 0;
+  for (; i < args.length && args[i]!.startsWith('-'); i++) {
+    if (args[i] === '-C' && args[i + 1] !== undefined) cwd = resolveAgainst(cwd, args[i + 1]!);
+    if (GIT_GLOBAL_VALUE_OPTIONS.has(args[i]!)) i++;
+  }
+  const sub = args[i];
+  let rest = args.slice(i + 1);
+  if (sub === 'stash' && (rest[0] === 'push' || rest[0] === 'save')) rest = rest.slice(1);
+  const dashDash = rest.indexOf('--');
+  const options = dashDash === -1 ? rest : rest.slice(0, dashDash);
+  const has = (short: string, ...long: string[]) => options.some((arg) => long.includes(arg) || (/^-[^-]/.test(arg) && arg.slice(1).includes(short)));
+  if (sub === 'clean' ? has('n', '--dry-run') : sub !== 'stash' || (!has('u', '--include-untracked') && !has('a', '--all'))) return null;
+  // Operands: pathspecs (`:!x` leaves x out) and, for clean, -e patterns that leave paths out.
+  const pathspecs: string[] = [];
+  const excluded: string[] = [];
+  for (let j = 0; j < rest.length; j++) {
+    const arg = rest[j]!;
+    const afterDashDash = dashDash !== -1 && j > dashDash;
+    if (!afterDashDash && (arg === '-e' || arg === '--exclude') && sub === 'clean') excluded.push(rest[++j] ?? '');
+    else if (!afterDashDash && sub === 'clean' && /^(?:-e|--exclude=)./.test(arg)) excluded.push(arg.replace(/^(?:-e|--exclude=)/, ''));
+    else if (!afterDashDash && (arg === '-m' || arg === '--message') && sub === 'stash') j++;
+    else if (arg === '--' || (!afterDashDash && arg.startsWith('-'))) continue;
+    else if (/^:(?:!|\^|\(exclude\))/.test(arg)) excluded.push(arg.replace(/^:(?:!|\^|\(exclude\))/, ''));
+    else pathspecs.push(resolveAgainst(cwd, arg));
+  }
+  // Without a pathspec clean sweeps the directory it runs in, and stash the whole repository: taken
+  // to be the project that holds the nearest of the folders with gobby's files.
+  const repository = (ground.protectedFolders ?? []).map((folder) => folder.slice(0, folder.lastIndexOf('/')) || '/').filter((root) => cwd === root || isBelow(cwd, root)).sort((a, b) => b.length - a.length)[0];
+  const trees = pathspecs.length > 0 ? pathspecs : sub === 'clean' ? [cwd] : repository ? [repository] : [];
+  const leftOut = (path: string, tree: string) => {
+    const top = path.slice(tree === '/' ? 1 : tree.length + 1).split('/')[0]!;
+    return excluded.some((pattern) => {
+      const first = pattern.replace(/^\/+/, '').split('/')[0]!;
+      return first !== '' && segmentMatches(first, top);
+    });
+  };
+  for (const tree of trees) {
+    const reached = (ground.protectedPaths ?? []).find((path) => (path === tree || isBelow(path, tree)) && !leftOut(path, tree));
+    if (reached) {
+      return {
+        kind: 'protected-file',
+        reason:
+          `gobby: \`git ${sub}\` would delete the untracked files in ${tree}, and ${reached} is one of gobby's own files (its state, its workflows, ` +
+          `or the Claude Code settings that install its hooks). Leave it out (${sub === 'clean' ? '`git clean … -e .claude -e .gobby`' : "`git stash -u -- ':!.claude' ':!.gobby'`"}) or name the paths to sweep.`,
+        because: 'guard: untracked sweep of a protected file',
+      };
+    }
+  }
+  return null;
+}
+
+/**
+ * `ln [-s] FILE… [LINK]`: a second name for one of gobby's files (or a folder holding them)
+ * lets a later write change it under a name gobby does not protect (`ln -s .claude/settings.json x
+ * && echo {} > x`), so making one is refused like the write.
+ */
+export function linkToGround(invocation: ShellInvocation, ground: ProtectedGround): GuardDenial | null {
+  const program = invocation.program.slice(invocation.program.lastIndexOf('/') + 1);
+  if (program !== 'ln' && program !== 'link') return null;
+  const operands: string[] = [];
+  let intoFolder = false;
+  for (let i = 0; i < invocation.args.length; i++) {
+    const arg = invocation.args[i]!;
+    if (arg === '-t' || arg === '--target-directory') {
+      intoFolder = true;
+      i++;
+    } else if (arg.startsWith('--target-directory=') || /^-[^-]*t/.test(arg)) intoFolder = true;
+    else if (arg === '--') {
+      operands.push(...invocation.args.slice(i + 1));
+      break;
+    } else if (!arg.startsWith('-')) operands.push(arg);
+  }
+  // The last operand names the link, unless there is one operand or a -t folder.
+  const files = intoFolder || operands.length === 1 ? operands : operands.slice(0, -1);
+  for (const file of files) {
+    const path = resolveAgainst(invocation.cwd, file);
+    if (isProtected(path, ground) || holdsProtected(path, ground) || (isGlob(path) && globReaches(path, ground, true))) {
+      return {
+        kind: 'protected-file',
+        reason:
+          `gobby: \`${program}\` would give ${path}, one of gobby's own files (its state, its workflows, or the Claude Code settings ` +
+          'that install its hooks), a second name through which it could be changed. Ask the user if it needs changing.',
+        because: 'guard: link to a protected file',
+      };
+    }
+  }
+  return null;
+}

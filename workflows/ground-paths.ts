@@ -1,0 +1,155 @@
+// Where gobby's files are, as paths and globs: whether a path, a glob the shell expands or
+// "everything below a folder" (`<folder>/**`) reaches a protected file, matched the way bash
+// and find match names. Pure string work: nothing here looks at the file system.
+import type { ProtectedGround } from './guards.js';
+
+/**
+ * Everything below a folder (`<folder>/**`: `tar -x`, `git checkout old -- .claude`, `rsync
+ * --delete`) reaches gobby's ground when the folder is protected or is one of the folders that
+ * hold protected files (`.claude/`, not `.claude/commands/`). A whole project or home is not:
+ * that is ordinary work, and ConfigChange catches what it does to the hook settings.
+ */
+export function treeReaches(tree: string, ground: ProtectedGround): boolean {
+  const folder = tree.slice(0, -'/**'.length) || '/';
+  return isProtected(folder, ground) || (ground.protectedFolders ?? []).includes(folder);
+}
+
+/** A path the shell expands (`.claude/settings*.json`, `.gob*`, `.c?aude`): `**` is the classifier's "everything in". */
+export function isGlob(path: string): boolean {
+  return /[*?[]/.test(path) && !path.endsWith('/**');
+}
+
+/**
+ * Whether a glob can name a protected path (or, when `orAbove`, a folder above one) as bash
+ * expands it: `*`, `?` and `[…]` within one segment, and a leading dot matched only by a dot,
+ * so `rm -rf *` does not reach `.claude/` and `rm -rf .c*` does.
+ */
+export function globReaches(glob: string, ground: ProtectedGround, orAbove: boolean): boolean {
+  // Inside a protected folder, anything the glob names is protected.
+  if (isProtected(literalFolderOf(glob), ground)) return true;
+  return (ground.protectedPaths ?? []).some((root) => (orAbove ? ancestorsAndSelf(root) : [root]).some((path) => globMatches(glob, path)));
+}
+
+/** A read of everything below a folder (`grep -r x ~`, `tar -c ~/.gobby`: `<folder>/**`) that holds `file`. */
+export function treeHolds(path: string, file: string): boolean {
+  if (!path.endsWith('/**')) return false;
+  const folder = path.slice(0, -3);
+  return folder === '' || file === folder || isBelow(file, folder);
+}
+
+/** Whether the path a command names is a glob that bash would expand to `file` (`~/.gobb?/tok[e]n`). */
+export function namesByGlob(path: string, file: string): boolean {
+  return isGlob(path) && globMatches(path, file);
+}
+
+/**
+ * Segment by segment; a `**` segment (the classifier's "any depth below": `find . -name x -delete`
+ * deletes `<root>`, `**`, `x`) matches any number of segments, dot folders included, as find walks them.
+ */
+export function globMatches(glob: string, path: string): boolean {
+  const patterns = glob.split('/');
+  const names = path.split('/');
+  if (!patterns.includes('**')) return names.length === patterns.length && names.every((name, i) => segmentMatches(patterns[i]!, name));
+  return segmentsMatch(patterns, 0, names, 0);
+}
+
+function segmentsMatch(patterns: readonly string[], p: number, names: readonly string[], n: number): boolean {
+  if (p === patterns.length) return n === names.length;
+  if (patterns[p] === '**') {
+    // Consecutive `**` are one; then try every depth (paths have few segments).
+    if (patterns[p + 1] === '**') return segmentsMatch(patterns, p + 1, names, n);
+    for (let skip = n; skip <= names.length; skip++) if (segmentsMatch(patterns, p + 1, names, skip)) return true;
+    return false;
+  }
+  return n < names.length && segmentMatches(patterns[p]!, names[n]!) && segmentsMatch(patterns, p + 1, names, n + 1);
+}
+
+/** No file name is longer (Linux NAME_MAX): a longer pattern segment names nothing. */
+const NAME_MAX = 255;
+
+/**
+ * One path segment against one glob segment, without a regular expression (a pattern of many
+ * `*` would make one backtrack for ever): the classic scan that returns to the last `*`, so the
+ * work is at most the two lengths multiplied, and the pattern is at most NAME_MAX long.
+ */
+export function segmentMatches(pattern: string, name: string): boolean {
+  if (pattern.length > NAME_MAX) return false;
+  if (name.startsWith('.') && !pattern.startsWith('.')) return false;
+  let p = 0;
+  let n = 0;
+  let star = -1;
+  let resume = 0;
+  while (n < name.length) {
+    if (pattern[p] === '*') {
+      star = p++;
+      resume = n;
+      continue;
+    }
+    const next = p < pattern.length ? matchOneCharacter(pattern, p, name[n]!) : -1;
+    if (next !== -1) {
+      p = next;
+      n++;
+    } else if (star !== -1) {
+      p = star + 1;
+      n = ++resume;
+    } else return false;
+  }
+  while (pattern[p] === '*') p++;
+  return p === pattern.length;
+}
+
+/** Where the pattern goes on when `char` matches its element at `p` (`?`, `[a-z]`, `[!x]`, a literal), or -1. */
+function matchOneCharacter(pattern: string, p: number, char: string): number {
+  const element = pattern[p]!;
+  if (element === '?') return p + 1;
+  if (element === '[') {
+    const close = pattern.indexOf(']', p + 2);
+    if (close !== -1) {
+      let members = pattern.slice(p + 1, close);
+      const negated = members[0] === '!' || members[0] === '^';
+      if (negated) members = members.slice(1);
+      let hit = false;
+      for (let i = 0; i < members.length; i++) {
+        if (members[i + 1] === '-' && i + 2 < members.length) {
+          hit ||= char >= members[i]! && char <= members[i + 2]!;
+          i += 2;
+        } else hit ||= members[i] === char;
+      }
+      return hit !== negated ? close + 1 : -1;
+    }
+  }
+  return element === char ? p + 1 : -1;
+}
+
+/** The part of a glob before its first wildcard segment: the folder it expands in. */
+function literalFolderOf(glob: string): string {
+  const segments = glob.split('/');
+  const first = segments.findIndex((segment) => /[*?[]/.test(segment));
+  return segments.slice(0, first).join('/') || '/';
+}
+
+function ancestorsAndSelf(path: string): string[] {
+  const out = [path];
+  for (let at = path.lastIndexOf('/'); at > 0; at = path.lastIndexOf('/', at - 1)) out.push(path.slice(0, at));
+  return out;
+}
+
+export function isProtected(path: string, ground: ProtectedGround): boolean {
+  return (ground.protectedPaths ?? []).some((root) => path === root || isBelow(path, root));
+}
+
+/** Whether a protected path lies inside the folder `path` (its parent, the project, the home, `/`). */
+export function holdsProtected(path: string, ground: ProtectedGround): boolean {
+  return (ground.protectedPaths ?? []).some((root) => isBelow(root, path));
+}
+
+export function isBelow(path: string, folder: string): boolean {
+  return folder === '/' ? path !== '/' : path.startsWith(folder.endsWith('/') ? folder : `${folder}/`);
+}
+
+/** find's -path test: a glob over the whole path, where `*` also matches `/`. */
+export function wholePathMatches(pattern: string, path: string): boolean {
+  if (pattern.length > 4 * NAME_MAX || /[[\\]/.test(pattern)) return true; // too odd to judge: assume it may match
+  const regex = new RegExp(`^${pattern.replace(/[.+^${}()|]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.')}$`, 's');
+  return regex.test(path);
+}
