@@ -86,6 +86,8 @@ export function literalArg(value: string): Arg {
 
 /** More words than this from one brace expansion (`{1..1000}`) leave the word as written, dynamic. */
 const MAX_BRACE_FIELDS = 64;
+/** A longer brace part is left as written: nested braces cost the square of their length to expand. */
+const MAX_BRACE_TEXT = 1024;
 
 /**
  * The words one shell word becomes after brace expansion, each rendered (`cp a{,.bak}` gives
@@ -113,10 +115,11 @@ export function renderWordFields(word: Word, env: WordEnv, nested: NestedScript[
 /**
  * Bash's brace expansion of literal text: `{a,b}` alternatives (nested ones too) and `{1..5}`,
  * `{a..e}`, `{01..10..2}` sequences. Undefined when the text holds quotes, escapes or expansions
- * (unbash gives those parts of their own), or when it would make more than MAX_BRACE_FIELDS words.
+ * (unbash gives those parts of their own), is longer than MAX_BRACE_TEXT, or would make more
+ * than MAX_BRACE_FIELDS words.
  */
 function expandBraces(text: string): string[] | undefined {
-  if (/[\\'"$`]/.test(text)) return undefined;
+  if (text.length > MAX_BRACE_TEXT || /[\\'"$`]/.test(text)) return undefined;
   return expandFrom(text);
 }
 
