@@ -489,6 +489,8 @@ const BYPASS_ROWS: readonly Row[] = [
   row("sqlite3 data.db \"select writefile('src/a.ts', 'x')\"", ['opaque', 'write /repo/data.db']),
   row("sqlite3 data.db '.output src/a.ts' 'select 1'", ['opaque', 'write /repo/data.db']),
   row("sqlite3 data.db '.shell rm -rf src'", ['opaque', 'write /repo/data.db']),
+  row("sqlite3 -cmd '.output src/a.ts' data.db 'select 1'", ['opaque', 'write /repo/data.db'], 'sqlite3 spells long options with one dash'),
+  row("sqlite3 /tmp/d.db \"VACUUM INTO 'src/copy.db'\"", ['opaque', 'write /tmp/d.db']),
   row("git fetch --upload-pack='touch x' ../other", ['git fetch', 'network ../other', 'opaque']),
   row("man -P 'sh -c \"rm x\"' ls", ['opaque']),
   row('kubectl cp pod:/etc/passwd src/a.ts', ['exec kubectl cp']),

@@ -430,14 +430,16 @@ const manual: ProgramHandler = (site, fx) => {
 };
 
 const sqlite: ProgramHandler = (site, fx) => {
-  const parsed = parseArgv(site.args, { long: ['cmd', 'init', 'separator', 'newline', 'nullvalue', 'vfs', 'mmap', 'lookaside', 'pagecache', 'heap', 'maxsize'] });
-  const [database, ...sql] = operandsOf(parsed, site);
-  const code = [...sql, ...optionValues(parsed, '--cmd', '-cmd')];
-  const fromInput = code.length === 0 || optionValues(parsed, '--init', '-init').length > 0;
-  const readOnly = hasOption(parsed, '-readonly', '--readonly') || site.args.some((arg) => arg.value === '-readonly') || (!fromInput && sqliteOnlyReads(code));
+  // sqlite3 spells its long options with one dash (`-cmd`, `-init`, `-readonly`) or two.
+  const args = site.args.map((arg) => (!arg.dynamic && /^-[a-z]{2,}$/.test(arg.value) ? { ...arg, value: `-${arg.value}` } : arg));
+  const parsed = parseArgv(args, { long: ['cmd', 'init', 'separator', 'newline', 'nullvalue', 'vfs', 'mmap', 'lookaside', 'pagecache', 'heap', 'maxsize'] });
+  const [database, ...sql] = operandsOf(parsed, { ...site, args });
+  const code = [...sql, ...optionValues(parsed, '--cmd')];
+  const fromInput = code.length === 0 || optionValues(parsed, '--init').length > 0;
+  const readOnly = hasOption(parsed, '--readonly') || (!fromInput && sqliteOnlyReads(code));
   if (database) (readOnly ? fx.read : fx.write).call(fx, 'sqlite3', database);
-  // Dot-commands (.shell, .system, .output) and SQL read from stdin can do anything.
-  if (fromInput || code.some((arg) => arg.dynamic || (/(^|\n)\s*\.|load_extension|\bATTACH\b|writefile|\bedit\s*\(/i.test(arg.value) && !sqliteOnlyReads([arg])))) {
+  // Dot-commands (.shell, .system, .output), SQL that writes other files and SQL read from stdin can do anything.
+  if (fromInput || code.some((arg) => arg.dynamic || (/(^|\n)\s*\.|load_extension|\bATTACH\b|writefile|\bedit\s*\(|\bvacuum\b/i.test(arg.value) && !sqliteOnlyReads([arg])))) {
     fx.opaque('sqlite3 runs SQL and dot-commands (.shell, .output) it reads from stdin or a file', 'sqlite3');
   }
 };
