@@ -4,6 +4,8 @@
 // Code's JSON stays in hooks/, so any other boundary (MCP, a step runner) can call it.
 import {
   addNotice,
+  analyzeShellCommand,
+  canonicalToolName,
   evaluateEvent,
   evaluateGuardsOnly,
   isToolEvent,
@@ -17,7 +19,7 @@ import {
 import type { EffectEnvelope, EffectRunner } from './effects/effect-runner.js';
 import type { HookSettingsWatch } from './hook-settings-watch.js';
 import type { Provenance } from './provenance/event-provenance.js';
-import { realPathsOf } from './real-paths.js';
+import { realPathsOf, realPathsOfShell } from './real-paths.js';
 import { describeProblem, type Selection } from './selected-workflow.js';
 import type { SessionWorkflows, UnavailableWorkflow } from './session-workflows.js';
 import type { Store } from './store/store.js';
@@ -63,11 +65,15 @@ export function createHookService(deps: HookServiceDeps) {
     // ConfigChange is judged against what was read before it (its accept() records the rest).
     if (event.name !== 'ConfigChange') deps.hookSettings.observe(origin.sessionId, origin.cwd, root);
     const settings = event.name === 'ConfigChange' && event.filePath !== undefined ? deps.hookSettings.judge(origin.sessionId, origin.cwd, root, event.filePath) : undefined;
-    const realPaths = event.name === 'PreToolUse' ? realPathsOf(event.toolInput, origin.cwd, deps.home) : undefined;
+    const shell = { cwd: origin.cwd, home: deps.home, projectRoot: root, gobbyHome: deps.gobbyHome };
+    let realPaths = event.name === 'PreToolUse' ? realPathsOf(event.toolInput, origin.cwd, deps.home) : undefined;
+    // A Bash command's paths too; the engine's own analysis of it is then a cache hit.
+    const command = event.name === 'PreToolUse' && canonicalToolName(event.toolName) === 'Bash' ? event.toolInput.command : undefined;
+    if (typeof command === 'string') realPaths = realPathsOfShell(analyzeShellCommand(command, shell), realPaths);
     const ctx = {
       now,
       ground: deps.groundFor(root),
-      shell: { cwd: origin.cwd, home: deps.home, projectRoot: root, gobbyHome: deps.gobbyHome },
+      shell,
       settingsChange: settings?.change,
       realPaths,
     };

@@ -1,9 +1,10 @@
-// The real paths behind a file tool's paths, for gobby's own ground: a symbolic link the agent
-// made earlier (`ln -s ~/.gobby g`, by code gobby could not see into) must not let the Read tool
-// reach the token as `g/token`. The engine compares names; this is where the disk is asked.
+// The real paths behind a file tool's paths and a Bash command's paths, for gobby's own ground:
+// a symbolic link the agent made earlier (`ln -s ~/.gobby g`, by code gobby could not see into)
+// must not let the Read tool or `cat` reach the token as `g/token`. The engine compares names;
+// this is where the disk is asked.
 import { realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { FILE_TOOL_PATH_KEYS } from '../workflows/index.js';
+import { FILE_TOOL_PATH_KEYS, type PathRef, type ShellAnalysis } from '../workflows/index.js';
 
 
 /** Each path of the input → its real path, when that differs; undefined when there is nothing to add. */
@@ -16,6 +17,39 @@ export function realPathsOf(toolInput: Readonly<Record<string, unknown>>, cwd: s
     const absolute = isAbsolute(expanded) ? resolve(expanded) : resolve(cwd, expanded);
     const real = realPathOfExisting(absolute);
     if (real !== absolute) (found ??= new Map()).set(raw, real);
+  }
+  return found;
+}
+
+/** More paths than this in one command are judged by their names only: each costs a few system calls. */
+const SHELL_PATH_LIMIT = 32;
+
+/**
+ * The same for the files a Bash command reads, writes, deletes, copies or moves, by absolute path:
+ * `cat g/token` after a link `g → ~/.gobby` that code gobby could not see into made earlier. Only
+ * paths known before the command runs (a glob or a `$VAR` is not resolved); for a delete or the
+ * source of a move, the folder the path is in (workflows/guards.ts puts the name back).
+ */
+export function realPathsOfShell(analysis: ShellAnalysis, into?: Map<string, string>): Map<string, string> | undefined {
+  let found = into;
+  let looked = 0;
+  const consider = (ref: PathRef): void => {
+    // `<folder>/**` (everything below, `grep -r x g`) is placed by its folder.
+    const path = ref.path.endsWith('/**') ? ref.path.slice(0, -3) || '/' : ref.path;
+    if ((ref.dynamic && path === ref.path) || !path.startsWith('/') || path.startsWith('/dev/') || looked >= SHELL_PATH_LIMIT || found?.has(path)) return;
+    looked++;
+    const real = realPathOfExisting(path);
+    if (real !== path) (found ??= new Map()).set(path, real);
+  };
+  // Deleting or moving a link acts on the link itself: only the folder it is in is resolved.
+  const folderOf = (ref: PathRef): PathRef => ({ path: dirname(ref.path), dynamic: ref.dynamic });
+  for (const effect of analysis.effects) {
+    if (effect.kind === 'read' || effect.kind === 'write') consider(effect.path);
+    else if (effect.kind === 'delete') consider(folderOf(effect.path));
+    else if (effect.kind === 'copy' || effect.kind === 'move') {
+      consider(effect.kind === 'move' ? folderOf(effect.from) : effect.from);
+      consider(effect.to);
+    }
   }
   return found;
 }

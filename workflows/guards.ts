@@ -112,7 +112,7 @@ export interface ToolPlace {
 export function checkProtectedGround(event: EngineEvent, ground: ProtectedGround, shell?: ShellAnalysis, place?: ToolPlace): GuardDenial | null {
   if (event.name !== 'PreToolUse') return null;
   const command = typeof event.toolInput.command === 'string' ? event.toolInput.command : undefined;
-  if (shell && command !== undefined) return checkShellCommand(command, shell, ground);
+  if (shell && command !== undefined) return checkShellCommand(command, shell, ground, place?.realPaths);
   if (command !== undefined) {
     // No shell context to analyse the command in: judge its text, as a last resort.
     const secret = ground.secretFiles.find((file) => mentionsPath(command, file));
@@ -157,7 +157,7 @@ function hostAndPort(url: string): { host: string; port: number } | undefined {
   return port === undefined ? undefined : { host: match[2]!, port };
 }
 
-function checkShellCommand(command: string, shell: ShellAnalysis, ground: ProtectedGround): GuardDenial | null {
+function checkShellCommand(command: string, shell: ShellAnalysis, ground: ProtectedGround, realPaths?: ReadonlyMap<string, string>): GuardDenial | null {
   // The token's path anywhere in the command, quoted text included: reading it is never needed.
   const secret = ground.secretFiles.find((file) => mentionsPath(command, file));
   if (secret) return secretDenial(secret);
@@ -190,7 +190,9 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
     }
   }
   for (const effect of shell.effects) {
-    const denial = checkShellEffect(effect, ground);
+    // The path as written, then the real path behind a symbolic link on the way (read by the daemon).
+    const real = realPaths && realPaths.size > 0 ? throughLinks(effect, realPaths) : effect;
+    const denial = checkShellEffect(effect, ground) ?? (real !== effect ? checkShellEffect(real, ground) : null);
     if (denial) return denial;
   }
   const foundInGround = runTimePathFromGround(shell, ground);
@@ -206,6 +208,43 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
     };
   }
   return null;
+}
+
+/** The effect with each path replaced by the real one behind its links, or the effect itself when none differs. */
+function throughLinks(effect: ShellEffect, realPaths: ReadonlyMap<string, string>): ShellEffect {
+  const real = (ref: PathRef): PathRef => {
+    if (ref.path.endsWith('/**')) {
+      const folder = realPaths.get(ref.path.slice(0, -3) || '/');
+      return folder === undefined ? ref : { path: `${folder === '/' ? '' : folder}/**`, dynamic: true };
+    }
+    const path = ref.dynamic ? undefined : realPaths.get(ref.path);
+    return path === undefined ? ref : { path, dynamic: false };
+  };
+  // Deleting or moving a link acts on the link: only the folder it is in is followed.
+  const realFolder = (ref: PathRef): PathRef => {
+    const slash = ref.path.lastIndexOf('/');
+    const folder = ref.dynamic || slash <= 0 ? undefined : realPaths.get(ref.path.slice(0, slash));
+    return folder === undefined ? ref : { path: `${folder === '/' ? '' : folder}${ref.path.slice(slash)}`, dynamic: false };
+  };
+  switch (effect.kind) {
+    case 'read':
+    case 'write': {
+      const path = real(effect.path);
+      return path === effect.path ? effect : { ...effect, path };
+    }
+    case 'delete': {
+      const path = realFolder(effect.path);
+      return path === effect.path ? effect : { ...effect, path };
+    }
+    case 'copy':
+    case 'move': {
+      const from = effect.kind === 'move' ? realFolder(effect.from) : real(effect.from);
+      const to = real(effect.to);
+      return from === effect.from && to === effect.to ? effect : { ...effect, from, to };
+    }
+    default:
+      return effect;
+  }
 }
 
 /** An argument that picks out the daemon's process: its name, its state file, its port, or `node` (which it runs as). */

@@ -47,3 +47,17 @@ it('lets ordinary file work through, links included', async () => {
   expect(await denied('Write', { file_path: join(t.project, 'cl', 'commands', 'review.md'), content: 'x' })).toBeUndefined();
   expect(await denied('Grep', { pattern: 'hi' })).toBeUndefined();
 });
+
+it('follows the same links for a Bash command, and lets a link itself be removed', async () => {
+  const bash = (command: string) => denied('Bash', { command });
+  expect(await bash('cat gh/token')).toContain("gobby's control token");
+  expect(await bash('grep -r secret gh')).toContain("gobby's control token");
+  expect(await bash("echo '{}' > cl/settings.local.json")).toContain("gobby's own ground");
+  expect(await bash('rm cl/settings.local.json')).toContain("gobby's own ground");
+  expect(await bash('mv cl/settings.local.json /tmp/x')).toContain("gobby's own ground");
+  // Removing or renaming the link acts on the link, not on what it points to.
+  expect(await bash('rm cl && mv gh gobby-home-link')).toBeUndefined();
+  symlinkSync(join(t.project, 'README.md'), join(t.project, 'readme-link.md'));
+  expect(await bash('cat readme-link.md && grep -rn hi . && echo x > notes.txt')).toBeUndefined();
+  expect(t.auditRows(session).filter((row) => row.event === 'tamper:secret')).toHaveLength(2);
+});
