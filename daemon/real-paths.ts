@@ -2,7 +2,7 @@
 // a symbolic link the agent made earlier (`ln -s ~/.gobby g`, by code gobby could not see into)
 // must not let the Read tool or `cat` reach the token as `g/token`. The engine compares names;
 // this is where the disk is asked.
-import { realpathSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { FILE_TOOL_PATH_KEYS, type PathRef, type ShellAnalysis } from '../workflows/index.js';
 
@@ -21,8 +21,8 @@ export function realPathsOf(toolInput: Readonly<Record<string, unknown>>, cwd: s
   return found;
 }
 
-/** More paths than this in one command are judged by their names only: each costs a few system calls. */
-const SHELL_PATH_LIMIT = 32;
+/** More paths than this in one command are judged by their names only: each costs a system call or more. */
+const SHELL_PATH_LIMIT = 64;
 
 /**
  * The same for the files a Bash command reads, writes, deletes, copies or moves, by absolute path:
@@ -33,12 +33,26 @@ const SHELL_PATH_LIMIT = 32;
 export function realPathsOfShell(analysis: ShellAnalysis, into?: Map<string, string>): Map<string, string> | undefined {
   let found = into;
   let looked = 0;
+  // Most of a command's paths share a few folders: each folder is resolved once, and each path
+  // then costs one lstat (its last component may be a link itself: `n → .claude/settings.json`).
+  const folders = new Map<string, string>();
+  const realOf = (path: string): string => {
+    const folder = dirname(path);
+    let realFolder = folders.get(folder);
+    if (realFolder === undefined) folders.set(folder, (realFolder = realPathOfExisting(folder)));
+    const candidate = join(realFolder, basename(path));
+    try {
+      return lstatSync(candidate, { throwIfNoEntry: false })?.isSymbolicLink() ? realpathSync.native(candidate) : candidate;
+    } catch {
+      return candidate; // a dangling link, or not searchable: judged by the name it has
+    }
+  };
   const consider = (ref: PathRef): void => {
     // `<folder>/**` (everything below, `grep -r x g`) is placed by its folder.
     const path = ref.path.endsWith('/**') ? ref.path.slice(0, -3) || '/' : ref.path;
-    if ((ref.dynamic && path === ref.path) || !path.startsWith('/') || path.startsWith('/dev/') || looked >= SHELL_PATH_LIMIT || found?.has(path)) return;
+    if ((ref.dynamic && path === ref.path) || !path.startsWith('/') || path === '/' || path.startsWith('/dev/') || looked >= SHELL_PATH_LIMIT || found?.has(path)) return;
     looked++;
-    const real = realPathOfExisting(path);
+    const real = realOf(path);
     if (real !== path) (found ??= new Map()).set(path, real);
   };
   // Deleting or moving a link acts on the link itself: only the folder it is in is resolved.
