@@ -148,6 +148,17 @@ export type CompileResult = { ok: true; workflow: CompiledWorkflow } | { ok: fal
  * (`hashDefinitionText` in daemon/workflow-catalog.ts): the engine does no hashing.
  */
 export function compileWorkflow(source: DefinitionSource, hash: string): CompileResult {
+  try {
+    return compileDefinition(source, hash);
+  } catch (error) {
+    // Whatever a hostile file makes the parser or the compiler throw (a stack overflow on deep
+    // nesting, a limit of the yaml library) is a load error of that file, never the daemon's.
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, errors: [{ file: source.file, line: 1, column: 1, message: `the file could not be compiled: ${firstLine(message)}` }] };
+  }
+}
+
+function compileDefinition(source: DefinitionSource, hash: string): CompileResult {
   const lineCounter = new LineCounter();
   const document = parseDocument(source.text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const at = (offset: number | undefined, message: string): LoadError => {
@@ -158,7 +169,13 @@ export function compileWorkflow(source: DefinitionSource, hash: string): Compile
     return { ok: false, errors: document.errors.map((error) => at(error.pos[0], `invalid YAML: ${firstLine(error.message)}`)) };
   }
   const locate = (path: readonly PropertyKey[]): number | undefined => nodeOffset(document.contents, path);
-  const raw: unknown = document.toJS();
+  let raw: unknown;
+  try {
+    // yaml refuses here what only shows once aliases are expanded (a "billion laughs" file).
+    raw = document.toJS();
+  } catch (error) {
+    return { ok: false, errors: [at(0, `invalid YAML: ${firstLine(error instanceof Error ? error.message : String(error))}`)] };
+  }
 
   const actionErrors = findUnknownActions(raw).map((problem) => at(locate(problem.path), problem.message));
   if (actionErrors.length > 0) return { ok: false, errors: actionErrors };

@@ -204,6 +204,14 @@ const ERROR_CASES: ErrorCase[] = [
     message: /^invalid YAML: /,
   },
   {
+    // Aliases of aliases, ten wide and eleven deep: 10^11 strings once expanded.
+    label: 'an alias bomb ("billion laughs")',
+    yaml: ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 11 }, (_, i) => `a${i + 1}: &a${i + 1} [${Array(10).fill(`*a${i}`).join(', ')}]`), 'name: bomb', 'phases:', '  - name: a', '    allowed_tools: *a11', ''].join('\n'),
+    line: 1,
+    column: 1,
+    message: /^invalid YAML: Excessive alias count/,
+  },
+  {
     label: 'a duplicate key',
     yaml: 'name: one\nname: two\nphases:\n  - name: a\n',
     line: 2,
