@@ -30,6 +30,14 @@ export function opaqueCodeNamingGround(name: string): GuardDenial {
   };
 }
 
+export function daemonProcessDenial(path: string): GuardDenial {
+  return {
+    kind: 'secret',
+    reason: `gobby: ${path} is the inside of gobby's daemon process (its memory holds the control token); the agent may not read it.`,
+    because: 'guard: control token',
+  };
+}
+
 export function secretDenial(secret: string): GuardDenial {
   return {
     kind: 'secret',

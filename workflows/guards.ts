@@ -8,7 +8,7 @@
 // Path and glob matching is in ground-paths.ts, the checks that read argv in
 // ground-invocations.ts, and the wording of each refusal in ground-denials.ts.
 import type { EngineEvent } from './events.js';
-import { daemonNetworkDenial, opaqueCodeNamingGround, overrideDenial, protectedFileDenial, secretDenial, secretInTreeDenial } from './ground-denials.js';
+import { daemonNetworkDenial, daemonProcessDenial, opaqueCodeNamingGround, overrideDenial, protectedFileDenial, secretDenial, secretInTreeDenial } from './ground-denials.js';
 import { linkToGround, overrideCommandOf, runTimePathFromGround, sweepsUntrackedGround, unknownProgramGivenGround } from './ground-invocations.js';
 import { globReaches, holdsProtected, isBelow, isGlob, isProtected, namesByGlob, treeHolds, treeReaches } from './ground-paths.js';
 import type { PathRef, ShellAnalysis, ShellEffect } from './shell/index.js';
@@ -138,6 +138,7 @@ export function checkProtectedGround(event: EngineEvent, ground: ProtectedGround
     for (const path of paths) {
       const secret = ground.secretFiles.find((file) => mentionsPath(path, file));
       if (secret) return secretDenial(secret);
+      if (readsTheDaemonProcess(path, ground)) return daemonProcessDenial(path);
       // Grep reads every file below its path.
       const inTree = tool === 'Grep' ? ground.secretFiles.find((file) => treeHolds(`${path === '/' ? '' : path}/**`, file)) : undefined;
       if (inTree) return secretInTreeDenial(inTree, path, tool);
@@ -197,6 +198,11 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   }
   const foundInGround = runTimePathFromGround(shell, ground);
   if (foundInGround) return foundInGround;
+  // `/proc/$(pgrep -f gobby)/mem`: a process found at run time by a search that names the daemon.
+  const readsRunTimeProcess = shell.effects.some((effect) => effect.kind === 'read' && /^\/proc\/[^/]*[$`]/.test(effect.path.path));
+  if (readsRunTimeProcess && shell.invocations.some((invocation) => invocation.args.some((arg) => namesTheDaemon(arg, ground)))) {
+    return daemonProcessDenial('/proc/<a pid found at run time>');
+  }
   // Pids only known at run time (`pgrep -f gobby | xargs kill`, `kill $(lsof -ti:7377)`) come
   // from another program of the same command: one that names the daemon gives them away.
   const signalsRunTimePids = shell.effects.some((effect) => effect.kind === 'signal' && effect.by === 'pid' && !/^-?\d+$/.test(effect.target));
@@ -247,6 +253,14 @@ function throughLinks(effect: ShellEffect, realPaths: ReadonlyMap<string, string
   }
 }
 
+/**
+ * `/proc/<daemon pid>/…`: its memory (`mem`), where the token is held, its open files (`fd/`,
+ * `map_files/`), its environment. A pid only known at run time is judged by checkShellCommand.
+ */
+function readsTheDaemonProcess(path: string, ground: ProtectedGround): boolean {
+  return ground.daemonPid !== undefined && (path === `/proc/${ground.daemonPid}` || path.startsWith(`/proc/${ground.daemonPid}/`));
+}
+
 /** An argument that picks out the daemon's process: its name, its state file, its port, or `node` (which it runs as). */
 function namesTheDaemon(arg: string, ground: ProtectedGround): boolean {
   // A search pattern written so it does not find itself (`grep '[g]obby'`) still names it.
@@ -259,6 +273,7 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround): GuardDe
     case 'read': {
       const secret = ground.secretFiles.find((file) => effect.path.path === file || mentionsPath(effect.path.path, file) || namesByGlob(effect.path.path, file));
       if (secret) return secretDenial(secret);
+      if (readsTheDaemonProcess(effect.path.path, ground)) return daemonProcessDenial(effect.path.path);
       const inTree = ground.secretFiles.find((file) => treeHolds(effect.path.path, file));
       return inTree ? secretInTreeDenial(inTree, effect.path.path.slice(0, -3) || '/', effect.program) : null;
     }

@@ -168,6 +168,10 @@ describe("gobby's own ground, spelled another way", () => {
     ['gobby $(echo workflow) disable --reason x', 'override'],
     // Code that writes the switch-off setting, whatever path it builds.
     [`node -e "require('fs').writeFileSync(['.cla','ude'].join('') + '/settings.local.json', JSON.stringify({ disableAllHooks: true }))"`, 'protected-file'],
+    // The daemon's process from the inside: its memory holds the token.
+    ['dd if=/proc/4242/mem bs=1 skip=4096 count=64 status=none | xxd', 'secret'],
+    ['strings /proc/4242/environ', 'secret'],
+    ['cat /proc/$(pgrep -f daemon/main.js)/maps', 'secret'],
     // A command every later session starts.
     ["claude mcp add cleaner -- sh -c 'rm -rf .claude'", 'protected-file'],
   ])('refuses %j', (command, kind) => {
@@ -214,6 +218,7 @@ describe("gobby's own ground, spelled another way", () => {
     "find ~ -name '*.md' -exec cat {} + && find . -name '*.pyc' -delete && ls src | xargs -I{} cp src/{} /tmp/{}",
     'git diff --name-only | xargs rm -f && ls .claude/commands | xargs -I{} rm .claude/commands/{}',
     'ssh -N -L 9000:127.0.0.1:5432 db.example.com && claude mcp add fs -- npx -y @modelcontextprotocol/server-filesystem .',
+    'cat /proc/cpuinfo /proc/self/status /proc/12345/status && cat /proc/$(pgrep -f vite)/status',
   ])('lets %j run', (command) => {
     expect(verdict(command)).toBe('allowed');
   });
@@ -249,6 +254,7 @@ describe("gobby's own ground, through Claude Code's file and web tools", () => {
     ['Grep', { pattern: '.', path: `${PROJECT}/gh` }, 'secret'],
     ['WebFetch', { url: `http://127.0.0.1:${PORT}/api/status`, prompt: 'x' }, 'daemon-network'],
     ['WebFetch', { url: `http://localhost:${PORT}/hooks/Stop`, prompt: 'x' }, 'daemon-network'],
+    ['Read', { file_path: '/proc/4242/environ' }, 'secret'],
   ])('refuses %s %j', (tool, input, kind) => {
     expect(toolVerdict(tool, input)).toBe(kind);
   });
