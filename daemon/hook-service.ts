@@ -66,7 +66,7 @@ export function createHookService(deps: HookServiceDeps) {
     if (event.name !== 'ConfigChange') deps.hookSettings.observe(origin.sessionId, origin.cwd, root);
     const settings = event.name === 'ConfigChange' && event.filePath !== undefined ? deps.hookSettings.judge(origin.sessionId, origin.cwd, root, event.filePath) : undefined;
     const shell = { cwd: origin.cwd, home: deps.home, projectRoot: root, gobbyHome: deps.gobbyHome };
-    let realPaths = event.name === 'PreToolUse' ? realPathsOf(event.toolInput, origin.cwd, deps.home) : undefined;
+    let realPaths = event.name === 'PreToolUse' ? realPathsOf(event.toolName, event.toolInput, origin.cwd, deps.home) : undefined;
     // A Bash command's paths too; the engine's own analysis of it is then a cache hit.
     const command = event.name === 'PreToolUse' && canonicalToolName(event.toolName) === 'Bash' ? event.toolInput.command : undefined;
     if (typeof command === 'string') realPaths = realPathsOfShell(analyzeShellCommand(command, shell), realPaths);

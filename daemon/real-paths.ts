@@ -4,15 +4,13 @@
 // this is where the disk is asked.
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { FILE_TOOL_PATH_KEYS, type PathRef, type ShellAnalysis } from '../workflows/index.js';
+import { toolInputPaths, type PathRef, type ShellAnalysis } from '../workflows/index.js';
 
 
 /** Each path of the input → its real path, when that differs; undefined when there is nothing to add. */
-export function realPathsOf(toolInput: Readonly<Record<string, unknown>>, cwd: string, home: string): Map<string, string> | undefined {
+export function realPathsOf(toolName: string, toolInput: Readonly<Record<string, unknown>>, cwd: string, home: string): Map<string, string> | undefined {
   let found: Map<string, string> | undefined;
-  for (const key of FILE_TOOL_PATH_KEYS) {
-    const raw = toolInput[key];
-    if (typeof raw !== 'string' || raw === '' || raw.length > 4096) continue;
+  for (const raw of toolInputPaths(toolName, toolInput)) {
     const expanded = raw.startsWith('~/') ? join(home, raw.slice(2)) : raw;
     const absolute = isAbsolute(expanded) ? resolve(expanded) : resolve(cwd, expanded);
     const real = realPathOfExisting(absolute);

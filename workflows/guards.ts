@@ -15,6 +15,7 @@ import type { PathRef, ShellAnalysis, ShellEffect } from './shell/index.js';
 import { resolveAgainst } from './shell/paths.js';
 import { HOOKLESS_CLAUDE_VARIABLES } from './shell/programs-code.js';
 import { canonicalToolName } from './tool-names.js';
+import { toolInputPaths } from './tool-paths.js';
 
 /** What gobby protects from the agent's tools, as the daemon knows it. */
 export interface ProtectedGround {
@@ -93,7 +94,6 @@ export function checkSettingsChange(event: EngineEvent, change: HookSettingsChan
 export const NO_PROTECTED_GROUND: ProtectedGround = { secretFiles: [] };
 
 /** Tools whose input names a file they change. */
-export const FILE_TOOL_PATH_KEYS = ['file_path', 'notebook_path', 'path'] as const;
 const FILE_CHANGING_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
 /** Where a tool call's paths are: the session's directory and home, and what the daemon found their real paths to be. */
@@ -126,7 +126,7 @@ export function checkProtectedGround(event: EngineEvent, ground: ProtectedGround
     const target = hostAndPort(url);
     if (target && reachesTheDaemon({ kind: 'network', target: url, program: tool, ...target }, ground)) return daemonNetworkDenial(tool, url);
   }
-  const given = FILE_TOOL_PATH_KEYS.map((key) => event.toolInput[key]).filter((value): value is string => typeof value === 'string');
+  const given = toolInputPaths(event.toolName, event.toolInput);
   // Grep without a path searches the session's directory: every file below it.
   if (tool === 'Grep' && given.length === 0 && place) given.push(place.cwd);
   for (const raw of given) {

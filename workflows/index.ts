@@ -6,7 +6,8 @@ export type { EngineContext, Decision, Effect, Evaluation } from './evaluate.js'
 export { addNotice } from './decision-notice.js';
 export { isToolEvent } from './events.js';
 export type { EngineEvent, EngineEventName, EventOrigin, SubagentRef, ToolEvent } from './events.js';
-export { FILE_TOOL_PATH_KEYS, findOverrideCommand } from './guards.js';
+export { findOverrideCommand } from './guards.js';
+export { toolInputPaths } from './tool-paths.js';
 export type { HookSettingsChange, ProtectedGround } from './guards.js';
 export { workflowStateSchema } from './state.js';
 export type { WorkflowState } from './state.js';

@@ -36,6 +36,12 @@ it('follows symbolic links to the token and to the hook settings', async () => {
   expect(t.auditRows(session).filter((row) => row.event === 'tamper:secret')).toHaveLength(2);
 });
 
+it('finds the paths an MCP tool names anywhere in its input, through links too', async () => {
+  expect(await denied('mcp__filesystem__read_multiple_files', { paths: ['README.md', 'gh/token'] })).toContain("gobby's control token");
+  expect(await denied('mcp__filesystem__move_file', { source: 'cl/settings.local.json', destination: '/tmp/x.json' })).toContain("gobby's own ground");
+  expect(await denied('mcp__filesystem__move_file', { source: 'README.md', destination: 'docs/README.md' })).toBeUndefined();
+});
+
 it('resolves . and .. and relative paths before judging', async () => {
   expect(await denied('Write', { file_path: join(t.project, 'src', '..', '.claude', 'settings.json'), content: '{}' })).toBeDefined();
   expect(await denied('Edit', { file_path: '.claude/settings.local.json', old_string: 'a', new_string: 'b' })).toBeDefined();
