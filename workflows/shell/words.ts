@@ -95,7 +95,10 @@ const MAX_BRACE_TEXT = 1024;
  * brace expansion and come back as themselves.
  */
 export function renderWordFields(word: Word, env: WordEnv, nested: NestedScript[]): Arg[] {
-  const parts = word.text.includes('{') ? word.parts : undefined;
+  // A brace only expands outside quotes: a word without one, or plain or simply quoted
+  // (`'{"a": 1}'`, `"%{http_code}"`), is one word, without asking unbash for its parts (hot path).
+  if (!word.text.includes('{') || removeSimpleQuotes(word.text) !== undefined) return [renderWord(word, env, nested)];
+  const parts = word.parts;
   if (parts === undefined || !parts.some((part) => part.type === 'BraceExpansion')) return [renderWord(word, env, nested)];
   // Each brace part becomes one list of alternatives; the words are every combination, in order.
   let combinations: WordPart[][] = [[]];
