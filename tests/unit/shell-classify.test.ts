@@ -153,6 +153,7 @@ const FALSE_BLOCK_ROWS: readonly Row[] = [
   row('gobby workflow status --json && gobby workflow audit --tamper', []),
   row('bash -n scripts/release.sh && sh -o noexec x.sh', ['read /repo/scripts/release.sh', 'read /repo/x.sh'], 'a syntax check runs nothing'),
   row('npm audit && python3 -m json.tool package.json', ['read /repo/package.json']),
+  row("tar -xOf dist.tar package/package.json | jq .version && yq eval '.name' a.yaml && less +G README.md", ['read /repo/dist.tar', 'read /repo/a.yaml', 'read /repo/README.md']),
 ];
 
 /** What an agent blocked from Write/Edit would plausibly try next. Each must show its effect. */
@@ -500,6 +501,12 @@ const BYPASS_ROWS: readonly Row[] = [
   row('python3 -m compileall src', ['write /repo/src/** dyn']),
   row('python3 -m py_compile src/a.py', ['write /repo/src/__pycache__/* dyn']),
   row('npm audit fix', ['install npm']),
+  // Read-only programs with an option that writes.
+  row('less -o shown.txt README.md', ['read /repo/README.md', 'write /repo/shown.txt']),
+  row("less '+!touch x' README.md", ['opaque', 'read /repo/README.md']),
+  row('git diff --output=changes.diff HEAD~1', ['git diff', 'write /repo/changes.diff']),
+  row("yq -i '.version = \"2\"' chart.yaml", ['write /repo/chart.yaml']),
+  row('file -C -m magic', ['write /repo/*.mgc dyn']),
   // find's only -name test narrows what {} and -delete reach.
   row("find . -name '*.pyc' -delete", ['read /repo', 'delete /repo/**/*.pyc dyn']),
   row("find . -name '*.tmp' -o -name '*.bak' -delete", ['read /repo', 'delete /repo/** dyn'], 'with alternatives, anything below'),

@@ -31,13 +31,12 @@ const GREP_OPTIONS: OptionSpec = { short: 'efmABCdD', long: ['regexp', 'file', '
 
 /** Read-only programs whose operands are files, with the options that take a value. */
 const READERS: readonly (readonly [readonly string[], OptionSpec, number, ('cwd' | 'tree')?])[] = [
-  [['cat', 'tac', 'rev', 'less', 'more', 'most', 'wc', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'sha224sum', 'sha384sum', 'b2sum', 'cksum', 'sum', 'comm', 'cmp', 'zcat', 'bzcat', 'xzcat', 'zless', 'lsattr', 'getfacl', 'tsort', 'shasum'],
+  [['cat', 'tac', 'rev', 'more', 'most', 'wc', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'sha224sum', 'sha384sum', 'b2sum', 'cksum', 'sum', 'comm', 'cmp', 'zcat', 'bzcat', 'xzcat', 'zless', 'lsattr', 'getfacl', 'tsort', 'shasum'],
     { short: 'a', long: ['files0-from', 'algorithm', 'bytes', 'ignore-initial'] }, 0],
   [['ls', 'dir', 'vdir'], { short: 'ITw', long: ['ignore', 'hide', 'tabsize', 'width', 'block-size', 'time', 'time-style', 'sort', 'format', 'quoting-style', 'indicator-style', 'color'] }, 0],
   [['du'], { short: 'dBtX', long: ['max-depth', 'block-size', 'threshold', 'exclude', 'exclude-from', 'files0-from', 'time', 'time-style'] }, 0],
   [['df'], { short: 'tBx', long: ['type', 'exclude-type', 'block-size', 'output'] }, 0],
   [['stat'], { short: 'c', long: ['format', 'printf'] }, 0],
-  [['file'], { short: 'mFeP', long: ['magic-file', 'separator', 'exclude', 'parameter'] }, 0],
   [['head', 'tail'], { short: 'ncs', long: ['lines', 'bytes', 'sleep-interval', 'pid', 'max-unchanged-stats'] }, 0],
   [['nl'], { short: 'bdfhilnsvw', long: [] }, 0],
   [['cut'], { short: 'bcdf', long: ['bytes', 'characters', 'delimiter', 'fields', 'output-delimiter'] }, 0],
@@ -121,6 +120,35 @@ function readsWithOutput(spec: OptionSpec, outputs: readonly string[]): ProgramH
     for (const file of operandsOf(parsed, site)) if (file.value !== '-') fx.read(site.program, file);
   };
 }
+
+const readsWithLog = readsWithOutput({ short: 'oObhjkpPtTxyz', long: ['log-file', 'LOG-FILE', 'pattern', 'tag', 'tag-file', 'tabs', 'shift', 'window', 'max-back-scroll', 'max-forw-scroll'] }, ['-o', '-O', '--log-file', '--LOG-FILE']);
+
+/** less: `-o file` copies what it shows into `file`; a `+` start-up command with `!` or `|` runs a shell. */
+const less: ProgramHandler = (site, fx) => {
+  const shellCommand = site.args.find((arg) => arg.dynamic || (arg.value.startsWith('+') && /[!|]/.test(arg.value)));
+  if (shellCommand) fx.opaque(`less ${shellCommand.value} runs a shell command`, site.program);
+  readsWithLog({ ...site, args: site.args.filter((arg) => !arg.value.startsWith('+')) }, fx);
+};
+
+/** file: `-C` compiles the magic files into `<name>.mgc` in the working directory. */
+const fileType: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'mFeP', long: ['magic-file', 'separator', 'exclude', 'parameter'] });
+  if (hasOption(parsed, '-C', '--compile')) fx.write('file', { path: `${fx.cwd}/*.mgc`, dynamic: true });
+  for (const file of operandsOf(parsed, site)) fx.read('file', file);
+};
+
+/** yq (Go or Python): the first operand is the expression unless it comes from a file; `-i` rewrites the files. */
+const yq: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'oIpf', long: ['output-format', 'input-format', 'indent', 'front-matter', 'from-file', 'expression', 'arg', 'argjson'] });
+  for (const file of optionValues(parsed, '--from-file')) fx.read('yq', file);
+  const fromFile = optionValues(parsed, '--from-file', '--expression').length > 0;
+  const operands = operandsOf(parsed, site);
+  // Go yq's subcommands: `yq eval '.a' f.yaml`.
+  if (['e', 'eval', 'ea', 'eval-all'].includes(operands[0]?.value ?? '')) operands.shift();
+  const files = operands.slice(fromFile ? 0 : 1);
+  const inPlace = hasOption(parsed, '-i', '--inplace', '--in-place');
+  for (const file of files) if (file.value !== '-') (inPlace ? fx.write : fx.read).call(fx, 'yq', file);
+};
 
 const find: ProgramHandler = (site, fx) => {
   // find's own grammar: start paths, then an expression. Its actions decide the effect.
@@ -302,7 +330,8 @@ const tar: ProgramHandler = (site, fx) => {
   const here = directory ? fx.at(directory) : fx;
   if (hasOption(parsed, '-x', '--extract', '--get')) {
     for (const archive of archives) fx.read('tar', archive);
-    here.write('tar', { path: `${here.cwd}/**`, dynamic: true });
+    // -O (--to-stdout) prints the members instead of writing them.
+    if (!hasOption(parsed, '-O', '--to-stdout')) here.write('tar', { path: `${here.cwd}/**`, dynamic: true });
   } else if (hasOption(parsed, '-c', '--create', '-r', '--append', '-u', '--update', '-A', '--catenate', '--concatenate', '--delete')) {
     for (const archive of archives) fx.write('tar', archive);
     for (const member of members) here.readTree('tar', member);
@@ -491,6 +520,9 @@ export const FILE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ...entries(readsWithOutput({ short: 'ftco', long: ['from-code', 'to-code', 'output'] }, ['-o', '--output']), 'iconv'),
   ...entries(readsWithOutput({ short: 'woIW', long: ['width', 'output'] }, ['-o', '--output']), 'sdiff'),
   ['tree', { handle: tree }],
+  ['less', { handle: less }],
+  ['file', { handle: fileType }],
+  ['yq', { handle: yq }],
   ['cp', { handle: cpLike('copy') }],
   ['mv', { handle: cpLike('move') }],
   ['ln', { handle: ln }],
