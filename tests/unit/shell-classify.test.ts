@@ -154,6 +154,7 @@ const FALSE_BLOCK_ROWS: readonly Row[] = [
   row('bash -n scripts/release.sh && sh -o noexec x.sh', ['read /repo/scripts/release.sh', 'read /repo/x.sh'], 'a syntax check runs nothing'),
   row('npm audit && python3 -m json.tool package.json', ['read /repo/package.json']),
   row("tar -xOf dist.tar package/package.json | jq .version && yq eval '.name' a.yaml && less +G README.md", ['read /repo/dist.tar', 'read /repo/a.yaml', 'read /repo/README.md']),
+  row('isort --check-only src && deno fmt --check && dotnet format --verify-no-changes && shellcheck -o all x.sh', ['read /repo/src', 'read /repo/x.sh']),
 ];
 
 /** What an agent blocked from Write/Edit would plausibly try next. Each must show its effect. */
@@ -507,6 +508,9 @@ const BYPASS_ROWS: readonly Row[] = [
   row('git diff --output=changes.diff HEAD~1', ['git diff', 'write /repo/changes.diff']),
   row("yq -i '.version = \"2\"' chart.yaml", ['write /repo/chart.yaml']),
   row('file -C -m magic', ['write /repo/*.mgc dyn']),
+  row('mypy --junit-xml report.xml src && flake8 --output-file lint.txt', ['read /repo/src', 'write /repo/report.xml', 'write /repo/lint.txt']),
+  row('ruff check --output-file lint.txt .', ['read /repo', 'write /repo/lint.txt']),
+  row('cargo clippy --fix', ['write /repo/** dyn']),
   // find's only -name test narrows what {} and -delete reach.
   row("find . -name '*.pyc' -delete", ['read /repo', 'delete /repo/**/*.pyc dyn']),
   row("find . -name '*.tmp' -o -name '*.bak' -delete", ['read /repo', 'delete /repo/** dyn'], 'with alternatives, anything below'),

@@ -204,7 +204,8 @@ function runtime(table: Readonly<Record<string, 'test' | 'install' | 'write' | '
       return;
     }
     const first = site.args[0];
-    const action = first && !first.dynamic ? table[first.value] : undefined;
+    let action = first && !first.dynamic ? table[first.value] : undefined;
+    if (action === 'write' && first?.value === 'fmt' && site.args.some((arg) => arg.value === '--check')) action = 'read';
     if (action === 'test') runsTests(fx, site.program, `${site.program} test`, site.args);
     else if (action === 'install') fx.emit({ kind: 'package_install', manager: site.program, program: site.program });
     else if (action === 'write') fx.write(site.program, { path: `${fx.cwd}/**`, dynamic: true });

@@ -347,7 +347,9 @@ function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>):
       return;
     }
     let action = table[sub.value];
-    if (sub.value === 'fmt' && site.args.some((arg) => arg.value === '--check')) action = 'read';
+    // A check changes nothing (`cargo fmt --check`, `dotnet format --verify-no-changes`); a fix does (`cargo clippy --fix`).
+    if (/^(?:fmt|format)$/.test(sub.value) && site.args.some((arg) => arg.value === '--check' || arg.value === '--verify-no-changes')) action = 'read';
+    if (action === 'read' && site.args.some((arg) => arg.value === '--fix' || arg.value === '--allow-dirty')) action = 'write';
     if (sub.value === 'mod') action = ['download', 'tidy', 'get', 'vendor'].includes(site.args[site.args.indexOf(sub) + 1]?.value ?? '') ? 'install' : 'read';
     switch (action) {
       case 'test':
@@ -374,6 +376,20 @@ function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>):
 }
 
 /** Formatters and fixers: they write their operands (or the project) only with the flag that says so. */
+/** Report options of linters and type checkers: each writes the file or folder it names. */
+const LINT_REPORTS = ['--output-file', '--output', '--html-report', '--txt-report', '--xml-report', '--junit-xml', '--cobertura-xml-report', '--linecount-report', '--lineprecision-report', '--any-exprs-report', '--linecoverage-report', '--memory-xml-report', '--outputjson'];
+const LINT_OPTIONS: OptionSpec = {
+  short: 'pcfeo',
+  long: ['config-file', 'python-version', 'project', 'severity', 'format', 'exclude', 'shell', 'rcfile', 'disable', 'enable', 'max-line-length', 'select', 'ignore', ...LINT_REPORTS.map((option) => option.slice(2))],
+};
+const readsLinted = readsOperands(LINT_OPTIONS);
+
+/** mypy, pylint, flake8, shellcheck…: they read what they check, and write the reports they are asked for. */
+const linter: ProgramHandler = (site, fx) => {
+  for (const report of optionValues(parseArgv(site.args, LINT_OPTIONS), ...LINT_REPORTS)) fx.write(site.program, report);
+  readsLinted(site, fx);
+};
+
 function fixer(writeFlags: RegExp, readFlags: RegExp | undefined, spec: OptionSpec, writesByDefault = false): ProgramHandler {
   return (site, fx) => {
     if (onlyAsksVersion(site.args)) return;
@@ -502,12 +518,12 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['eslint', { handle: fixer(/^--fix$/, undefined, { short: 'cfo', long: ['config', 'format', 'output-file', 'ext', 'rule', 'plugin', 'parser', 'resolve-plugins-relative-to', 'ignore-path', 'ignore-pattern', 'max-warnings', 'cache-location', 'rulesdir'] }) }],
   ['prettier', { handle: fixer(/^(?:--write|-w)$/, undefined, { short: 'o', long: ['config', 'ignore-path', 'parser', 'plugin', 'log-level', 'cache-location'] }) }],
   ['biome', { handle: fixer(/^(?:--write|--apply|--apply-unsafe|--fix)$/, undefined, { long: ['config-path', 'reporter'] }) }],
-  ['ruff', { handle: (site, fx) => fixer(/^--fix$/, /^(?:--check|--diff)$/, { long: ['config', 'select', 'ignore', 'extend-select', 'output-format', 'target-version', 'line-length'] }, site.args[0]?.value === 'format')(site, fx) }],
-  ...entries(fixer(/^$/, /^(?:--check|--diff|-c|--dry-run)$/, { short: 'lSt', long: ['line-length', 'target-version', 'config', 'include', 'exclude', 'skip', 'profile', 'edition'] }, true), 'black', 'isort', 'rustfmt', 'autopep8-inplace'),
+  ['ruff', { handle: (site, fx) => fixer(/^--fix$/, /^(?:--check|--diff)$/, { short: 'o', long: ['config', 'select', 'ignore', 'extend-select', 'output-format', 'output-file', 'target-version', 'line-length'] }, site.args[0]?.value === 'format')(site, fx) }],
+  ...entries(fixer(/^$/, /^(?:--check|--check-only|--diff|-c|--dry-run)$/, { short: 'lSt', long: ['line-length', 'target-version', 'config', 'include', 'exclude', 'skip', 'profile', 'edition'] }, true), 'black', 'isort', 'rustfmt', 'autopep8-inplace'),
   ...entries(fixer(/^-[a-z]*w$/, undefined, { short: 'r' }), 'gofmt', 'goimports'),
   ...entries(fixer(/^-i$/, undefined, { long: ['style', 'assume-filename', 'lines', 'offset', 'length'] }), 'clang-format'),
   ...entries(fixer(/^--fix$/, undefined, { short: 'co', long: ['config', 'custom-syntax', 'formatter', 'output-file', 'ignore-path'] }), 'stylelint', 'markdownlint', 'markdownlint-cli2'),
-  ...entries(readsOperands({ short: 'pcfe', long: ['config-file', 'python-version', 'project', 'severity', 'format', 'exclude', 'shell', 'rcfile', 'disable', 'enable', 'max-line-length', 'select', 'ignore'] }), 'mypy', 'pyright', 'pylint', 'flake8', 'pyflakes', 'pycodestyle', 'shellcheck', 'hadolint', 'yamllint', 'actionlint', 'tflint', 'golangci-lint', 'staticcheck', 'jsonlint', 'htmlhint', 'vale', 'cspell', 'codespell-check'),
+  ...entries(linter, 'mypy', 'pyright', 'pylint', 'flake8', 'pyflakes', 'pycodestyle', 'shellcheck', 'hadolint', 'yamllint', 'actionlint', 'tflint', 'golangci-lint', 'staticcheck', 'jsonlint', 'htmlhint', 'vale', 'cspell', 'codespell-check'),
   ['claude', { handle: claude }],
   ...entries(container, 'docker', 'podman', 'nerdctl', 'docker-compose', 'kubectl-exec'),
   ...entries(gh, 'gh', 'glab'),
