@@ -155,6 +155,7 @@ const FALSE_BLOCK_ROWS: readonly Row[] = [
   row('npm audit && python3 -m json.tool package.json', ['read /repo/package.json']),
   row("tar -xOf dist.tar package/package.json | jq .version && yq eval '.name' a.yaml && less +G README.md", ['read /repo/dist.tar', 'read /repo/a.yaml', 'read /repo/README.md']),
   row('isort --check-only src && deno fmt --check && dotnet format --verify-no-changes && shellcheck -o all x.sh', ['read /repo/src', 'read /repo/x.sh']),
+  row('(cd packages/api && npx vitest run --config vitest.e2e.config.ts --reporter=dot) && pytest -p no:cacheprovider -c pytest.ini && make test V=1 CC=gcc-12', ['test vitest', 'test pytest', 'test make test'], "the project's own config, setup and plugins"),
 ];
 
 /** What an agent blocked from Write/Edit would plausibly try next. Each must show its effect. */
@@ -511,6 +512,14 @@ const BYPASS_ROWS: readonly Row[] = [
   row('mypy --junit-xml report.xml src && flake8 --output-file lint.txt', ['read /repo/src', 'write /repo/report.xml', 'write /repo/lint.txt']),
   row('ruff check --output-file lint.txt .', ['read /repo', 'write /repo/lint.txt']),
   row('cargo clippy --fix', ['write /repo/** dyn']),
+  // A test run that would run code from outside the project, which the agent may have just written there.
+  row('npm test --script-shell=/tmp/evil.sh', ['opaque', 'test npm test']),
+  row('cd /tmp/pkg && npm test', ['opaque', 'test npm test']),
+  row('npx vitest run --config /tmp/evil.config.ts', ['opaque', 'test vitest']),
+  row('mocha --require /tmp/hook.js', ['opaque', 'test mocha']),
+  row('go test -exec ./wrap.sh ./...', ['opaque', 'test go test']),
+  row("npx jest --config '{\"setupFiles\":[\"./x.js\"]}'", ['opaque', 'test jest']),
+  row('make test SHELL=/tmp/sh', ['opaque', 'test make test']),
   // find's only -name test narrows what {} and -delete reach.
   row("find . -name '*.pyc' -delete", ['read /repo', 'delete /repo/**/*.pyc dyn']),
   row("find . -name '*.tmp' -o -name '*.bak' -delete", ['read /repo', 'delete /repo/** dyn'], 'with alternatives, anything below'),

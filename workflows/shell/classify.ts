@@ -563,6 +563,10 @@ class CommandEffects implements ShellEffects {
     return this.scope.cwdKnown;
   }
 
+  get projectRoot(): string {
+    return this.runState.ctx.projectRoot;
+  }
+
   /** The same command one prefix deeper (`env`, `sudo`…), so runaway prefix chains hit the depth cap. */
   child(): CommandEffects {
     return new CommandEffects(this.runState, this.scope, this.depth + 1, this.reparses, this.stdin);

@@ -16,6 +16,8 @@ export interface ShellEffects {
   /** Where relative paths start for this command, and whether that is certain. */
   readonly cwd: string;
   readonly cwdKnown: boolean;
+  /** Absolute: the project's root. What is outside it may have been written by the agent in any phase. */
+  readonly projectRoot: string;
   /** What a here-doc or here-string feeds the command, when that is fixed text. */
   readonly stdin: Arg | undefined;
   path(arg: Arg): PathRef;
@@ -113,6 +115,8 @@ const GO_OUTPUT_OPTION = /^(?:o|coverprofile|cpuprofile|memprofile|blockprofile|
  */
 export function runsTests(fx: ShellEffects, program: string, runner: string, args: readonly Arg[]): void {
   fx.emit({ kind: 'test_run', runner, program });
+  const foreign = codeFromOutsideTheProject(fx, program, args);
+  if (foreign) fx.opaque(`${runner} ${foreign}: code there may be the agent's own, and a test run runs it`, program);
   if (args.some((arg) => REWRITES_EXPECTATIONS.has(arg.value) || (arg.value === '-u' && SHORT_UPDATE_RUNNERS.has(program)))) {
     fx.write(program, { path: `${fx.cwd}/**`, dynamic: true });
   }
@@ -133,6 +137,53 @@ export function runsTests(fx: ShellEffects, program: string, runner: string, arg
       fx.write(program, value);
     }
   }
+}
+
+/**
+ * Options with which a test run loads code of the caller's choosing (lower-cased, dashes dropped):
+ * npm's script shell and node options, config files, setup and global-setup files, preloaded
+ * modules, custom reporters, environments, transforms, runners, pytest plugins. A bare name is a
+ * package (`--reporter dot`, `-p xdist`); a path names a file.
+ */
+const CODE_OPTION = /^(?:scriptshell|nodeoptions|userconfig|globalconfig|config|c|configfile|setupfiles|setupfilesafterenv|globalsetup|globalteardown|require|r|import|loader|experimentalloader|testrunner|testenvironment|environment|reporter|reporters|transform|preset|resolver|snapshotresolver|testsequencer|watchplugins|p|plugin|plugins|rootdir|f|file|makefile|prefix|dir|cwd|directory)$/;
+/** Runs every test binary through a program (`go test -exec`), or sets what runs them (`cargo --config target.*.runner=…`). */
+const RUNS_A_PROGRAM = /^(?:exec|toolexec)$/;
+/** make's own variables that pick the shell recipes run in, given on its command line. */
+const MAKE_SHELL_VARIABLE = /^(?:SHELL|\.SHELLFLAGS|MAKEFLAGS|MAKEFILES|MAKESHELL)=/;
+
+/**
+ * Why a test run would run code from outside the project, or undefined. Inside the project, code
+ * is what the phase before left there (the agent cannot change it while the phase restricts
+ * writes); outside, in `/tmp` or a home folder, the agent may have written it a moment ago.
+ */
+function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: readonly Arg[]): string | undefined {
+  const outside = (path: string) => path !== fx.projectRoot && !path.startsWith(fx.projectRoot === '/' ? '/' : `${fx.projectRoot}/`);
+  if (fx.cwdKnown && outside(fx.cwd)) return `runs in ${fx.cwd}, outside the project`;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg.dynamic) continue;
+    const make = program === 'make' || program === 'gmake';
+    if (make && MAKE_SHELL_VARIABLE.test(arg.value)) return `is given ${arg.value.slice(0, arg.value.indexOf('='))}, the shell its recipes run in`;
+    if (!arg.value.startsWith('-')) {
+      if (!make) continue;
+      // `make test CC=/tmp/x.sh`: a variable set to a file outside the project.
+      const assigned = /^[A-Za-z_][A-Za-z0-9_]*=(.+)$/.exec(arg.value)?.[1];
+      if (assigned !== undefined && /^[~./]/.test(assigned) && outside(fx.path({ value: assigned, dynamic: false, unknownAt: -1 }).path)) return `is given ${arg.value}`;
+      continue;
+    }
+    const eq = arg.value.indexOf('=');
+    const name = (eq === -1 ? arg.value : arg.value.slice(0, eq)).replace(/^-+/, '').replaceAll('-', '').toLowerCase();
+    const value = eq !== -1 ? arg.value.slice(eq + 1) : args[i + 1]?.dynamic ? undefined : args[i + 1]?.value;
+    if (RUNS_A_PROGRAM.test(name) && program === 'go') return `runs its test binaries through \`${value ?? ''}\``;
+    if (name === 'config' && program === 'cargo' && value?.includes('=')) return `is given --config ${value}, which can name a program to run`;
+    if (!CODE_OPTION.test(name) || value === undefined || value === '' || value.startsWith('-')) continue;
+    if (value.startsWith('{')) return `is given an inline ${name} that can load any file`;
+    if (/^[~./]/.test(value) || value.includes('/')) {
+      const path = fx.path({ value, dynamic: false, unknownAt: -1 }).path;
+      if (outside(path)) return `loads ${path} (${arg.value.startsWith('--') ? arg.value.split('=')[0] : arg.value}), outside the project`;
+    }
+  }
+  return undefined;
 }
 
 /** True when every argument only asks for a version or help text. */
