@@ -22,29 +22,59 @@ export interface ShellRefusal {
   readonly allowedBy?: string;
 }
 
-export function judgeShellCommand(shell: ShellAnalysis, policy: ShellPolicy, projectRoot: string): ShellRefusal | null {
+/** Where the session works: the project whose files the phase protects, and the user's home. */
+export interface PolicyPlace {
+  readonly projectRoot: string;
+  readonly home: string;
+}
+
+export function judgeShellCommand(shell: ShellAnalysis, policy: ShellPolicy, place: PolicyPlace): ShellRefusal | null {
   if (!policy.restrictsFileChanges) return null;
   for (const effect of shell.effects) {
-    const refusal = judgeEffect(effect, policy, projectRoot);
+    const refusal = judgeEffect(effect, policy, place);
     if (refusal) return refusal;
   }
   return null;
 }
 
-function judgeEffect(effect: ShellEffect, policy: ShellPolicy, projectRoot: string): ShellRefusal | null {
-  const inProject = (path: { path: string; dynamic: boolean }): boolean =>
-    path.dynamic || path.path === projectRoot || path.path.startsWith(`${projectRoot}/`);
+/**
+ * Folders whose files change what other commands do: the system's programs, libraries and
+ * configuration. Writing there is refused like writing the project: `/usr/local/bin/grep`, or
+ * `/etc/gitconfig` setting `core.fsmonitor`, would run the agent's code inside a trusted command.
+ */
+const SYSTEM_FOLDERS = ['/etc', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/opt'];
+
+/**
+ * Outside the project, most writes are the agent's scratch (`/tmp`). Not these: the home's dot
+ * files and folders (`~/.gitconfig`, `~/.ssh/config`, `~/.npmrc`, `~/.bashrc`, `~/.local/bin`,
+ * `~/.config/…`) and `~/bin`, where a file changes what `git status`, `ssh`, `npm test` or any
+ * command found on PATH does, and the system's folders.
+ */
+function changesWhatCommandsDo(path: string, home: string): boolean {
+  if (SYSTEM_FOLDERS.some((folder) => path === folder || path.startsWith(`${folder}/`))) return true;
+  if (!path.startsWith(`${home}/`)) return false;
+  const first = path.slice(home.length + 1).split('/')[0]!;
+  return first.startsWith('.') || first === 'bin';
+}
+
+function judgeEffect(effect: ShellEffect, policy: ShellPolicy, place: PolicyPlace): ShellRefusal | null {
+  const { projectRoot, home } = place;
+  const protectedHere = (path: { path: string; dynamic: boolean }): boolean =>
+    path.dynamic || path.path === projectRoot || path.path.startsWith(`${projectRoot}/`) || changesWhatCommandsDo(path.path, home);
+  // Outside the project, say why the place counts.
+  const describe = (path: { path: string; dynamic: boolean }): string =>
+    !path.dynamic && changesWhatCommandsDo(path.path, home) ? `${path.path} (configuration or programs that other commands use)` : describePath(path);
   switch (effect.kind) {
     case 'write':
-      return inProject(effect.path) ? { what: `writes ${describePath(effect.path)} (${effect.program})` } : null;
+      return protectedHere(effect.path) ? { what: `writes ${describe(effect.path)} (${effect.program})` } : null;
     case 'delete':
-      return inProject(effect.path) ? { what: `deletes ${describePath(effect.path)} (${effect.program})` } : null;
+      return protectedHere(effect.path) ? { what: `deletes ${describe(effect.path)} (${effect.program})` } : null;
     case 'move':
-      return inProject(effect.from) || inProject(effect.to)
-        ? { what: `moves ${describePath(effect.from)} to ${describePath(effect.to)} (${effect.program})` }
+      return protectedHere(effect.from) || protectedHere(effect.to)
+        ? { what: `moves ${describe(effect.from)} to ${describe(effect.to)} (${effect.program})` }
         : null;
     case 'copy':
-      return inProject(effect.to) ? { what: `copies onto ${describePath(effect.to)} (${effect.program})` } : null;
+      return protectedHere(effect.to) ? { what: `copies onto ${describe(effect.to)} (${effect.program})` } : null;
     case 'git':
       return effect.changesFiles ? { what: `runs \`git ${effect.subcommand}\`, which changes the repository or its files` } : null;
     case 'package_install':

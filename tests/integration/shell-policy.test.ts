@@ -60,6 +60,13 @@ describe('shell commands in a phase that blocks the file tools', () => {
     ['x=$(echo rm); $x -rf src', 'runs code gobby cannot see into', ''],
     ['x=rm; $x -rf src', 'deletes', 'src'],
     ['make dist', 'runs `make dist`, which gobby does not know', 'allow_programs: ["make dist"]'],
+    // Outside the project, what changes how trusted commands behave counts too.
+    ["echo '[core] fsmonitor = /tmp/x.sh' >> ~/.gitconfig", 'configuration or programs that other commands use', ''],
+    ['cp /tmp/x.sh ~/.local/bin/grep', 'configuration or programs that other commands use', ''],
+    ['cd /tmp && git status', 'a repository outside the project, whose configuration can run commands', ''],
+    // A test run is trusted with the project's code, not with code from elsewhere.
+    ['npm test --script-shell=/tmp/evil.sh', 'loads /tmp/evil.sh (--script-shell), outside the project', ''],
+    ['cd /tmp/pkg && npm test', 'runs in /tmp/pkg, outside the project', ''],
   ])('refuses %j: it %s %s', async (command, what, detail) => {
     const { denied, reason } = await bash(command);
     expect(denied, reason).toBe(true);
@@ -81,6 +88,8 @@ describe('shell commands in a phase that blocks the file tools', () => {
     "find . -name '*.ts' | wc -l",
     'echo "sed -i is how you would do it"',
     'terraform plan',
+    'mkdir -p /tmp/review-notes && echo notes > /tmp/review-notes/a.md',
+    '(cd packages/api && npm test -- --run) && npx vitest run --config vitest.config.ts',
   ])('lets %j run', async (command) => {
     const { denied, reason } = await bash(command);
     expect(denied, reason).toBe(false);

@@ -82,6 +82,7 @@ function gitSubcommandReads(sub: string, rest: readonly Arg[]): boolean {
 const git: ProgramHandler = (site, fx) => {
   const args = site.args;
   let here = fx;
+  let gitDir: Arg | undefined;
   let i = 0;
   for (; i < args.length; i++) {
     const arg = args[i]!;
@@ -98,7 +99,8 @@ const git: ProgramHandler = (site, fx) => {
       if (!setting || setting.dynamic || !SAFE_GIT_CONFIG.test(key)) fx.opaque(`git -c ${setting?.value ?? ''} sets configuration that can make git run a command (core.pager, alias.*, core.fsmonitor…)`, 'git');
     } else if (value.startsWith('--config-env=') || value.startsWith('--exec-path=')) fx.opaque(`git ${value} can make git run a command`, 'git');
     else if (value === '--work-tree' || value.startsWith('--work-tree=')) here = here.at(value.includes('=') ? { ...arg, value: value.slice(value.indexOf('=') + 1) } : args[++i] ?? literalArg('.'));
-    else if (value === '--git-dir' || value === '--namespace' || value === '--super-prefix') i++;
+    else if (value === '--git-dir' || value.startsWith('--git-dir=')) gitDir = value.includes('=') ? { ...arg, value: value.slice(value.indexOf('=') + 1) } : args[++i];
+    else if (value === '--namespace' || value === '--super-prefix') i++;
     else if (value === '--version' || value === '--help' || value === '-h') return;
   }
   const subArg = args[i];
@@ -109,6 +111,13 @@ const git: ProgramHandler = (site, fx) => {
   }
   const sub = subArg.value;
   const rest = args.slice(i + 1);
+  // A repository outside the project has a configuration the agent may have written
+  // (`core.fsmonitor`, `core.pager`, `diff.external`): even `git status` there can run a command.
+  const root = here.projectRoot;
+  const repository = gitDir ? here.path(gitDir) : { path: here.cwd, dynamic: !here.cwdKnown };
+  if (!repository.dynamic && repository.path !== root && !repository.path.startsWith(`${root === '/' ? '' : root}/`) && !['clone', 'init', 'ls-remote', 'version', 'help'].includes(sub)) {
+    fx.opaque(`git ${sub} in ${repository.path}, a repository outside the project, whose configuration can run commands`, 'git');
+  }
   if (GIT_RUNS_COMMANDS.has(sub) || (sub === 'rebase' && rest.some((arg) => /^(?:-x|--exec)/.test(arg.value))) || (sub === 'bisect' && rest[0]?.value === 'run') || (sub === 'submodule' && rest[0]?.value === 'foreach')) {
     fx.opaque(`git ${sub} runs commands of the caller's choosing`, 'git');
     fx.emit({ kind: 'git', subcommand: sub, changesFiles: true, program: 'git' });
