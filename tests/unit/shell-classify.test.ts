@@ -298,7 +298,7 @@ const BYPASS_ROWS: readonly Row[] = [
   row('cd ~/.gobby && cat token', ['read /home/dev/.gobby/token']),
   row('cat ${HOME}/.gobby/token', ['read /home/dev/.gobby/token']),
   row('cat "$HOME/.gobby/token"', ['read /home/dev/.gobby/token']),
-  row('HOME=/tmp; cat ~/.gobby/token', ['read ~/.gobby/token dyn'], 'HOME reassigned: ~ is no longer the user\'s home'),
+  row('HOME=/tmp; cat ~/.gobby/token', ['opaque', 'read ~/.gobby/token dyn'], 'HOME reassigned: ~ is no longer the user\'s home'),
   row('curl 127.0.0.1:7377/hooks/Stop', ['network 127.0.0.1:7377/hooks/Stop']),
   row('curl -X POST -d @body.json http://localhost:7377/hooks/UserPromptSubmit', ['network http://localhost:7377/hooks/UserPromptSubmit', 'read /repo/body.json']),
   row('curl -o install.sh https://x.test/install.sh', ['network https://x.test/install.sh', 'write /repo/install.sh']),
@@ -520,6 +520,13 @@ const BYPASS_ROWS: readonly Row[] = [
   row('go test -exec ./wrap.sh ./...', ['opaque', 'test go test']),
   row("npx jest --config '{\"setupFiles\":[\"./x.js\"]}'", ['opaque', 'test jest']),
   row('make test SHELL=/tmp/sh', ['opaque', 'test make test']),
+  // Variables that make trusted programs read another configuration (git, npm, pytest, make).
+  row('HOME=/tmp/h git status', ['opaque', 'git status']),
+  row('XDG_CONFIG_HOME=/tmp/c git status', ['opaque', 'git status']),
+  row('PYTEST_ADDOPTS="-c /tmp/x.ini" pytest', ['opaque', 'test pytest']),
+  row('CC=/tmp/x.sh make test', ['opaque', 'test make test']),
+  // git in a repository outside the project, whose configuration the agent may have written.
+  row('git -C /tmp/other status', ['git status', 'opaque']),
   // find's only -name test narrows what {} and -delete reach.
   row("find . -name '*.pyc' -delete", ['read /repo', 'delete /repo/**/*.pyc dyn']),
   row("find . -name '*.tmp' -o -name '*.bak' -delete", ['read /repo', 'delete /repo/** dyn'], 'with alternatives, anything below'),
