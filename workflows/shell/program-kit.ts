@@ -159,10 +159,10 @@ const MAKE_SHELL_VARIABLE = /^(?:SHELL|\.SHELLFLAGS|MAKEFLAGS|MAKEFILES|MAKESHEL
 function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: readonly Arg[]): string | undefined {
   const outside = (path: string) => path !== fx.projectRoot && !path.startsWith(fx.projectRoot === '/' ? '/' : `${fx.projectRoot}/`);
   if (fx.cwdKnown && outside(fx.cwd)) return `runs in ${fx.cwd}, outside the project`;
+  const make = program === 'make' || program === 'gmake';
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg.dynamic) continue;
-    const make = program === 'make' || program === 'gmake';
     if (make && MAKE_SHELL_VARIABLE.test(arg.value)) return `is given ${arg.value.slice(0, arg.value.indexOf('='))}, the shell its recipes run in`;
     if (!arg.value.startsWith('-')) {
       if (!make) continue;
