@@ -525,6 +525,10 @@ const BYPASS_ROWS: readonly Row[] = [
   row('XDG_CONFIG_HOME=/tmp/c git status', ['opaque', 'git status']),
   row('PYTEST_ADDOPTS="-c /tmp/x.ini" pytest', ['opaque', 'test pytest']),
   row('CC=/tmp/x.sh make test', ['opaque', 'test make test']),
+  // Linters and formatters whose config or plugins are code, loaded from outside the project.
+  row('npx eslint -c /tmp/x.js src', ['opaque', 'read /repo/src']),
+  row('prettier --plugin /tmp/p.js --check .', ['opaque', 'read /repo']),
+  row('pylint --rcfile /tmp/rc src', ['opaque', 'read /repo/src']),
   // git in a repository outside the project, whose configuration the agent may have written.
   row('git -C /tmp/other status', ['git status', 'opaque']),
   // find's only -name test narrows what {} and -delete reach.

@@ -115,8 +115,7 @@ const GO_OUTPUT_OPTION = /^(?:o|coverprofile|cpuprofile|memprofile|blockprofile|
  */
 export function runsTests(fx: ShellEffects, program: string, runner: string, args: readonly Arg[]): void {
   fx.emit({ kind: 'test_run', runner, program });
-  const foreign = codeFromOutsideTheProject(fx, program, args);
-  if (foreign) fx.opaque(`${runner} ${foreign}: code there may be the agent's own, and a test run runs it`, program);
+  loadsForeignCode(fx, program, runner, args);
   if (args.some((arg) => REWRITES_EXPECTATIONS.has(arg.value) || (arg.value === '-u' && SHORT_UPDATE_RUNNERS.has(program)))) {
     fx.write(program, { path: `${fx.cwd}/**`, dynamic: true });
   }
@@ -145,14 +144,24 @@ export function runsTests(fx: ShellEffects, program: string, runner: string, arg
  * modules, custom reporters, environments, transforms, runners, pytest plugins. A bare name is a
  * package (`--reporter dot`, `-p xdist`); a path names a file.
  */
-const CODE_OPTION = /^(?:scriptshell|nodeoptions|userconfig|globalconfig|config|c|configfile|setupfiles|setupfilesafterenv|globalsetup|globalteardown|require|r|import|loader|experimentalloader|testrunner|testenvironment|environment|reporter|reporters|transform|preset|resolver|snapshotresolver|testsequencer|watchplugins|p|plugin|plugins|rootdir|f|file|makefile|prefix|dir|cwd|directory)$/;
+const CODE_OPTION = /^(?:scriptshell|nodeoptions|userconfig|globalconfig|config|c|configfile|setupfiles|setupfilesafterenv|globalsetup|globalteardown|require|r|import|loader|experimentalloader|testrunner|testenvironment|environment|reporter|reporters|transform|preset|resolver|snapshotresolver|testsequencer|watchplugins|p|plugin|plugins|rootdir|f|file|makefile|prefix|dir|cwd|directory|rulesdir|resolvepluginsrelativeto|rcfile|configpath|pluginsearchdir|project|loadplugins)$/;
 /** Runs every test binary through a program (`go test -exec`), or sets what runs them (`cargo --config target.*.runner=…`). */
 const RUNS_A_PROGRAM = /^(?:exec|toolexec)$/;
 /** make's own variables that pick the shell recipes run in, given on its command line. */
 const MAKE_SHELL_VARIABLE = /^(?:SHELL|\.SHELLFLAGS|MAKEFLAGS|MAKEFILES|MAKESHELL)=/;
 
 /**
- * Why a test run would run code from outside the project, or undefined. Inside the project, code
+ * A test run, a linter or a formatter that would run code from outside the project (its folder, a
+ * config file that is code, a plugin, a setup file) is opaque: the agent may have written it there
+ * a moment ago, in a phase that keeps it out of the project only.
+ */
+export function loadsForeignCode(fx: ShellEffects, program: string, label: string, args: readonly Arg[]): void {
+  const foreign = codeFromOutsideTheProject(fx, program, args);
+  if (foreign) fx.opaque(`${label} ${foreign}: code there may be the agent's own, and ${label} runs it`, program);
+}
+
+/**
+ * Why a command that runs the project's code would run code from outside the project, or undefined. Inside the project, code
  * is what the phase before left there (the agent cannot change it while the phase restricts
  * writes); outside, in `/tmp` or a home folder, the agent may have written it a moment ago.
  */

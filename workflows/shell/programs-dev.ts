@@ -3,7 +3,7 @@
 // run code gobby cannot see but can name, so they are `exec` of that name (see docs/shell-effects.md).
 import { hasOption, optionValues, parseArgv, type OptionSpec } from './argv.js';
 import { PACKAGE_RUNNER, PROJECT_RUNNER } from './programs-code.js';
-import { entries, onlyAsksVersion, operandsOf, readsOperands, runsTests, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, loadsForeignCode, onlyAsksVersion, operandsOf, readsOperands, runsTests, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { baseName } from './paths.js';
 import { literalArg, type Arg } from './words.js';
 
@@ -395,6 +395,7 @@ const readsLinted = readsOperands(LINT_OPTIONS);
 
 /** mypy, pylint, flake8, shellcheck…: they read what they check, and write the reports they are asked for. */
 const linter: ProgramHandler = (site, fx) => {
+  loadsForeignCode(fx, site.program, site.program, site.args);
   for (const report of optionValues(parseArgv(site.args, LINT_OPTIONS), ...LINT_REPORTS)) fx.write(site.program, report);
   readsLinted(site, fx);
 };
@@ -402,6 +403,7 @@ const linter: ProgramHandler = (site, fx) => {
 function fixer(writeFlags: RegExp, readFlags: RegExp | undefined, spec: OptionSpec, writesByDefault = false): ProgramHandler {
   return (site, fx) => {
     if (onlyAsksVersion(site.args)) return;
+    loadsForeignCode(fx, site.program, site.program, site.args);
     const parsed = parseArgv(site.args, spec);
     for (const out of optionValues(parsed, '-o', '--output-file', '--output')) fx.write(site.program, out);
     const words = site.args.map((arg) => arg.value);
@@ -417,6 +419,7 @@ function fixer(writeFlags: RegExp, readFlags: RegExp | undefined, spec: OptionSp
 }
 
 const tsc: ProgramHandler = (site, fx) => {
+  loadsForeignCode(fx, 'tsc', 'tsc', site.args);
   const words = site.args.map((arg) => arg.value);
   if (onlyAsksVersion(site.args) || words.some((word) => /^--(?:noEmit|showConfig|listFilesOnly)$/.test(word) || word === '--noEmit=true')) return;
   const parsed = parseArgv(site.args, { short: 'p', long: ['project', 'outDir', 'outFile', 'declarationDir', 'target', 'module', 'lib', 'jsx', 'rootDir'] });
