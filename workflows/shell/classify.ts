@@ -380,10 +380,11 @@ function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>,
     else (redirects ??= []).push(item);
   }
   // Brace expansion can turn the name into several words: `{cat,x}` runs `cat x`.
-  const args: Arg[] = node.name ? renderWordFields(node.name, env, nested) : [];
+  const args: Arg[] = [];
+  if (node.name) renderWordFields(node.name, env, nested, args);
   const name = args.shift();
   for (const item of node.suffix) {
-    if (item.type === 'Word') args.push(...renderWordFields(item, env, nested));
+    if (item.type === 'Word') renderWordFields(item, env, nested, args);
     else if (item.type === 'Assignment') {
       (assignments ??= []).push(item);
       args.push(renderAssignment(item, env, nested));

@@ -90,28 +90,38 @@ const MAX_BRACE_FIELDS = 64;
 const MAX_BRACE_TEXT = 1024;
 
 /**
- * The words one shell word becomes after brace expansion, each rendered (`cp a{,.bak}` gives
- * `a` and `a.bak`; `{cat,~/.gobby/token}` in command position runs `cat`). Most words have no
- * brace expansion and come back as themselves.
+ * Appends to `into` the words one shell word becomes after brace expansion, each rendered (`cp
+ * a{,.bak}` gives `a` and `a.bak`; `{cat,~/.gobby/token}` in command position runs `cat`). Most
+ * words have no brace expansion and are appended as themselves.
  */
-export function renderWordFields(word: Word, env: WordEnv, nested: NestedScript[]): Arg[] {
+export function renderWordFields(word: Word, env: WordEnv, nested: NestedScript[], into: Arg[]): void {
   // A brace only expands outside quotes: a word without one, or plain or simply quoted
-  // (`'{"a": 1}'`, `"%{http_code}"`), is one word, without asking unbash for its parts (hot path).
-  if (!word.text.includes('{') || removeSimpleQuotes(word.text) !== undefined) return [renderWord(word, env, nested)];
+  // (`'{"a": 1}'`, `"%{http_code}"`), is one word, without asking unbash for its parts and
+  // without a list of its own (hot path: most words of a long script).
+  if (!word.text.includes('{') || removeSimpleQuotes(word.text) !== undefined) {
+    into.push(renderWord(word, env, nested));
+    return;
+  }
   const parts = word.parts;
-  if (parts === undefined || !parts.some((part) => part.type === 'BraceExpansion')) return [renderWord(word, env, nested)];
+  if (parts === undefined || !parts.some((part) => part.type === 'BraceExpansion')) {
+    into.push(renderWord(word, env, nested));
+    return;
+  }
   // Each brace part becomes one list of alternatives; the words are every combination, in order.
   let combinations: WordPart[][] = [[]];
   for (const part of parts) {
     const alternatives = part.type === 'BraceExpansion' && part.parts === undefined ? expandBraces(part.text) : undefined;
     const choices: WordPart[] = alternatives === undefined ? [part] : alternatives.map((text) => ({ type: 'Literal', value: text, text, pos: part.pos, end: part.end }));
-    if (combinations.length * choices.length > MAX_BRACE_FIELDS) return [renderWord(word, env, nested)];
+    if (combinations.length * choices.length > MAX_BRACE_FIELDS) {
+      into.push(renderWord(word, env, nested));
+      return;
+    }
     combinations = combinations.flatMap((combination) => choices.map((choice) => [...combination, choice]));
   }
-  return combinations.map((combination, index) => {
+  combinations.forEach((combination, index) => {
     const builder = new WordBuilder(index === 0 && MAY_SUBSTITUTE.test(word.text) ? nested : undefined);
     for (let i = 0; i < combination.length; i++) appendPart(builder, combination[i]!, env, i === 0);
-    return builder.finish();
+    into.push(builder.finish());
   });
 }
 
