@@ -174,6 +174,11 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
     if (arg.dynamic) continue;
     if (make && MAKE_SHELL_VARIABLE.test(arg.value)) return `is given ${arg.value.slice(0, arg.value.indexOf('='))}, the shell its recipes run in`;
     if (!arg.value.startsWith('-')) {
+      // A test file or folder named by its path (`pytest /tmp/test_x.py`, `node --test ../x.mjs`),
+      // unless it is the value of an option that names an output (`--basetemp /tmp/x`).
+      const previous = i > 0 ? args[i - 1]!.value : '';
+      const isOutput = previous.startsWith('-') && !previous.includes('=') && takesOutputPath(previous, program);
+      if (!isOutput && /^(?:\/|~\/|\.\.)/.test(arg.value) && outside(fx.path(arg).path)) return `runs ${fx.path(arg).path}, outside the project`;
       if (!make) continue;
       // `make test CC=/tmp/x.sh`: a variable set to a file outside the project.
       const assigned = /^[A-Za-z_][A-Za-z0-9_]*=(.+)$/.exec(arg.value)?.[1];
@@ -193,6 +198,12 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
     }
   }
   return undefined;
+}
+
+/** Whether a test runner's option names where it writes (its value is an output, not code). */
+function takesOutputPath(option: string, program: string): boolean {
+  const name = option.replace(/^-+/, '').toLowerCase();
+  return name === 'basetemp' || name === 'cov-report' || OUTPUT_OPTION.test(name.replaceAll('-', '')) || (program === 'go' && GO_OUTPUT_OPTION.test(name));
 }
 
 /** True when every argument only asks for a version or help text. */
