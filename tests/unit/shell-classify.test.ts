@@ -521,6 +521,8 @@ const BYPASS_ROWS: readonly Row[] = [
   row("npx jest --config '{\"setupFiles\":[\"./x.js\"]}'", ['opaque', 'test jest']),
   row('make test SHELL=/tmp/sh', ['opaque', 'test make test']),
   row('pytest -x /tmp/test_evil.py', ['opaque', 'test pytest']),
+  row('cargo test --manifest-path /tmp/x/Cargo.toml', ['opaque', 'test cargo test']),
+  row('gradle test --init-script /tmp/init.gradle', ['opaque', 'test gradle test']),
   row('pytest --basetemp /tmp/pt --junitxml /tmp/r.xml tests', ['test pytest', 'delete /tmp/pt/** dyn', 'write /tmp/pt', 'write /tmp/r.xml'], 'outputs outside the project are not code'),
   // Variables that make trusted programs read another configuration (git, npm, pytest, make).
   row('HOME=/tmp/h git status', ['opaque', 'git status']),

@@ -144,7 +144,7 @@ export function runsTests(fx: ShellEffects, program: string, runner: string, arg
  * modules, custom reporters, environments, transforms, runners, pytest plugins. A bare name is a
  * package (`--reporter dot`, `-p xdist`); a path names a file.
  */
-const CODE_OPTION = /^(?:scriptshell|nodeoptions|userconfig|globalconfig|config|c|configfile|setupfiles|setupfilesafterenv|globalsetup|globalteardown|require|r|import|loader|experimentalloader|testrunner|testenvironment|environment|reporter|reporters|transform|preset|resolver|snapshotresolver|testsequencer|watchplugins|p|plugin|plugins|rootdir|f|file|makefile|prefix|dir|cwd|directory|rulesdir|resolvepluginsrelativeto|rcfile|configpath|pluginsearchdir|project|loadplugins)$/;
+const CODE_OPTION = /^(?:scriptshell|nodeoptions|userconfig|globalconfig|config|c|configfile|setupfiles|setupfilesafterenv|globalsetup|globalteardown|require|r|import|loader|experimentalloader|testrunner|testenvironment|environment|reporter|reporters|transform|preset|resolver|snapshotresolver|testsequencer|watchplugins|p|plugin|plugins|rootdir|f|file|makefile|prefix|dir|cwd|directory|rulesdir|resolvepluginsrelativeto|rcfile|configpath|pluginsearchdir|project|loadplugins|manifestpath|bootstrap|testdir|workdir|gemfile|initscript|buildfile|settingsfile|projectdir)$/;
 /** Runs every test binary through a program (`go test -exec`), or sets what runs them (`cargo --config target.*.runner=…`). */
 const RUNS_A_PROGRAM = /^(?:exec|toolexec)$/;
 /** make's own variables that pick the shell recipes run in, given on its command line. */
