@@ -198,6 +198,16 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   }
   const foundInGround = runTimePathFromGround(shell, ground);
   if (foundInGround) return foundInGround;
+  // A Claude Code started with its user settings somewhere else loads none of the hooks a
+  // `gobby install --user` put in ~/.claude (`CLAUDE_CONFIG_DIR=/tmp/c claude -p …`, `HOME=/tmp claude`).
+  const relocated = shell.effects.some((effect) => effect.kind === 'nested_claude') ? RELOCATES_CLAUDE_SETTINGS.exec(command) : null;
+  if (relocated) {
+    return {
+      kind: 'nested-claude',
+      reason: `gobby: setting ${relocated[1]} for a nested Claude Code starts it without the user settings that may hold gobby's hooks; the agent may not run it.`,
+      because: 'guard: nested claude without hooks',
+    };
+  }
   // `/proc/$(pgrep -f gobby)/mem`: a process found at run time by a search that names the daemon.
   const readsRunTimeProcess = shell.effects.some((effect) => effect.kind === 'read' && /^\/proc\/[^/]*[$`]/.test(effect.path.path));
   if (readsRunTimeProcess && shell.invocations.some((invocation) => invocation.args.some((arg) => namesTheDaemon(arg, ground)))) {
@@ -314,6 +324,9 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround): GuardDe
       return null;
   }
 }
+
+/** An assignment, anywhere in the command, of a variable that moves where Claude Code reads its user settings. */
+const RELOCATES_CLAUDE_SETTINGS = /(?:^|[\s;&|(`])(?:export\s+|env\s+(?:-\S+\s+)*)?(CLAUDE_CONFIG_DIR|HOME)=/;
 
 /** Flags that start a Claude Code whose hooks or settings are not the ones gobby installed. */
 const HOOK_DROPPING_FLAGS = new Set(['--bare', '--safe-mode', '--settings', '--setting-sources', '--restricted']);

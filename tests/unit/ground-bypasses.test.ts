@@ -118,6 +118,8 @@ describe("gobby's own ground, spelled another way", () => {
     ['CLAUDE_CODE_SIMPLE=1 claude -p "edit src"', 'nested-claude'],
     ['export CLAUDE_CODE_SAFE_MODE=1; claude -p "edit src"', 'nested-claude'],
     ['env CLAUDE_CODE_RESTRICTED=1 claude -p x', 'nested-claude'],
+    ['CLAUDE_CONFIG_DIR=/tmp/c claude -p "edit src"', 'nested-claude'],
+    ['export HOME=/tmp/h; npx @anthropic-ai/claude-code -p x', 'nested-claude'],
     // Brace expansion, as bash does it before anything else.
     ['cat ~/.gobby/{token,config.json}', 'secret'],
     ['cat ~/{.gobby,notes}/token', 'secret'],
@@ -204,6 +206,7 @@ describe("gobby's own ground, spelled another way", () => {
     'GOBBY_HOME=/tmp/scratch; echo 1 > $GOBBY_HOME/config.json',
     'out=dist; rm -rf $out && mkdir $out && port=3000 && curl localhost:$port/health',
     'CLAUDE_CODE_ENTRYPOINT=cli claude --version',
+    'CLAUDE_CONFIG_DIR=/tmp/c npm test && echo $HOME',
     `rm -f ${'*a'.repeat(2000)}b`,
     // Ordinary work next to the mechanisms above.
     'touch src/{a,b}.ts && cp src/a.ts{,.orig} && echo {1..3} && mkdir -p build/{debug,release}',
