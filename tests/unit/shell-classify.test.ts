@@ -155,6 +155,7 @@ const FALSE_BLOCK_ROWS: readonly Row[] = [
   row('npm audit && python3 -m json.tool package.json', ['read /repo/package.json']),
   row("tar -xOf dist.tar package/package.json | jq .version && yq eval '.name' a.yaml && less +G README.md", ['read /repo/dist.tar', 'read /repo/a.yaml', 'read /repo/README.md']),
   row('isort --check-only src && deno fmt --check && dotnet format --verify-no-changes && shellcheck -o all x.sh', ['read /repo/src', 'read /repo/x.sh']),
+  row('CC=clang make test && SHELL=/bin/bash npm test', ['test make test', 'test npm test'], 'a compiler or shell by name, or from the system'),
   row('(cd packages/api && npx vitest run --config vitest.e2e.config.ts --reporter=dot) && pytest -p no:cacheprovider -c pytest.ini && make test V=1 CC=gcc-12', ['test vitest', 'test pytest', 'test make test'], "the project's own config, setup and plugins"),
 ];
 

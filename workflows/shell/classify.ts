@@ -395,8 +395,8 @@ function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>,
     // Without a command the assignments set shell variables that later words may expand.
     const setsShellVariables = name === undefined && args.length === 0;
     for (const assignment of prefixAssignments) {
-      checkAssignment(assignment.name, fx);
       const rendered = renderAssignment(assignment, env, nested);
+      checkAssignment(assignment.name, fx, { ...rendered, value: rendered.value.slice(assignment.name.length + 1) });
       if (setsShellVariables) rememberVariable(run, scope, assignment, rendered);
     }
   }

@@ -8,7 +8,12 @@ import { literalArg, type Arg } from './words.js';
 
 /** Environment variables that make a program load or run code of the setter's choosing. */
 const CODE_INJECTING_VARIABLE =
-  /^(?:PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|CDPATH|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PYTHONINSPECT|PYTHONUSERBASE|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|GIT_\w+|EDITOR|VISUAL|PAGER|MANPAGER|GIT_PAGER|SSH_ASKPASS|SUDO_ASKPASS|LESSOPEN|LESSCLOSE|BROWSER|BASH_FUNC_\S*|npm_config_\w+|NPM_CONFIG_\w+|YARN_\w+|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|DENO_\w+|BUN_\w+|MAKEFLAGS|MAKEFILES|TERMINFO|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|XDG_DATA_HOME|XDG_DATA_DIRS|SHELL|CONFIG_SHELL|PIP_CONFIG_FILE|PYTEST_ADDOPTS|PYTEST_PLUGINS|CARGO_HOME|CARGO_\w+|RUSTC|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|GOFLAGS|GOENV|CC|CXX|CPP|FC)$/;
+  /^(?:PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|CDPATH|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PYTHONINSPECT|PYTHONUSERBASE|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|GIT_\w+|EDITOR|VISUAL|PAGER|MANPAGER|GIT_PAGER|SSH_ASKPASS|SUDO_ASKPASS|LESSOPEN|LESSCLOSE|BROWSER|BASH_FUNC_\S*|npm_config_\w+|NPM_CONFIG_\w+|YARN_\w+|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|DENO_\w+|BUN_\w+|MAKEFLAGS|MAKEFILES|TERMINFO|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|XDG_DATA_HOME|XDG_DATA_DIRS|PIP_CONFIG_FILE|PYTEST_ADDOPTS|PYTEST_PLUGINS|CARGO_HOME|CARGO_\w+|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|GOFLAGS|GOENV)$/;
+/**
+ * Variables that name a program to run (`CC=clang`, `SHELL=/bin/bash`): a bare name is looked up on
+ * PATH, like any command; a path (`CC=/tmp/x.sh`) is a file the agent may have written.
+ */
+const PROGRAM_VARIABLE = /^(?:SHELL|CONFIG_SHELL|RUSTC|CC|CXX|CPP|FC|LD|AR|AS)$/;
 
 /**
  * Variables that start Claude Code as `--bare`, `--safe-mode` or `--restricted` do (read from the
@@ -21,8 +26,10 @@ export const HOOKLESS_CLAUDE_VARIABLES: ReadonlySet<string> = new Set(['CLAUDE_C
  * nested Claude Code without hooks (reported as such whether or not `claude` runs in the same
  * command: an exported variable reaches every `claude` started after it).
  */
-export function checkAssignment(name: string, fx: ShellEffects): void {
-  if (CODE_INJECTING_VARIABLE.test(name)) fx.opaque(`setting ${name} changes which code the commands run`);
+export function checkAssignment(name: string, fx: ShellEffects, value?: Arg): void {
+  // A system program (`SHELL=/bin/bash`) is as trusted as the bare name; the system's folders are protected.
+  const namesAFile = value === undefined || value.dynamic || (value.value.includes('/') && !/^\/(?:usr\/(?:local\/)?)?s?bin\/[^/]+$/.test(value.value));
+  if (CODE_INJECTING_VARIABLE.test(name) || (PROGRAM_VARIABLE.test(name) && namesAFile)) fx.opaque(`setting ${name} changes which code the commands run`);
   if (HOOKLESS_CLAUDE_VARIABLES.has(name)) fx.emit({ kind: 'nested_claude', flags: [name], program: 'claude' });
 }
 
@@ -315,7 +322,8 @@ const env: ProgramEntry = {
     const parsed = parseArgv(site.args, { short: 'uCS', long: ['unset', 'chdir', 'split-string', 'block-signal', 'default-signal', 'ignore-signal'], stopAtOperand: true });
     let rest = site.args.slice(parsed.rest);
     while (rest[0] && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0].value)) {
-      checkAssignment(rest[0].value.slice(0, rest[0].value.indexOf('=')), fx);
+      const eq = rest[0].value.indexOf('=');
+      checkAssignment(rest[0].value.slice(0, eq), fx, { ...rest[0], value: rest[0].value.slice(eq + 1) });
       rest = rest.slice(1);
     }
     const directory = optionValues(parsed, '-C', '--chdir')[0];
@@ -399,8 +407,8 @@ const declaration: ProgramHandler = (site, fx) => {
   for (const arg of site.args) {
     const match = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=/.exec(arg.value);
     if (!match) continue;
-    checkAssignment(match[1]!, fx);
     const value = arg.value.slice(match[0].length);
+    checkAssignment(match[1]!, fx, { ...arg, value });
     // The others (declare, local, readonly) stop variables being followed at all (see classify.ts).
     if (site.program === 'export') fx.setVariable(match[1]!, match[2] === '+' || arg.dynamic ? { value, dynamic: true, unknownAt: 0 } : { value, dynamic: false, unknownAt: -1 });
   }
