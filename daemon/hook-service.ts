@@ -67,15 +67,17 @@ export function createHookService(deps: HookServiceDeps) {
     const settings = event.name === 'ConfigChange' && event.filePath !== undefined ? deps.hookSettings.judge(origin.sessionId, origin.cwd, root, event.filePath) : undefined;
     const shell = { cwd: origin.cwd, home: deps.home, projectRoot: root, gobbyHome: deps.gobbyHome };
     let realPaths = event.name === 'PreToolUse' ? realPathsOf(event.toolName, event.toolInput, origin.cwd, deps.home) : undefined;
-    // A Bash command's paths too; the engine's own analysis of it is then a cache hit.
+    // A Bash command's paths too: analysed once here, and the engine is handed that analysis.
     const command = event.name === 'PreToolUse' && canonicalToolName(event.toolName) === 'Bash' ? event.toolInput.command : undefined;
-    if (typeof command === 'string') realPaths = realPathsOfShell(analyzeShellCommand(command, shell), realPaths);
+    const bashAnalysis = typeof command === 'string' ? analyzeShellCommand(command, shell) : undefined;
+    if (bashAnalysis) realPaths = realPathsOfShell(bashAnalysis, realPaths);
     const ctx = {
       now,
       ground: deps.groundFor(root),
       shell,
       settingsChange: settings?.change,
       realPaths,
+      bashAnalysis,
     };
     const { result: decision, effects } = deps.effects.commitThenRun(() => {
       const project = store.projects.ensure(root, now);

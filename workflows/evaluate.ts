@@ -40,8 +40,13 @@ export interface EngineContext {
   readonly shell?: ShellContext | undefined;
   /** For a ConfigChange: what the changed settings file would take from gobby's hooks, as the daemon read it. */
   readonly settingsChange?: HookSettingsChange | undefined;
-  /** For a file tool: each path it was given → the real path behind symbolic links, as the daemon found it. */
+  /** For a file tool or a Bash command: each path → the real path behind symbolic links, as the daemon found it. */
   readonly realPaths?: ReadonlyMap<string, string> | undefined;
+  /**
+   * The event's Bash command, already analysed in `shell` by the caller (the daemon needs its paths
+   * first): it is used as is, not analysed again (a command over 1 KB is not remembered).
+   */
+  readonly bashAnalysis?: ShellAnalysis | undefined;
 }
 
 /** The context inside one evaluation: the event's Bash command, analysed once. */
@@ -266,7 +271,7 @@ function withBashAnalysis(event: EngineEvent, ctx: EngineContext): EvaluationCon
   if (!ctx.shell || !isToolEvent(event) || canonicalToolName(event.toolName) !== 'Bash') return ctx;
   const command = event.toolInput.command;
   if (typeof command !== 'string') return ctx;
-  const analysis = analyzeShellCommand(command, ctx.shell);
+  const analysis = ctx.bashAnalysis ?? analyzeShellCommand(command, ctx.shell);
   return { ...ctx, bash: { analysis, summary: summarizeShellEffects(analysis) } };
 }
 
