@@ -5,6 +5,7 @@
 // program or spelling does it, and so is code gobby cannot see into, unless the workflow's
 // author allows it by name.
 import type { ShellAnalysis, ShellEffect } from './shell/index.js';
+import { isWithin } from './shell/paths.js';
 
 /** A phase's rules for shell commands, compiled from its tools and its `shell:` key. */
 export interface ShellPolicy {
@@ -51,7 +52,7 @@ const SYSTEM_FOLDERS = ['/etc', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib
  * command found on PATH does, and the system's folders.
  */
 function changesWhatCommandsDo(path: string, home: string): boolean {
-  if (SYSTEM_FOLDERS.some((folder) => path === folder || path.startsWith(`${folder}/`))) return true;
+  if (SYSTEM_FOLDERS.some((folder) => isWithin(path, folder))) return true;
   if (!path.startsWith(`${home}/`)) return false;
   const first = path.slice(home.length + 1).split('/')[0]!;
   return first.startsWith('.') || first === 'bin';
@@ -60,7 +61,7 @@ function changesWhatCommandsDo(path: string, home: string): boolean {
 function judgeEffect(effect: ShellEffect, policy: ShellPolicy, place: PolicyPlace): ShellRefusal | null {
   const { projectRoot, home } = place;
   const protectedHere = (path: { path: string; dynamic: boolean }): boolean =>
-    path.dynamic || path.path === projectRoot || path.path.startsWith(`${projectRoot}/`) || changesWhatCommandsDo(path.path, home);
+    path.dynamic || isWithin(path.path, projectRoot) || changesWhatCommandsDo(path.path, home);
   // Outside the project, say why the place counts.
   const describe = (path: { path: string; dynamic: boolean }): string =>
     !path.dynamic && changesWhatCommandsDo(path.path, home) ? `${path.path} (configuration or programs that other commands use)` : describePath(path);

@@ -30,3 +30,8 @@ export function baseName(path: string): string {
 export function dirName(path: string): string {
   return path.slice(0, path.lastIndexOf('/')) || '/';
 }
+
+/** Whether an absolute, normalised path is `folder` or below it. */
+export function isWithin(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder === '/' ? '/' : `${folder}/`);
+}

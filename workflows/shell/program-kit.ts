@@ -1,6 +1,7 @@
 // What a program's entry in the knowledge tables receives and may do. Handlers are data-like:
 // they read the argument vector and report effects; they never see the parse tree.
 import { parseArgv, type OptionSpec, type ParsedArgv } from './argv.js';
+import { isWithin } from './paths.js';
 import type { PathRef, ShellEffect, SignalTarget } from './types.js';
 import type { Arg } from './words.js';
 
@@ -166,7 +167,7 @@ export function loadsForeignCode(fx: ShellEffects, program: string, label: strin
  * writes); outside, in `/tmp` or a home folder, the agent may have written it a moment ago.
  */
 function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: readonly Arg[]): string | undefined {
-  const outside = (path: string) => path !== fx.projectRoot && !path.startsWith(fx.projectRoot === '/' ? '/' : `${fx.projectRoot}/`);
+  const outside = (path: string) => !isWithin(path, fx.projectRoot);
   if (fx.cwdKnown && outside(fx.cwd)) return `runs in ${fx.cwd}, outside the project`;
   const make = program === 'make' || program === 'gmake';
   for (let i = 0; i < args.length; i++) {

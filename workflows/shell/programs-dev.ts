@@ -4,7 +4,7 @@
 import { hasOption, optionValues, parseArgv, type OptionSpec } from './argv.js';
 import { PACKAGE_RUNNER, PROJECT_RUNNER } from './programs-code.js';
 import { entries, loadsForeignCode, onlyAsksVersion, operandsOf, readsOperands, runsTests, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
-import { baseName } from './paths.js';
+import { baseName, isWithin } from './paths.js';
 import { literalArg, type Arg } from './words.js';
 
 const TEST_SCRIPT = /^tests?(?:[:_.-].*)?$/;
@@ -115,7 +115,7 @@ const git: ProgramHandler = (site, fx) => {
   // (`core.fsmonitor`, `core.pager`, `diff.external`): even `git status` there can run a command.
   const root = here.projectRoot;
   const repository = gitDir ? here.path(gitDir) : { path: here.cwd, dynamic: !here.cwdKnown };
-  if (!repository.dynamic && repository.path !== root && !repository.path.startsWith(`${root === '/' ? '' : root}/`) && !['clone', 'init', 'ls-remote', 'version', 'help'].includes(sub)) {
+  if (!repository.dynamic && !isWithin(repository.path, root) && !['clone', 'init', 'ls-remote', 'version', 'help'].includes(sub)) {
     fx.opaque(`git ${sub} in ${repository.path}, a repository outside the project, whose configuration can run commands`, 'git');
   }
   if (GIT_RUNS_COMMANDS.has(sub) || (sub === 'rebase' && rest.some((arg) => /^(?:-x|--exec)/.test(arg.value))) || (sub === 'bisect' && rest[0]?.value === 'run') || (sub === 'submodule' && rest[0]?.value === 'foreach')) {

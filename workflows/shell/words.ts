@@ -98,8 +98,13 @@ export function renderWordFields(word: Word, env: WordEnv, nested: NestedScript[
   // A brace only expands outside quotes: a word without one, or plain or simply quoted
   // (`'{"a": 1}'`, `"%{http_code}"`), is one word, without asking unbash for its parts and
   // without a list of its own (hot path: most words of a long script).
-  if (!word.text.includes('{') || removeSimpleQuotes(word.text) !== undefined) {
+  if (!word.text.includes('{')) {
     into.push(renderWord(word, env, nested));
+    return;
+  }
+  const simple = removeSimpleQuotes(word.text);
+  if (simple !== undefined) {
+    into.push(literalArg(simple));
     return;
   }
   const parts = word.parts;
