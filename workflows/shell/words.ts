@@ -43,20 +43,44 @@ const PLAIN_CHAR = new Uint8Array(128);
 for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-') PLAIN_CHAR[c.charCodeAt(0)] = 1;
 const SINGLE_QUOTE = 39;
 const DOUBLE_QUOTE = 34;
+const BACKSLASH = 92;
+const STAR = 42;
+const QUESTION_MARK = 63;
+const NEWLINE = 10;
 
 /**
- * The word after quote removal when it is plain text and quoted strings with nothing to expand
- * (`src/a.ts`, `--include="*.ts"`, `'rm -rf'`), else undefined. One scan without a regex or a
- * replace callback: most words of a long script are like this (hot path).
+ * The word rendered when it is plain text, quoted strings with nothing to expand, escaped
+ * characters and `*`/`?` globs (`src/a.ts`, `--include="*.ts"`, `'rm -rf'`, `\;`, `'it'\''s'`,
+ * `test/*.spec.ts`), else undefined. One scan without a regex or a replace callback: most words
+ * of a long script are like this (hot path), and so is the one long word of `bash -c '…'` with its
+ * quotes escaped. Everything else (`$`, `~`, brackets, braces) takes unbash's parts.
  */
-function removeSimpleQuotes(text: string): string | undefined {
+function simpleWord(text: string): Arg | undefined {
   let value = '';
   let plainFrom = 0;
   let quoted = false;
+  let globbed = false;
   for (let i = 0; i < text.length; ) {
     const c = text.charCodeAt(i);
     if (c < 128 && PLAIN_CHAR[c] === 1) {
       i++;
+      continue;
+    }
+    if (c === STAR || c === QUESTION_MARK) {
+      // A glob names files under the working directory: dynamic, but still placed (see Arg.unknownAt).
+      globbed = true;
+      i++;
+      continue;
+    }
+    if (c === BACKSLASH) {
+      // Outside quotes a backslash makes the next character itself (`\*` is no glob, `\~` no
+      // home); before a newline it is a line continuation, and both go.
+      if (i + 1 === text.length) return undefined;
+      value += text.slice(plainFrom, i);
+      if (text.charCodeAt(i + 1) !== NEWLINE) value += text[i + 1];
+      i += 2;
+      plainFrom = i;
+      quoted = true;
       continue;
     }
     let close: number;
@@ -77,7 +101,8 @@ function removeSimpleQuotes(text: string): string | undefined {
     plainFrom = i;
     quoted = true;
   }
-  return quoted ? value + text.slice(plainFrom) : text;
+  const rendered = quoted ? value + text.slice(plainFrom) : text;
+  return globbed ? { value: rendered, dynamic: true, unknownAt: -1 } : literalArg(rendered);
 }
 
 export function literalArg(value: string): Arg {
@@ -102,9 +127,9 @@ export function renderWordFields(word: Word, env: WordEnv, nested: NestedScript[
     into.push(renderWord(word, env, nested));
     return;
   }
-  const simple = removeSimpleQuotes(word.text);
+  const simple = simpleWord(word.text);
   if (simple !== undefined) {
-    into.push(literalArg(simple));
+    into.push(simple);
     return;
   }
   const parts = word.parts;
@@ -219,8 +244,8 @@ function braceSequence(inner: string): string[] | null | undefined {
 export function renderWord(word: Word, env: WordEnv, nested: NestedScript[]): Arg {
   const text = word.text;
   // Most words are plain literals or simply quoted: skip unbash's lazy part parsing for them (hot path).
-  const simple = removeSimpleQuotes(text);
-  if (simple !== undefined) return literalArg(simple);
+  const simple = simpleWord(text);
+  if (simple !== undefined) return simple;
   const parts = word.parts;
   if (parts === undefined) {
     // A single literal with escapes only; a tilde is live only when not escaped.
