@@ -358,12 +358,16 @@ function removes(path: PathRef, ground: ProtectedGround, program: string): Guard
 /**
  * A copy or move into a folder above a protected file lands there under the source's own name
  * (`cp -r /tmp/x/.claude .` replaces the project's `.claude`); into any other path, it is that path.
+ * A name the shell expands (`cp /tmp/*.json .claude/`) lands as every name it may match, and a
+ * name only known at run time (`cp "$f" .claude/`) may be any name in a folder of gobby's.
  */
 function lands(to: PathRef, from: PathRef, ground: ProtectedGround, program: string): GuardDenial | null {
   const direct = changes(to, ground, program);
-  if (direct || to.dynamic || from.dynamic || !holdsProtected(to.path, ground)) return direct;
+  if (direct || to.dynamic || !holdsProtected(to.path, ground)) return direct;
   const name = from.path.slice(from.path.lastIndexOf('/') + 1);
   const landed = to.path === '/' ? `/${name}` : `${to.path}/${name}`;
+  if (isGlob(name)) return globReaches(landed, ground, true) ? protectedFileDenial(landed, program) : null;
+  if (from.dynamic) return (ground.protectedFolders ?? []).includes(to.path) ? protectedFileDenial(landed, program) : null;
   return isProtected(landed, ground) || holdsProtected(landed, ground) ? protectedFileDenial(landed, program) : null;
 }
 

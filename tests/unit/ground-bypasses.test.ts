@@ -49,6 +49,13 @@ describe("gobby's own ground, spelled another way", () => {
     ['cp -r /tmp/elsewhere/.claude .', 'protected-file'],
     ['cp /tmp/settings.json .claude/', 'protected-file'],
     ['rsync -a --delete /tmp/empty/ .claude/', 'protected-file'],
+    // A folder's contents, or names only known at run time, copied into a folder of gobby's.
+    ['rsync -a /tmp/x/ .claude/', 'protected-file'],
+    ['cp -r /tmp/x/. ~/.claude/', 'protected-file'],
+    ['rsync -a host:/srv/cfg/ .claude/', 'protected-file'],
+    ['cp /tmp/*.json .claude/', 'protected-file'],
+    ['mv "$F" .claude/', 'protected-file'],
+    ["awk 'BEGIN { print \"{}\" > \".claude/settings.local.json\" }'", 'protected-file'],
     // A folder that holds them, rewritten from another commit.
     ['git checkout HEAD~5 -- .claude', 'protected-file'],
     ['git restore --source=HEAD~2 .claude', 'protected-file'],
@@ -186,6 +193,8 @@ describe("gobby's own ground, spelled another way", () => {
     'rm -f *.log .cache/*',
     'find . -name "*.pyc" -delete',
     'mkdir -p .claude/commands && cp /tmp/review.md .claude/commands/ && rm .claude/commands/old.md',
+    'cp /tmp/*.md .claude/commands/ && cp "$F" .claude/agents/ && cp /tmp/notes.md .claude/',
+    'cp -r template/. . && rsync -a src/ build/ && rsync -a tmpl/ ./',
     'mkdir -p .claude && git checkout -- src .claude/commands && git restore .',
     'tar -xzf /tmp/fixtures.tgz && unzip -o /tmp/skills.zip -d .claude/commands',
     'terraform plan -out=plan.bin && sponge out.txt < in.txt && mytool .claude/commands/review.md',

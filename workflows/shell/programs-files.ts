@@ -2,6 +2,7 @@
 // writers with their per-flag rules (which operand is the destination, which flag makes a
 // reader write: `sed -i`, `sort -o`, `tree -o`).
 import { hasOption, optionValues, parseArgv, type OptionSpec } from './argv.js';
+import { inspectAwkProgram } from './awk-program.js';
 import {
   deletesOperands,
   entries,
@@ -11,9 +12,11 @@ import {
   writesOperands,
   type ProgramEntry,
   type ProgramHandler,
+  type ShellEffects,
 } from './program-kit.js';
 import { baseName } from './paths.js';
-import type { Arg } from './words.js';
+import type { PathRef } from './types.js';
+import { literalArg, type Arg } from './words.js';
 
 /** Programs that print or compute and touch no file: their operands are data, not paths. */
 const PURE_PROGRAMS = [
@@ -198,11 +201,18 @@ const cpLike = (kind: 'copy' | 'move', spec: OptionSpec = CP_OPTIONS): ProgramHa
   const destination = target ?? operands.pop();
   if (!destination) return;
   for (const source of operands) {
-    if (kind === 'copy') fx.copy(site.program, source, destination);
+    // `cp -r dir/. dest` copies what is in dir, whatever it is named, into dest.
+    if (kind === 'copy') fx.copy(site.program, source, source.value.endsWith('/.') ? everythingIn(fx, destination) : destination);
     else fx.move(site.program, source, destination);
   }
   if (operands.length === 0) fx.write(site.program, destination);
 };
+
+/** `<folder>/**`: the files a copy of a folder's contents may create or replace, names unknown. */
+function everythingIn(fx: ShellEffects, folder: Arg): PathRef {
+  const path = fx.path(folder).path;
+  return { path: `${path === '/' ? '' : path}/**`, dynamic: true };
+}
 
 const ln: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { short: 'tS', long: ['target-directory', 'suffix', 'backup'] });
@@ -303,9 +313,13 @@ const awk: ProgramHandler = (site, fx) => {
   if (programFiles.some((file) => file.value !== 'inplace')) fx.opaque('awk runs a program read from a file', site.program);
   else {
     const code = optionValues(parsed, '--source')[0] ?? operands.shift();
-    // awk can write (`print > "f"`), pipe to a command (`print | "sh"`), or call system().
-    if (code && (code.dynamic || /\bsystem\s*\(|\|\s*&?\s*getline|\bprintf?\b[^;{}\n]*(?:>|\|)|\bfflush\b|\bclose\s*\(|"\s*\|/.test(code.value))) {
-      fx.opaque('the awk program can write files or run commands (print >, |, system())', site.program);
+    if (code?.dynamic) fx.opaque('the awk program is only known at run time', site.program);
+    else if (code) {
+      // awk can write (`print > "f"`), read other files (`getline < "f"`), pipe to a command, or call system().
+      const program = inspectAwkProgram(code.value);
+      for (const path of program.writes) fx.write(site.program, literalArg(path));
+      for (const path of program.reads) fx.read(site.program, literalArg(path));
+      if (program.opaque !== undefined) fx.opaque(program.opaque, site.program);
     }
   }
   for (const file of operands) {
@@ -496,8 +510,9 @@ const rsync: ProgramHandler = (site, fx) => {
   }
   if (host) fx.network('rsync', host);
   else {
-    for (const source of operands) if (!remote(source)) fx.copy('rsync', source, destination);
-    if (operands.every((source) => remote(source))) fx.write('rsync', destination);
+    // A source ending in `/` is copied as its contents (`rsync -a tmpl/ .claude/`), whatever they are named.
+    for (const source of operands) if (!remote(source)) fx.copy('rsync', source, /\/\.?$/.test(source.value) ? everythingIn(fx, destination) : destination);
+    if (operands.some((source) => remote(source))) fx.write('rsync', everythingIn(fx, destination));
     if (hasOption(parsed, '--delete', '--delete-before', '--delete-after', '--delete-during', '--delete-excluded', '--remove-source-files')) {
       fx.remove('rsync', { path: `${fx.path(destination).path}/**`, dynamic: true });
     }
