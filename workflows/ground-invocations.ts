@@ -52,12 +52,17 @@ export function runTimePathFromGround(shell: ShellAnalysis, ground: ProtectedGro
 
 /** Whether an invocation's arguments name one of gobby's files or a folder that holds them, by path or glob. */
 function namesProtected(invocation: ShellInvocation, ground: ProtectedGround): boolean {
+  // `which gobby` prints where its launcher is (`rm $(which gobby)`, `rm -rf $(dirname $(which gobby))`).
+  if (COMMAND_LOCATORS.has(invocation.program) && invocation.args.includes('gobby')) return true;
   return invocation.args.some((arg) => {
     if (arg.startsWith('-') || /[$`]/.test(arg)) return false;
     const path = resolveAgainst(invocation.cwd, arg);
     return isProtected(path, ground) || (ground.protectedFolders ?? []).includes(path) || (isGlob(path) && globReaches(path, ground, false));
   });
 }
+
+/** Programs that print where a command's file is. */
+const COMMAND_LOCATORS = new Set(['which', 'whereis', 'type', 'command', 'hash']);
 
 /** Whether an invocation names `file` or its folder (by path or glob), or is a `find` whose results may include it. */
 function looksWhereItIs(invocation: ShellInvocation, file: string): boolean {
@@ -79,9 +84,27 @@ function looksWhereItIs(invocation: ShellInvocation, file: string): boolean {
   return true;
 }
 
+/** Package managers' subcommands that remove a package (`npm uninstall -g gobby`, `pipx uninstall gobby`). */
+const REMOVES_PACKAGE: Readonly<Record<string, readonly string[]>> = {
+  npm: ['uninstall', 'remove', 'rm', 'r', 'un', 'unlink'],
+  pnpm: ['remove', 'rm', 'uninstall', 'un', 'unlink'],
+  yarn: ['remove', 'unlink'],
+  bun: ['remove', 'rm', 'unlink'],
+  pip: ['uninstall'],
+  pip3: ['uninstall'],
+  pipx: ['uninstall'],
+  brew: ['uninstall', 'remove', 'rm', 'unlink'],
+};
+
 /** The human-only gobby command an invocation runs, spelled as argv, or null. */
 export function overrideCommandOf(invocation: ShellInvocation): string | null {
   const program = invocation.program.split('/').pop() ?? '';
+  // Removing gobby's package takes its hooks' command away: the same as `gobby uninstall`.
+  const removal = REMOVES_PACKAGE[program];
+  if (removal) {
+    const words = invocation.args.filter((arg) => !arg.startsWith('-'));
+    return removal.includes(words[0] ?? '') && words.slice(1).some((word) => /^(?:@[^/]+\/)?gobby(?:@.*)?$/.test(word)) ? `${program} ${words[0]} gobby` : null;
+  }
   let argv: readonly string[] | undefined;
   if (program === 'gobby') argv = invocation.args;
   else {

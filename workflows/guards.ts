@@ -215,7 +215,8 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   }
   // Pids only known at run time (`pgrep -f gobby | xargs kill`, `kill $(lsof -ti:7377)`) come
   // from another program of the same command: one that names the daemon gives them away.
-  const signalsRunTimePids = shell.effects.some((effect) => effect.kind === 'signal' && effect.by === 'pid' && !/^-?\d+$/.test(effect.target));
+  // The shell's own pid (`$$`, `$BASHPID`) and its last background job (`$!`) are never the daemon's.
+  const signalsRunTimePids = shell.effects.some((effect) => effect.kind === 'signal' && effect.by === 'pid' && !/^-?\d+$/.test(effect.target) && !OWN_PIDS.has(effect.target));
   if (signalsRunTimePids && shell.invocations.some((invocation) => invocation.args.some((arg) => namesTheDaemon(arg, ground)))) {
     return {
       kind: 'daemon-signal',
@@ -328,6 +329,9 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround): GuardDe
 /** An assignment, anywhere in the command, of a variable that moves where Claude Code reads its user settings. */
 const RELOCATES_CLAUDE_SETTINGS = /(?:^|[\s;&|(`])(?:export\s+|env\s+(?:-\S+\s+)*)?(CLAUDE_CONFIG_DIR|HOME)=/;
 
+/** Pids the shell knows of itself: the shell, and the job it last started in the background. */
+const OWN_PIDS = new Set(['$$', '${$}', '$BASHPID', '${BASHPID}', '$!', '${!}']);
+
 /** Flags that start a Claude Code whose hooks or settings are not the ones gobby installed. */
 const HOOK_DROPPING_FLAGS = new Set(['--bare', '--safe-mode', '--settings', '--setting-sources', '--restricted']);
 
@@ -339,7 +343,34 @@ function changes(path: PathRef, ground: ProtectedGround, program: string, orAbov
   if (path.path.endsWith('/**')) return treeReaches(path.path, ground) ? protectedFileDenial(path.path, program) : null;
   // A dynamic path is checked as rendered too: `${F:-.claude/settings.json}` most likely is that
   // file, and one behind a `cd` that may not have run most likely is where the cd was going.
-  return isProtected(path.path, ground) ? protectedFileDenial(path.path, program) : null;
+  if (isProtected(path.path, ground)) return protectedFileDenial(path.path, program);
+  // Only its end is written (`$OLDPWD/.claude`, `$D/.gobby/gobby.db`): gobby's names there are gobby's files.
+  return path.dynamic && endsInGroundName(path.path, ground, orAbove) ? protectedFileDenial(path.path, program) : null;
+}
+
+/**
+ * Whether a path known only at run time ends in the name of one of gobby's files or folders as it
+ * sits in a project or a home (`.claude/settings.json`, `.gobby`, and `.claude` itself when
+ * `orAbove`), or goes on below `.gobby`.
+ */
+function endsInGroundName(path: string, ground: ProtectedGround, orAbove: boolean): boolean {
+  const ends = (name: string) => path === name || path.endsWith(`/${name}`);
+  // A protected name covers everything below it; a folder that only holds protected files (`.claude`) is itself the name.
+  const protectedName = groundNames(ground).some((name) => ends(name) || path.includes(`/${name}/`));
+  return protectedName || (orAbove && (ground.protectedFolders ?? []).some((folder) => ends(folder.slice(folder.lastIndexOf('/') + 1))));
+}
+
+/** The protected paths' names as they end any project or home: `.claude/settings.json`, `.gobby`. */
+function groundNames(ground: ProtectedGround): string[] {
+  const names: string[] = [];
+  for (const protectedPath of ground.protectedPaths ?? []) {
+    const segments = protectedPath.split('/');
+    const name = segments[segments.length - 1]!;
+    const parent = segments[segments.length - 2] ?? '';
+    if (parent.startsWith('.')) names.push(`${parent}/${name}`);
+    else if (name.startsWith('.')) names.push(name);
+  }
+  return names;
 }
 
 /**

@@ -65,6 +65,23 @@ describe("gobby's own ground, spelled another way", () => {
     ["at now <<< 'gobby workflow clear --reason done'", 'override'],
     ["batch <<'EOF'\ngobby workflow phase execute --force --reason x\nEOF", 'override'],
     ['systemd-run --user --unit x gobby workflow reset --reason x', 'override'],
+    ["echo 'gobby workflow disable --for 1h --reason x' | at now", 'override'],
+    ["tmux new -d 'gobby workflow phase fix --force --reason x'", 'override'],
+    // Code printed into a shell, or handed to a session of its own, is judged as if it ran here.
+    ["echo 'rm -rf .claude' | sh", 'protected-file'],
+    ["printf '%s\\n' 'rm -f .claude/settings.local.json' | bash", 'protected-file'],
+    ["tmux new-session -d 'rm -rf ~/.gobby'", 'protected-file'],
+    ['screen -dm rm -rf .claude', 'protected-file'],
+    // Removing gobby's package, or its launcher found at run time.
+    ['npm uninstall -g gobby', 'override'],
+    ['pnpm remove @acme/gobby', 'override'],
+    ['pipx uninstall gobby', 'override'],
+    ['rm -f $(which gobby)', 'protected-file'],
+    ['rm -rf "$(dirname "$(command -v gobby)")"', 'protected-file'],
+    // A path whose start is known only at run time, ending in one of gobby's names.
+    ['rm -rf $OLDPWD/.claude', 'protected-file'],
+    ['rm -rf "$D/.gobby"', 'protected-file'],
+    ["echo '{}' > \"$ROOT/.claude/settings.local.json\"", 'protected-file'],
     ["tmux new -d 'gobby workflow disable --reason x'", 'override'],
     // A program gobby does not know, given one of gobby's files.
     ["jq '.disableAllHooks = true' .claude/settings.json | sponge .claude/settings.json", 'protected-file'],
@@ -158,6 +175,11 @@ describe("gobby's own ground, spelled another way", () => {
     ["gdb -p $(pgrep -f daemon/main.js) -batch -ex 'call exit(0)'", 'daemon-signal'],
     ['gdb --pid=4242', 'daemon-signal'],
     ['lldb -n node', 'daemon-signal'],
+    // Starving or crippling the daemon's process by pid.
+    ['renice 19 -p $(pgrep -f gobby)', 'daemon-signal'],
+    ['prlimit --pid 4242 --nofile=0', 'daemon-signal'],
+    ['cpulimit -p 4242 -l 1', 'daemon-signal'],
+    ['taskset -p 0x1 4242', 'daemon-signal'],
     // Claude Code's managed policy, which a ConfigChange hook cannot keep from applying.
     ['echo \'{"disableAllHooks":true}\' > /etc/claude-code/managed-settings.json', 'protected-file'],
     ['python3 -c "open(\'/etc/claude-code/managed-settings.json\',\'w\')"', 'protected-file'],
@@ -195,6 +217,9 @@ describe("gobby's own ground, spelled another way", () => {
     'mkdir -p .claude/commands && cp /tmp/review.md .claude/commands/ && rm .claude/commands/old.md',
     'cp /tmp/*.md .claude/commands/ && cp "$F" .claude/agents/ && cp /tmp/notes.md .claude/',
     'cp -r template/. . && rsync -a src/ build/ && rsync -a tmpl/ ./',
+    "rm -rf $BUILD/dist $X/.claude/commands/old.md && cp review.md \"$P/.claude/commands/\" && echo 'npm test' | sh",
+    'which gobby && gobby workflow status && npm uninstall lodash && renice 5 -p $$ && nice -n 5 npm test',
+    "tmux new -d -s web 'npm run dev' && screen -dmS w npm run dev && awk '{print $1 > \"out.txt\"}' data",
     'mkdir -p .claude && git checkout -- src .claude/commands && git restore .',
     'tar -xzf /tmp/fixtures.tgz && unzip -o /tmp/skills.zip -d .claude/commands',
     'terraform plan -out=plan.bin && sponge out.txt < in.txt && mytool .claude/commands/review.md',

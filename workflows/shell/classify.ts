@@ -171,7 +171,8 @@ function visitStatements(run: Run, statements: readonly Statement[], scope: Scop
 
 type AnyNode = PipelineNode | AndOr | CommandNode | CompoundList;
 
-function visitNode(run: Run, node: AnyNode, scope: Scope, depth: number, reparses: number): void {
+/** `piped`: what the command before it in a pipeline prints, when that is fixed text. */
+function visitNode(run: Run, node: AnyNode, scope: Scope, depth: number, reparses: number, piped?: Arg): void {
   if (depth > MAX_NESTING) {
     emit(run, { kind: 'opaque', why: `the command nests deeper than ${MAX_NESTING} levels` });
     return;
@@ -179,12 +180,18 @@ function visitNode(run: Run, node: AnyNode, scope: Scope, depth: number, reparse
   const next = depth + 1;
   switch (node.type) {
     case 'Command':
-      visitCommand(run, node, scope, next, reparses);
+      visitCommand(run, node, scope, next, reparses, piped);
       return;
-    case 'Pipeline':
+    case 'Pipeline': {
       // Every part of a pipeline with more than one command runs in its own subshell.
-      for (const command of node.commands) visitNode(run, command, node.commands.length > 1 ? scope.clone() : scope, next, reparses);
+      let printed: Arg | undefined;
+      for (const command of node.commands) {
+        const part = node.commands.length > 1 ? scope.clone() : scope;
+        visitNode(run, command, part, next, reparses, printed);
+        printed = command.type === 'Command' ? printedText(command, wordEnv(run, part)) : undefined;
+      }
       return;
+    }
     case 'AndOr': {
       // Each command runs after the one before it (assumed to succeed, as a cd usually does);
       // the list may stop after any of them, so afterwards only what all stops agree on is known.
@@ -352,9 +359,40 @@ function applyRedirect(fx: CommandEffects, redirect: Redirection, env: WordEnv, 
   }
 }
 
-/** Code fed to a command's input by a here-doc or here-string, when it is fixed text. */
-function literalStdin(redirects: readonly Redirection[], env: WordEnv): Arg | undefined {
-  let stdin: Arg | undefined;
+/**
+ * What `echo` or `printf` prints into a pipe (`echo 'rm -rf x' | sh`, `printf '%s\n' cmd | at
+ * now`), so that the command reading it is judged on that text; undefined for any other command.
+ * Text built at run time comes back dynamic.
+ */
+function printedText(node: Extract<CommandNode, { type: 'Command' }>, env: WordEnv): Arg | undefined {
+  const program = node.name?.text;
+  if ((program !== 'echo' && program !== 'printf') || node.prefix.length > 0) return undefined;
+  const words: Arg[] = [];
+  for (const item of node.suffix) {
+    if (item.type !== 'Word') return undefined; // redirected elsewhere: nothing reaches the pipe
+    renderWordFields(item, env, [], words);
+  }
+  const dynamic = words.some((word) => word.dynamic);
+  let text: string;
+  if (program === 'echo') {
+    let first = 0;
+    while (first < words.length && /^-[neE]+$/.test(words[first]!.value)) first++;
+    text = `${words.slice(first).map((word) => word.value).join(' ')}\n`;
+  } else {
+    const [format, ...rest] = words;
+    if (!format) return undefined;
+    const directives = format.value.match(/%./g) ?? [];
+    // `printf 'text'` and `printf '%s\n' a b` are what agents write; other formats are left to run time.
+    if (directives.some((directive) => directive !== '%s' && directive !== '%%')) return { value: format.value, dynamic: true, unknownAt: 0 };
+    text = directives.length === 0 ? format.value : rest.map((word) => format.value.replace('%s', word.value)).join('');
+    text = text.replaceAll('\\n', '\n').replaceAll('%%', '%');
+  }
+  return dynamic ? { value: text, dynamic: true, unknownAt: 0 } : literalArg(text);
+}
+
+/** Code fed to a command's input by a here-doc or here-string (or `piped` in), when it is fixed text. */
+function literalStdin(redirects: readonly Redirection[], env: WordEnv, piped: Arg | undefined): Arg | undefined {
+  let stdin = piped;
   for (const redirect of redirects) {
     const fd = redirect.descriptor?.type === 'FileDescriptor' ? redirect.descriptor.value : 0;
     if (fd !== 0) continue;
@@ -367,7 +405,7 @@ function literalStdin(redirects: readonly Redirection[], env: WordEnv): Arg | un
   return stdin;
 }
 
-function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>, scope: Scope, depth: number, reparses: number): void {
+function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>, scope: Scope, depth: number, reparses: number, piped?: Arg): void {
   const env = wordEnv(run, scope);
   const nested: NestedScript[] = [];
   // Most commands have neither assignments nor redirections: those lists are made only when needed.
@@ -390,7 +428,7 @@ function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>,
       args.push(renderAssignment(item, env, nested));
     } else (redirects ??= []).push(item);
   }
-  const fx = new CommandEffects(run, scope, depth, reparses, redirects === undefined ? undefined : literalStdin(redirects, env));
+  const fx = new CommandEffects(run, scope, depth, reparses, redirects === undefined ? piped : literalStdin(redirects, env, piped));
   if (prefixAssignments !== undefined) {
     // Without a command the assignments set shell variables that later words may expand.
     const setsShellVariables = name === undefined && args.length === 0;

@@ -1,7 +1,7 @@
 // Programs that run other code: shells and `eval` (literal code is re-parsed and classified),
 // interpreters (inline code, a script file or stdin is opaque), and the prefixes that run the
 // command after them (env, sudo, timeout, xargs…), which are peeled so the real program is judged.
-import { hasOption, optionValues, parseArgv, type OptionSpec } from './argv.js';
+import { hasOption, optionValues, parseArgv, type OptionSpec, type ParsedArgv } from './argv.js';
 import { entries, onlyAsksVersion, operandsOf, runsTests, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { dirName } from './paths.js';
 import { literalArg, type Arg } from './words.js';
@@ -273,18 +273,55 @@ const crontab: ProgramHandler = (site, fx) => {
   fx.opaque('crontab installs commands that run later', 'crontab');
 };
 
-const TMUX_RUNS = new Set(['new', 'new-session', 'new-window', 'neww', 'split-window', 'splitw', 'respawn-pane', 'respawn-window', 'send-keys', 'send', 'run-shell', 'run', 'if-shell', 'source-file', 'source']);
-/** screen options that list, attach or detach sessions; a session name may follow them. */
-const SCREEN_LOOKS = new Set(['-ls', '-list', '-r', '-R', '-x', '-d', '-D', '-S', '-wipe']);
+/** tmux commands whose operands are a shell command it runs (`tmux new -d 'npm run dev'`). */
+const TMUX_RUNS_COMMAND = new Set(['new', 'new-session', 'new-window', 'neww', 'split-window', 'splitw', 'respawn-pane', 'respawnp', 'respawn-window', 'respawnw', 'run-shell', 'run']);
+/** tmux commands that run what gobby cannot see: keys typed into a shell, a condition's commands, a file of tmux commands. */
+const TMUX_RUNS_OTHER = new Set(['send-keys', 'send', 'if-shell', 'if', 'source-file', 'source']);
+/** Options of those commands that take a value (`-s name`, `-c dir`, `-t target`, `-e VAR=x`). */
+const TMUX_COMMAND_OPTIONS: OptionSpec = { short: 'ceFflnpstxy', stopAtOperand: true };
+/** tmux's own options that take a value: a socket, a config file (`-f`), a shell command (`-c`). */
+const TMUX_OPTIONS: OptionSpec = { short: 'LSfcT', stopAtOperand: true };
+const SCREEN_ATTACHES = new Set(['-ls', '-list', '-r', '-R', '-x', '-wipe', '-Q']);
+/** screen options that take a value (`-S name`, `-c rcfile`); the first operand after them starts the command it runs. */
+const SCREEN_OPTIONS: OptionSpec = { short: 'ScehLpstTX', long: ['Logfile'], stopAtOperand: true };
 
-/** tmux and screen run commands in sessions of their own; listing and attaching do not. */
+/**
+ * tmux and screen run commands in sessions of their own, which outlive the session's turn: the
+ * command is judged as if it ran here. Keys sent to a shell, or a file of commands, are opaque;
+ * listing and attaching run nothing.
+ */
 const terminalMultiplexer: ProgramHandler = (site, fx) => {
-  const args = site.args.map((arg) => arg.value);
-  const runs =
-    site.program === 'tmux'
-      ? TMUX_RUNS.has(args.find((arg) => !arg.startsWith('-')) ?? '')
-      : args.length > 0 && !args.every((arg, i) => SCREEN_LOOKS.has(arg) || (!arg.startsWith('-') && SCREEN_LOOKS.has(args[i - 1] ?? '')));
-  if (runs) fx.opaque(`${site.program} runs commands in a session of its own`, site.program);
+  const args = site.args;
+  if (site.program === 'tmux') {
+    const global = parseArgv(args, TMUX_OPTIONS);
+    const config = optionValues(global, '-f')[0];
+    if (config) fx.opaque(`tmux runs the commands in \`${config.value}\``, 'tmux');
+    const shellCommand = optionValues(global, '-c')[0];
+    if (shellCommand) fx.runShellCode(shellCommand, 'tmux', false);
+    const command = args[global.rest];
+    if (command === undefined) return;
+    if (TMUX_RUNS_OTHER.has(command.value) || command.dynamic) fx.opaque(`tmux ${command.value} runs commands gobby cannot see`, 'tmux');
+    else if (TMUX_RUNS_COMMAND.has(command.value)) {
+      const rest = args.slice(global.rest + 1);
+      const parsed = parseArgv(rest, TMUX_COMMAND_OPTIONS);
+      const directory = optionValues(parsed, '-c')[0];
+      runJoined(rest.slice(parsed.rest), 'tmux', directory ? fx.at(directory) : fx, false);
+    }
+    return;
+  }
+  // Listing, attaching and detaching run nothing (`screen -ls`, `screen -r dev`, `screen -d dev`).
+  if (args.some((arg) => SCREEN_ATTACHES.has(arg.value))) return;
+  const detaches = args.some((arg) => arg.value === '-d' || arg.value === '-D');
+  if (detaches && !args.some((arg) => /^-[a-zA-Z]*m/.test(arg.value))) return;
+  const parsed = parseArgv(args, SCREEN_OPTIONS);
+  const rcfile = optionValues(parsed, '-c')[0];
+  if (rcfile) {
+    fx.read('screen', rcfile);
+    fx.opaque(`screen runs the commands in \`${rcfile.value}\``, 'screen');
+  }
+  const command = args.slice(parsed.rest);
+  if (hasOption(parsed, '-X')) fx.opaque('screen -X sends commands to a running session', 'screen');
+  else if (command.length > 0) fx.run(command);
 };
 
 const alias: ProgramHandler = (site, fx) => {
@@ -502,6 +539,27 @@ function attachTo(program: string, pids: Arg, fx: ShellEffects): void {
 }
 
 /**
+ * Tools that change a running process by pid (`renice 19 -p PID`, `taskset -p 1 PID`, `chrt -p 0
+ * PID`, `ionice -c3 -p PID`, `prlimit --pid PID --nofile=0`, `cpulimit -p PID -l 1`) can starve or
+ * cripple it: to gobby, a signal to that process. Without a pid they run a command, as prefixes.
+ */
+function tunesProcesses(spec: OptionSpec, skip: number, pidsOf: (parsed: ParsedArgv, operands: Arg[]) => readonly Arg[] | undefined): ProgramEntry {
+  const asPrefix = prefix(spec, skip);
+  return {
+    prefix: true,
+    handle: (site, fx) => {
+      const parsed = parseArgv(site.args, spec);
+      const pids = pidsOf(parsed, operandsOf(parsed, site));
+      if (pids === undefined) asPrefix.handle(site, fx);
+      else for (const pid of pids) fx.signal(site.program, pid.value, 'pid');
+    },
+  };
+}
+
+/** `taskset -p [mask] PID`, `chrt -p [prio] PID`: the pid is the last operand. */
+const lastOperandWithP = (parsed: ParsedArgv, operands: Arg[]): readonly Arg[] | undefined => (hasOption(parsed, '-p', '--pid') ? operands.slice(-1) : undefined);
+
+/**
  * gdb and lldb run script files like an interpreter, and attach to a process by pid (`-p`, `--pid`,
  * lldb's `--attach-pid`), by name (lldb's `-n`/`--attach-name`) or as gdb's second operand
  * (`gdb prog 1234`).
@@ -605,14 +663,18 @@ export const CODE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['nohup', prefix({})],
   ['timeout', prefix({ short: 'sk', long: ['signal', 'kill-after'] }, 1)],
   ['stdbuf', prefix({ short: 'ioe', long: ['input', 'output', 'error'] })],
-  ['ionice', prefix({ short: 'cnp', long: ['class', 'classdata', 'pid', 'pgid', 'uid'] })],
+  ['ionice', tunesProcesses({ short: 'cnpPu', long: ['class', 'classdata', 'pid', 'pgid', 'uid'] }, 0, (parsed) => (hasOption(parsed, '-p', '--pid') ? optionValues(parsed, '-p', '--pid') : undefined))],
+  // `renice [-n] PRIO [-p] PID…`: every operand but a priority not given with -n.
+  ['renice', tunesProcesses({ short: 'n', long: ['priority', 'relative'] }, 0, (parsed, operands) => (hasOption(parsed, '-n', '--priority', '--relative') ? operands : operands.slice(1)))],
+  ['prlimit', tunesProcesses({ short: 'po', long: ['pid', 'output'] }, 0, (parsed) => (hasOption(parsed, '-p', '--pid') ? optionValues(parsed, '-p', '--pid') : undefined))],
+  ['cpulimit', tunesProcesses({ short: 'lpPe', long: ['limit', 'pid', 'path', 'exe'] }, 0, (parsed) => (hasOption(parsed, '-p', '--pid') ? optionValues(parsed, '-p', '--pid') : undefined))],
   ['setsid', prefix({})],
   ...entries(scheduler, 'at', 'batch'),
   ['crontab', { handle: crontab }],
   ...entries(terminalMultiplexer, 'tmux', 'screen'),
   ['systemd-run', prefix({ short: 'pEM', long: ['unit', 'property', 'description', 'slice', 'setenv', 'working-directory', 'machine', 'uid', 'gid', 'nice', 'on-active', 'on-boot', 'on-startup', 'on-unit-active', 'on-unit-inactive', 'on-calendar', 'on-clock-change', 'on-timezone-change', 'timer-property', 'path-property', 'socket-property', 'service-type', 'expand-environment'] })],
-  ['taskset', prefix({}, 1)],
-  ['chrt', prefix({ short: 'T', long: ['sched-runtime', 'sched-deadline', 'sched-period'] }, 1)],
+  ['taskset', tunesProcesses({}, 1, lastOperandWithP)],
+  ['chrt', tunesProcesses({ short: 'T', long: ['sched-runtime', 'sched-deadline', 'sched-period'] }, 1, lastOperandWithP)],
   ['unbuffer', prefix({})],
   ['caffeinate', prefix({ short: 'tw' })],
   ['chronic', prefix({})],
