@@ -1,8 +1,8 @@
 // Programs that reach the network or signal other processes. Network targets are kept as
 // written; signal targets say whether they name a pid, a process name, a port or a job.
 import { hasOption, optionValues, parseArgv, type OptionSpec } from './argv.js';
-import { entries, onlyAsksVersion, operandsOf, type ProgramEntry, type ProgramHandler } from './program-kit.js';
-import type { Arg } from './words.js';
+import { entries, onlyAsksVersion, operandsOf, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { literalArg, type Arg } from './words.js';
 
 /** The file curl -O / wget would save a URL to: its last path segment. */
 function remoteFileName(url: string): string {
@@ -126,6 +126,60 @@ const scp: ProgramHandler = (site, fx) => {
   else fx.write(site.program, destination);
 };
 
+/** Commands of sftp, ftp and lftp that fetch files into the local folder, and the ones that run a local shell. */
+const FETCHES = /^(?:get|reget|mget|pget|lget|mirror|newer|recv)$/;
+const RUNS_LOCALLY = /^(?:!|local$|shell$)/;
+
+/**
+ * sftp, ftp and lftp run the commands they are given (on their input, `sftp -b file`, `lftp -c`/
+ * `-e`/`-f`): fixed text is read for what it fetches here (`get`, `mget`, `mirror`: files of
+ * names gobby does not know, `<cwd>/**`) and for a local shell (`!cmd`); a file of commands is opaque.
+ */
+function transferCommands(program: string, fx: ShellEffects, script: Arg | undefined, file: Arg | undefined): void {
+  if (file && file.value !== '-') {
+    fx.read(program, file);
+    fx.opaque(`${program} runs the commands in \`${file.value}\``, program);
+  }
+  if (script === undefined) return;
+  if (script.dynamic) fx.opaque(`${program} runs commands built at run time`, program);
+  const commands = script.value.split(/[\n;]/).map((line) => line.trim().split(/\s+/)[0] ?? '');
+  if (commands.some((command) => RUNS_LOCALLY.test(command))) fx.opaque(`${program} runs local shell commands (!)`, program);
+  if (commands.some((command) => FETCHES.test(command))) fx.write(program, { path: `${fx.cwd === '/' ? '' : fx.cwd}/**`, dynamic: true });
+  for (const line of script.value.split(/[\n;]/)) {
+    const [command, host] = line.trim().split(/\s+/);
+    if (command === 'open' && host) fx.network(program, host);
+  }
+}
+
+/** `sftp [options] [user@]host[:path [localdir]]`: a path that names a file fetches it here without a session. */
+const sftp: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'bcDFiJlPRSBosX' });
+  if (optionValues(parsed, '-S').length > 0 || optionValues(parsed, '-o').some((option) => /^(?:ProxyCommand|LocalCommand)/i.test(option.value))) fx.opaque('sftp runs a local command', 'sftp');
+  const [target] = operandsOf(parsed, site);
+  if (!target) return;
+  const remote = /^(?:sftp:\/\/)?(?:[^@/:]+@)?([^/:]+)(?::(.*))?$/.exec(target.value);
+  const port = optionValues(parsed, '-P')[0];
+  fx.network('sftp', `${remote?.[1] ?? target.value}${port ? `:${port.value}` : ''}`);
+  const fetchesFile = remote?.[2] !== undefined && remote[2] !== '' && !remote[2].endsWith('/');
+  transferCommands('sftp', fx, fetchesFile ? literalArg('get') : fx.stdin, optionValues(parsed, '-b')[0]);
+};
+
+const lftp: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'cefpu', long: ['user', 'password', 'env-password'] });
+  const [host] = operandsOf(parsed, site);
+  if (host) fx.network('lftp', host.value);
+  const inline = [...optionValues(parsed, '-c'), ...optionValues(parsed, '-e')];
+  const script = inline.length > 0 ? { value: inline.map((arg) => arg.value).join('\n'), dynamic: inline.some((arg) => arg.dynamic), unknownAt: 0 } : fx.stdin;
+  transferCommands('lftp', fx, script, optionValues(parsed, '-f')[0]);
+};
+
+/** ftp's options are flags; its operand is the host, and its commands come on its input. */
+const ftp: ProgramHandler = (site, fx) => {
+  const host = site.args.find((arg) => !arg.value.startsWith('-'));
+  if (host) fx.network('ftp', host.value);
+  transferCommands('ftp', fx, fx.stdin, undefined);
+};
+
 const firstOperandHost: ProgramHandler = (site, fx) => {
   if (onlyAsksVersion(site.args)) return;
   const parsed = parseArgv(site.args, { short: 'cwWiIstpqbfkmMnQSTlg', long: ['port', 'type', 'class', 'server'] });
@@ -229,8 +283,10 @@ export const NET_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['ssh', { handle: ssh }],
   ['mosh', { handle: ssh }],
   ['scp', { handle: scp }],
-  ['sftp', { handle: scp }],
-  ...entries(firstOperandHost, 'ping', 'ping6', 'dig', 'host', 'nslookup', 'traceroute', 'tracepath', 'mtr', 'whois', 'http', 'https', 'xh', 'httpie', 'ftp', 'lftp', 'nmap', 'grpcurl', 'websocat', 'wscat'),
+  ['sftp', { handle: sftp }],
+  ['lftp', { handle: lftp }],
+  ['ftp', { handle: ftp }],
+  ...entries(firstOperandHost, 'ping', 'ping6', 'dig', 'host', 'nslookup', 'traceroute', 'tracepath', 'mtr', 'whois', 'http', 'https', 'xh', 'httpie', 'nmap', 'grpcurl', 'websocat', 'wscat'),
   ['openssl', { handle: openssl }],
   ['kill', { handle: kill }],
   ...entries(pkill, 'pkill'),
