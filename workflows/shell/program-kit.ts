@@ -179,7 +179,9 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
       // unless it is the value of an option that names an output (`--basetemp /tmp/x`).
       const previous = i > 0 ? args[i - 1]!.value : '';
       const isOutput = previous.startsWith('-') && !previous.includes('=') && takesOutputPath(previous, program);
-      if (!isOutput && /^(?:\/|~\/|\.\.)/.test(arg.value) && outside(fx.path(arg).path)) return `runs ${fx.path(arg).path}, outside the project`;
+      // Bazel's targets are labels of the workspace (`//...`, `//pkg:test`, `@repo//x`), not paths.
+      const label = (program === 'bazel' || program === 'bazelisk') && /^(?:\/\/|@)/.test(arg.value);
+      if (!isOutput && !label && /^(?:\/|~\/|\.\.)/.test(arg.value) && outside(fx.path(arg).path)) return `runs ${fx.path(arg).path}, outside the project`;
       if (!make) continue;
       // `make test CC=/tmp/x.sh`: a variable set to a file outside the project.
       const assigned = /^[A-Za-z_][A-Za-z0-9_]*=(.+)$/.exec(arg.value)?.[1];

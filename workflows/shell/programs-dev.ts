@@ -244,6 +244,14 @@ function manager(spec: ManagerSpec): ProgramHandler {
       return;
     }
     const sub = subArg?.value;
+    // `yarn workspace web test`, `yarn workspaces foreach -A run test`: the command, in one or every workspace.
+    if (site.program === 'yarn' && (sub === 'workspace' || sub === 'workspaces')) {
+      const inner = parseArgv(rest, { short: 'j', long: ['jobs', 'include', 'exclude', 'from', 'since'], stopAtOperand: true });
+      const command = rest.slice(inner.rest);
+      const innerArgs = sub === 'workspace' ? command.slice(1) : command[0]?.value === 'foreach' ? command.slice(1 + parseArgv(command.slice(1), { short: 'j', long: ['jobs', 'include', 'exclude', 'from', 'since'], stopAtOperand: true }).rest) : command;
+      if (innerArgs.length > 0) manager(spec)({ program: site.program, args: innerArgs, stdinArgs: site.stdinArgs }, fx);
+      return;
+    }
     const directory = optionValues(parsed, '-C', '--dir', '--prefix', '--cwd', '--directory')[0];
     const here = directory ? fx.at(directory) : fx;
     let action = sub === undefined ? spec.bare : spec.actions[sub] ?? (spec.unknownIsScript ? 'script' : undefined);
@@ -344,6 +352,30 @@ function taskRunner(testGoals: RegExp, options: OptionSpec): ProgramHandler {
     else here.unknown([site.program, ...goals.map((goal) => goal.value)].join(' '));
   };
 }
+
+/**
+ * Monorepo task runners run a task of every (or some) package: `turbo run test`, `turbo test`,
+ * `nx test app`, `nx run app:test`, `nx run-many -t test lint`, `nx affected --target=test`,
+ * `lerna run test`. A test-like task is a test run; any other is a task gobby does not know.
+ */
+const WORKSPACE_TASK_OPTIONS: OptionSpec = { short: 'tpc', long: ['filter', 'scope', 'ignore', 'target', 'targets', 'projects', 'project', 'configuration', 'concurrency', 'parallel', 'base', 'head', 'since', 'cache-dir', 'output-logs', 'log-order', 'graph', 'exclude', 'cwd'] };
+
+const workspaceTasks: ProgramHandler = (site, fx) => {
+  if (onlyAsksVersion(site.args)) return;
+  const parsed = parseArgv(site.args, WORKSPACE_TASK_OPTIONS);
+  const operands = operandsOf(parsed, site);
+  const verb = operands[0]?.value;
+  const targets = optionValues(parsed, '-t', '--target', '--targets').flatMap((arg) => arg.value.split(','));
+  let tasks: string[];
+  if (['run-many', 'affected'].includes(verb ?? '')) tasks = targets;
+  else if (verb === 'run' || verb === 'exec') tasks = operands.slice(1, site.program === 'nx' ? 2 : undefined).map((arg) => arg.value.slice(arg.value.lastIndexOf(':') + 1));
+  else tasks = verb === undefined ? [] : [verb];
+  if (operands.some((arg) => arg.dynamic)) fx.opaque(`${site.program} runs a task named at run time`, site.program);
+  else if (verb === 'exec') fx.unknown(`${site.program} exec`);
+  else if (tasks.length > 0 && tasks.every((task) => TEST_SCRIPT.test(task))) runsTests(fx, site.program, `${site.program} ${tasks.join(' ')}`, site.args);
+  else if (['ls', 'list', 'graph', 'show', 'info', 'report', 'changed', 'diff', 'print-affected', 'daemon', 'login', 'telemetry'].includes(verb ?? '')) return;
+  else fx.unknown([site.program, ...(tasks.length > 0 ? tasks : [verb ?? ''])].join(' ').trim());
+};
 
 /** A subcommand tool: `cargo test`, `go test`, `dotnet test`… */
 function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>): ProgramHandler {
@@ -515,6 +547,9 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['mix', { handle: subcommands({ test: 'test', 'deps.get': 'install', 'deps.update': 'install', compile: 'write', format: 'write', run: 'opaque', 'hex.publish': 'network' }) }],
   ...entries(subcommands({ test: 'test', build: 'write', run: 'opaque', pub: 'install', analyze: 'read', format: 'write', doctor: 'read' }), 'flutter', 'dart'),
   ...entries(subcommands({ test: 'test', build: 'write', run: 'opaque', package: 'install' }), 'swift'),
+  ...entries(workspaceTasks, 'turbo', 'nx', 'lerna'),
+  ...entries(subcommands({ test: 'test', coverage: 'test', build: 'write', run: 'opaque', query: 'read', cquery: 'read', aquery: 'read', info: 'read', version: 'read', clean: 'write', fetch: 'install', sync: 'install', mod: 'install' }), 'bazel', 'bazelisk'),
+  ['xcodebuild', { handle: (site, fx) => (site.args.some((arg) => /^(?:test|test-without-building)$/.test(arg.value)) ? runsTests(fx, 'xcodebuild', 'xcodebuild test', site.args) : site.args.some((arg) => /^-(?:list|showsdks|showBuildSettings|version|showdestinations)$/.test(arg.value)) ? undefined : fx.unknown('xcodebuild')) }],
   ...entries(subcommands({ test: 'test', build: 'write', run: 'opaque', install: 'install' }), 'stack', 'cabal', 'lein', 'sbt', 'zig'),
   ...entries(taskRunner(/^(?:tests?|check|checks|test-[\w.-]+|check-[\w.-]+|unit|unittest|spec)$/, { short: 'CfjIlo', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs', 'load-average', 'old-file', 'what-if', 'new-file', 'eval'] }), 'make', 'gmake', 'bmake'),
   ...entries(taskRunner(/^(?:test|check|verify|surefire:test|failsafe:integration-test|integration-test|tests|clean)$/, { short: 'fDPplbsSt', long: ['file', 'projects', 'activate-profiles', 'threads', 'settings', 'project-dir', 'build-file', 'settings-file', 'init-script', 'exclude-task', 'console'] }), 'mvn', 'mvnw', 'gradle', 'gradlew'),

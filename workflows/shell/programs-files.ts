@@ -30,6 +30,12 @@ const PURE_PROGRAMS = [
   'compgen', 'complete', 'compopt', 'bc', 'date', 'hostname', 'realpath', 'readlink',
 ];
 
+/** journalctl only reads logs, unless told to rotate, flush or vacuum them (the system's logs, which gobby does not judge). */
+const journalctl: ProgramHandler = (site, fx) => {
+  const maintenance = site.args.find((arg) => /^--(?:vacuum-|rotate|flush|relinquish-var|sync|setup-keys|update-catalog)/.test(arg.value));
+  if (maintenance) fx.unknown(`journalctl ${maintenance.value.split('=')[0]}`);
+};
+
 const GREP_OPTIONS: OptionSpec = { short: 'efmABCdD', long: ['regexp', 'file', 'max-count', 'after-context', 'before-context', 'context', 'directories', 'devices', 'include', 'exclude', 'exclude-dir', 'exclude-from', 'label', 'binary-files', 'color', 'colour', 'group-separator'] };
 
 /** Read-only programs whose operands are files, with the options that take a value. */
@@ -521,6 +527,7 @@ const rsync: ProgramHandler = (site, fx) => {
 
 export const FILE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ...entries(noEffect, ...PURE_PROGRAMS),
+  ['journalctl', { handle: journalctl }],
   ...READERS.flatMap(([names, spec, skip, withoutOperands]) =>
     entries(skip === -1 ? searchHandler(spec) : readsOperands(spec, skip, withoutOperands), ...names),
   ),

@@ -180,6 +180,50 @@ const ftp: ProgramHandler = (site, fx) => {
   transferCommands('ftp', fx, fx.stdin, undefined);
 };
 
+/**
+ * Client commands in SQL that reach outside the database: a local shell (`\\!`, `system`), local
+ * files written or run (`\\o`, `\\w`, `\\g file`, `\\s file`, `\\copy … to`, `\\i`, `tee`,
+ * `source`), and files the server writes (`COPY … TO`, `INTO OUTFILE`, `lo_export`).
+ */
+const SQL_REACHES_OUT = /\\(?:!|o\b|w\b|g\s+\S|s\s+\S|copy\b|i\b|ir\b|lo_export|setenv)|\bsystem\b|^\s*(?:tee|source)\b|\bcopy\b[\s\S]*\bto\b|\binto\s+(?:out|dump)file\b|\blo_export\b|\bpager\b/im;
+
+/**
+ * Database clients (`psql`, `mysql`, `mariadb`): the SQL runs on a server, where what it changes is
+ * the database, not the project's files. The client itself can write local files (`-o`, `-L`,
+ * `--tee`) or run a shell, so SQL that reaches outside the database, SQL from a file, and SQL on an
+ * input gobby cannot read are opaque.
+ */
+function databaseClient(spec: { readonly options: OptionSpec; readonly sql: readonly string[]; readonly files: readonly string[]; readonly outputs: readonly string[]; readonly host: readonly string[]; readonly port: readonly string[]; readonly lists: readonly string[] }): ProgramHandler {
+  return (site, fx) => {
+    if (onlyAsksVersion(site.args)) return;
+    const parsed = parseArgv(site.args, spec.options);
+    const host = optionValues(parsed, ...spec.host)[0]?.value ?? 'localhost';
+    const port = optionValues(parsed, ...spec.port)[0]?.value;
+    fx.network(site.program, port ? `${host}:${port}` : host);
+    for (const out of optionValues(parsed, ...spec.outputs)) fx.write(site.program, out);
+    for (const file of optionValues(parsed, ...spec.files)) {
+      fx.read(site.program, file);
+      fx.opaque(`${site.program} runs the SQL in \`${file.value}\``, site.program);
+    }
+    const sql = optionValues(parsed, ...spec.sql);
+    const given = sql.length > 0 ? sql : fx.stdin ? [fx.stdin] : [];
+    if (given.some((text) => text.dynamic)) fx.opaque(`${site.program} runs SQL built at run time`, site.program);
+    else if (given.some((text) => SQL_REACHES_OUT.test(text.value))) fx.opaque(`${site.program} runs client commands that write files or run a shell`, site.program);
+    else if (given.length === 0 && optionValues(parsed, ...spec.files).length === 0 && !hasOption(parsed, ...spec.lists)) fx.opaque(`${site.program} reads the SQL to run from its input`, site.program);
+  };
+}
+
+/** `redis-cli [options] COMMAND…`: the command runs on the server; `--rdb` writes a local dump, `--eval` reads a script. */
+const redisCli: ProgramHandler = (site, fx) => {
+  if (onlyAsksVersion(site.args)) return;
+  const parsed = parseArgv(site.args, { short: 'hpasunrid', long: ['user', 'pass', 'askpass', 'rdb', 'functions-rdb', 'eval', 'pipe-timeout', 'tls-cert', 'tls-key', 'cacert', 'cacertdir', 'sni', 'bigkeys', 'memkeys', 'scan', 'pattern', 'count', 'quoted-pattern', 'cluster', 'lru-test', 'stat', 'latency-dist', 'intrinsic-latency'], stopAtOperand: true });
+  const host = optionValues(parsed, '-h')[0]?.value ?? '127.0.0.1';
+  const port = optionValues(parsed, '-p')[0]?.value ?? '6379';
+  fx.network('redis-cli', `${host}:${port}`);
+  for (const dump of optionValues(parsed, '--rdb', '--functions-rdb')) fx.write('redis-cli', dump);
+  for (const script of optionValues(parsed, '--eval')) fx.read('redis-cli', script);
+};
+
 const firstOperandHost: ProgramHandler = (site, fx) => {
   if (onlyAsksVersion(site.args)) return;
   const parsed = parseArgv(site.args, { short: 'cwWiIstpqbfkmMnQSTlg', long: ['port', 'type', 'class', 'server'] });
@@ -284,6 +328,9 @@ export const NET_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['mosh', { handle: ssh }],
   ['scp', { handle: scp }],
   ['sftp', { handle: sftp }],
+  ['psql', { handle: databaseClient({ options: { short: 'cdfhpUvPFRTLo', long: ['command', 'dbname', 'file', 'host', 'port', 'username', 'set', 'variable', 'pset', 'field-separator', 'record-separator', 'table-attr', 'log-file', 'output'] }, sql: ['-c', '--command'], files: ['-f', '--file'], outputs: ['-o', '--output', '-L', '--log-file'], host: ['-h', '--host'], port: ['-p', '--port'], lists: ['-l', '--list'] }) }],
+  ...entries(databaseClient({ options: { short: 'eDhPuSo', long: ['execute', 'database', 'host', 'port', 'user', 'socket', 'tee', 'defaults-file', 'defaults-extra-file', 'init-command', 'pager'] }, sql: ['-e', '--execute', '--init-command'], files: ['--defaults-file', '--defaults-extra-file'], outputs: ['--tee'], host: ['-h', '--host'], port: ['-P', '--port'], lists: [] }), 'mysql', 'mariadb'),
+  ['redis-cli', { handle: redisCli }],
   ['lftp', { handle: lftp }],
   ['ftp', { handle: ftp }],
   ...entries(firstOperandHost, 'ping', 'ping6', 'dig', 'host', 'nslookup', 'traceroute', 'tracepath', 'mtr', 'whois', 'http', 'https', 'xh', 'httpie', 'nmap', 'grpcurl', 'websocat', 'wscat'),
