@@ -3,7 +3,7 @@
 import { parseArgv, type OptionSpec, type ParsedArgv } from './argv.js';
 import { isWithin } from './paths.js';
 import type { PathRef, ShellEffect, SignalTarget } from './types.js';
-import type { Arg } from './words.js';
+import { literalArg, type Arg } from './words.js';
 
 export interface CommandSite {
   /** The program's name as the tables know it (`rm` for `/bin/rm`, `\rm`, `"r""m"`). */
@@ -98,16 +98,30 @@ export function deletesOperands(spec: OptionSpec = {}): ProgramHandler {
  * checking it: such a run changes project files. `-u` only for the runners where it means that
  * (mocha's `-u` picks an interface), and for `npm test -- -u`, whose runner is not known.
  */
-const REWRITES_EXPECTATIONS = new Set(['--update', '--updateSnapshot', '--update-snapshots', '--snapshot-update', '--force-regen', '--inline-snapshot=fix', '--inline-snapshot=create', '--inline-snapshot=update']);
+const REWRITES_EXPECTATIONS = new Set(['--update', '--updateSnapshot', '--update-snapshots', '--snapshot-update', '--force-regen', '--test-update-snapshots', '--inline-snapshot=fix', '--inline-snapshot=create', '--inline-snapshot=update']);
 const SHORT_UPDATE_RUNNERS = new Set(['vitest', 'jest', 'playwright', 'npm', 'pnpm', 'yarn', 'bun']);
 
 /**
- * Options of test runners that name a file or folder the run writes (lower-cased, dashes dropped):
- * reports, profiles, build output. `--basetemp` is a folder pytest empties first.
+ * Options that name a file or folder a run writes (lower-cased, dashes dropped), by name: reports
+ * and logs whose names say nothing of a path (`--junitxml x`, `--html x`, `rspec --out x`,
+ * `phpunit --log-junit x`, `--coverage-html dir`, `tsc --generateTrace dir`).
  */
-const OUTPUT_OPTION = /^(?:outputfile(?:\..+)?|outputdir|output|junitxml|junit|resultlog|html|jsonreportfile|outputdirectory|coveragedirectory|coverage\.reportsdirectory|targetdir|reportdir|reportsdir)$/;
+const OUTPUT_OPTION = /^(?:outputfile(?:\..+)?|outputdir|output|out|junitxml|junit|resultlog|reportlog|html|jsonreportfile|outputdirectory|coveragedirectory|coverage\.reportsdirectory|targetdir|reportdir|reportsdir|log(?:junit|teamcity)|testdox(?:html|text|xml)|coverage(?:html|clover|cobertura|xml|php|text|crap4j)|generatetrace|generatecpuprofile|redirectwarnings)$/;
+/**
+ * And by shape: a name that says it places output (a report, a log, a cache, a profile, a dump…)
+ * and ends in a path's kind (`--test-reporter-destination`, `--cache-location`, `--cacheDirectory`,
+ * `--results-directory`, `--report-dir`, `--cpu-prof-dir`, `--output-log`, `-Dsurefire.reportsDirectory`,
+ * pytest's `-o cache_dir=`). Such options always take a value, so `--name value` is read too.
+ */
+const PLACES_OUTPUT = /(?:output|out|report|result|log|junit|html|lcov|xml|cache|temp|tmp|trace|prof|coverage|export|allure|artifact|snapshot|screenshot|video|dump|diagnostic|buildinfo)[\w.]*(?:dir|directory|destination|location|file|filename|path|folder|log)$/;
+/** Names that say the path is read, whatever else they say (`--reporter-config-file`, `--snapshot-root-dir`, `--test-data-path`). */
+const NAMES_AN_INPUT = /config|rc(?:file|path)|setup|ignore|env|include|exclude|input|source|root|fixture|template|baseline|schema|project|data/;
+/** Of those, the ones that name a folder: everything written in it is the run's (`<dir>/**`). */
+const NAMES_A_FOLDER = /(?:dir|directory|folder)$/;
 /** `go test`'s own: `-o` is the test binary, the rest are profiles (elsewhere `-o` and `--trace` mean other things). */
 const GO_OUTPUT_OPTION = /^(?:o|coverprofile|cpuprofile|memprofile|blockprofile|mutexprofile|trace|outputdir)$/;
+/** node's profilers write into the working directory under names of their own. */
+const NODE_PROFILERS = new Set(['--cpu-prof', '--heap-prof', '--prof']);
 
 /**
  * A test run (`runner` as the user would name it), and a write of the project when it rewrites
@@ -120,22 +134,53 @@ export function runsTests(fx: ShellEffects, program: string, runner: string, arg
   if (args.some((arg) => REWRITES_EXPECTATIONS.has(arg.value) || (arg.value === '-u' && SHORT_UPDATE_RUNNERS.has(program)))) {
     fx.write(program, { path: `${fx.cwd}/**`, dynamic: true });
   }
+  if (program === 'node' && args.some((arg) => NODE_PROFILERS.has(arg.value))) fx.write(program, { path: `${fx.cwd}/**`, dynamic: true });
+  writesOutputOptions(fx, program, args);
+}
+
+/**
+ * The files and folders a run's options say it writes: reports, logs, caches, profiles (see
+ * OUTPUT_OPTION and PLACES_OUTPUT), `-D<property>=<path>` for Maven and Gradle, reporter options
+ * (`--reporter-options output=x`), dotnet's `--logger "trx;LogFileName=x"`, pytest's `-o key=path`.
+ */
+export function writesOutputOptions(fx: ShellEffects, program: string, args: readonly Arg[]): void {
+  const writesTo = (name: string, value: Arg): void => {
+    const folder = NAMES_A_FOLDER.test(name);
+    fx.write(program, folder ? { path: `${fx.path(value).path}/**`, dynamic: true } : value);
+  };
+  const pairs = (text: string, separator: RegExp): void => {
+    for (const pair of text.split(separator)) {
+      const eq = pair.indexOf('=');
+      const key = pair.slice(0, eq).trim().toLowerCase().replace(/[-_]/g, '');
+      if (eq > 0 && (OUTPUT_OPTION.test(key) || (PLACES_OUTPUT.test(key) && !NAMES_AN_INPUT.test(key)))) writesTo(key, literalArg(pair.slice(eq + 1).trim()));
+    }
+  };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg.dynamic || !arg.value.startsWith('-')) continue;
     const eq = arg.value.indexOf('=');
-    const name = (eq === -1 ? arg.value : arg.value.slice(0, eq)).replace(/^-+/, '').toLowerCase();
-    const value: Arg | undefined = eq !== -1 ? { value: arg.value.slice(eq + 1), dynamic: false, unknownAt: -1 } : args[i + 1];
-    if (value === undefined || value.value === '' || value.value.startsWith('-')) continue;
-    if (name === 'basetemp') {
+    const spelled = (eq === -1 ? arg.value : arg.value.slice(0, eq)).replace(/^-+/, '').toLowerCase();
+    const name = spelled.replaceAll('-', '');
+    // `-Dsurefire.reportsDirectory=target/x`: a build property, named like an option.
+    if (/^-D[\w.-]+=/.test(arg.value)) {
+      pairs(arg.value.slice(2), /$^/);
+      continue;
+    }
+    const value: Arg | undefined = eq !== -1 ? { value: arg.value.slice(eq + 1), dynamic: arg.dynamic, unknownAt: -1 } : args[i + 1];
+    if (value === undefined || value.value === '' || value.value.startsWith('-') || value.dynamic) continue;
+    if (spelled === 'basetemp') {
       fx.remove(program, { path: `${fx.path(value).path}/**`, dynamic: true });
       fx.write(program, value);
-    } else if (name === 'cov-report' || name === 'covreport') {
+    } else if (spelled === 'cov-report' || spelled === 'covreport') {
       const colon = value.value.indexOf(':');
       if (colon !== -1) fx.write(program, { value: value.value.slice(colon + 1), dynamic: value.dynamic, unknownAt: -1 });
-    } else if (OUTPUT_OPTION.test(name.replaceAll('-', '')) || (program === 'go' && GO_OUTPUT_OPTION.test(name))) {
-      fx.write(program, value);
-    }
+    } else if (name === 'reporteroption' || name === 'reporteroptions') pairs(value.value, /,/);
+    else if (name === 'logger') pairs(value.value, /;/);
+    else if ((name === 'o' || name === 'overrideini') && (program === 'pytest' || program === 'py.test' || program === 'python' || program === 'python3')) pairs(value.value, /$^/);
+    else if (name === 'o' && program === 'rspec') fx.write(program, value);
+    else if (OUTPUT_OPTION.test(name)) writesTo(name, value);
+    else if (program === 'go' && GO_OUTPUT_OPTION.test(spelled)) fx.write(program, value);
+    else if (PLACES_OUTPUT.test(name) && !NAMES_AN_INPUT.test(name)) writesTo(name, value);
   }
 }
 
@@ -206,7 +251,8 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
 /** Whether a test runner's option names where it writes (its value is an output, not code). */
 function takesOutputPath(option: string, program: string): boolean {
   const name = option.replace(/^-+/, '').toLowerCase();
-  return name === 'basetemp' || name === 'cov-report' || OUTPUT_OPTION.test(name.replaceAll('-', '')) || (program === 'go' && GO_OUTPUT_OPTION.test(name));
+  const joined = name.replaceAll('-', '');
+  return name === 'basetemp' || name === 'cov-report' || OUTPUT_OPTION.test(joined) || (PLACES_OUTPUT.test(joined) && !NAMES_AN_INPUT.test(joined)) || (program === 'go' && GO_OUTPUT_OPTION.test(name));
 }
 
 /** True when every argument only asks for a version or help text. */

@@ -31,7 +31,13 @@ export function checkAssignment(name: string, fx: ShellEffects, value?: Arg): vo
   const namesAFile = value === undefined || value.dynamic || (value.value.includes('/') && !/^\/(?:usr\/(?:local\/)?)?s?bin\/[^/]+$/.test(value.value));
   if (CODE_INJECTING_VARIABLE.test(name) || (PROGRAM_VARIABLE.test(name) && namesAFile)) fx.opaque(`setting ${name} changes which code the commands run`);
   if (HOOKLESS_CLAUDE_VARIABLES.has(name)) fx.emit({ kind: 'nested_claude', flags: [name], program: 'claude' });
+  // Variables that tell the programs run with them where to write (`NODE_V8_COVERAGE=dir npm test`).
+  const folder = OUTPUT_FOLDER_VARIABLES.has(name) ? value : undefined;
+  if (folder && folder.value !== '') fx.write(name, folder.dynamic ? folder : { path: `${fx.path(folder).path}/**`, dynamic: true });
 }
+
+/** Variables naming a folder where the program run with them writes files of its own naming. */
+const OUTPUT_FOLDER_VARIABLES = new Set(['NODE_V8_COVERAGE', 'NODE_COMPILE_CACHE', 'PYTHONPYCACHEPREFIX', 'JEST_JUNIT_OUTPUT_DIR', 'COVERAGE_DIR', 'CARGO_TARGET_DIR', 'GOCACHE', 'GOTMPDIR']);
 
 /** Joins literal words into one code string, as `eval` and `watch` do; undefined when a word is dynamic. */
 function joinLiteral(args: readonly Arg[]): Arg | undefined {

@@ -3,7 +3,7 @@
 // run code gobby cannot see but can name, so they are `exec` of that name (see docs/shell-effects.md).
 import { hasOption, optionValues, parseArgv, type OptionSpec } from './argv.js';
 import { PACKAGE_RUNNER, PROJECT_RUNNER } from './programs-code.js';
-import { entries, loadsForeignCode, onlyAsksVersion, operandsOf, readsOperands, runsTests, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, loadsForeignCode, onlyAsksVersion, operandsOf, readsOperands, runsTests, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { baseName, isWithin } from './paths.js';
 import { literalArg, type Arg } from './words.js';
 
@@ -438,6 +438,7 @@ function fixer(writeFlags: RegExp, readFlags: RegExp | undefined, spec: OptionSp
     loadsForeignCode(fx, site.program, site.program, site.args);
     const parsed = parseArgv(site.args, spec);
     for (const out of optionValues(parsed, '-o', '--output-file', '--output')) fx.write(site.program, out);
+    writesOutputOptions(fx, site.program, site.args); // `--cache-location`, `--report-dir`, …
     const words = site.args.map((arg) => arg.value);
     const writes = words.some((word) => writeFlags.test(word)) || (writesByDefault && !words.some((word) => readFlags?.test(word)));
     const files = operandsOf(parsed, site).filter((arg) => !/^(?:check|format|lint|fmt)$/.test(arg.value));
@@ -450,8 +451,30 @@ function fixer(writeFlags: RegExp, readFlags: RegExp | undefined, spec: OptionSp
   };
 }
 
+/** Where coverage.py's reports go when no option says: `coverage html` writes `htmlcov/`, `coverage xml` `coverage.xml`, … */
+const COVERAGE_REPORTS: Readonly<Record<string, string>> = { html: 'htmlcov/**', xml: 'coverage.xml', json: 'coverage.json', lcov: 'coverage.lcov', annotate: '**', combine: '.coverage', erase: '.coverage' };
+
+/** `coverage run -m pytest` runs the module under coverage; `coverage report` reads; the other reports write. */
+const coveragePy: ProgramHandler = (site, fx) => {
+  const sub = site.args[0]?.value;
+  const dataFile = optionValues(parseArgv(site.args.slice(1), { long: ['data-file', 'rcfile', 'source', 'include', 'omit', 'context', 'concurrency', 'directory', 'title', 'precision', 'contexts', 'fail-under'], stopAtOperand: sub === 'run' }), '--data-file')[0];
+  if (dataFile && sub !== 'report') fx.write('coverage', dataFile);
+  if (sub === 'run') {
+    fx.run([literalArg('python'), ...site.args.slice(1)]);
+    return;
+  }
+  const target = sub === undefined ? undefined : COVERAGE_REPORTS[sub];
+  if (target === undefined) return;
+  const parsed = parseArgv(site.args.slice(1), { short: 'do', long: ['directory', 'data-file', 'rcfile', 'include', 'omit', 'title', 'precision', 'contexts', 'fail-under'] });
+  const chosen = optionValues(parsed, '-d', '--directory', '-o')[0];
+  if (chosen) fx.write('coverage', sub === 'html' || sub === 'annotate' ? { path: `${fx.path(chosen).path}/**`, dynamic: true } : chosen);
+  else fx.write('coverage', target.endsWith('**') ? { path: `${fx.cwd}/${target}`, dynamic: true } : literalArg(target));
+  writesOutputOptions(fx, 'coverage', site.args.slice(1));
+};
+
 const tsc: ProgramHandler = (site, fx) => {
   loadsForeignCode(fx, 'tsc', 'tsc', site.args);
+  writesOutputOptions(fx, 'tsc', site.args); // `--generateTrace dir`, `--tsBuildInfoFile x`, even with --noEmit
   const words = site.args.map((arg) => arg.value);
   if (onlyAsksVersion(site.args) || words.some((word) => /^--(?:noEmit|showConfig|listFilesOnly)$/.test(word) || word === '--noEmit=true')) return;
   const parsed = parseArgv(site.args, { short: 'p', long: ['project', 'outDir', 'outFile', 'declarationDir', 'target', 'module', 'lib', 'jsx', 'rootDir'] });
@@ -558,9 +581,12 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ...entries(testRunner(), 'vitest', 'jest', 'mocha', 'ava', 'tap', 'tape', 'pytest', 'py.test', 'rspec', 'phpunit', 'pest', 'karma', 'jasmine', 'ctest', 'tox', 'nox', 'nosetests', 'nose2', 'behave', 'cucumber-js', 'cucumber', 'bats', 'busted', 'tsd', 'uvu', 'node-tap', 'testem', 'qunit', 'ward', 'trial', 'prove', 'gotestsum'),
   ['playwright', { handle: (site, fx) => (site.args[0]?.value === 'test' ? runsTests(fx, 'playwright', 'playwright test', site.args) : site.args[0]?.value === 'install' ? fx.emit({ kind: 'package_install', manager: 'playwright', program: 'playwright' }) : onlyAsksVersion(site.args) ? undefined : fx.unknown(`playwright ${site.args[0]?.value ?? ''}`.trim())) }],
   ['cypress', { handle: (site, fx) => (site.args[0]?.value === 'run' ? runsTests(fx, 'cypress', 'cypress run', site.args) : fx.unknown(`cypress ${site.args[0]?.value ?? ''}`.trim())) }],
-  ...entries(((site, fx) => fx.run(site.args.slice(parseArgv(site.args, { short: 'r', long: ['reporter', 'report-dir', 'temp-dir', 'include', 'exclude', 'extension'], stopAtOperand: true }).rest), { stdinArgs: site.stdinArgs })) as ProgramHandler, 'c8', 'nyc'),
-  // `coverage run -m pytest` runs the module under coverage; `coverage report` reads.
-  ['coverage', { handle: (site, fx) => (site.args[0]?.value === 'run' ? fx.run([literalArg('python'), ...site.args.slice(1)]) : undefined) }],
+  ...entries(((site, fx) => {
+    const rest = parseArgv(site.args, { short: 'r', long: ['reporter', 'report-dir', 'temp-dir', 'include', 'exclude', 'extension'], stopAtOperand: true }).rest;
+    writesOutputOptions(fx, site.program, site.args.slice(0, rest));
+    fx.run(site.args.slice(rest), { stdinArgs: site.stdinArgs });
+  }) as ProgramHandler, 'c8', 'nyc'),
+  ['coverage', { handle: coveragePy }],
   ['tsc', { handle: tsc }],
   ['eslint', { handle: fixer(/^--fix$/, undefined, { short: 'cfo', long: ['config', 'format', 'output-file', 'ext', 'rule', 'plugin', 'parser', 'resolve-plugins-relative-to', 'ignore-path', 'ignore-pattern', 'max-warnings', 'cache-location', 'rulesdir'] }) }],
   ['prettier', { handle: fixer(/^(?:--write|-w)$/, undefined, { short: 'o', long: ['config', 'ignore-path', 'parser', 'plugin', 'log-level', 'cache-location'] }) }],
