@@ -182,16 +182,9 @@ function visitNode(run: Run, node: AnyNode, scope: Scope, depth: number, reparse
     case 'Command':
       visitCommand(run, node, scope, next, reparses, piped);
       return;
-    case 'Pipeline': {
-      // Every part of a pipeline with more than one command runs in its own subshell.
-      let printed: Arg | undefined;
-      for (const command of node.commands) {
-        const part = node.commands.length > 1 ? scope.clone() : scope;
-        visitNode(run, command, part, next, reparses, printed);
-        printed = command.type === 'Command' ? printedText(command, wordEnv(run, part)) : undefined;
-      }
+    case 'Pipeline':
+      visitPipeline(run, node, scope, next, reparses);
       return;
-    }
     case 'AndOr': {
       // Each command runs after the one before it (assumed to succeed, as a cd usually does);
       // the list may stop after any of them, so afterwards only what all stops agree on is known.
@@ -364,9 +357,38 @@ function applyRedirect(fx: CommandEffects, redirect: Redirection, env: WordEnv, 
  * now`), so that the command reading it is judged on that text; undefined for any other command.
  * Text built at run time comes back dynamic.
  */
+function visitPipeline(run: Run, node: Extract<PipelineNode, { type: 'Pipeline' }>, scope: Scope, depth: number, reparses: number): void {
+  const commands = node.commands;
+  if (commands.length === 1) {
+    visitNode(run, commands[0]!, scope, depth, reparses);
+    return;
+  }
+  // Every part of a pipeline with more than one command runs in its own subshell.
+  let printed: Arg | undefined;
+  for (let index = 0; index < commands.length; index++) {
+    const command = commands[index]!;
+    const part = scope.clone();
+    visitNode(run, command, part, depth, reparses, printed);
+    const reader = commands[index + 1];
+    printed = command.type === 'Command' && printsIntoThePipe(command) && reader?.type === 'Command' && readsWhatIsPiped(reader) ? printedText(command, wordEnv(run, part)) : undefined;
+  }
+}
+
+/** Programs whose input can be code or commands they run (or that pass it on to one): only for these is what is piped in worth reading. */
+const RUNS_WHAT_IS_PIPED = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'busybox', 'at', 'batch', 'sudo', 'doas', 'su', 'env', 'nice', 'nohup', 'timeout', 'command', 'exec', 'setsid', 'stdbuf', 'psql', 'mysql', 'mariadb', 'sqlite3', 'sftp', 'ftp', 'lftp']);
+
+function readsWhatIsPiped(node: Extract<CommandNode, { type: 'Command' }>): boolean {
+  const name = node.name?.text;
+  return name !== undefined && RUNS_WHAT_IS_PIPED.has(name.slice(name.lastIndexOf('/') + 1));
+}
+
+function printsIntoThePipe(node: Extract<CommandNode, { type: 'Command' }>): boolean {
+  const program = node.name?.text;
+  return (program === 'echo' || program === 'printf') && node.prefix.length === 0;
+}
+
 function printedText(node: Extract<CommandNode, { type: 'Command' }>, env: WordEnv): Arg | undefined {
   const program = node.name?.text;
-  if ((program !== 'echo' && program !== 'printf') || node.prefix.length > 0) return undefined;
   const words: Arg[] = [];
   for (const item of node.suffix) {
     if (item.type !== 'Word') return undefined; // redirected elsewhere: nothing reaches the pipe
