@@ -5,7 +5,7 @@
 import {
   addNotice,
   analyzeShellCommand,
-  canonicalToolName,
+  shellCommandOf,
   evaluateEvent,
   evaluateGuardsOnly,
   isToolEvent,
@@ -67,9 +67,9 @@ export function createHookService(deps: HookServiceDeps) {
     const settings = event.name === 'ConfigChange' && event.filePath !== undefined ? deps.hookSettings.judge(origin.sessionId, origin.cwd, root, event.filePath) : undefined;
     const shell = { cwd: origin.cwd, home: deps.home, projectRoot: root, gobbyHome: deps.gobbyHome };
     let realPaths = event.name === 'PreToolUse' ? realPathsOf(event.toolName, event.toolInput, origin.cwd, deps.home) : undefined;
-    // A Bash command's paths too: analysed once here, and the engine is handed that analysis.
-    const command = event.name === 'PreToolUse' && canonicalToolName(event.toolName) === 'Bash' ? event.toolInput.command : undefined;
-    const bashAnalysis = typeof command === 'string' ? analyzeShellCommand(command, shell) : undefined;
+    // A Bash command's paths too (or an MCP tool's that runs one): analysed once here, and the engine is handed that analysis.
+    const command = event.name === 'PreToolUse' ? shellCommandOf(event.toolName, event.toolInput) : undefined;
+    const bashAnalysis = command !== undefined ? analyzeShellCommand(command, shell) : undefined;
     if (bashAnalysis) realPaths = realPathsOfShell(bashAnalysis, realPaths);
     const ctx = {
       now,

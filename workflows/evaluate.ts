@@ -30,6 +30,7 @@ import { assertNever, isToolEvent, type EngineEvent, type ToolEvent } from './ev
 import { checkProtectedGround, checkSettingsChange, NO_PROTECTED_GROUND, type GuardDenial, type HookSettingsChange, type ProtectedGround, type TamperKind } from './guards.js';
 import { analyzeShellCommand, summarizeShellEffects, type ShellAnalysis, type ShellContext, type ShellEffectsSummary } from './shell/index.js';
 import { judgeShellCommand, mcpToolChangesFiles } from './shell-policy.js';
+import { shellCommandOf } from './tool-commands.js';
 
 export interface EngineContext {
   /** Milliseconds since the epoch. */
@@ -266,11 +267,14 @@ function checkOwnGround(event: EngineEvent, ctx: EvaluationContext): GuardDenial
   return checkProtectedGround(event, ctx.ground ?? NO_PROTECTED_GROUND, ctx.bash?.analysis, place) ?? checkSettingsChange(event, ctx.settingsChange);
 }
 
-/** A Bash tool call's command, analysed once for the guards, the phase's shell policy and `effects.*`. */
+/**
+ * A Bash tool call's command (or an MCP tool's that runs shell commands), analysed once for the
+ * guards, the phase's shell policy and `effects.*`.
+ */
 function withBashAnalysis(event: EngineEvent, ctx: EngineContext): EvaluationContext {
-  if (!ctx.shell || !isToolEvent(event) || canonicalToolName(event.toolName) !== 'Bash') return ctx;
-  const command = event.toolInput.command;
-  if (typeof command !== 'string') return ctx;
+  if (!ctx.shell || !isToolEvent(event)) return ctx;
+  const command = shellCommandOf(event.toolName, event.toolInput);
+  if (command === undefined) return ctx;
   const analysis = ctx.bashAnalysis ?? analyzeShellCommand(command, ctx.shell);
   return { ...ctx, bash: { analysis, summary: summarizeShellEffects(analysis) } };
 }

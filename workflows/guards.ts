@@ -14,6 +14,7 @@ import { globReaches, holdsProtected, isBelow, isGlob, isProtected, namesByGlob,
 import type { PathRef, ShellAnalysis, ShellEffect } from './shell/index.js';
 import { resolveAgainst } from './shell/paths.js';
 import { HOOKLESS_CLAUDE_VARIABLES } from './shell/programs-code.js';
+import { shellCommandOf } from './tool-commands.js';
 import { canonicalToolName } from './tool-names.js';
 import { toolInputPaths } from './tool-paths.js';
 
@@ -111,8 +112,10 @@ export interface ToolPlace {
  */
 export function checkProtectedGround(event: EngineEvent, ground: ProtectedGround, shell?: ShellAnalysis, place?: ToolPlace): GuardDenial | null {
   if (event.name !== 'PreToolUse') return null;
-  const command = typeof event.toolInput.command === 'string' ? event.toolInput.command : undefined;
-  if (shell && command !== undefined) return checkShellCommand(command, shell, ground, place?.realPaths);
+  // Bash's command, or an MCP tool's that runs one; any other tool's `command` text is matched below.
+  const runs = shellCommandOf(event.toolName, event.toolInput);
+  if (shell && runs !== undefined) return checkShellCommand(runs, shell, ground, place?.realPaths);
+  const command = runs ?? (typeof event.toolInput.command === 'string' ? event.toolInput.command : undefined);
   if (command !== undefined) {
     // No shell context to analyse the command in: judge its text, as a last resort.
     const secret = ground.secretFiles.find((file) => mentionsPath(command, file));
@@ -145,6 +148,8 @@ export function checkProtectedGround(event: EngineEvent, ground: ProtectedGround
       if ((FILE_CHANGING_TOOLS.has(tool) || /^mcp__/.test(tool)) && isProtected(path, ground)) {
         return protectedFileDenial(path, tool);
       }
+      // An MCP tool that moves or deletes a folder above gobby's files takes them with it (`move_file {source: '.claude'}`).
+      if (MCP_REMOVES.test(tool) && holdsProtected(path, ground)) return protectedFileDenial(path, tool);
     }
   }
   return null;
@@ -328,6 +333,9 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround): GuardDe
 
 /** An assignment, anywhere in the command, of a variable that moves where Claude Code reads its user settings. */
 const RELOCATES_CLAUDE_SETTINGS = /(?:^|[\s;&|(`])(?:export\s+|env\s+(?:-\S+\s+)*)?(CLAUDE_CONFIG_DIR|HOME)=/;
+
+/** MCP tools whose name says they move, rename or delete what their paths name. */
+const MCP_REMOVES = /^mcp__.+?__(?:.*[_-])?(?:move|rename|delete|remove|rm|trash|unlink)(?:[_-]|$)/i;
 
 /** Pids the shell knows of itself: the shell, and the job it last started in the background. */
 const OWN_PIDS = new Set(['$$', '${$}', '$BASHPID', '${BASHPID}', '$!', '${!}']);

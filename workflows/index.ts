@@ -13,6 +13,6 @@ export { workflowStateSchema } from './state.js';
 export type { WorkflowState } from './state.js';
 export { APPROVAL_WORDS, REJECTION_WORDS, describeAllowedTools, describeWayOut } from './messages.js';
 export { joinNotices } from './notices.js';
-export { canonicalToolName } from './tool-names.js';
+export { shellCommandOf } from './tool-commands.js';
 export { analyzeShellCommand, summarizeShellEffects, MAX_COMMAND_LENGTH } from './shell/index.js';
 export type { PathRef, ShellAnalysis, ShellContext, ShellEffect, ShellEffectKind, ShellEffectsSummary, ShellInvocation, SignalTarget } from './shell/index.js';

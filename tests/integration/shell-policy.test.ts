@@ -246,4 +246,43 @@ describe("gobby's own ground, in a phase that allows everything", () => {
       expect(denied, `${command}: ${reason}`).toBe(false);
     }
   });
+
+  it('judges an MCP tool that runs shell commands by its command, as Bash is judged', async () => {
+    const refused: [string, Record<string, unknown>][] = [
+      ['mcp__shell__run', { command: 'rm -rf .claude' }],
+      ['mcp__desktop-commander__execute_command', { command: `cat ${join(t.home, 'token')}` }],
+      ['mcp__term__runTerminalCommand', { cmd: 'gobby workflow phase review --force --reason x' }],
+    ];
+    for (const [tool, input] of refused) {
+      const output = (await t.preToolUse(fixSession, tool, input)).body.hookSpecificOutput;
+      expect(output?.permissionDecision, `${tool} ${JSON.stringify(input)}`).toBe('deny');
+      expect(t.auditRows(fixSession).reverse().find((r) => r.event.startsWith('tamper:'))?.tool).toBe(tool);
+    }
+    expect((await t.preToolUse(fixSession, 'mcp__shell__run', { command: 'ls -la && npm test' })).body).toEqual({});
+    // A tool whose name says nothing of running commands is not read as a shell.
+    expect((await t.preToolUse(fixSession, 'mcp__docs__search', { command: 'rm -rf .claude' })).body).toEqual({});
+  });
+});
+
+describe('an MCP tool that runs shell commands, in a phase that blocks the file tools', () => {
+  it('is refused what Bash is refused, and runs what Bash runs', async () => {
+    writeProjectWorkflow(
+      t.project,
+      'review-any-tool.yaml',
+      `name: review-any-tool
+phases:
+  - name: review
+    allowed_tools: all
+    blocked_tools: [Write, Edit, NotebookEdit]
+`,
+    );
+    await t.setWorkflow('review-any-tool');
+    const reviewer = t.newSessionId();
+    await t.sessionStart(reviewer);
+    const run = async (command: string) => (await t.preToolUse(reviewer, 'mcp__shell__run', { command })).body.hookSpecificOutput;
+    const refusal = await run('echo x > src/app.ts');
+    expect(refusal?.permissionDecision).toBe('deny');
+    expect(refusal?.permissionDecisionReason).toContain(`writes ${join(t.project, 'src/app.ts')}`);
+    expect(await run('npm test && cat README.md')).toBeUndefined();
+  });
 });

@@ -294,6 +294,8 @@ describe("gobby's own ground, through Claude Code's file and web tools", () => {
     ['Read', { file_path: '/proc/4242/environ' }, 'secret'],
     // An MCP tool names its paths anywhere in its input.
     ['mcp__filesystem__move_file', { source: '.claude/settings.local.json', destination: '/tmp/x.json' }, 'protected-file'],
+    ['mcp__filesystem__move_file', { source: `${PROJECT}/.claude`, destination: '/tmp/x' }, 'protected-file'],
+    ['mcp__files__delete_directory', { path: '~/.claude' }, 'protected-file'],
     ['mcp__filesystem__read_multiple_files', { paths: ['README.md', '~/.gobby/token'] }, 'secret'],
     ['mcp__fetch__fetch', { url: `file://${GOBBY_HOME}/token` }, 'secret'],
     ['mcp__files__apply', { changes: [{ target: { file: `${PROJECT}/cl/settings.json` } }] }, 'protected-file'],
@@ -316,6 +318,8 @@ describe("gobby's own ground, through Claude Code's file and web tools", () => {
     ['WebFetch', { url: 'https://example.com:7377/', prompt: 'x' }],
     ['WebFetch', { url: 'http://127.0.0.1:3000/health', prompt: 'x' }],
     ['mcp__filesystem__move_file', { source: 'src/old.ts', destination: 'src/new.ts' }],
+    ['mcp__files__delete_file', { path: `${PROJECT}/.claude/commands/old.md` }],
+    ['mcp__git__git_commit', { repo_path: PROJECT, message: 'x' }],
     ['mcp__github__create_issue', { title: 'fix src/a.ts', body: 'It reads ~/.gobby/token\nand more', labels: ['bug'] }],
     ['mcp__fetch__fetch', { url: 'https://example.com/docs/a.html' }],
   ])('lets %s %j run', (tool, input) => {

@@ -1,0 +1,21 @@
+// The shell command a tool call runs. Bash is one such tool; an MCP server can be another
+// (`mcp__shell__run {command}`, `mcp__desktop-commander__execute_command {command}`), and
+// what it runs is as much the agent's doing as a Bash command: it is judged the same way, by
+// gobby's own ground and by a phase that restricts changing files.
+import { canonicalToolName } from './tool-names.js';
+
+/** An MCP tool whose name (after `mcp__<server>__`) says it runs commands: `run`, `exec`, `execute_command`, `shell`, `runTerminalCommand`… */
+const RUNS_COMMANDS = /(?:^|[_-]|(?<=[a-z]))(?:run|exec|execute|shell|terminal|command|cmd|bash|spawn|process)(?:$|[_-]|(?=[A-Z]))/i;
+/** Where such a tool takes the command, by key. */
+const COMMAND_KEYS = ['command', 'cmd', 'commandLine', 'command_line', 'shell_command', 'shellCommand', 'script'] as const;
+
+export function shellCommandOf(toolName: string, toolInput: Readonly<Record<string, unknown>>): string | undefined {
+  if (canonicalToolName(toolName) === 'Bash') return typeof toolInput.command === 'string' ? toolInput.command : undefined;
+  const mcp = /^mcp__.+?__(.+)$/.exec(toolName);
+  if (!mcp || !RUNS_COMMANDS.test(mcp[1]!)) return undefined;
+  for (const key of COMMAND_KEYS) {
+    const value = toolInput[key];
+    if (typeof value === 'string') return value;
+  }
+  return undefined;
+}
