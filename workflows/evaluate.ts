@@ -382,7 +382,7 @@ function evaluateToolCall(workflow: CompiledWorkflow, state: WorkflowState, even
   if (phase.shell.restrictsFileChanges) {
     // The file tools are blocked here, so no other tool may change files instead of them.
     const refusal = ctx.bash
-      ? judgeShellCommand(ctx.bash.analysis, phase.shell, { projectRoot: ctx.shell?.projectRoot ?? '/', home: ctx.shell?.home ?? '/' })
+      ? judgeShellCommand(ctx.bash.analysis, phase.shell, { projectRoot: ctx.shell?.projectRoot ?? '/', home: ctx.shell?.home ?? '/' }, ctx.realPaths)
       : allowed === 'all' && mcpToolChangesFiles(toolName)
         ? { what: `is an MCP tool whose name says it changes something (\`${toolName}\`)` }
         : null;

@@ -13,6 +13,7 @@ import { linkToGround, overrideCommandOf, runTimePathFromGround, sweepsUntracked
 import { globReaches, holdsProtected, isBelow, isGlob, isProtected, namesByGlob, treeHolds, treeReaches } from './ground-paths.js';
 import type { PathRef, ShellAnalysis, ShellEffect } from './shell/index.js';
 import { resolveAgainst } from './shell/paths.js';
+import { throughLinks } from './shell-through-links.js';
 import { HOOKLESS_CLAUDE_VARIABLES } from './shell/programs-code.js';
 import { shellCommandOf } from './tool-commands.js';
 import { canonicalToolName } from './tool-names.js';
@@ -232,42 +233,6 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   return null;
 }
 
-/** The effect with each path replaced by the real one behind its links, or the effect itself when none differs. */
-function throughLinks(effect: ShellEffect, realPaths: ReadonlyMap<string, string>): ShellEffect {
-  const real = (ref: PathRef): PathRef => {
-    if (ref.path.endsWith('/**')) {
-      const folder = realPaths.get(ref.path.slice(0, -3) || '/');
-      return folder === undefined ? ref : { path: `${folder === '/' ? '' : folder}/**`, dynamic: true };
-    }
-    const path = ref.dynamic ? undefined : realPaths.get(ref.path);
-    return path === undefined ? ref : { path, dynamic: false };
-  };
-  // Deleting or moving a link acts on the link: only the folder it is in is followed.
-  const realFolder = (ref: PathRef): PathRef => {
-    const slash = ref.path.lastIndexOf('/');
-    const folder = ref.dynamic || slash <= 0 ? undefined : realPaths.get(ref.path.slice(0, slash));
-    return folder === undefined ? ref : { path: `${folder === '/' ? '' : folder}${ref.path.slice(slash)}`, dynamic: false };
-  };
-  switch (effect.kind) {
-    case 'read':
-    case 'write': {
-      const path = real(effect.path);
-      return path === effect.path ? effect : { ...effect, path };
-    }
-    case 'delete': {
-      const path = realFolder(effect.path);
-      return path === effect.path ? effect : { ...effect, path };
-    }
-    case 'copy':
-    case 'move': {
-      const from = effect.kind === 'move' ? realFolder(effect.from) : real(effect.from);
-      const to = real(effect.to);
-      return from === effect.from && to === effect.to ? effect : { ...effect, from, to };
-    }
-    default:
-      return effect;
-  }
-}
 
 /**
  * `/proc/<daemon pid>/…`: its memory (`mem`), where the token is held, its open files (`fd/`,

@@ -6,6 +6,7 @@
 // author allows it by name.
 import type { ShellAnalysis, ShellEffect } from './shell/index.js';
 import { isWithin } from './shell/paths.js';
+import { throughLinks } from './shell-through-links.js';
 
 /** A phase's rules for shell commands, compiled from its tools and its `shell:` key. */
 export interface ShellPolicy {
@@ -29,10 +30,12 @@ export interface PolicyPlace {
   readonly home: string;
 }
 
-export function judgeShellCommand(shell: ShellAnalysis, policy: ShellPolicy, place: PolicyPlace): ShellRefusal | null {
+/** `realPaths`: each path the command names → the real path behind its symbolic links, as the daemon read it. */
+export function judgeShellCommand(shell: ShellAnalysis, policy: ShellPolicy, place: PolicyPlace, realPaths?: ReadonlyMap<string, string>): ShellRefusal | null {
   if (!policy.restrictsFileChanges) return null;
   for (const effect of shell.effects) {
-    const refusal = judgeEffect(effect, policy, place);
+    const real = realPaths && realPaths.size > 0 ? throughLinks(effect, realPaths) : effect;
+    const refusal = judgeEffect(effect, policy, place) ?? (real !== effect ? judgeEffect(real, policy, place) : null);
     if (refusal) return refusal;
   }
   return null;

@@ -2,6 +2,8 @@
 // and run tests): every shell command that would change the project's files is refused,
 // whatever it is spelled like, and gobby's own ground is off limits in every phase. Driven
 // through the daemon as Claude Code drives it; the reason is what the model reads.
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TestDaemon, writeProjectWorkflow, type Json } from './test-daemon.js';
@@ -93,6 +95,26 @@ describe('shell commands in a phase that blocks the file tools', () => {
   ])('lets %j run', async (command) => {
     const { denied, reason } = await bash(command);
     expect(denied, reason).toBe(false);
+  });
+
+  it('follows a link made earlier from outside the project to a project file, and refuses a hard link to one', async () => {
+    mkdirSync(join(t.project, 'src'), { recursive: true });
+    writeFileSync(join(t.project, 'src', 'app.ts'), 'export {};\n');
+    const outside = mkdtempSync(join(tmpdir(), 'gobby-link-'));
+    try {
+      // As if an earlier command (or a phase that allowed it) had made the link.
+      symlinkSync(join(t.project, 'src', 'app.ts'), join(outside, 'app.ts'));
+      const through = await bash(`echo hacked > ${join(outside, 'app.ts')}`);
+      expect(through.denied, through.reason).toBe(true);
+      expect(through.reason).toContain(`writes ${join(t.project, 'src', 'app.ts')}`);
+      const hard = await bash(`ln src/app.ts ${join(outside, 'same.ts')}`);
+      expect(hard.denied, hard.reason).toBe(true);
+      expect(hard.reason).toContain(`writes ${join(t.project, 'src', 'app.ts')} (ln)`);
+      // Scratch files outside the project are still the agent's.
+      expect((await bash(`echo notes > ${join(outside, 'notes.md')} && ln -s ${join(t.project, 'src')} ${join(outside, 'src-view')}`)).denied).toBe(false);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it("tells the model, when Write is refused, that shell commands can't change files either", async () => {

@@ -211,6 +211,7 @@ const cpLike = (kind: 'copy' | 'move', spec: OptionSpec = CP_OPTIONS): ProgramHa
     if (kind === 'copy') fx.copy(site.program, source, source.value.endsWith('/.') ? everythingIn(fx, destination) : destination);
     else fx.move(site.program, source, destination);
   }
+  if (kind === 'copy' && hasOption(parsed, '-l', '--link')) writesThroughHardLinks(fx, site.program, operands);
   if (operands.length === 0) fx.write(site.program, destination);
 };
 
@@ -227,7 +228,18 @@ const ln: ProgramHandler = (site, fx) => {
   if (target) fx.write('ln', target);
   else if (operands.length === 1) fx.write('ln', { value: baseName(operands[0]!.value), dynamic: operands[0]!.dynamic, unknownAt: operands[0]!.unknownAt });
   else if (operands.length > 1) fx.write('ln', operands[operands.length - 1]!);
+  if (!hasOption(parsed, '-s', '--symbolic')) writesThroughHardLinks(fx, site.program, target || operands.length === 1 ? operands : operands.slice(0, -1));
 };
+
+/**
+ * A hard link is the same file under a second name: writing one writes the other, wherever the
+ * new name is (`ln src/app.ts /tmp/x`, then `echo x > /tmp/x`), and no path says so afterwards.
+ * So making one counts as writing the file it names (`ln`, `link`, `cp -l`). A symbolic link is
+ * followed when it is used (workflows/shell-through-links.ts).
+ */
+function writesThroughHardLinks(fx: ShellEffects, program: string, files: readonly Arg[]): void {
+  for (const file of files) fx.write(program, file);
+}
 
 const INSTALL_OPTIONS: OptionSpec = { short: 'mogtSZ', long: ['mode', 'owner', 'group', 'target-directory', 'suffix', 'backup', 'context', 'strip-program'] };
 
@@ -548,7 +560,10 @@ export const FILE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['cp', { handle: cpLike('copy') }],
   ['mv', { handle: cpLike('move') }],
   ['ln', { handle: ln }],
-  ['link', { handle: writesOperands({}, 1) }],
+  ['link', { handle: (site, fx) => {
+    writesOperands({}, 1)(site, fx);
+    writesThroughHardLinks(fx, 'link', site.args.slice(0, 1));
+  } }],
   ['install', { handle: install }],
   ...entries(deletesOperands({ long: ['interactive'] }), 'rm', 'rmdir', 'unlink', 'rimraf', 'del', 'trash', 'trash-put'),
   ['shred', { handle: shred }],
