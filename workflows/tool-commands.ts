@@ -4,15 +4,16 @@
 // gobby's own ground and by a phase that restricts changing files.
 import { canonicalToolName } from './tool-names.js';
 
-/** An MCP tool whose name (after `mcp__<server>__`) says it runs commands: `run`, `exec`, `execute_command`, `shell`, `runTerminalCommand`… */
-const RUNS_COMMANDS = /(?:^|[_-]|(?<=[a-z]))(?:run|exec|execute|shell|terminal|command|cmd|bash|spawn|process)(?:$|[_-]|(?=[A-Z]))/i;
+/** Words in an MCP tool's name (after `mcp__<server>__`) that say it runs commands: `run`, `exec`, `execute_command`, `shell`, `runTerminalCommand`… */
+const RUNS_COMMANDS = new Set(['run', 'exec', 'execute', 'shell', 'terminal', 'command', 'cmd', 'bash', 'spawn', 'process']);
 /** Where such a tool takes the command, by key. */
 const COMMAND_KEYS = ['command', 'cmd', 'commandLine', 'command_line', 'shell_command', 'shellCommand', 'script'] as const;
 
 export function shellCommandOf(toolName: string, toolInput: Readonly<Record<string, unknown>>): string | undefined {
   if (canonicalToolName(toolName) === 'Bash') return typeof toolInput.command === 'string' ? toolInput.command : undefined;
   const mcp = /^mcp__.+?__(.+)$/.exec(toolName);
-  if (!mcp || !RUNS_COMMANDS.test(mcp[1]!)) return undefined;
+  // The name's words, split at `_`, `-` and camelCase humps: `runTerminalCommand` is run, terminal, command.
+  if (!mcp || !mcp[1]!.split(/[_-]|(?<=[a-z0-9])(?=[A-Z])/).some((word) => RUNS_COMMANDS.has(word.toLowerCase()))) return undefined;
   for (const key of COMMAND_KEYS) {
     const value = toolInput[key];
     if (typeof value === 'string') return value;
