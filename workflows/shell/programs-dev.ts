@@ -246,10 +246,8 @@ function manager(spec: ManagerSpec): ProgramHandler {
     const sub = subArg?.value;
     // `yarn workspace web test`, `yarn workspaces foreach -A run test`: the command, in one or every workspace.
     if (site.program === 'yarn' && (sub === 'workspace' || sub === 'workspaces')) {
-      const inner = parseArgv(rest, { short: 'j', long: ['jobs', 'include', 'exclude', 'from', 'since'], stopAtOperand: true });
-      const command = rest.slice(inner.rest);
-      const innerArgs = sub === 'workspace' ? command.slice(1) : command[0]?.value === 'foreach' ? command.slice(1 + parseArgv(command.slice(1), { short: 'j', long: ['jobs', 'include', 'exclude', 'from', 'since'], stopAtOperand: true }).rest) : command;
-      if (innerArgs.length > 0) manager(spec)({ program: site.program, args: innerArgs, stdinArgs: site.stdinArgs }, fx);
+      const inner = yarnWorkspaceCommand(sub, rest);
+      if (inner.length > 0) manager(spec)({ program: site.program, args: inner, stdinArgs: site.stdinArgs }, fx);
       return;
     }
     const directory = optionValues(parsed, '-C', '--dir', '--prefix', '--cwd', '--directory')[0];
@@ -297,6 +295,16 @@ function manager(spec: ManagerSpec): ProgramHandler {
         here.unknown(`${site.program}${sub === undefined ? '' : ` ${sub}`}`);
     }
   };
+}
+
+const YARN_FOREACH_OPTIONS: OptionSpec = { short: 'j', long: ['jobs', 'include', 'exclude', 'from', 'since'], stopAtOperand: true };
+
+/** The yarn command run in the workspaces: after `workspace NAME`, after `workspaces foreach [options]`, after `workspaces` (yarn 1's `workspaces run`). */
+function yarnWorkspaceCommand(sub: 'workspace' | 'workspaces', rest: readonly Arg[]): readonly Arg[] {
+  if (sub === 'workspace') return rest.slice(1);
+  if (rest[0]?.value !== 'foreach') return rest;
+  const after = rest.slice(1);
+  return after.slice(parseArgv(after, YARN_FOREACH_OPTIONS).rest);
 }
 
 const NODE_INSTALL = ['install', 'i', 'in', 'ins', 'inst', 'insta', 'instal', 'isnt', 'isnta', 'isntal', 'isntall', 'add', 'ci', 'clean-install', 'ic', 'install-clean', 'isntall-clean', 'update', 'up', 'upgrade', 'udpate', 'uninstall', 'remove', 'rm', 'r', 'un', 'unlink', 'link', 'ln', 'dedupe', 'ddp', 'prune', 'rebuild', 'rb', 'import', 'fetch', 'patch-commit'];
