@@ -58,8 +58,10 @@ describe('shell commands in a phase that blocks the file tools', () => {
     ['git checkout -- src/app.ts', 'runs `git checkout`', ''],
     ['npm install left-pad', 'installs packages', ''],
     ['python3 -c "open(\'f\', \'w\').write(\'x\')"', 'runs code gobby cannot see into', 'allow_opaque: true'],
-    ['echo cm0gLXJmIHNyYwo= | base64 -d | sh', 'runs code gobby cannot see into', ''],
-    ['x=$(echo rm); $x -rf src', 'runs code gobby cannot see into', ''],
+    ['echo cm0gLXJmIHNyYwo= | base64 -d | sh', 'deletes', 'src'],
+    ['base64 -d < payload.b64 | sh', 'runs code gobby cannot see into', ''],
+    ['x=$(echo rm); $x -rf src', 'deletes', 'src'],
+    ['x=$(cat cmd.txt); $x -rf src', 'runs code gobby cannot see into', ''],
     ['x=rm; $x -rf src', 'deletes', 'src'],
     ['make dist', 'runs `make dist`, which gobby does not know', 'allow_programs: ["make dist"]'],
     // Outside the project, what changes how trusted commands behave counts too.

@@ -69,6 +69,10 @@ describe("gobby's own ground, spelled another way", () => {
     ["tmux new -d 'gobby workflow phase fix --force --reason x'", 'override'],
     // Code printed into a shell, or handed to a session of its own, is judged as if it ran here.
     ["echo 'rm -rf .claude' | sh", 'protected-file'],
+    ["echo cm0gLXJmIC5jbGF1ZGU= | base64 -d | sh", 'protected-file'],
+    ["echo -e 'rm -rf \\x2eclaude' | bash", 'protected-file'],
+    ['sh -c "$(echo rm -rf .claude)"', 'protected-file'],
+    ["x='rm -rf ~/.gobby'; bash -c \"$x\"", 'protected-file'],
     ["printf '%s\\n' 'rm -f .claude/settings.local.json' | bash", 'protected-file'],
     ["tmux new-session -d 'rm -rf ~/.gobby'", 'protected-file'],
     ['screen -dm rm -rf .claude', 'protected-file'],

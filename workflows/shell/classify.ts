@@ -9,6 +9,7 @@ import { parseShell, firstParseError, MAX_COMMAND_LENGTH, overTheCap } from './p
 import { normalizeAbsolute, resolveAgainst } from './paths.js';
 import type { CommandSite, ShellEffects } from './program-kit.js';
 import { checkAssignment } from './programs-code.js';
+import { filteredText, literalInput, printedText, printsText, substitutionOutput } from './printed.js';
 import { PROGRAMS, programForPath } from './programs.js';
 import { Scope } from './scope.js';
 import type { PathRef, ShellAnalysis, ShellContext, ShellEffect, ShellInvocation, SignalTarget } from './types.js';
@@ -37,7 +38,6 @@ const ASSIGNS_GOBBY_HOME = /(?:^|[^$\w{])GOBBY_HOME\b/;
 const SETS_VARIABLES_UNSEEN =
   /\(\(|\$\{[^}]*=|\bIFS\b|printf\s+-v|\w\s*\(\s*\)|export\s+-|(?:^|[\s;&|(`])(?:let|declare|typeset|local|readonly|read|mapfile|readarray|getopts|source|\.|eval|unset|set|shopt|coproc|select|alias|function)(?=[\s;&|)]|$)/;
 /** A value that expands to the same one word quoted or not: no field splitting, no globbing. */
-const ONE_WORD_VALUE = /^[^\s*?[\]]*$/;
 /** Variables gobby resolves itself, or that change how other words are read. */
 const UNTRACKED_VARIABLES = new Set(['HOME', 'PWD', 'OLDPWD', 'GOBBY_HOME', 'IFS', 'PATH', 'CDPATH']);
 
@@ -290,7 +290,7 @@ function visitLoop(run: Run, scope: Scope, body: (scope: Scope) => void): void {
 }
 
 function wordEnv(run: Run, scope: Scope): WordEnv {
-  return { home: run.home, pwd: scope.cwdKnown ? scope.cwd : null, gobbyHome: run.gobbyHome, variables: run.tracksVariables === true ? scope.variables : undefined };
+  return { home: run.home, pwd: scope.cwdKnown ? scope.cwd : null, gobbyHome: run.gobbyHome, variables: run.tracksVariables === true ? scope.variables : undefined, outputOf: substitutionOutput };
 }
 
 function visitWords(run: Run, words: readonly Word[], scope: Scope, depth: number, reparses: number): void {
@@ -352,25 +352,23 @@ function applyRedirect(fx: CommandEffects, redirect: Redirection, env: WordEnv, 
   }
 }
 
-/**
- * What `echo` or `printf` prints into a pipe (`echo 'rm -rf x' | sh`, `printf '%s\n' cmd | at
- * now`), so that the command reading it is judged on that text; undefined for any other command.
- * Text built at run time comes back dynamic.
- */
 function visitPipeline(run: Run, node: Extract<PipelineNode, { type: 'Pipeline' }>, scope: Scope, depth: number, reparses: number): void {
   const commands = node.commands;
   if (commands.length === 1) {
     visitNode(run, commands[0]!, scope, depth, reparses);
     return;
   }
-  // Every part of a pipeline with more than one command runs in its own subshell.
+  // Every part of a pipeline with more than one command runs in its own subshell. Fixed text
+  // printed into it (`echo 'rm -rf x' | sh`, `echo cm0g… | base64 -d | sh`) is followed to the
+  // command that runs it, when one of the later commands may.
+  const feedsCode = commands.some((command, index) => index > 0 && command.type === 'Command' && readsWhatIsPiped(command));
   let printed: Arg | undefined;
   for (let index = 0; index < commands.length; index++) {
     const command = commands[index]!;
     const part = scope.clone();
     visitNode(run, command, part, depth, reparses, printed);
-    const reader = commands[index + 1];
-    printed = command.type === 'Command' && printsIntoThePipe(command) && reader?.type === 'Command' && readsWhatIsPiped(reader) ? printedText(command, wordEnv(run, part)) : undefined;
+    if (!feedsCode || command.type !== 'Command') printed = undefined;
+    else printed = printsText(command) ? printedText(command, wordEnv(run, part)) : filteredText(command, printed, wordEnv(run, part));
   }
 }
 
@@ -380,51 +378,6 @@ const RUNS_WHAT_IS_PIPED = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 
 function readsWhatIsPiped(node: Extract<CommandNode, { type: 'Command' }>): boolean {
   const name = node.name?.text;
   return name !== undefined && RUNS_WHAT_IS_PIPED.has(name.slice(name.lastIndexOf('/') + 1));
-}
-
-function printsIntoThePipe(node: Extract<CommandNode, { type: 'Command' }>): boolean {
-  const program = node.name?.text;
-  return (program === 'echo' || program === 'printf') && node.prefix.length === 0;
-}
-
-function printedText(node: Extract<CommandNode, { type: 'Command' }>, env: WordEnv): Arg | undefined {
-  const program = node.name?.text;
-  const words: Arg[] = [];
-  for (const item of node.suffix) {
-    if (item.type !== 'Word') return undefined; // redirected elsewhere: nothing reaches the pipe
-    renderWordFields(item, env, [], words);
-  }
-  const dynamic = words.some((word) => word.dynamic);
-  let text: string;
-  if (program === 'echo') {
-    let first = 0;
-    while (first < words.length && /^-[neE]+$/.test(words[first]!.value)) first++;
-    text = `${words.slice(first).map((word) => word.value).join(' ')}\n`;
-  } else {
-    const [format, ...rest] = words;
-    if (!format) return undefined;
-    const directives = format.value.match(/%./g) ?? [];
-    // `printf 'text'` and `printf '%s\n' a b` are what agents write; other formats are left to run time.
-    if (directives.some((directive) => directive !== '%s' && directive !== '%%')) return { value: format.value, dynamic: true, unknownAt: 0 };
-    text = directives.length === 0 ? format.value : rest.map((word) => format.value.replace('%s', word.value)).join('');
-    text = text.replaceAll('\\n', '\n').replaceAll('%%', '%');
-  }
-  return dynamic ? { value: text, dynamic: true, unknownAt: 0 } : literalArg(text);
-}
-
-/** Code fed to a command's input by a here-doc or here-string (or `piped` in), when it is fixed text. */
-function literalStdin(redirects: readonly Redirection[], env: WordEnv, piped: Arg | undefined): Arg | undefined {
-  let stdin = piped;
-  for (const redirect of redirects) {
-    const fd = redirect.descriptor?.type === 'FileDescriptor' ? redirect.descriptor.value : 0;
-    if (fd !== 0) continue;
-    if (redirect.type === 'HereDoc') {
-      stdin = redirect.delimiter?.quoted || !/[$`\\]/.test(redirect.body.text) ? literalArg(redirect.body.text) : { value: redirect.body.text, dynamic: true, unknownAt: 0 };
-    } else if (redirect.type === 'HereString' && redirect.target) {
-      stdin = renderWord(redirect.target, env, []);
-    } else if (redirect.type === 'Redirect' && redirect.operator === '<') stdin = undefined;
-  }
-  return stdin;
 }
 
 function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>, scope: Scope, depth: number, reparses: number, piped?: Arg): void {
@@ -450,7 +403,7 @@ function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>,
       args.push(renderAssignment(item, env, nested));
     } else (redirects ??= []).push(item);
   }
-  const fx = new CommandEffects(run, scope, depth, reparses, redirects === undefined ? piped : literalStdin(redirects, env, piped));
+  const fx = new CommandEffects(run, scope, depth, reparses, redirects === undefined ? piped : literalInput(redirects, env, piped));
   if (prefixAssignments !== undefined) {
     // Without a command the assignments set shell variables that later words may expand.
     const setsShellVariables = name === undefined && args.length === 0;
@@ -473,9 +426,10 @@ function rememberVariable(run: Run, scope: Scope, assignment: Assignment, render
   setShellVariable(run, scope, assignment.name, !rendered.dynamic && !assignment.append && assignment.index === undefined ? value : undefined);
 }
 
-/** Remembered when the value is fixed text that stays one word (`value` undefined: only known at run time). */
+/** Remembered when the value is fixed text (`value` undefined: only known at run time). */
 function setShellVariable(run: Run, scope: Scope, name: string, value: string | undefined): void {
-  const fixed = value !== undefined && ONE_WORD_VALUE.test(value) && !UNTRACKED_VARIABLES.has(name);
+  // A value with spaces is remembered too: it stands for the variable inside double quotes only (words.ts).
+  const fixed = value !== undefined && !UNTRACKED_VARIABLES.has(name);
   if (fixed && (run.tracksVariables ??= !SETS_VARIABLES_UNSEEN.test(run.command))) scope.setVariable(name, value);
   else scope.setVariable(name, undefined);
 }

@@ -28,7 +28,12 @@ export interface WordEnv {
   readonly gobbyHome: string | null;
   /** Variables the command itself set to fixed text earlier on (see Scope). */
   readonly variables?: ReadonlyMap<string, string> | undefined;
+  /** What a command substitution prints, when that is fixed text (`$(echo rm)`; workflows/shell/printed.ts). */
+  readonly outputOf?: ((script: ParsedScript | undefined, env: WordEnv) => Arg | undefined) | undefined;
 }
+
+/** Text that stays one word where the shell splits and globs an unquoted expansion. */
+const ONE_WORD = /^[^\s*?[\]]*$/;
 
 /** A substitution found inside a word: its commands run too. `script` is undefined when unbash could not parse it. */
 export interface NestedScript {
@@ -282,7 +287,8 @@ class WordBuilder {
   }
 }
 
-function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: boolean): void {
+/** `quoted`: inside double quotes, where an expansion is not split into words. */
+function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: boolean, quoted = false): void {
   switch (part.type) {
     case 'Literal':
       if (first && part.text.startsWith('~')) {
@@ -297,16 +303,16 @@ function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: b
       return;
     case 'DoubleQuoted':
     case 'LocaleString':
-      for (const child of part.parts) appendPart(builder, child, env, false);
+      for (const child of part.parts) appendPart(builder, child, env, false, true);
       return;
     case 'SimpleExpansion':
-      appendVariable(builder, part.text.slice(1), part.text, env);
+      appendVariable(builder, part.text.slice(1), part.text, env, quoted);
       return;
     case 'ParameterExpansion':
       if (part.prefix === undefined && part.index === undefined && part.operation === undefined) {
-        appendVariable(builder, part.parameter, part.text, env);
+        appendVariable(builder, part.parameter, part.text, env, quoted);
       } else if (part.prefix === undefined && part.index === undefined && part.operation?.type === 'Default' && part.operation.operator !== '?' && part.operation.operator !== ':?') {
-        appendWithDefault(builder, part.parameter, part.operation.operator, part.operation.operand, env);
+        appendWithDefault(builder, part.parameter, part.operation.operator, part.operation.operand, env, quoted);
       } else {
         if (builder.nested && MAY_SUBSTITUTE.test(part.text.slice(1))) collectNestedScripts(part, builder.nested);
         builder.unknown(part.text, false);
@@ -317,7 +323,14 @@ function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: b
       if (builder.nested && MAY_SUBSTITUTE.test(part.text)) collectNestedScripts(part, builder.nested);
       builder.unknown(part.text, true);
       return;
-    case 'CommandExpansion':
+    case 'CommandExpansion': {
+      builder.nested?.push({ script: part.script, text: part.text });
+      // `$(echo rm)`, `"$(printf 'rm -rf x')"`: fixed text, one word unless quoted.
+      const output = env.outputOf?.(part.script, env);
+      if (output !== undefined && (quoted || ONE_WORD.test(output.value))) builder.known(output.value);
+      else builder.unknown(part.text, false);
+      return;
+    }
     case 'ProcessSubstitution':
       builder.nested?.push({ script: part.script, text: part.text });
       builder.unknown(part.text, false);
@@ -338,9 +351,10 @@ function variableValue(name: string, env: WordEnv): string | null {
   return name === 'HOME' ? env.home : name === 'PWD' ? env.pwd : name === 'GOBBY_HOME' ? env.gobbyHome : (env.variables?.get(name) ?? null);
 }
 
-function appendVariable(builder: WordBuilder, name: string, text: string, env: WordEnv): void {
+/** A variable's known value stands for it where it stays one word: always inside double quotes, unquoted only without spaces or globs. */
+function appendVariable(builder: WordBuilder, name: string, text: string, env: WordEnv, quoted: boolean): void {
   const value = variableValue(name, env);
-  if (value === null) builder.unknown(text, false);
+  if (value === null || (!quoted && !ONE_WORD.test(value))) builder.unknown(text, false);
   else builder.known(value);
 }
 
@@ -350,8 +364,10 @@ function appendVariable(builder: WordBuilder, name: string, text: string, env: W
  * most likely expands to (`${GOBBY_DIR:-~/.gobby}` is written to reach `~/.gobby`), so it is
  * rendered, and the result is marked dynamic: the value may be VAR's instead.
  */
-function appendWithDefault(builder: WordBuilder, name: string, operator: string, operand: Word, env: WordEnv): void {
-  const value = variableValue(name, env);
+function appendWithDefault(builder: WordBuilder, name: string, operator: string, operand: Word, env: WordEnv, quoted: boolean): void {
+  const known = variableValue(name, env);
+  // A value that would split into words is as good as unknown here (the default then stands in, dynamic).
+  const value = known !== null && (quoted || ONE_WORD.test(known)) ? known : null;
   const colon = operator.startsWith(':');
   const set = value !== null && (!colon || value !== '');
   const rendered = () => renderWord(operand, env, builder.nested ?? []);

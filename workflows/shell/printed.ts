@@ -1,0 +1,220 @@
+// What a command prints, when it prints fixed text: `echo`, `printf`, and the pure filters that
+// fixed text may go through (`base64 -d`, `xxd -r -p`, `rev`, `cat`). Code is often handed to a
+// shell that way (`echo 'rm -rf x' | sh`, `echo cm0g… | base64 -d | sh`, `sh -c "$(echo …)"`):
+// the text is then judged as the code it is, instead of as something only known at run time.
+import type { CommandNode, ParsedScript, Redirection } from 'unbash';
+import { literalArg, renderWord, renderWordFields, type Arg, type WordEnv } from './words.js';
+
+type SimpleCommand = Extract<CommandNode, { type: 'Command' }>;
+
+/** Decoded text longer than this is left to run time (a pasted file is not a command). */
+const MAX_PRINTED_LENGTH = 16 * 1024;
+
+/** Whether a command prints fixed text, or may (`echo`, `printf` with no assignment before them). */
+export function printsText(node: SimpleCommand): boolean {
+  const program = node.name?.text;
+  return (program === 'echo' || program === 'printf') && node.prefix.length === 0;
+}
+
+/**
+ * What `echo` or `printf` prints, dynamic when a word is only known at run time, undefined when
+ * the command is neither or sends its output elsewhere (a redirection).
+ */
+export function printedText(node: SimpleCommand, env: WordEnv): Arg | undefined {
+  if (!printsText(node)) return undefined;
+  const words: Arg[] = [];
+  for (const item of node.suffix) {
+    if (item.type !== 'Word') return undefined; // redirected elsewhere: nothing reaches the pipe
+    renderWordFields(item, env, [], words);
+  }
+  const text = node.name!.text === 'echo' ? echoed(words) : printfOutput(words);
+  if (text === undefined) return words[0] && { value: words[0].value, dynamic: true, unknownAt: 0 };
+  return words.some((word) => word.dynamic) ? { value: text, dynamic: true, unknownAt: 0 } : literalArg(text);
+}
+
+/** bash's `echo`: options first (`-n`, `-e` interprets escapes, `-E`), the words joined by spaces. */
+function echoed(words: readonly Arg[]): string | undefined {
+  let first = 0;
+  let escapes = false;
+  let newline = true;
+  for (; first < words.length && /^-[neE]+$/.test(words[first]!.value); first++) {
+    const flags = words[first]!.value;
+    if (flags.includes('n')) newline = false;
+    if (flags.includes('e')) escapes = true;
+    if (flags.includes('E')) escapes = false;
+  }
+  const joined = words.slice(first).map((word) => word.value).join(' ');
+  const body = escapes ? interpretEscapes(joined) : joined;
+  return body === undefined ? undefined : newline ? `${body}\n` : body;
+}
+
+/**
+ * `printf FORMAT ARGS…`: the format's escapes, `%s` and `%b` (an argument, with its escapes
+ * interpreted for `%b`) and `%%`, the format applied again while arguments remain, as printf
+ * does. Any other directive (`%d`, `%x`, widths) is left to run time: undefined.
+ */
+function printfOutput(words: readonly Arg[]): string | undefined {
+  const [format, ...args] = words;
+  if (!format) return undefined;
+  const pieces = format.value.split(/(%.)/);
+  if (pieces.some((piece, i) => i % 2 === 1 && piece !== '%s' && piece !== '%b' && piece !== '%%')) return undefined;
+  const consumes = pieces.some((piece) => piece === '%s' || piece === '%b');
+  let out = '';
+  let next = 0;
+  do {
+    for (let i = 0; i < pieces.length; i++) {
+      const piece = pieces[i]!;
+      if (i % 2 === 0) {
+        const literal = interpretEscapes(piece);
+        if (literal === undefined) return undefined;
+        out += literal;
+      } else if (piece === '%%') out += '%';
+      else {
+        const arg = args[next++]?.value ?? '';
+        const text = piece === '%b' ? interpretEscapes(arg) : arg;
+        if (text === undefined) return undefined;
+        out += text;
+      }
+    }
+  } while (consumes && next < args.length && out.length <= MAX_PRINTED_LENGTH);
+  return out.length > MAX_PRINTED_LENGTH ? undefined : out;
+}
+
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', '"': '"', "'": "'" };
+
+/** The backslash escapes of `echo -e` and `printf` (`\n`, `\t`, `\x2e`, `\056`, `\0056`); undefined at `\c`, where output stops (left to run time). */
+export function interpretEscapes(text: string): string | undefined {
+  if (!text.includes('\\')) return text;
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c !== '\\' || i + 1 === text.length) {
+      out += c;
+      continue;
+    }
+    const next = text[i + 1]!;
+    if (next === 'c') return undefined;
+    const simple = SIMPLE_ESCAPES[next];
+    if (simple !== undefined) {
+      out += simple;
+      i++;
+      continue;
+    }
+    const hex = next === 'x' ? /^[0-9a-fA-F]{1,2}/.exec(text.slice(i + 2)) : null;
+    const octal = /^[0-7]{1,4}/.exec(text.slice(i + 1));
+    if (hex) {
+      out += String.fromCharCode(Number.parseInt(hex[0], 16));
+      i += 1 + hex[0].length;
+    } else if (octal) {
+      // `\0NNN` (echo) and `\NNN` (printf): up to three octal digits after an optional 0.
+      const digits = octal[0].startsWith('0') && octal[0].length > 1 ? octal[0].slice(1, 4) : octal[0].slice(0, 3);
+      out += String.fromCharCode(Number.parseInt(digits, 8) & 0xff);
+      i += (octal[0].startsWith('0') && octal[0].length > 1 ? 1 : 0) + digits.length;
+    } else out += c;
+  }
+  return out;
+}
+
+/**
+ * What a pure filter prints when fixed text comes in: `cat` (no file), `base64 -d`, `xxd -r -p`,
+ * `rev`. Undefined for any other command, or when the input is not fixed text.
+ */
+export function filteredText(node: SimpleCommand, piped: Arg | undefined, env: WordEnv): Arg | undefined {
+  if (node.prefix.length > 0) return undefined;
+  const program = node.name?.text;
+  const args: Arg[] = [];
+  const redirects: Redirection[] = [];
+  for (const item of node.suffix) {
+    if (item.type === 'Word') renderWordFields(item, env, [], args);
+    else if (item.type === 'Assignment' || !readsInput(item)) return undefined; // output sent elsewhere
+    else redirects.push(item);
+  }
+  // `cat <<'EOF' | sh`: a here-doc or here-string comes in instead of the pipe.
+  const input = literalInput(redirects, env, piped);
+  if (input === undefined || input.dynamic || args.some((arg) => arg.dynamic)) return undefined;
+  const words = args.map((arg) => arg.value);
+  let output: string | undefined;
+  if (program === 'cat' && words.every((word) => word === '-')) output = input.value;
+  else if (program === 'base64' && words.length > 0 && words.every((word) => ['-d', '--decode', '-i', '--ignore-garbage'].includes(word)) && words.some((word) => word !== '-i' && word !== '--ignore-garbage')) output = decodeBase64(input.value);
+  else if (program === 'xxd' && words.join(' ') === '-r -p') output = decodeHex(input.value);
+  else if (program === 'rev' && words.length === 0) output = input.value.split('\n').map((line) => [...line].reverse().join('')).join('\n');
+  return output === undefined || output.length > MAX_PRINTED_LENGTH ? undefined : literalArg(output);
+}
+
+/** Whether a redirection feeds the command's input (`<<`, `<<<`, `<`) rather than taking its output. */
+function readsInput(redirect: Redirection): boolean {
+  const fd = redirect.descriptor?.type === 'FileDescriptor' ? redirect.descriptor.value : 0;
+  return fd === 0 && (redirect.type === 'HereDoc' || redirect.type === 'HereString' || (redirect.type === 'Redirect' && redirect.operator === '<'));
+}
+
+/** Text fed to a command's input by a here-doc or here-string (or `piped` in), when it is fixed text. */
+export function literalInput(redirects: readonly Redirection[], env: WordEnv, piped: Arg | undefined): Arg | undefined {
+  let stdin = piped;
+  for (const redirect of redirects) {
+    const fd = redirect.descriptor?.type === 'FileDescriptor' ? redirect.descriptor.value : 0;
+    if (fd !== 0) continue;
+    if (redirect.type === 'HereDoc') {
+      stdin = redirect.delimiter?.quoted || !/[$`\\]/.test(redirect.body.text) ? literalArg(redirect.body.text) : { value: redirect.body.text, dynamic: true, unknownAt: 0 };
+    } else if (redirect.type === 'HereString' && redirect.target) {
+      stdin = renderWord(redirect.target, env, []);
+    } else if (redirect.type === 'Redirect' && redirect.operator === '<') stdin = undefined;
+  }
+  return stdin;
+}
+
+/** Base64 that decodes to text (UTF-8 without NUL or invalid sequences); undefined otherwise. */
+function decodeBase64(text: string): string | undefined {
+  const clean = text.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(clean) || clean.length % 4 === 1) return undefined;
+  return asText(base64Bytes(clean));
+}
+
+function decodeHex(text: string): string | undefined {
+  const clean = text.replace(/\s+/g, '');
+  if (!/^(?:[0-9a-fA-F]{2})*$/.test(clean)) return undefined;
+  const bytes = new Uint8Array(clean.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(clean.slice(2 * i, 2 * i + 2), 16);
+  return asText(bytes);
+}
+
+const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Base64 decoding by hand: the engine uses no Node built-ins (`Buffer`), and `atob` is not typed for it. */
+function base64Bytes(clean: string): Uint8Array {
+  const body = clean.replace(/=+$/, '');
+  const bytes = new Uint8Array(Math.floor((body.length * 3) / 4));
+  let bits = 0;
+  let buffer = 0;
+  let at = 0;
+  for (const c of body) {
+    buffer = (buffer << 6) | BASE64_ALPHABET.indexOf(c);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes[at++] = (buffer >> bits) & 0xff;
+    }
+  }
+  return bytes.subarray(0, at);
+}
+
+function asText(bytes: Uint8Array): string | undefined {
+  if (bytes.includes(0)) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The output of a command substitution that only prints fixed text (`$(echo rm)`, `$(printf
+ * '%s' x)`), without its trailing newlines, as the shell puts it in the word; undefined otherwise.
+ */
+export function substitutionOutput(script: ParsedScript | undefined, env: WordEnv): Arg | undefined {
+  const statement = script?.commands.length === 1 ? script.commands[0] : undefined;
+  if (statement?.type !== 'Statement' || statement.background) return undefined;
+  const node = statement.command;
+  if (node.type !== 'Command') return undefined;
+  const printed = printedText(node, env);
+  return printed && !printed.dynamic ? literalArg(printed.value.replace(/\n+$/, '')) : undefined;
+}
