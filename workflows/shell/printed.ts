@@ -83,7 +83,7 @@ function printfOutput(words: readonly Arg[]): string | undefined {
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', '"': '"', "'": "'" };
 
 /** The backslash escapes of `echo -e` and `printf` (`\n`, `\t`, `\x2e`, `\056`, `\0056`); undefined at `\c`, where output stops (left to run time). */
-export function interpretEscapes(text: string): string | undefined {
+function interpretEscapes(text: string): string | undefined {
   if (!text.includes('\\')) return text;
   let out = '';
   for (let i = 0; i < text.length; i++) {
