@@ -323,7 +323,8 @@ function visitRedirects(run: Run, redirects: readonly Redirection[], scope: Scop
 function applyRedirect(fx: CommandEffects, redirect: Redirection, env: WordEnv, nested: NestedScript[]): void {
   switch (redirect.type) {
     case 'HereDoc':
-      if (!redirect.delimiter?.quoted && /[$`]/.test(redirect.body.text)) collectNestedScripts(redirect.body, nested);
+      // Only a substitution in the body runs something (`$(…)`, `` `…` ``); `$HOME` alone does not, and needs no parts.
+      if (!redirect.delimiter?.quoted && /\$\(|`/.test(redirect.body.text)) collectNestedScripts(redirect.body, nested);
       return;
     case 'HereString':
       if (redirect.target) renderWord(redirect.target, env, nested);
@@ -377,7 +378,9 @@ const RUNS_WHAT_IS_PIPED = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 
 
 function readsWhatIsPiped(node: Extract<CommandNode, { type: 'Command' }>): boolean {
   const name = node.name?.text;
-  return name !== undefined && RUNS_WHAT_IS_PIPED.has(name.slice(name.lastIndexOf('/') + 1));
+  if (name === undefined) return false;
+  const slash = name.lastIndexOf('/');
+  return RUNS_WHAT_IS_PIPED.has(slash === -1 ? name : name.slice(slash + 1));
 }
 
 function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>, scope: Scope, depth: number, reparses: number, piped?: Arg): void {
