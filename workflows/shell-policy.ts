@@ -5,7 +5,7 @@
 // program or spelling does it, and so is code gobby cannot see into, unless the workflow's
 // author allows it by name.
 import type { ShellAnalysis, ShellEffect } from './shell/index.js';
-import { isWithin } from './shell/paths.js';
+import { isSystemPath, isWithin } from './shell/paths.js';
 import { throughLinks } from './shell-through-links.js';
 
 /** A phase's rules for shell commands, compiled from its tools and its `shell:` key. */
@@ -41,12 +41,6 @@ export function judgeShellCommand(shell: ShellAnalysis, policy: ShellPolicy, pla
   return null;
 }
 
-/**
- * Folders whose files change what other commands do: the system's programs, libraries and
- * configuration. Writing there is refused like writing the project: `/usr/local/bin/grep`, or
- * `/etc/gitconfig` setting `core.fsmonitor`, would run the agent's code inside a trusted command.
- */
-const SYSTEM_FOLDERS = ['/etc', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/opt'];
 
 /**
  * Outside the project, most writes are the agent's scratch (`/tmp`). Not these: the home's dot
@@ -55,7 +49,9 @@ const SYSTEM_FOLDERS = ['/etc', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib
  * command found on PATH does, and the system's folders.
  */
 function changesWhatCommandsDo(path: string, home: string): boolean {
-  if (SYSTEM_FOLDERS.some((folder) => isWithin(path, folder))) return true;
+  // The system's programs, libraries and configuration: `/usr/local/bin/grep`, or `/etc/gitconfig`
+  // setting `core.fsmonitor`, would run the agent's code inside a trusted command.
+  if (isSystemPath(path)) return true;
   if (!path.startsWith(`${home}/`)) return false;
   const first = path.slice(home.length + 1).split('/')[0]!;
   return first.startsWith('.') || first === 'bin';

@@ -35,3 +35,14 @@ export function dirName(path: string): string {
 export function isWithin(path: string, folder: string): boolean {
   return path === folder || path.startsWith(folder === '/' ? '/' : `${folder}/`);
 }
+
+/**
+ * Folders whose files change what other commands do: the system's programs, libraries and
+ * configuration. A phase that blocks file changes refuses writes there as it does in the project
+ * (workflows/shell-policy.ts), so what is there is not the agent's.
+ */
+const SYSTEM_FOLDERS = ['/etc', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/opt'];
+
+export function isSystemPath(path: string): boolean {
+  return SYSTEM_FOLDERS.some((folder) => isWithin(path, folder));
+}

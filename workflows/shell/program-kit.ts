@@ -1,7 +1,7 @@
 // What a program's entry in the knowledge tables receives and may do. Handlers are data-like:
 // they read the argument vector and report effects; they never see the parse tree.
 import { parseArgv, type OptionSpec, type ParsedArgv } from './argv.js';
-import { isWithin } from './paths.js';
+import { isSystemPath, isWithin } from './paths.js';
 import type { PathRef, ShellEffect, SignalTarget } from './types.js';
 import { literalArg, type Arg } from './words.js';
 
@@ -212,7 +212,8 @@ export function loadsForeignCode(fx: ShellEffects, program: string, label: strin
  * writes); outside, in `/tmp` or a home folder, the agent may have written it a moment ago.
  */
 function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: readonly Arg[]): string | undefined {
-  const outside = (path: string) => !isWithin(path, fx.projectRoot);
+  // The system's folders are not the agent's to write in such a phase (`--python-executable /usr/bin/python3`).
+  const outside = (path: string) => !isWithin(path, fx.projectRoot) && !isSystemPath(path) && path !== '/dev/null';
   if (fx.cwdKnown && outside(fx.cwd)) return `runs in ${fx.cwd}, outside the project`;
   const make = program === 'make' || program === 'gmake';
   for (let i = 0; i < args.length; i++) {
@@ -238,6 +239,12 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
     const value = eq !== -1 ? arg.value.slice(eq + 1) : args[i + 1]?.dynamic ? undefined : args[i + 1]?.value;
     if (RUNS_A_PROGRAM.test(name) && program === 'go') return `runs its test binaries through \`${value ?? ''}\``;
     if (name === 'config' && program === 'cargo' && value?.includes('=')) return `is given --config ${value}, which can name a program to run`;
+    // `--roots=/tmp/x`, `--env-file=~/x`: a path outside the project, given to an option that is no
+    // output, is code or configuration the run may load (the `--name path` form is read as an operand above).
+    if (eq !== -1 && /^(?:\/|~\/|\.\.)/.test(value ?? '') && !takesOutputPath(arg.value.slice(0, eq), program) && !/ignore|exclude|deselect/.test(name)) {
+      const path = fx.path({ value: value!, dynamic: false, unknownAt: -1 }).path;
+      if (outside(path)) return `loads ${path} (${arg.value.slice(0, eq)}), outside the project`;
+    }
     if (!CODE_OPTION.test(name) || value === undefined || value === '' || value.startsWith('-')) continue;
     if (value.startsWith('{')) return `is given an inline ${name} that can load any file`;
     if (/^[~./]/.test(value) || value.includes('/')) {
