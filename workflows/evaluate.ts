@@ -371,6 +371,13 @@ function evaluatePrompt(
   return notice === undefined ? evaluation : { ...evaluation, decision: { ...evaluation.decision, notice } };
 }
 
+/**
+ * Claude Code's tools that run code gobby does not parse: PowerShell (Bash's sibling on Windows),
+ * and the code-running REPL and JavaScript tools. In a phase that blocks the file tools they are
+ * judged like opaque shell code, whatever the phase's tool list says.
+ */
+const RUNS_UNREAD_CODE = new Set(['PowerShell', 'REPL', 'JavaScript']);
+
 function evaluateToolCall(workflow: CompiledWorkflow, state: WorkflowState, event: ToolEvent, ctx: EvaluationContext): Evaluation {
   const phase = currentPhase(workflow, state);
   const toolName = canonicalToolName(event.toolName);
@@ -383,9 +390,11 @@ function evaluateToolCall(workflow: CompiledWorkflow, state: WorkflowState, even
     // The file tools are blocked here, so no other tool may change files instead of them.
     const refusal = ctx.bash
       ? judgeShellCommand(ctx.bash.analysis, phase.shell, { projectRoot: ctx.shell?.projectRoot ?? '/', home: ctx.shell?.home ?? '/' }, ctx.realPaths)
-      : allowed === 'all' && mcpToolChangesFiles(toolName)
-        ? { what: `is an MCP tool whose name says it changes something (\`${toolName}\`)` }
-        : null;
+      : RUNS_UNREAD_CODE.has(toolName) && !phase.shell.allowOpaque
+        ? { what: `runs code gobby cannot see into (${toolName})`, allowedBy: 'shell: { allow_opaque: true }' }
+        : allowed === 'all' && mcpToolChangesFiles(toolName)
+          ? { what: `is an MCP tool whose name says it changes something (\`${toolName}\`)` }
+          : null;
     if (refusal) return deny(state, renderShellDeniedReason(workflow, phase, refusal), `phase ${phase.name}: no file changes (${toolName})`);
   }
   const scope = buildScope(workflow, state, event, ctx);

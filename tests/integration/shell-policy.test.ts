@@ -308,5 +308,10 @@ phases:
     expect(refusal?.permissionDecision).toBe('deny');
     expect(refusal?.permissionDecisionReason).toContain(`writes ${join(t.project, 'src/app.ts')}`);
     expect(await run('npm test && cat README.md')).toBeUndefined();
+    // PowerShell, Bash's sibling, is code gobby does not parse: refused like opaque shell code.
+    const powershell = (await t.preToolUse(reviewer, 'PowerShell', { command: 'Set-Content src/app.ts x' })).body.hookSpecificOutput;
+    expect(powershell?.permissionDecision).toBe('deny');
+    expect(powershell?.permissionDecisionReason).toContain('runs code gobby cannot see into (PowerShell)');
+    expect(powershell?.permissionDecisionReason).toContain('allow_opaque: true');
   });
 });
