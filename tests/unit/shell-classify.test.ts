@@ -138,6 +138,7 @@ const FALSE_BLOCK_ROWS: readonly Row[] = [
   row("psql -h db -p 5433 -c 'select count(*) from users'", ['network db:5433'], 'SQL runs on the server'),
   row('redis-cli -p 6380 ping', ['network 127.0.0.1:6380']),
   row('journalctl -u app --since today | tail', []),
+  row('docker compose ps && docker compose -f dev.yml logs api --tail=100 && docker-compose ps', ['read /repo/dev.yml']),
   row('make check', ['test make check']),
   row('mvn test', ['test mvn test']),
   row('./gradlew test', ['test gradlew test']),

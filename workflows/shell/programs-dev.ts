@@ -538,10 +538,28 @@ const claude: ProgramHandler = (site, fx) => {
   }
 };
 
+/** Compose's own options that take a value, before its subcommand. */
+const COMPOSE_OPTIONS: OptionSpec = { short: 'fp', long: ['file', 'project-name', 'profile', 'env-file', 'project-directory', 'ansi', 'parallel', 'progress'], stopAtOperand: true };
+/** Compose subcommands that only show the project's containers and configuration. */
+const COMPOSE_READS = new Set(['ps', 'logs', 'ls', 'config', 'images', 'top', 'port', 'version', 'events']);
+
 const container: ProgramHandler = (site, fx) => {
   const sub = site.args.find((arg) => !arg.value.startsWith('-'));
   if (!sub || onlyAsksVersion(site.args)) return;
   if (['ps', 'images', 'image', 'logs', 'inspect', 'version', 'info', 'stats', 'top', 'port', 'history', 'events', 'diff'].includes(sub.value)) return;
+  // `docker compose ps`, `docker-compose -f dev.yml logs api`: reads, as their docker counterparts are.
+  const composeArgs = site.program === 'docker-compose' ? site.args : sub.value === 'compose' ? site.args.slice(site.args.indexOf(sub) + 1) : undefined;
+  if (composeArgs) {
+    const parsed = parseArgv(composeArgs, COMPOSE_OPTIONS);
+    const verb = composeArgs[parsed.rest];
+    if (verb && !verb.dynamic && COMPOSE_READS.has(verb.value)) {
+      for (const file of optionValues(parsed, '-f', '--file', '--env-file')) fx.read(site.program, file);
+      return;
+    }
+    const spelled = [site.program === 'docker-compose' ? 'docker-compose' : `${site.program} compose`, verb?.value].filter(Boolean).join(' ');
+    fx.opaque(`${spelled} runs or changes containers, which can write any path they mount`, site.program);
+    return;
+  }
   if (['pull', 'push', 'login', 'logout', 'search'].includes(sub.value)) {
     fx.network(site.program, sub.value === 'search' ? `${site.program} hub` : site.args[site.args.indexOf(sub) + 1]?.value ?? `${site.program} registry`);
     return;
