@@ -398,7 +398,7 @@ function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>):
     let action = table[sub.value];
     // A check changes nothing (`cargo fmt --check`, `dotnet format --verify-no-changes`); a fix does (`cargo clippy --fix`).
     if (/^(?:fmt|format)$/.test(sub.value) && site.args.some((arg) => arg.value === '--check' || arg.value === '--verify-no-changes')) action = 'read';
-    if (action === 'read' && site.args.some((arg) => arg.value === '--fix' || arg.value === '--allow-dirty')) action = 'write';
+    if (action === 'read' && site.args.some((arg) => arg.value === '--fix' || arg.value === '--allow-dirty' || (sub.value === 'audit' && arg.value === 'fix'))) action = 'write';
     if (sub.value === 'mod') action = ['download', 'tidy', 'get', 'vendor'].includes(site.args[site.args.indexOf(sub) + 1]?.value ?? '') ? 'install' : 'read';
     switch (action) {
       case 'test':
@@ -543,6 +543,14 @@ const COMPOSE_OPTIONS: OptionSpec = { short: 'fp', long: ['file', 'project-name'
 /** Compose subcommands that only show the project's containers and configuration. */
 const COMPOSE_READS = new Set(['ps', 'logs', 'ls', 'config', 'images', 'top', 'port', 'version', 'events']);
 
+/** pip-audit reads the environment or a requirements file; `--fix` installs the fixed versions. */
+const pipAudit: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'rfo', long: ['requirement', 'format', 'output', 'cache-dir', 'index-url', 'desc', 'ignore-vuln'] });
+  for (const file of optionValues(parsed, '-r', '--requirement')) fx.read('pip-audit', file);
+  for (const out of optionValues(parsed, '-o', '--output')) fx.write('pip-audit', out);
+  if (hasOption(parsed, '--fix')) fx.emit({ kind: 'package_install', manager: 'pip-audit', program: 'pip-audit' });
+};
+
 const container: ProgramHandler = (site, fx) => {
   const sub = site.args.find((arg) => !arg.value.startsWith('-'));
   if (!sub || onlyAsksVersion(site.args)) return;
@@ -590,7 +598,7 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ...entries(manager({ actions: { install: 'install', uninstall: 'install', update: 'install', list: 'read', search: 'read', info: 'read', env: 'read', contents: 'read', which: 'read', build: 'write', push: 'network' } }), 'gem'),
   ['bundle', { handle: manager({ actions: { install: 'install', update: 'install', add: 'install', remove: 'install', lock: 'install', exec: 'run', list: 'read', show: 'read', check: 'read', outdated: 'read', info: 'read', config: 'read' }, bare: 'install' }) }],
   ['composer', { handle: manager({ actions: { install: 'install', require: 'install', update: 'install', remove: 'install', test: 'test', 'run-script': 'script', run: 'script', show: 'read', outdated: 'read', validate: 'read', exec: 'run' } }) }],
-  ['cargo', { handle: subcommands({ install: 'install', add: 'install', remove: 'install', update: 'install', uninstall: 'install', fetch: 'install', test: 'test', nextest: 'test', bench: 'test', check: 'read', clippy: 'read', tree: 'read', metadata: 'read', search: 'read', version: 'read', doc: 'write', fmt: 'write', fix: 'write', new: 'write', init: 'write', publish: 'network', login: 'network', run: 'opaque', build: 'write' }) }],
+  ['cargo', { handle: subcommands({ install: 'install', add: 'install', remove: 'install', update: 'install', uninstall: 'install', fetch: 'install', test: 'test', nextest: 'test', bench: 'test', check: 'read', clippy: 'read', audit: 'read', tree: 'read', metadata: 'read', search: 'read', version: 'read', doc: 'write', fmt: 'write', fix: 'write', new: 'write', init: 'write', publish: 'network', login: 'network', run: 'opaque', build: 'write' }) }],
   ['go', { handle: subcommands({ test: 'test', install: 'install', get: 'install', vet: 'read', list: 'read', env: 'read', version: 'read', doc: 'read', fmt: 'write', build: 'write', run: 'opaque', generate: 'opaque', tool: 'opaque', work: 'write', clean: 'write' }) }],
   ['dotnet', { handle: subcommands({ test: 'test', add: 'install', restore: 'install', remove: 'install', build: 'write', run: 'opaque', list: 'read', format: 'write', publish: 'write', pack: 'write', new: 'write', tool: 'install', 'nuget': 'network' }) }],
   ['mix', { handle: subcommands({ test: 'test', 'deps.get': 'install', 'deps.update': 'install', compile: 'write', format: 'write', run: 'opaque', 'hex.publish': 'network' }) }],
@@ -625,6 +633,7 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ...entries(linter, 'mypy', 'pyright', 'pylint', 'flake8', 'pyflakes', 'pycodestyle', 'shellcheck', 'hadolint', 'yamllint', 'actionlint', 'tflint', 'golangci-lint', 'staticcheck', 'jsonlint', 'htmlhint', 'vale', 'cspell', 'codespell-check'),
   ['claude', { handle: claude }],
   ...entries(container, 'docker', 'podman', 'nerdctl', 'docker-compose', 'kubectl-exec'),
+  ['pip-audit', { handle: pipAudit }],
   ...entries(gh, 'gh', 'glab'),
   ['gobby', { handle: gobby }],
   ['kubectl', { handle: kubectl }],

@@ -7,12 +7,14 @@ import {
   deletesOperands,
   entries,
   noEffect,
+  onlyAsksVersion,
   operandsOf,
   readsOperands,
   writesOperands,
   type ProgramEntry,
   type ProgramHandler,
   type ShellEffects,
+  writesOutputOptions,
 } from './program-kit.js';
 import { baseName } from './paths.js';
 import type { PathRef } from './types.js';
@@ -537,9 +539,102 @@ const rsync: ProgramHandler = (site, fx) => {
   }
 };
 
+interface InspectorSpec {
+  readonly options?: OptionSpec;
+  /** Leading operands that are not paths: a subcommand (`xsv headers`, `trivy fs`, `gitleaks detect`). */
+  readonly subcommands?: number;
+  /** With no operand, the tool reads everything below the working directory (`tokei`, `typos`). */
+  readonly tree?: boolean;
+  /** Options that name a file the tool writes its report to. */
+  readonly outputs?: readonly string[];
+  /** Flags that make it rewrite what it reads (`typos -w`, `semgrep --autofix`). */
+  readonly fixes?: RegExp;
+}
+
+/**
+ * Viewers, counters, linters and scanners that read the files or trees they are given (`bat`,
+ * `eza`, `tokei`, `codespell`, `semgrep`, `trivy fs`, `gitleaks`): reads, unless a flag makes them
+ * rewrite what they read or an option names a report file.
+ */
+function inspector(spec: InspectorSpec): ProgramHandler {
+  return (site, fx) => {
+    if (onlyAsksVersion(site.args)) return;
+    const parsed = parseArgv(site.args, spec.options ?? {});
+    for (const out of optionValues(parsed, ...(spec.outputs ?? []))) fx.write(site.program, out);
+    writesOutputOptions(fx, site.program, site.args);
+    const files = operandsOf(parsed, site).slice(spec.subcommands ?? 0);
+    const fixes = spec.fixes !== undefined && site.args.some((arg) => spec.fixes!.test(arg.value));
+    const targets: readonly (Arg | PathRef)[] = files.length > 0 ? files : spec.tree ? [{ path: fx.cwd, dynamic: !fx.cwdKnown }] : [];
+    for (const target of targets) {
+      if ('value' in target && target.value === '-') continue;
+      if (fixes) fx.write(site.program, spec.tree ? everythingBelow(fx, target) : target);
+      else if (spec.tree) fx.readTree(site.program, target);
+      else fx.read(site.program, target);
+    }
+  };
+}
+
+/** `<path>/**`: every file below a folder (or the file itself, when it is one). */
+function everythingBelow(fx: ShellEffects, target: Arg | PathRef): PathRef {
+  const path = 'path' in target ? target.path : fx.path(target).path;
+  return { path: `${path === '/' ? '' : path}/**`, dynamic: true };
+}
+
+const INSPECTORS: readonly [readonly string[], InspectorSpec][] = [
+  [['bat', 'batcat', 'glow', 'jless', 'gron', 'delta', 'difft', 'difftastic'], { options: { short: 'lHrmL', long: ['language', 'highlight-line', 'line-range', 'map-syntax', 'theme', 'style', 'tabs', 'terminal-width', 'width', 'pager'] } }],
+  [['xsv', 'qsv'], { subcommands: 1, options: { short: 'odsnl', long: ['output', 'delimiter', 'select', 'limit'] }, outputs: ['-o', '--output'] }],
+  [['pandoc'], { options: { short: 'ofto', long: ['output', 'from', 'to', 'template', 'metadata', 'variable', 'lua-filter', 'filter', 'resource-path', 'data-dir', 'defaults'] }, outputs: ['-o', '--output'] }],
+  [['eza', 'exa', 'lsd'], { tree: false, options: { short: 'LIsTX', long: ['level', 'ignore-glob', 'sort', 'time-style', 'color', 'icons', 'depth', 'group-dirs', 'blocks'] } }],
+  [['tokei', 'scc', 'cloc', 'dust', 'du-dust'], { tree: true, options: { short: 'etsdnXwfoc', long: ['exclude', 'type', 'sort', 'depth', 'output', 'format', 'by', 'exclude-dir', 'report-file', 'out', 'include-lang'] }, outputs: ['--out', '--report-file', '-o', '--output'] }],
+  [['codespell', 'typos'], { tree: true, options: { short: 'LSIDcx', long: ['ignore-words-list', 'skip', 'ignore-words', 'dictionary', 'config', 'exclude', 'format'] }, fixes: /^(?:-w|--write-changes|-i\d*|--interactive)$/ }],
+  [['semgrep', 'opengrep'], { tree: true, subcommands: 0, options: { short: 'fceo', long: ['config', 'exclude', 'include', 'output', 'json-output', 'sarif-output', 'text-output', 'lang', 'pattern', 'severity', 'metrics', 'jobs', 'timeout'] }, outputs: ['-o', '--output', '--json-output', '--sarif-output', '--text-output'], fixes: /^--autofix$/ }],
+  [['bandit'], { tree: false, options: { short: 'cpstfoxlib', long: ['configfile', 'profile', 'tests', 'skip', 'format', 'output', 'exclude', 'baseline', 'ini', 'msg-template', 'severity-level', 'confidence-level'] }, outputs: ['-o', '--output'] }],
+  [['trivy'], { tree: true, subcommands: 1, options: { short: 'fo', long: ['format', 'output', 'severity', 'scanners', 'skip-dirs', 'skip-files', 'ignorefile', 'cache-dir', 'timeout', 'template', 'config'] }, outputs: ['-o', '--output'] }],
+  [['osv-scanner'], { tree: true, options: { short: 'rLfM', long: ['lockfile', 'format', 'output', 'config', 'sbom', 'call-analysis'] }, outputs: ['--output'] }],
+  [['gitleaks'], { tree: true, subcommands: 1, options: { short: 'scrfl', long: ['source', 'config', 'report-path', 'report-format', 'log-opts', 'baseline-path', 'log-level'] }, outputs: ['-r', '--report-path'] }],
+];
+
+/** mlr: reads its files, or rewrites them with `-I`; its verbs and their arguments come before them, so every operand counts as a file. */
+const mlr: ProgramHandler = (site, fx) => {
+  const inPlace = site.args.some((arg) => arg.value === '-I');
+  const parsed = parseArgv(site.args, { long: ['from', 'ifs', 'ofs', 'ips', 'ops', 'irs', 'ors', 'nr-progress-mod', 'load', 'mload'] });
+  for (const file of [...optionValues(parsed, '--from'), ...operandsOf(parsed, site)]) {
+    if (inPlace) fx.write('mlr', file);
+    else fx.read('mlr', file);
+  }
+  for (const code of optionValues(parsed, '--load', '--mload')) fx.opaque(`mlr loads the DSL code in \`${code.value}\``, 'mlr');
+};
+
+/** `sd FIND REPLACE [FILES]`: rewrites its files in place, unless `-p` only previews; with none it filters its input. */
+const sd: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'nf', long: ['max-replacements', 'flags'] });
+  const preview = hasOption(parsed, '-p', '--preview');
+  for (const file of operandsOf(parsed, site).slice(2)) {
+    if (preview) fx.read('sd', file);
+    else fx.write('sd', file);
+  }
+};
+
+/** dasel: `put` and `delete` rewrite the file given with `-f` (unless `-o` sends the result elsewhere); the rest read it. */
+const dasel: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'frwospv', long: ['file', 'read', 'write', 'out', 'selector', 'parser', 'value', 'type'] });
+  const changes = ['put', 'delete'].includes(operandsOf(parsed, site)[0]?.value ?? '');
+  const out = optionValues(parsed, '-o', '--out')[0];
+  for (const file of optionValues(parsed, '-f', '--file')) {
+    fx.read('dasel', file);
+    if (changes && !out) fx.write('dasel', file);
+  }
+  if (out) fx.write('dasel', out);
+};
+
 export const FILE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ...entries(noEffect, ...PURE_PROGRAMS),
   ['journalctl', { handle: journalctl }],
+  ...INSPECTORS.flatMap(([names, spec]) => entries(inspector(spec), ...names)),
+  ['mlr', { handle: mlr }],
+  ['sd', { handle: sd }],
+  ['dasel', { handle: dasel }],
+  ...entries(noEffect, 'duf', 'procs', 'btop', 'htop'),
   ...READERS.flatMap(([names, spec, skip, withoutOperands]) =>
     entries(skip === -1 ? searchHandler(spec) : readsOperands(spec, skip, withoutOperands), ...names),
   ),
