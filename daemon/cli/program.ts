@@ -47,6 +47,12 @@ daemon
   .addOption(jsonOption())
   .action(async (options: { foreground?: boolean; json?: boolean }) => {
     if (options.foreground) {
+      // Started without the daemon's node flags (as the CLI is), the command runs itself again with them.
+      const exitCode = await import('./foreground.js').then((foreground) => (foreground.hasDaemonFlags() ? undefined : foreground.rerunWithDaemonFlags(env)));
+      if (exitCode !== undefined) {
+        process.exitCode = exitCode;
+        return;
+      }
       const { runDaemon } = await import('../main.js');
       await runDaemon({ foreground: true, env });
       return;
