@@ -66,6 +66,12 @@ export function operandsOf(parsed: ParsedArgv, site: CommandSite): Arg[] {
 
 export const noEffect: ProgramHandler = () => {};
 
+/** `<folder>/**`: every file below a folder (the working directory when none is given), whatever they are named. */
+export function everythingBelow(fx: ShellEffects, folder?: Arg | PathRef): PathRef {
+  const path = folder === undefined ? fx.cwd : 'path' in folder ? folder.path : fx.path(folder).path;
+  return { path: path === '/' ? '/**' : `${path}/**`, dynamic: true };
+}
+
 /**
  * A read-only program whose operands (after `skip` data operands such as a pattern) are files it
  * reads. `withoutOperands`: what it reads when given none, the working directory (`tree`) or
@@ -132,9 +138,9 @@ export function runsTests(fx: ShellEffects, program: string, runner: string, arg
   fx.emit({ kind: 'test_run', runner, program });
   loadsForeignCode(fx, program, runner, args);
   if (args.some((arg) => REWRITES_EXPECTATIONS.has(arg.value) || (arg.value === '-u' && SHORT_UPDATE_RUNNERS.has(program)))) {
-    fx.write(program, { path: `${fx.cwd}/**`, dynamic: true });
+    fx.write(program, everythingBelow(fx));
   }
-  if (program === 'node' && args.some((arg) => NODE_PROFILERS.has(arg.value))) fx.write(program, { path: `${fx.cwd}/**`, dynamic: true });
+  if (program === 'node' && args.some((arg) => NODE_PROFILERS.has(arg.value))) fx.write(program, everythingBelow(fx));
   writesOutputOptions(fx, program, args);
 }
 
@@ -146,7 +152,7 @@ export function runsTests(fx: ShellEffects, program: string, runner: string, arg
 export function writesOutputOptions(fx: ShellEffects, program: string, args: readonly Arg[]): void {
   const writesTo = (name: string, value: Arg): void => {
     const folder = NAMES_A_FOLDER.test(name);
-    fx.write(program, folder ? { path: `${fx.path(value).path}/**`, dynamic: true } : value);
+    fx.write(program, folder ? everythingBelow(fx, value) : value);
   };
   const pairs = (text: string, separator: RegExp): void => {
     for (const pair of text.split(separator)) {
@@ -169,7 +175,7 @@ export function writesOutputOptions(fx: ShellEffects, program: string, args: rea
     const value: Arg | undefined = eq !== -1 ? { value: arg.value.slice(eq + 1), dynamic: arg.dynamic, unknownAt: -1 } : args[i + 1];
     if (value === undefined || value.value === '' || value.value.startsWith('-') || value.dynamic) continue;
     if (spelled === 'basetemp') {
-      fx.remove(program, { path: `${fx.path(value).path}/**`, dynamic: true });
+      fx.remove(program, everythingBelow(fx, value));
       fx.write(program, value);
     } else if (spelled === 'cov-report' || spelled === 'covreport') {
       const colon = value.value.indexOf(':');

@@ -2,7 +2,7 @@
 // interpreters (inline code, a script file or stdin is opaque), and the prefixes that run the
 // command after them (env, sudo, timeout, xargs…), which are peeled so the real program is judged.
 import { hasOption, optionValues, parseArgv, type OptionSpec, type ParsedArgv } from './argv.js';
-import { entries, onlyAsksVersion, operandsOf, runsTests, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, everythingBelow, onlyAsksVersion, operandsOf, runsTests, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { dirName } from './paths.js';
 import { literalArg, type Arg } from './words.js';
 
@@ -33,7 +33,7 @@ export function checkAssignment(name: string, fx: ShellEffects, value?: Arg): vo
   if (HOOKLESS_CLAUDE_VARIABLES.has(name)) fx.emit({ kind: 'nested_claude', flags: [name], program: 'claude' });
   // Variables that tell the programs run with them where to write (`NODE_V8_COVERAGE=dir npm test`).
   const folder = OUTPUT_FOLDER_VARIABLES.has(name) ? value : undefined;
-  if (folder && folder.value !== '') fx.write(name, folder.dynamic ? folder : { path: `${fx.path(folder).path}/**`, dynamic: true });
+  if (folder && folder.value !== '') fx.write(name, folder.dynamic ? folder : everythingBelow(fx, folder));
 }
 
 /** Variables naming a folder where the program run with them writes files of its own naming. */
@@ -167,7 +167,7 @@ const PYTHON_MODULES_THAT_WRITE: Readonly<Record<string, (operands: readonly Arg
     for (const file of operands) fx.write(program, { path: `${dirName(fx.path(file).path)}/__pycache__/*`, dynamic: true });
   },
   compileall: (operands, fx, program) => {
-    for (const dir of operands.length > 0 ? operands : [literalArg('.')]) fx.write(program, { path: `${fx.path(dir).path}/**`, dynamic: true });
+    for (const dir of operands.length > 0 ? operands : [literalArg('.')]) fx.write(program, everythingBelow(fx, dir));
   },
 };
 
@@ -221,7 +221,7 @@ function runtime(table: Readonly<Record<string, 'test' | 'install' | 'write' | '
     if (action === 'write' && first?.value === 'fmt' && site.args.some((arg) => arg.value === '--check')) action = 'read';
     if (action === 'test') runsTests(fx, site.program, `${site.program} test`, site.args);
     else if (action === 'install') fx.emit({ kind: 'package_install', manager: site.program, program: site.program });
-    else if (action === 'write') fx.write(site.program, { path: `${fx.cwd}/**`, dynamic: true });
+    else if (action === 'write') fx.write(site.program, everythingBelow(fx));
     else if (action === 'read') return;
     else if (action === 'script') runScript(site, fx, site.args.slice(1));
     else if (!first) fx.opaque(`${site.program} reads the code to run from its input`, site.program);

@@ -3,7 +3,7 @@
 // run code gobby cannot see but can name, so they are `exec` of that name (see docs/shell-effects.md).
 import { hasOption, optionValues, parseArgv, type OptionSpec } from './argv.js';
 import { PACKAGE_RUNNER, PROJECT_RUNNER } from './programs-code.js';
-import { entries, loadsForeignCode, onlyAsksVersion, operandsOf, readsOperands, runsTests, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, everythingBelow, loadsForeignCode, onlyAsksVersion, operandsOf, readsOperands, runsTests, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { baseName, isWithin } from './paths.js';
 import { literalArg, type Arg } from './words.js';
 
@@ -11,15 +11,11 @@ const TEST_SCRIPT = /^tests?(?:[:_.-].*)?$/;
 /** Subcommands that take the script's name next (`npm run x`); `npm start` names its script itself. */
 const RUN_WORDS = new Set(['run', 'run-script', 'rum', 'urn']);
 
-function wholeTree(fx: ShellEffects): { path: string; dynamic: true } {
-  return { path: `${fx.cwd}/**`, dynamic: true };
-}
-
 /** A pathspec names a file or a folder: `git checkout old -- .claude` rewrites everything below it. */
 function writePathspec(path: Arg, fx: ShellEffects): void {
   fx.write('git', path);
   const ref = fx.path(path);
-  fx.write('git', { path: `${ref.path === '/' ? '' : ref.path}/**`, dynamic: true });
+  fx.write('git', everythingBelow(fx, ref));
 }
 
 // ---------- git ----------
@@ -167,17 +163,17 @@ function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffec
     case 'checkout':
     case 'restore':
       for (const path of paths) writePathspec(path, fx);
-      if (dashDash === -1 && sub === 'checkout') fx.write('git', wholeTree(fx));
+      if (dashDash === -1 && sub === 'checkout') fx.write('git', everythingBelow(fx));
       return;
     case 'reset':
-      if (hasOption(parsed, '--hard', '--merge', '--keep')) fx.write('git', wholeTree(fx));
+      if (hasOption(parsed, '--hard', '--merge', '--keep')) fx.write('git', everythingBelow(fx));
       else if (dashDash !== -1) for (const path of paths) writePathspec(path, fx);
       return;
     case 'clean': {
       // clean's own options: only -e/--exclude takes a value (`-f`, `-d`, `-x`, `-X` are flags).
       const cleaned = dashDash === -1 ? operandsOf(parseArgv(rest, { short: 'e', long: ['exclude'] }), { program: 'git', args: rest, stdinArgs: false }) : paths;
-      if (cleaned.length > 0) for (const path of cleaned) fx.remove('git', { path: `${fx.path(path).path}/**`, dynamic: true });
-      else fx.remove('git', wholeTree(fx));
+      if (cleaned.length > 0) for (const path of cleaned) fx.remove('git', everythingBelow(fx, path));
+      else fx.remove('git', everythingBelow(fx));
       return;
     }
     case 'rm':
@@ -213,7 +209,7 @@ function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffec
     case 'checkout-index':
     case 'merge-file':
     case 'read-tree':
-      if (!(sub === 'apply' && hasOption(parsed, '--cached'))) fx.write('git', wholeTree(fx));
+      if (!(sub === 'apply' && hasOption(parsed, '--cached'))) fx.write('git', everythingBelow(fx));
       return;
     default:
       return; // the repository's own state (refs, index, objects, config) only
@@ -270,7 +266,7 @@ function manager(spec: ManagerSpec): ProgramHandler {
         return;
       case 'write':
         if (sub === 'config' || sub === 'c' || sub === 'set') here.opaque(`${site.program} ${sub} changes configuration that decides what later commands run`, site.program);
-        else here.write(site.program, wholeTree(here));
+        else here.write(site.program, everythingBelow(here));
         return;
       case 'network':
         here.network(site.program, optionValues(parsed, '--registry')[0]?.value ?? `${site.program} registry`);
@@ -410,7 +406,7 @@ function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>):
       case 'read':
         return;
       case 'write':
-        fx.write(site.program, wholeTree(fx));
+        fx.write(site.program, everythingBelow(fx));
         return;
       case 'network':
         fx.network(site.program, `${site.program} registry`);
@@ -454,7 +450,7 @@ function fixer(writeFlags: RegExp, readFlags: RegExp | undefined, spec: OptionSp
       for (const file of files) fx.read(site.program, file);
       return;
     }
-    if (files.length === 0) fx.write(site.program, wholeTree(fx));
+    if (files.length === 0) fx.write(site.program, everythingBelow(fx));
     for (const file of files) fx.write(site.program, file);
   };
 }
@@ -475,7 +471,7 @@ const coveragePy: ProgramHandler = (site, fx) => {
   if (target === undefined) return;
   const parsed = parseArgv(site.args.slice(1), { short: 'do', long: ['directory', 'data-file', 'rcfile', 'include', 'omit', 'title', 'precision', 'contexts', 'fail-under'] });
   const chosen = optionValues(parsed, '-d', '--directory', '-o')[0];
-  if (chosen) fx.write('coverage', sub === 'html' || sub === 'annotate' ? { path: `${fx.path(chosen).path}/**`, dynamic: true } : chosen);
+  if (chosen) fx.write('coverage', sub === 'html' || sub === 'annotate' ? everythingBelow(fx, chosen) : chosen);
   else fx.write('coverage', target.endsWith('**') ? { path: `${fx.cwd}/${target}`, dynamic: true } : literalArg(target));
   writesOutputOptions(fx, 'coverage', site.args.slice(1));
 };
@@ -487,7 +483,7 @@ const tsc: ProgramHandler = (site, fx) => {
   if (onlyAsksVersion(site.args) || words.some((word) => /^--(?:noEmit|showConfig|listFilesOnly)$/.test(word) || word === '--noEmit=true')) return;
   const parsed = parseArgv(site.args, { short: 'p', long: ['project', 'outDir', 'outFile', 'declarationDir', 'target', 'module', 'lib', 'jsx', 'rootDir'] });
   const out = optionValues(parsed, '--outDir', '--outFile', '--declarationDir')[0];
-  fx.write('tsc', out ? { ...fx.path(out), dynamic: true } : wholeTree(fx));
+  fx.write('tsc', out ? { ...fx.path(out), dynamic: true } : everythingBelow(fx));
 };
 
 /**
@@ -581,7 +577,7 @@ const gh: ProgramHandler = (site, fx) => {
   if (group === 'extension' && action === 'exec') fx.opaque('gh extension exec runs an extension', 'gh');
   if (group === 'alias' && action === 'set') fx.opaque('gh alias set defines a command that can run a shell', 'gh');
   fx.network(site.program, site.program === 'gh' ? 'github.com' : 'gitlab.com');
-  if ((group === 'pr' && action === 'checkout') || (group === 'repo' && (action === 'clone' || action === 'sync'))) fx.write(site.program, wholeTree(fx));
+  if ((group === 'pr' && action === 'checkout') || (group === 'repo' && (action === 'clone' || action === 'sync'))) fx.write(site.program, everythingBelow(fx));
 };
 
 export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [

@@ -6,6 +6,7 @@ import { inspectAwkProgram } from './awk-program.js';
 import {
   deletesOperands,
   entries,
+  everythingBelow,
   noEffect,
   onlyAsksVersion,
   operandsOf,
@@ -210,18 +211,13 @@ const cpLike = (kind: 'copy' | 'move', spec: OptionSpec = CP_OPTIONS): ProgramHa
   if (!destination) return;
   for (const source of operands) {
     // `cp -r dir/. dest` copies what is in dir, whatever it is named, into dest.
-    if (kind === 'copy') fx.copy(site.program, source, source.value.endsWith('/.') ? everythingIn(fx, destination) : destination);
+    if (kind === 'copy') fx.copy(site.program, source, source.value.endsWith('/.') ? everythingBelow(fx, destination) : destination);
     else fx.move(site.program, source, destination);
   }
   if (kind === 'copy' && hasOption(parsed, '-l', '--link')) writesThroughHardLinks(fx, site.program, operands);
   if (operands.length === 0) fx.write(site.program, destination);
 };
 
-/** `<folder>/**`: the files a copy of a folder's contents may create or replace, names unknown. */
-function everythingIn(fx: ShellEffects, folder: Arg): PathRef {
-  const path = fx.path(folder).path;
-  return { path: `${path === '/' ? '' : path}/**`, dynamic: true };
-}
 
 const ln: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { short: 'tS', long: ['target-directory', 'suffix', 'backup'] });
@@ -277,7 +273,7 @@ const changeAttributes: ProgramHandler = (site, fx) => {
   const recursive = hasOption(parsed, '-R', '--recursive');
   for (const file of files) {
     fx.write(site.program, file);
-    if (recursive) fx.write(site.program, { path: `${fx.path(file).path}/**`, dynamic: true });
+    if (recursive) fx.write(site.program, everythingBelow(fx, file));
   }
 };
 
@@ -365,7 +361,7 @@ const tar: ProgramHandler = (site, fx) => {
   if (hasOption(parsed, '-x', '--extract', '--get')) {
     for (const archive of archives) fx.read('tar', archive);
     // -O (--to-stdout) prints the members instead of writing them.
-    if (!hasOption(parsed, '-O', '--to-stdout')) here.write('tar', { path: `${here.cwd}/**`, dynamic: true });
+    if (!hasOption(parsed, '-O', '--to-stdout')) here.write('tar', everythingBelow(here));
   } else if (hasOption(parsed, '-c', '--create', '-r', '--append', '-u', '--update', '-A', '--catenate', '--concatenate', '--delete')) {
     for (const archive of archives) fx.write('tar', archive);
     for (const member of members) here.readTree('tar', member);
@@ -381,7 +377,7 @@ const unzip: ProgramHandler = (site, fx) => {
   if (hasOption(parsed, '-l', '-v', '-t', '-Z', '-p', '-z')) return;
   const directory = optionValues(parsed, '-d')[0];
   const here = directory ? fx.at(directory) : fx;
-  here.write('unzip', { path: `${here.cwd}/**`, dynamic: true });
+  here.write('unzip', everythingBelow(here));
 };
 
 const zip: ProgramHandler = (site, fx) => {
@@ -420,7 +416,7 @@ const patch: ProgramHandler = (site, fx) => {
   const operands = operandsOf(parsed, site);
   if (outputs.length > 0) for (const out of outputs) fx.write('patch', out);
   else if (operands[0]) here.write('patch', operands[0]);
-  else here.write('patch', { path: `${here.cwd}/**`, dynamic: true });
+  else here.write('patch', everythingBelow(here));
   if (operands[1]) fx.read('patch', operands[1]);
 };
 
@@ -531,10 +527,10 @@ const rsync: ProgramHandler = (site, fx) => {
   if (host) fx.network('rsync', host);
   else {
     // A source ending in `/` is copied as its contents (`rsync -a tmpl/ .claude/`), whatever they are named.
-    for (const source of operands) if (!remote(source)) fx.copy('rsync', source, /\/\.?$/.test(source.value) ? everythingIn(fx, destination) : destination);
-    if (operands.some((source) => remote(source))) fx.write('rsync', everythingIn(fx, destination));
+    for (const source of operands) if (!remote(source)) fx.copy('rsync', source, /\/\.?$/.test(source.value) ? everythingBelow(fx, destination) : destination);
+    if (operands.some((source) => remote(source))) fx.write('rsync', everythingBelow(fx, destination));
     if (hasOption(parsed, '--delete', '--delete-before', '--delete-after', '--delete-during', '--delete-excluded', '--remove-source-files')) {
-      fx.remove('rsync', { path: `${fx.path(destination).path}/**`, dynamic: true });
+      fx.remove('rsync', everythingBelow(fx, destination));
     }
   }
 };
@@ -574,11 +570,6 @@ function inspector(spec: InspectorSpec): ProgramHandler {
   };
 }
 
-/** `<path>/**`: every file below a folder (or the file itself, when it is one). */
-function everythingBelow(fx: ShellEffects, target: Arg | PathRef): PathRef {
-  const path = 'path' in target ? target.path : fx.path(target).path;
-  return { path: `${path === '/' ? '' : path}/**`, dynamic: true };
-}
 
 const INSPECTORS: readonly [readonly string[], InspectorSpec][] = [
   [['bat', 'batcat', 'glow', 'jless', 'gron', 'delta', 'difft', 'difftastic'], { options: { short: 'lHrmL', long: ['language', 'highlight-line', 'line-range', 'map-syntax', 'theme', 'style', 'tabs', 'terminal-width', 'width', 'pager'] } }],

@@ -1,7 +1,7 @@
 // Programs that reach the network or signal other processes. Network targets are kept as
 // written; signal targets say whether they name a pid, a process name, a port or a job.
 import { hasOption, optionValues, parseArgv, type OptionSpec } from './argv.js';
-import { entries, onlyAsksVersion, operandsOf, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, everythingBelow, onlyAsksVersion, operandsOf, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { literalArg, type Arg } from './words.js';
 
 /** The file curl -O / wget would save a URL to: its last path segment. */
@@ -64,7 +64,7 @@ const wget: ProgramHandler = (site, fx) => {
   const directory = optionValues(parsed, '-P', '--directory-prefix')[0];
   const here = directory ? fx.at(directory) : fx;
   const recursive = hasOption(parsed, '-r', '--recursive', '-m', '--mirror');
-  for (const url of urls) here.write('wget', recursive ? { path: `${here.cwd}/**`, dynamic: true } : { value: remoteFileName(url.value), dynamic: url.dynamic, unknownAt: -1 });
+  for (const url of urls) here.write('wget', recursive ? everythingBelow(here) : { value: remoteFileName(url.value), dynamic: url.dynamic, unknownAt: -1 });
 };
 
 /** nc, telnet, socat…: `host port` operands. */
@@ -144,7 +144,7 @@ function transferCommands(program: string, fx: ShellEffects, script: Arg | undef
   if (script.dynamic) fx.opaque(`${program} runs commands built at run time`, program);
   const commands = script.value.split(/[\n;]/).map((line) => line.trim().split(/\s+/)[0] ?? '');
   if (commands.some((command) => RUNS_LOCALLY.test(command))) fx.opaque(`${program} runs local shell commands (!)`, program);
-  if (commands.some((command) => FETCHES.test(command))) fx.write(program, { path: `${fx.cwd === '/' ? '' : fx.cwd}/**`, dynamic: true });
+  if (commands.some((command) => FETCHES.test(command))) fx.write(program, everythingBelow(fx));
   for (const line of script.value.split(/[\n;]/)) {
     const [command, host] = line.trim().split(/\s+/);
     if (command === 'open' && host) fx.network(program, host);
