@@ -135,11 +135,13 @@ export function filteredText(node: SimpleCommand, piped: Arg | undefined, env: W
   const words = args.map((arg) => arg.value);
   let output: string | undefined;
   if (program === 'cat' && words.every((word) => word === '-')) output = input.value;
-  else if (program === 'base64' && words.length > 0 && words.every((word) => ['-d', '--decode', '-i', '--ignore-garbage'].includes(word)) && words.some((word) => word !== '-i' && word !== '--ignore-garbage')) output = decodeBase64(input.value);
+  else if (program === 'base64' && words.some((word) => word === '-d' || word === '--decode') && words.every((word) => BASE64_DECODE_FLAGS.has(word))) output = decodeBase64(input.value);
   else if (program === 'xxd' && words.join(' ') === '-r -p') output = decodeHex(input.value);
   else if (program === 'rev' && words.length === 0) output = input.value.split('\n').map((line) => [...line].reverse().join('')).join('\n');
   return output === undefined || output.length > MAX_PRINTED_LENGTH ? undefined : literalArg(output);
 }
+
+const BASE64_DECODE_FLAGS = new Set(['-d', '--decode', '-i', '--ignore-garbage']);
 
 /** Whether a redirection feeds the command's input (`<<`, `<<<`, `<`) rather than taking its output. */
 function readsInput(redirect: Redirection): boolean {

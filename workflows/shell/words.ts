@@ -139,7 +139,7 @@ export function renderWordFields(word: Word, env: WordEnv, nested: NestedScript[
   }
   const parts = word.parts;
   if (parts === undefined || !parts.some((part) => part.type === 'BraceExpansion')) {
-    into.push(renderWord(word, env, nested));
+    into.push(renderFromParts(word, env, nested));
     return;
   }
   // Each brace part becomes one list of alternatives; the words are every combination, in order.
@@ -247,10 +247,13 @@ function braceSequence(inner: string): string[] | null | undefined {
 
 /** Renders a word; command and process substitutions in it are appended to `nested`. */
 export function renderWord(word: Word, env: WordEnv, nested: NestedScript[]): Arg {
-  const text = word.text;
   // Most words are plain literals or simply quoted: skip unbash's lazy part parsing for them (hot path).
-  const simple = simpleWord(text);
-  if (simple !== undefined) return simple;
+  return simpleWord(word.text) ?? renderFromParts(word, env, nested);
+}
+
+/** A word that is not simple, from unbash's parts. */
+function renderFromParts(word: Word, env: WordEnv, nested: NestedScript[]): Arg {
+  const text = word.text;
   const parts = word.parts;
   if (parts === undefined) {
     // A single literal with escapes only; a tilde is live only when not escaped.
