@@ -142,12 +142,11 @@ function transferCommands(program: string, fx: ShellEffects, script: Arg | undef
   }
   if (script === undefined) return;
   if (script.dynamic) fx.opaque(`${program} runs commands built at run time`, program);
-  const commands = script.value.split(/[\n;]/).map((line) => line.trim().split(/\s+/)[0] ?? '');
-  if (commands.some((command) => RUNS_LOCALLY.test(command))) fx.opaque(`${program} runs local shell commands (!)`, program);
-  if (commands.some((command) => FETCHES.test(command))) fx.write(program, everythingBelow(fx));
   for (const line of script.value.split(/[\n;]/)) {
-    const [command, host] = line.trim().split(/\s+/);
-    if (command === 'open' && host) fx.network(program, host);
+    const [command = '', host] = line.trim().split(/\s+/);
+    if (RUNS_LOCALLY.test(command)) fx.opaque(`${program} runs local shell commands (!)`, program);
+    else if (FETCHES.test(command)) fx.write(program, everythingBelow(fx));
+    else if (command === 'open' && host) fx.network(program, host);
   }
 }
 
@@ -181,8 +180,8 @@ const ftp: ProgramHandler = (site, fx) => {
 };
 
 /**
- * Client commands in SQL that reach outside the database: a local shell (`\\!`, `system`), local
- * files written or run (`\\o`, `\\w`, `\\g file`, `\\s file`, `\\copy … to`, `\\i`, `tee`,
+ * Client commands in SQL that reach outside the database: a local shell (`\!`, `system`), local
+ * files written or run (`\o`, `\w`, `\g file`, `\s file`, `\copy … to`, `\i`, `tee`,
  * `source`), and files the server writes (`COPY … TO`, `INTO OUTFILE`, `lo_export`).
  */
 const SQL_REACHES_OUT = /\\(?:!|o\b|w\b|g\s+\S|s\s+\S|copy\b|i\b|ir\b|lo_export|setenv)|\bsystem\b|^\s*(?:tee|source)\b|\bcopy\b[\s\S]*\bto\b|\binto\s+(?:out|dump)file\b|\blo_export\b|\bpager\b/im;
