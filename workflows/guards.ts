@@ -16,7 +16,7 @@ import { resolveAgainst } from './shell/paths.js';
 import { throughLinks } from './shell-through-links.js';
 import { HOOKLESS_CLAUDE_VARIABLES } from './shell/programs-code.js';
 import { shellCommandOf } from './tool-commands.js';
-import { canonicalToolName } from './tool-names.js';
+import { canonicalToolName, mcpToolWords } from './tool-names.js';
 import { toolInputPaths } from './tool-paths.js';
 
 /** What gobby protects from the agent's tools, as the daemon knows it. */
@@ -150,7 +150,7 @@ export function checkProtectedGround(event: EngineEvent, ground: ProtectedGround
         return protectedFileDenial(path, tool);
       }
       // An MCP tool that moves or deletes a folder above gobby's files takes them with it (`move_file {source: '.claude'}`).
-      if (MCP_REMOVES.test(tool) && holdsProtected(path, ground)) return protectedFileDenial(path, tool);
+      if (mcpToolWords(tool)?.some((word) => MCP_REMOVING_WORDS.has(word)) && holdsProtected(path, ground)) return protectedFileDenial(path, tool);
     }
   }
   return null;
@@ -300,7 +300,7 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround): GuardDe
 const RELOCATES_CLAUDE_SETTINGS = /(?:^|[\s;&|(`])(?:export\s+|env\s+(?:-\S+\s+)*)?(CLAUDE_CONFIG_DIR|HOME)=/;
 
 /** MCP tools whose name says they move, rename or delete what their paths name. */
-const MCP_REMOVES = /^mcp__.+?__(?:.*[_-])?(?:move|rename|delete|remove|rm|trash|unlink)(?:[_-]|$)/i;
+const MCP_REMOVING_WORDS = new Set(['move', 'rename', 'delete', 'remove', 'rm', 'trash', 'unlink']);
 
 /** Pids the shell knows of itself: the shell, and the job it last started in the background. */
 const OWN_PIDS = new Set(['$$', '${$}', '$BASHPID', '${BASHPID}', '$!', '${!}']);

@@ -7,6 +7,7 @@
 import type { ShellAnalysis, ShellEffect } from './shell/index.js';
 import { isSystemPath, isWithin } from './shell/paths.js';
 import { throughLinks } from './shell-through-links.js';
+import { mcpToolWords } from './tool-names.js';
 
 /** A phase's rules for shell commands, compiled from its tools and its `shell:` key. */
 export interface ShellPolicy {
@@ -110,9 +111,8 @@ function describePath(path: { path: string; dynamic: boolean }): string {
  * MCP tools whose name says they change something (`mcp__fs__write_file`,
  * `mcp__github__create_or_update_file`): refused with the file tools in such a phase.
  */
-const CHANGING_WORDS = /(^|_|-)(write|edit|create|delete|remove|move|rename|update|put|patch|insert|append|upload|commit|push|replace|apply|save|set)(_|-|$)/i;
+const CHANGING_WORDS = new Set(['write', 'edit', 'create', 'delete', 'remove', 'move', 'rename', 'update', 'put', 'patch', 'insert', 'append', 'upload', 'commit', 'push', 'replace', 'apply', 'save', 'set']);
 
 export function mcpToolChangesFiles(toolName: string): boolean {
-  const match = /^mcp__[^_]+(?:_[^_]+)*?__(.+)$/.exec(toolName);
-  return match !== null && CHANGING_WORDS.test(match[1]!);
+  return mcpToolWords(toolName)?.some((word) => CHANGING_WORDS.has(word)) ?? false;
 }

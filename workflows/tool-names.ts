@@ -69,3 +69,13 @@ export function compileToolPattern(pattern: string): (toolName: string) => boole
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/**
+ * The words of an MCP tool's own name (after `mcp__<server>__`), split at `_`, `-` and camelCase
+ * humps and lower-cased: `mcp__fs__writeFile` → write, file; undefined for a tool that is not MCP.
+ * What an MCP tool does is judged from these words (workflows/tool-commands.ts, shell-policy.ts, guards.ts).
+ */
+export function mcpToolWords(toolName: string): string[] | undefined {
+  const action = /^mcp__.+?__(.+)$/.exec(toolName)?.[1];
+  return action?.split(/[_-]|(?<=[a-z0-9])(?=[A-Z])/).map((word) => word.toLowerCase());
+}

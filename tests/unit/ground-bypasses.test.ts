@@ -300,6 +300,7 @@ describe("gobby's own ground, through Claude Code's file and web tools", () => {
     ['mcp__filesystem__move_file', { source: '.claude/settings.local.json', destination: '/tmp/x.json' }, 'protected-file'],
     ['mcp__filesystem__move_file', { source: `${PROJECT}/.claude`, destination: '/tmp/x' }, 'protected-file'],
     ['mcp__files__delete_directory', { path: '~/.claude' }, 'protected-file'],
+    ['mcp__files__moveFile', { source: `${PROJECT}/.claude`, destination: '/tmp/x' }, 'protected-file'],
     ['mcp__filesystem__read_multiple_files', { paths: ['README.md', '~/.gobby/token'] }, 'secret'],
     ['mcp__fetch__fetch', { url: `file://${GOBBY_HOME}/token` }, 'secret'],
     ['mcp__files__apply', { changes: [{ target: { file: `${PROJECT}/cl/settings.json` } }] }, 'protected-file'],
