@@ -216,14 +216,14 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   }
   // `/proc/$(pgrep -f gobby)/mem`: a process found at run time by a search that names the daemon.
   const readsRunTimeProcess = shell.effects.some((effect) => effect.kind === 'read' && /^\/proc\/[^/]*[$`]/.test(effect.path.path));
-  if (readsRunTimeProcess && shell.invocations.some((invocation) => invocation.args.some((arg) => namesTheDaemon(arg, ground)))) {
+  if (readsRunTimeProcess && searchesForTheDaemon(shell, ground)) {
     return daemonProcessDenial('/proc/<a pid found at run time>');
   }
   // Pids only known at run time (`pgrep -f gobby | xargs kill`, `kill $(lsof -ti:7377)`) come
   // from another program of the same command: one that names the daemon gives them away.
   // The shell's own pid (`$$`, `$BASHPID`) and its last background job (`$!`) are never the daemon's.
   const signalsRunTimePids = shell.effects.some((effect) => effect.kind === 'signal' && effect.by === 'pid' && !/^-?\d+$/.test(effect.target) && !OWN_PIDS.has(effect.target));
-  if (signalsRunTimePids && shell.invocations.some((invocation) => invocation.args.some((arg) => namesTheDaemon(arg, ground)))) {
+  if (signalsRunTimePids && searchesForTheDaemon(shell, ground)) {
     return {
       kind: 'daemon-signal',
       reason: "gobby: this command signals processes it finds at run time by a search that names gobby's daemon; the agent may not stop or restart it. If the daemon misbehaves, tell the user.",
@@ -243,6 +243,13 @@ function readsTheDaemonProcess(path: string, ground: ProtectedGround): boolean {
 }
 
 /** An argument that picks out the daemon's process: its name, its state file, its port, or `node` (which it runs as). */
+/** Whether a program of the command, other than a `cd` (whose folder is no search: `cd ~/src/gobby && lsof -ti:3000 | xargs kill`), names the daemon. */
+function searchesForTheDaemon(shell: ShellAnalysis, ground: ProtectedGround): boolean {
+  return shell.invocations.some((invocation) => !DIRECTORY_CHANGES.has(invocation.program) && invocation.args.some((arg) => namesTheDaemon(arg, ground)));
+}
+
+const DIRECTORY_CHANGES = new Set(['cd', 'pushd', 'popd']);
+
 function namesTheDaemon(arg: string, ground: ProtectedGround): boolean {
   // A search pattern written so it does not find itself (`grep '[g]obby'`) still names it.
   const plain = arg.replace(/[[\]\\]/g, '');

@@ -209,12 +209,24 @@ describe("gobby's own ground, spelled another way", () => {
     ['cat /proc/$(pgrep -f daemon/main.js)/maps', 'secret'],
     // A command every later session starts.
     ["claude mcp add cleaner -- sh -c 'rm -rf .claude'", 'protected-file'],
+    // Loop variables: the body runs once per word, and what one iteration leaves the next one sees.
+    ["for f in .claude/settings.json .claude/settings.local.json; do echo '{}' > \"$f\"; done", 'protected-file'],
+    ['for s in settings; do cp /tmp/x .claude/$s.json; done', 'protected-file'],
+    ['for d in .gobby; do rm -rf $d/workflows; done', 'protected-file'],
+    ['for f in .claude/*.json; do sed -i s/a/b/ "$f"; done', 'protected-file'],
+    [`for h in ${GOBBY_HOME}; do cat $h/token; done`, 'secret'],
+    // eval of fixed text, and a value that splits into words.
+    ['a=.cla; b=ude; eval "rm -rf $a$b"', 'protected-file'],
+    ['x="rm -rf .cl""aude"; eval "$x"', 'protected-file'],
+    ["x='rm -rf .gobby'; $x", 'protected-file'],
   ])('refuses %j', (command, kind) => {
     expect(verdict(command)).toBe(kind);
   });
 
   it.each([
     'rm -rf *',
+    'cd ~/src/gobby && lsof -ti:3000 | xargs kill',
+    'for f in dist/*.js; do rm "$f"; done',
     'rm -rf build node_modules dist',
     'rm -f *.log .cache/*',
     'find . -name "*.pyc" -delete',

@@ -94,7 +94,7 @@ const FALSE_BLOCK_ROWS: readonly Row[] = [
   row('[ -d src ] || echo missing', []),
   row('[[ -n "$CI" ]] && echo ci', []),
   row('echo $((1 + 2))', []),
-  row('for f in src/*.ts; do wc -l "$f"; done', ['read $f dyn']),
+  row('for f in src/*.ts; do wc -l "$f"; done', ['read /repo/src/*.ts dyn'], 'the variable stands for a file the glob matches'),
   row('if [ -f a ]; then cat a; else echo none; fi', ['read /repo/a']),
   row('case "$1" in start) echo go;; *) echo no;; esac', []),
   row('while read -r line; do echo "$line"; done < list.txt', ['read /repo/list.txt']),
@@ -395,9 +395,14 @@ const BYPASS_ROWS: readonly Row[] = [
   row('x=$(cat cmd.txt); $x -rf src', ['read /repo/cmd.txt', 'opaque'], 'a program built at run time'),
   row('sh -c "$(echo rm -rf src)"', ['delete /repo/src']),
   row("x='rm -rf src'; sh -c \"$x\"", ['delete /repo/src'], 'a value with spaces stands for the variable inside double quotes'),
-  row("x='rm -rf src'; eval \"$x\"", ['opaque'], 'eval may set variables unseen: none is tracked in a command that runs it'),
+  row("x='rm -rf src'; eval \"$x\"", ['delete /repo/src'], 'the code eval runs is fixed text'),
+  row('a=.cla; b=ude; eval "rm -rf $a$b"', ['delete /repo/.claude']),
+  row('x=rm; eval "$y"; $x -rf src', ['opaque'], 'eval of code built at run time may have set any variable'),
   row("x='rm -rf src'; echo \"$x\" | sh", ['delete /repo/src']),
-  row("x='a b'; rm $x", ['delete $x dyn'], 'unquoted, it would split into two words'),
+  row("x='a b'; rm $x", ['delete /repo/a', 'delete /repo/b'], 'unquoted, it splits into two words'),
+  row("x='rm -rf src'; $x", ['delete /repo/src'], 'split into the program and its arguments'),
+  row('x=; $x rm -rf src', ['delete /repo/src'], 'an empty unquoted value is no word at all'),
+  row("x='a *'; rm $x", ['delete $x dyn'], 'a glob in a value: the files it matches are only known at run time'),
   // Commands that run later or in a session of their own.
   row("at now <<< 'rm -rf src'", ['delete /repo/src'], 'fixed input is the code at runs'),
   row('echo make | at now', ['exec make'], 'what echo prints into the pipe is the code at runs'),
@@ -419,10 +424,19 @@ const BYPASS_ROWS: readonly Row[] = [
   row('d=build; cd $d && rm -f a.o', ['delete /repo/build/a.o']),
   row('f=a; if true; then f=b; fi; rm $f', ['delete $f dyn'], 'a branch may have changed it'),
   row('f=a; c && f=b; rm $f', ['exec c', 'delete $f dyn']),
-  row('for f in a b; do rm $f; done', ['delete $f dyn']),
+  row('for f in a b; do rm $f; done', ['delete /repo/a', 'delete /repo/b'], 'the body runs once per word'),
+  row('for f in /tmp/*.log; do rm "$f"; done', ['delete /tmp/*.log dyn'], 'outside the project, wherever the glob matches'),
+  row('for f in .claude/settings.json $(cat list); do echo {} > "$f"; done', ['read /repo/list', 'write /repo/.claude/settings.json', 'write $f dyn']),
+  row('for d in .cla; do rm -rf ${d}ude; done', ['delete /repo/.claude']),
+  row('for f; do rm $f; done', ['delete $f dyn'], 'the arguments of a script: unknown'),
+  // What one iteration leaves is what the next starts from, whatever the loop.
+  row('x=echo; for i in 1 2; do $x -rf src; x=rm; done', ['opaque'], 'x is rm the second time'),
+  row('x=echo; while true; do $x -rf src; x=rm; done', ['opaque']),
+  row('y=/tmp/a; for i in 1 2; do echo hi > $y; y=src/a.ts; done', ['write /tmp/a', 'write $y dyn']),
+  row('for i in 1 2; do cd src; done; rm a', ['delete /repo/a dyn'], 'src or src/src: where rm runs is only known at run time'),
   row('f=a; read f; rm $f', ['delete $f dyn'], 'read sets it to what only run time knows'),
   row('f=a; (f=b); rm $f', ['delete /repo/a'], 'a subshell cannot change it'),
-  row('f="a b"; rm $f', ['delete $f dyn'], 'two words once split'),
+  row('f="a b"; rm $f', ['delete /repo/a', 'delete /repo/b'], 'two words once split'),
   row('f=a; g() { f=b; }; g; rm $f', ['delete $f dyn'], 'a function may change it'),
   row('$(echo rm) f', ['delete /repo/f']),
   row('`echo rm` f', ['delete /repo/f']),
@@ -703,6 +717,12 @@ describe('shell classification table', () => {
       );
       expect(offenders).toEqual([]);
     });
+  });
+
+  it('follows loops nested 40 deep without multiplying the work: past a budget, what the loops do is opaque', () => {
+    // Each nested loop that changes the directory is visited again; unbounded, 40 levels would be 2^40 visits.
+    const nested = 'while true; do cd a; '.repeat(40) + 'echo x' + '; done'.repeat(40);
+    expect(classify(nested)).toEqual(['opaque']);
   });
 
   describe('what an agent blocked from Write/Edit would try', () => {

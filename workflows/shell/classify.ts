@@ -11,8 +11,8 @@ import type { CommandSite, ShellEffects } from './program-kit.js';
 import { checkAssignment } from './programs-code.js';
 import { filteredText, literalInput, printedText, printsText, substitutionOutput } from './printed.js';
 import { PROGRAMS, programForPath } from './programs.js';
-import { Scope } from './scope.js';
-import type { PathRef, ShellAnalysis, ShellContext, ShellEffect, ShellInvocation, SignalTarget } from './types.js';
+import { Scope, type VariableValue } from './scope.js';
+import type { PathRef, ShellAnalysis, ShellContext, ShellEffect, ShellEffectKind, ShellInvocation, SignalTarget } from './types.js';
 import { collectNestedScripts, literalArg, renderWord, renderWordFields, type Arg, type NestedScript, type WordEnv } from './words.js';
 
 /** Deeper than this (compound commands, substitutions and re-parsed code together) is opaque. */
@@ -26,6 +26,14 @@ const MAX_PATH = 4096;
  * build megabytes of paths; past the budget the rest of the command is opaque.
  */
 const EFFECT_BUDGET = 256 * 1024;
+/**
+ * Characters of loop bodies one command may visit more than once (each word of `for f in a b c`,
+ * iterations after a body changed what is known). Loops nested in loops would otherwise multiply
+ * the work: this keeps it linear in the command's length, whatever it is.
+ */
+const REVISIT_BUDGET = 32 * 1024;
+/** Rounds of visits a loop gets for what its iterations know to settle; then nothing is assumed known. */
+const MAX_LOOP_ROUNDS = 3;
 
 /** A name the command assigns anywhere (HOME=…, export HOME, read HOME, for HOME in): `~` and $HOME then are not the user's home. */
 const ASSIGNS_HOME = /(?:^|[^$\w{])HOME\b/;
@@ -33,10 +41,11 @@ const ASSIGNS_GOBBY_HOME = /(?:^|[^$\w{])GOBBY_HOME\b/;
 /**
  * Ways a command can set a variable that the scope does not follow (`read`, `declare -n`,
  * `printf -v`, `${x:=…}`, arithmetic, a sourced file, a function called later, IFS): in a command
- * that has any of them, no variable is expanded from an earlier assignment.
+ * that has any of them, no variable is expanded from an earlier assignment. (`eval` is followed:
+ * its fixed code is read in the same scope, and code built at run time forgets every variable.)
  */
 const SETS_VARIABLES_UNSEEN =
-  /\(\(|\$\{[^}]*=|\bIFS\b|printf\s+-v|\w\s*\(\s*\)|export\s+-|(?:^|[\s;&|(`])(?:let|declare|typeset|local|readonly|read|mapfile|readarray|getopts|source|\.|eval|unset|set|shopt|coproc|select|alias|function)(?=[\s;&|)]|$)/;
+  /\(\(|\$\{[^}]*=|\bIFS\b|printf\s+-v|\w\s*\(\s*\)|export\s+-|(?:^|[\s;&|(`])(?:let|declare|typeset|local|readonly|read|mapfile|readarray|getopts|source|\.|unset|set|shopt|coproc|select|alias|function)(?=[\s;&|)]|$)/;
 /** A value that expands to the same one word quoted or not: no field splitting, no globbing. */
 /** Variables gobby resolves itself, or that change how other words are read. */
 const UNTRACKED_VARIABLES = new Set(['HOME', 'PWD', 'OLDPWD', 'GOBBY_HOME', 'IFS', 'PATH', 'CDPATH']);
@@ -58,8 +67,12 @@ interface Run {
   tracksVariables: boolean | undefined;
   /** What is left of EFFECT_BUDGET; below zero the command is opaque and nothing more is recorded. */
   budget: number;
+  /** Characters of loop bodies that may still be visited again (see visitLoop). */
+  revisits: number;
   readonly effects: ShellEffect[];
-  /** Identities of the effects recorded so far, other than reads, writes and deletes. */
+  /** The effects recorded so far other than reads, writes and deletes, by kind: a few of each, most repeated. */
+  readonly byKind: Map<ShellEffectKind, ShellEffect[]>;
+  /** Identities of those effects, for the kinds that have more than SCAN_LIMIT of them. */
   readonly keys: Set<string>;
   /** Reads, writes and deletes recorded so far, by path: most effects are these, and most repeat. */
   readonly pathEffects: Map<string, PathEffect[]>;
@@ -82,7 +95,9 @@ function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis
     command,
     tracksVariables: undefined,
     budget: EFFECT_BUDGET,
+    revisits: REVISIT_BUDGET,
     effects: [],
+    byKind: new Map(),
     keys: new Set(),
     pathEffects: new Map(),
     programs: [],
@@ -99,11 +114,44 @@ type PathEffect = Extract<ShellEffect, { kind: 'read' | 'write' | 'delete' }>;
 
 function emit(run: Run, effect: ShellEffect): void {
   if (run.budget < 0) return;
-  const key = effectKey(effect);
-  if (run.keys.has(key)) return;
-  if (!spend(run, key.length)) return;
-  run.keys.add(key);
+  let same = run.byKind.get(effect.kind);
+  if (same === undefined) run.byKind.set(effect.kind, (same = []));
+  // Compared field by field while a kind has few effects (a string key per effect was most of
+  // emit's cost); above SCAN_LIMIT by key, so a script of thousands stays linear.
+  if (same.length < SCAN_LIMIT) {
+    for (const seen of same) if (sameEffect(seen, effect)) return;
+  } else {
+    if (same.length === SCAN_LIMIT && !run.keys.has(effect.kind)) {
+      run.keys.add(effect.kind); // marks the kind as keyed: kinds never look like keys (those hold \u0000)
+      for (const seen of same) run.keys.add(effectKey(seen));
+    }
+    const key = effectKey(effect);
+    if (run.keys.has(key)) return;
+    run.keys.add(key);
+  }
+  if (!spend(run, effectLength(effect))) return;
+  same.push(effect);
   run.effects.push(effect);
+}
+
+/** Effects of one kind compared field by field before their identities are hashed. */
+const SCAN_LIMIT = 16;
+
+/** Whether two effects have the same fields with the same values (what `effectKey` would make equal). */
+function sameEffect(a: ShellEffect, b: ShellEffect): boolean {
+  for (const name in a) {
+    const x = (a as unknown as Record<string, unknown>)[name];
+    const y = (b as unknown as Record<string, unknown>)[name];
+    if (x === y) continue;
+    if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+    } else if (typeof x === 'object' && x !== null && typeof y === 'object' && y !== null) {
+      if ((x as PathRef).path !== (y as PathRef).path || (x as PathRef).dynamic !== (y as PathRef).dynamic) return false;
+    } else return false;
+  }
+  for (const name in b) if (!(name in a)) return false;
+  return true;
 }
 
 /**
@@ -146,6 +194,19 @@ function effectKey(effect: ShellEffect): string {
     key += '\u0000';
   }
   return key;
+}
+
+/** `effectKey(effect).length` without building the key: what an effect spends of the budget. */
+function effectLength(effect: ShellEffect): number {
+  let length = 0;
+  for (const name in effect) {
+    const value = (effect as unknown as Record<string, unknown>)[name];
+    if (Array.isArray(value)) length += value.reduce((sum: number, item: unknown) => sum + String(item).length, Math.max(value.length - 1, 0));
+    else if (typeof value === 'object' && value !== null) length += (value as PathRef).path.length + 1 + ((value as PathRef).dynamic ? 4 : 5);
+    else length += typeof value === 'string' ? value.length : String(value).length;
+    length += 1;
+  }
+  return length;
 }
 
 function visitScript(run: Run, script: ParsedScript, scope: Scope, depth: number, reparses: number): void {
@@ -231,17 +292,22 @@ function visitNode(run: Run, node: AnyNode, scope: Scope, depth: number, reparse
       return;
     }
     case 'For':
-    case 'Select':
-      visitWords(run, node.wordlist ?? [], scope, next, reparses);
-      scope.setVariable(node.name.value, undefined);
-      visitLoop(run, scope, (body) => visitStatements(run, node.body.commands, body, next, reparses));
+    case 'Select': {
+      const name = node.name.value;
+      const values = node.type === 'For' ? loopValues(run, node, scope, next, reparses) : undefined;
+      if (node.type === 'Select') visitWords(run, node.wordlist ?? [], scope, next, reparses);
+      visitLoop(run, scope, node, values, (body, value) => {
+        setShellVariable(run, body, name, value);
+        visitStatements(run, node.body.commands, body, next, reparses);
+      });
       return;
+    }
     case 'ArithmeticFor':
       visitNestedIn(run, node, scope, next, reparses);
-      visitLoop(run, scope, (body) => visitStatements(run, node.body.commands, body, next, reparses));
+      visitLoop(run, scope, node, undefined, (body) => visitStatements(run, node.body.commands, body, next, reparses));
       return;
     case 'While':
-      visitLoop(run, scope, (body) => {
+      visitLoop(run, scope, node, undefined, (body) => {
         visitStatements(run, node.clause.commands, body, next, reparses);
         visitStatements(run, node.body.commands, body, next, reparses);
       });
@@ -277,16 +343,75 @@ function visitNode(run: Run, node: AnyNode, scope: Scope, depth: number, reparse
   }
 }
 
-/** A loop body may run zero or more times; a cd inside it moves later iterations, so they are judged again unknown. */
-function visitLoop(run: Run, scope: Scope, body: (scope: Scope) => void): void {
-  const before = scope.clone();
-  body(scope);
-  if (scope.cwd !== before.cwd || scope.cwdKnown !== before.cwdKnown) {
-    const again = scope.clone();
-    again.cwdKnown = false;
-    body(again);
+/**
+ * A loop's body runs zero or more times, each time in the state the one before left. The first
+ * visit starts from the state before the loop. Later iterations start from a state that covers
+ * every way an earlier one can end (one that `continue`s early ends differently): what an
+ * iteration changed (the directory, a variable) is unknown to them, so `x=echo; for …; do $x -rf
+ * src; x=rm; done` is judged to run `rm`. They are visited until a round changes nothing more.
+ * `values`: the words a `for` loop's variable takes, in order; undefined when the loop repeats an
+ * unknown number of times (`while`, `until`, `for ((…))`, a list only known at run time).
+ */
+function visitLoop(run: Run, scope: Scope, node: { readonly pos: number; readonly end: number }, values: readonly LoopValue[] | undefined, body: (scope: Scope, value: LoopValue) => void): void {
+  const entry = scope.clone();
+  body(scope, values?.[0]);
+  const later = entry.clone();
+  let changed = later.mergeWith(scope);
+  // A `for` over known words visits each of the others once; any loop again while a round makes more unknown.
+  const others = values === undefined ? [undefined] : values.slice(1);
+  let mustVisitOthers = values !== undefined && others.length > 0;
+  for (let round = 0; mustVisitOthers || changed; round++) {
+    if (round === MAX_LOOP_ROUNDS) later.forgetAll();
+    const cost = others.length * (node.end - node.pos);
+    if (round > MAX_LOOP_ROUNDS || run.revisits < cost) {
+      if (round <= MAX_LOOP_ROUNDS) emit(run, { kind: 'opaque', why: 'a loop in the command is too long to follow through every iteration' });
+      later.forgetAll();
+      break;
+    }
+    run.revisits -= cost;
+    changed = false;
+    mustVisitOthers = false;
+    const start = later.clone();
+    for (const value of others) {
+      const iteration = start.clone();
+      body(iteration, value);
+      if (later.mergeWith(iteration)) changed = true;
+    }
   }
-  scope.mergeWith(before);
+  later.mergeWith(scope);
+  scope.assign(later);
+}
+
+/** What a `for` loop's variable holds in one iteration: fixed text, a glob's match, or unknown. */
+type LoopValue = VariableValue | undefined;
+/** More words than this and the variable is left unknown: each word is one more visit of the body. */
+const MAX_LOOP_VALUES = 32;
+
+/**
+ * The words `for name in …` gives its variable, when the list is known before the loop runs
+ * (`for f in .claude/settings.json`, `for f in src/*.ts`, `for x in a{1,2}`); a word only known
+ * at run time makes one unknown value. Undefined (unknown, one visit) when variables are not
+ * followed in this command, or when visiting the body once per word would cost too much.
+ */
+function loopValues(run: Run, node: Extract<CommandNode, { type: 'For' }>, scope: Scope, depth: number, reparses: number): LoopValue[] | undefined {
+  if (node.wordlist === undefined) return undefined; // `for x; do` walks "$@"
+  const nested: NestedScript[] = [];
+  const env = wordEnv(run, scope);
+  const fields: Arg[] = [];
+  for (const word of node.wordlist) renderWordFields(word, env, nested, fields);
+  visitNested(run, nested, scope, depth, reparses);
+  if ((run.tracksVariables ??= !SETS_VARIABLES_UNSEEN.test(run.command)) === false) return undefined;
+  const values: LoopValue[] = [];
+  let unknown = false;
+  for (const field of fields) {
+    if (field.dynamic && field.unknownAt !== -1) unknown = true;
+    else if (!field.dynamic) {
+      if (!values.includes(field.value)) values.push(field.value);
+    } else if (!values.some((value) => typeof value === 'object' && value.glob === field.value)) values.push({ glob: field.value });
+  }
+  if (unknown || values.length === 0) values.push(undefined);
+  if (values.length > MAX_LOOP_VALUES || (values.length - 1) * (node.body.end - node.body.pos) > run.revisits) return undefined;
+  return values;
 }
 
 function wordEnv(run: Run, scope: Scope): WordEnv {
@@ -332,7 +457,8 @@ function applyRedirect(fx: CommandEffects, redirect: Redirection, env: WordEnv, 
     case 'Redirect': {
       if (!redirect.target) return;
       const target = renderWord(redirect.target, env, nested);
-      if (redirect.target.parts?.length === 1 && redirect.target.parts[0]!.type === 'ProcessSubstitution') return;
+      // `> >(tee log)` writes into a process; only a target that starts like one needs its parts.
+      if (/^[<>]\(/.test(redirect.target.text) && redirect.target.parts?.length === 1 && redirect.target.parts[0]!.type === 'ProcessSubstitution') return;
       const operator = redirect.operator;
       if (operator === '>&' || operator === '<&') {
         // n>&m and n>&- duplicate or close descriptors; `>& file` is bash for `&> file`.
@@ -430,7 +556,7 @@ function rememberVariable(run: Run, scope: Scope, assignment: Assignment, render
 }
 
 /** Remembered when the value is fixed text (`value` undefined: only known at run time). */
-function setShellVariable(run: Run, scope: Scope, name: string, value: string | undefined): void {
+function setShellVariable(run: Run, scope: Scope, name: string, value: VariableValue | undefined): void {
   // A value with spaces is remembered too: it stands for the variable inside double quotes only (words.ts).
   const fixed = value !== undefined && !UNTRACKED_VARIABLES.has(name);
   if (fixed && (run.tracksVariables ??= !SETS_VARIABLES_UNSEEN.test(run.command))) scope.setVariable(name, value);
@@ -620,6 +746,10 @@ class CommandEffects implements ShellEffects {
 
   setVariable(name: string, value: Arg): void {
     setShellVariable(this.runState, this.scope, name, value.dynamic ? undefined : value.value);
+  }
+
+  forgetVariables(): void {
+    this.scope.forgetVariables();
   }
 
   readTree(program: string, target: Arg | PathRef): void {

@@ -30,6 +30,8 @@ export interface ShellEffects {
   readTree(program: string, target: Arg | PathRef): void;
   /** `export NAME=value`: the variable as later words of the same shell see it. */
   setVariable(name: string, value: Arg): void;
+  /** Code run in this shell that gobby cannot read (`eval "$x"` with x unknown) may have set any variable. */
+  forgetVariables(): void;
   write(program: string, target: Arg | PathRef): void;
   remove(program: string, target: Arg | PathRef): void;
   move(program: string, from: Arg | PathRef, to: Arg | PathRef): void;

@@ -49,7 +49,11 @@ function runJoined(args: readonly Arg[], program: string, fx: ShellEffects, same
   if (args.length === 0) return;
   const code = joinLiteral(args);
   if (code) fx.runShellCode(code, program, sameShell);
-  else fx.opaque(`${program} runs code built at run time`, program);
+  else {
+    fx.opaque(`${program} runs code built at run time`, program);
+    // Run in this shell, that code may have set any variable.
+    if (sameShell) fx.forgetVariables();
+  }
 }
 
 const shell: ProgramHandler = (site, fx) => {

@@ -4,7 +4,13 @@
 // substitution runs in a copy, so copying is cheap: the stack, the function names and the
 // variables are replaced, never mutated, and copies share them.
 
-const NO_VARIABLES: ReadonlyMap<string, string> = new Map();
+/**
+ * What a tracked variable holds: fixed text, or a glob the shell matched to file names (`for f in
+ * .claude/*.json`), which stands for one of the files it matches.
+ */
+export type VariableValue = string | { readonly glob: string };
+
+const NO_VARIABLES: ReadonlyMap<string, VariableValue> = new Map();
 
 export class Scope {
   constructor(
@@ -16,7 +22,7 @@ export class Scope {
     public dirStack: readonly string[],
     public functions: ReadonlySet<string>,
     /** Variables whose value is known text; any other variable is only known at run time. */
-    public variables: ReadonlyMap<string, string> = NO_VARIABLES,
+    public variables: ReadonlyMap<string, VariableValue> = NO_VARIABLES,
   ) {}
 
   clone(): Scope {
@@ -24,7 +30,7 @@ export class Scope {
   }
 
   /** `value` undefined: the variable is set to something only known at run time (or unset). */
-  setVariable(name: string, value: string | undefined): void {
+  setVariable(name: string, value: VariableValue | undefined): void {
     if (value === undefined && !this.variables.has(name)) return;
     const next = new Map(this.variables);
     if (value === undefined) next.delete(name);
@@ -46,15 +52,49 @@ export class Scope {
     return top;
   }
 
-  /** After a construct that may have taken either path: known only where both agree. */
-  mergeWith(other: Scope): void {
-    if (other.cwd !== this.cwd || !other.cwdKnown) this.cwdKnown = false;
-    if (other.previous !== this.previous) this.previous = null;
-    if (other.dirStack !== this.dirStack && other.dirStack.join('\0') !== this.dirStack.join('\0')) this.dirStack = [];
-    if (other.functions !== this.functions) for (const name of other.functions) this.defineFunction(name);
-    if (other.variables !== this.variables) {
-      for (const [name, value] of this.variables) if (other.variables.get(name) !== value) this.setVariable(name, undefined);
+  /** After a construct that may have taken either path: known only where both agree. True if something became unknown. */
+  mergeWith(other: Scope): boolean {
+    let changed = false;
+    if (this.cwdKnown && (other.cwd !== this.cwd || !other.cwdKnown)) {
+      this.cwdKnown = false;
+      changed = true;
     }
+    if (this.previous !== null && other.previous !== this.previous) {
+      this.previous = null;
+      changed = true;
+    }
+    if (this.dirStack.length > 0 && other.dirStack !== this.dirStack && other.dirStack.join('\0') !== this.dirStack.join('\0')) {
+      this.dirStack = [];
+      changed = true;
+    }
+    if (other.functions !== this.functions) {
+      for (const name of other.functions) {
+        if (this.functions.has(name)) continue;
+        this.defineFunction(name);
+        changed = true;
+      }
+    }
+    if (other.variables !== this.variables) {
+      for (const [name, value] of this.variables) {
+        if (other.variables.get(name) === value) continue;
+        this.setVariable(name, undefined);
+        changed = true;
+      }
+    }
+    return changed;
+  }
+
+  /** Nothing known but the functions: where a loop too long to follow through every iteration leaves the shell. */
+  forgetAll(): void {
+    this.cwdKnown = false;
+    this.previous = null;
+    this.dirStack = [];
+    this.variables = NO_VARIABLES;
+  }
+
+  /** `eval` of code built at run time may have set any variable. */
+  forgetVariables(): void {
+    this.variables = NO_VARIABLES;
   }
 
   assign(other: Scope): void {

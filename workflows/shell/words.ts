@@ -4,6 +4,7 @@
 // brace expansion makes one word per alternative (`a{,.bak}` is `a a.bak`), and anything else
 // only known at run time ($VAR, $(…), globs) marks the word dynamic and stays as written.
 import { forEachChild, type ParsedScript, type SyntaxNode, type Word, type WordPart } from 'unbash';
+import type { VariableValue } from './scope.js';
 
 export interface Arg {
   /** The word after quote removal, with run-time parts left as written. */
@@ -27,7 +28,7 @@ export interface WordEnv {
   /** gobby's home, for `$GOBBY_HOME`; `null` when unknown or assigned by the command itself. */
   readonly gobbyHome: string | null;
   /** Variables the command itself set to fixed text earlier on (see Scope). */
-  readonly variables?: ReadonlyMap<string, string> | undefined;
+  readonly variables?: ReadonlyMap<string, VariableValue> | undefined;
   /** What a command substitution prints, when that is fixed text (`$(echo rm)`; workflows/shell/printed.ts). */
   readonly outputOf?: ((script: ParsedScript | undefined, env: WordEnv) => Arg | undefined) | undefined;
 }
@@ -52,6 +53,7 @@ const BACKSLASH = 92;
 const STAR = 42;
 const QUESTION_MARK = 63;
 const NEWLINE = 10;
+const DOLLAR = 36;
 
 /**
  * The word rendered when it is plain text, quoted strings with nothing to expand, escaped
@@ -110,6 +112,26 @@ function simpleWord(text: string): Arg | undefined {
   return globbed ? { value: rendered, dynamic: true, unknownAt: -1 } : literalArg(rendered);
 }
 
+/** A whole unquoted word `$x` or `${x}`. */
+const WHOLE_VARIABLE = /^\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})$/;
+const FIELD_SEPARATORS = /[ \t\n]+/;
+const GLOB_CHARACTER = /[*?[\]]/;
+
+/**
+ * The words an unquoted `$x` becomes when x holds fixed text with spaces: the shell splits it
+ * (`x='rm -rf src'; $x` runs rm), and an empty value is no word at all. Undefined when the value
+ * is one word, unknown, or holds a glob. (IFS is never tracked: a command that sets it follows no variable.)
+ */
+function splitVariable(text: string, variables: ReadonlyMap<string, VariableValue>): string[] | undefined {
+  const match = WHOLE_VARIABLE.exec(text);
+  if (match === null) return undefined;
+  const value = variables.get(match[1] ?? match[2]!);
+  if (typeof value !== 'string') return undefined;
+  if (value === '') return [];
+  if (ONE_WORD.test(value) || GLOB_CHARACTER.test(value)) return undefined;
+  return value.split(FIELD_SEPARATORS).filter((field) => field !== '');
+}
+
 export function literalArg(value: string): Arg {
   return { value, dynamic: false, unknownAt: -1 };
 }
@@ -125,6 +147,13 @@ const MAX_BRACE_TEXT = 1024;
  * words have no brace expansion and are appended as themselves.
  */
 export function renderWordFields(word: Word, env: WordEnv, nested: NestedScript[], into: Arg[]): void {
+  if (word.text.charCodeAt(0) === DOLLAR && env.variables !== undefined) {
+    const fields = splitVariable(word.text, env.variables);
+    if (fields !== undefined) {
+      for (const field of fields) into.push(literalArg(field));
+      return;
+    }
+  }
   // A brace only expands outside quotes: a word without one, or plain or simply quoted
   // (`'{"a": 1}'`, `"%{http_code}"`), is one word, without asking unbash for its parts and
   // without a list of its own (hot path: most words of a long script).
@@ -350,14 +379,21 @@ function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: b
 }
 
 /** A variable's value when the classifier knows it, else null. */
-function variableValue(name: string, env: WordEnv): string | null {
+function variableValue(name: string, env: WordEnv): VariableValue | null {
   return name === 'HOME' ? env.home : name === 'PWD' ? env.pwd : name === 'GOBBY_HOME' ? env.gobbyHome : (env.variables?.get(name) ?? null);
+}
+
+/** A variable bound to a glob stands for some file the glob matches: dynamic, but placed where the glob is. */
+function globArg(value: { readonly glob: string }): Arg {
+  return { value: value.glob, dynamic: true, unknownAt: -1 };
 }
 
 /** A variable's known value stands for it where it stays one word: always inside double quotes, unquoted only without spaces or globs. */
 function appendVariable(builder: WordBuilder, name: string, text: string, env: WordEnv, quoted: boolean): void {
   const value = variableValue(name, env);
-  if (value === null || (!quoted && !ONE_WORD.test(value))) builder.unknown(text, false);
+  if (value === null) builder.unknown(text, false);
+  else if (typeof value !== 'string') builder.append(globArg(value), false);
+  else if (!quoted && !ONE_WORD.test(value)) builder.unknown(text, false);
   else builder.known(value);
 }
 
@@ -369,6 +405,12 @@ function appendVariable(builder: WordBuilder, name: string, text: string, env: W
  */
 function appendWithDefault(builder: WordBuilder, name: string, operator: string, operand: Word, env: WordEnv, quoted: boolean): void {
   const known = variableValue(name, env);
+  if (known !== null && typeof known !== 'string') {
+    // Bound to a glob: set, to a file name (a glob that matches nothing is left as written, not empty).
+    if (operator.endsWith('+')) builder.append(renderWord(operand, env, builder.nested ?? []), false);
+    else builder.append(globArg(known), false);
+    return;
+  }
   // A value that would split into words is as good as unknown here (the default then stands in, dynamic).
   const value = known !== null && (quoted || ONE_WORD.test(known)) ? known : null;
   const colon = operator.startsWith(':');
