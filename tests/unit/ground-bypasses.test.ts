@@ -219,6 +219,11 @@ describe("gobby's own ground, spelled another way", () => {
     ['a=.cla; b=ude; eval "rm -rf $a$b"', 'protected-file'],
     ['x="rm -rf .cl""aude"; eval "$x"', 'protected-file'],
     ["x='rm -rf .gobby'; $x", 'protected-file'],
+    // Brace expansion drops an empty word; gobby's status line runs its --then command.
+    ['gobby {workflow,} reset --reason x', 'override'],
+    ['gobby {workflow,} phase fix --force --reason x', 'override'],
+    ["gobby statusline --then 'gobby workflow reset --reason x'", 'override'],
+    ["gobby statusline --then='rm -rf .claude'", 'protected-file'],
   ])('refuses %j', (command, kind) => {
     expect(verdict(command)).toBe(kind);
   });

@@ -53,6 +53,10 @@ const UNTRACKED_VARIABLES = new Set(['HOME', 'PWD', 'OLDPWD', 'GOBBY_HOME', 'IFS
 /** Writes here change no file; reads here read no file. */
 const DEVICE = /^\/dev\/(?:null|stdout|stderr|stdin|tty|zero|full|random|urandom|fd\/[0-2]|pts\/\d+)$|^\/proc\/self\/fd\/[0-2]$/;
 const DEVICE_SOCKET = /^\/dev\/(?:tcp|udp)\/([^/]+)\/([^/]+)$/;
+/** Descriptors other than stdout and stderr, which may stand for a file the command opened to read. */
+const WRITES_THROUGH_DESCRIPTOR = /^\/dev\/stdin$|^\/dev\/fd\/(?![12]$)\d+$|^\/proc\/(?:self|thread-self|\$\$|\$BASHPID)\/fd\/(?![12]$)\d+$/;
+/** The process's own view of its working directory and root. */
+const PROC_SELF_LINK = /^\/proc\/(?:self|thread-self)\/(cwd|root)(?=\/|$)/;
 const DEFAULT_PORTS: Readonly<Record<string, number>> = { http: 80, https: 443, ws: 80, wss: 443, ftp: 21, ssh: 22 };
 
 interface Run {
@@ -718,8 +722,20 @@ class CommandEffects implements ShellEffects {
 
   path(arg: Arg): PathRef {
     if (arg.unknownAt === 0) return { path: arg.value, dynamic: true };
-    if (arg.value.startsWith('/')) return { path: normalizeAbsolute(arg.value), dynamic: arg.dynamic };
+    if (arg.value.startsWith('/')) {
+      const path = normalizeAbsolute(arg.value);
+      return path.startsWith('/proc/') ? this.throughProc(path, arg.dynamic) : { path, dynamic: arg.dynamic };
+    }
     return { path: resolveAgainst(this.scope.cwd, arg.value), dynamic: arg.dynamic || !this.scope.cwdKnown };
+  }
+
+  /** `/proc/self/cwd/x` is `x` in the working directory, `/proc/self/root/x` is `/x`. */
+  private throughProc(path: string, dynamic: boolean): PathRef {
+    const match = PROC_SELF_LINK.exec(path);
+    if (match === null) return { path, dynamic };
+    const rest = path.slice(match[0].length);
+    if (match[1] === 'root') return { path: rest === '' ? '/' : rest, dynamic };
+    return { path: resolveAgainst(this.scope.cwd, `.${rest}`), dynamic: dynamic || !this.scope.cwdKnown };
   }
 
   private ref(target: Arg | PathRef): PathRef {
@@ -762,7 +778,9 @@ class CommandEffects implements ShellEffects {
   write(program: string, target: Arg | PathRef): void {
     if (isPipe(target)) return;
     const path = this.ref(target);
-    if (!this.special(program, path)) emitPathEffect(this.runState, 'write', path, program);
+    // Opened for writing, `/dev/stdin` or `/dev/fd/3` is the file behind that descriptor (`echo x <README.md >/dev/stdin`).
+    if (!path.dynamic && WRITES_THROUGH_DESCRIPTOR.test(path.path)) emitPathEffect(this.runState, 'write', { path: path.path, dynamic: true }, program);
+    else if (!this.special(program, path)) emitPathEffect(this.runState, 'write', path, program);
   }
 
   remove(program: string, target: Arg | PathRef): void {

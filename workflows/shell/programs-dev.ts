@@ -503,6 +503,12 @@ const gobby: ProgramHandler = (site, fx) => {
   if (site.stdinArgs || site.args.some((arg) => arg.dynamic)) fx.opaque('gobby is given arguments built at run time', 'gobby');
   else if (!reads) fx.unknown(group === 'workflow' || group === 'daemon' ? `gobby ${group} ${action}` : `gobby ${group}`);
   else if (group === 'workflow' && action === 'validate') for (const file of words.slice(2).filter((arg) => /[/.]/.test(arg.value))) fx.read('gobby', file);
+  else if (group === 'statusline') {
+    // `--then '<command>'` runs the user's previous status line through the shell.
+    const at = site.args.findIndex((arg) => arg.value === '--then' || arg.value.startsWith('--then='));
+    const code = at === -1 ? undefined : site.args[at]!.value.startsWith('--then=') ? { ...site.args[at]!, value: site.args[at]!.value.slice('--then='.length) } : site.args[at + 1];
+    if (code !== undefined) fx.runShellCode(code, 'gobby statusline --then', false);
+  }
 };
 
 /** kubectl: the reads of a cluster; anything else changes it and is named for an author to allow. */

@@ -116,6 +116,7 @@ function simpleWord(text: string): Arg | undefined {
 const WHOLE_VARIABLE = /^\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})$/;
 const FIELD_SEPARATORS = /[ \t\n]+/;
 const GLOB_CHARACTER = /[*?[\]]/;
+const QUOTE = /['"]/;
 
 /**
  * The words an unquoted `$x` becomes when x holds fixed text with spaces: the shell splits it
@@ -185,7 +186,9 @@ export function renderWordFields(word: Word, env: WordEnv, nested: NestedScript[
   combinations.forEach((combination, index) => {
     const builder = new WordBuilder(index === 0 && MAY_SUBSTITUTE.test(word.text) ? nested : undefined);
     for (let i = 0; i < combination.length; i++) appendPart(builder, combination[i]!, env, i === 0);
-    into.push(builder.finish());
+    const field = builder.finish();
+    // An empty unquoted word is no word at all: `gobby {workflow,} reset` runs `gobby workflow reset`.
+    if (field.value !== '' || field.dynamic || QUOTE.test(word.text)) into.push(field);
   });
 }
 
