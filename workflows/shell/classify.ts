@@ -578,6 +578,8 @@ function renderAssignment(assignment: Assignment, env: WordEnv, nested: NestedSc
 }
 
 const DIRECTORY_BUILTINS = new Set(['cd', 'pushd', 'popd']);
+/** Builtins that set variables in ways the scope does not follow. */
+const SETS_VARIABLES_AS_IT_RUNS = new Set(['read', 'declare', 'typeset', 'local', 'readonly', 'let', 'mapfile', 'readarray', 'getopts', 'source', '.', 'unset', 'set', 'shopt', 'alias']);
 const IDENTIFIED_BY_NAME = new Set(['claude', 'gobby']);
 
 /** Resolves the program a command runs and hands it to the tables. */
@@ -605,6 +607,10 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
       return;
     }
     name = known;
+  }
+  // The text check (SETS_VARIABLES_UNSEEN) misses these spelled another way (`"read" c`, `\printf -v c`): once one runs, no variable is followed.
+  if (SETS_VARIABLES_AS_IT_RUNS.has(name) || (name === 'printf' && args.some((arg) => arg.dynamic || arg.value.startsWith('-v'))) || (name === 'wait' && args.some((arg) => arg.value.startsWith('-p')))) {
+    state.tracksVariables = false;
   }
   if (DIRECTORY_BUILTINS.has(name)) {
     recordProgram(state, name, args, fx.cwd);
