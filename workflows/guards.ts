@@ -11,7 +11,7 @@ import type { EngineEvent } from './events.js';
 import { daemonNetworkDenial, daemonProcessDenial, opaqueCodeNamingGround, overrideDenial, protectedFileDenial, secretDenial, secretInTreeDenial } from './ground-denials.js';
 import { linkToGround, overrideCommandOf, runTimePathFromGround, sweepsUntrackedGround, unknownProgramGivenGround } from './ground-invocations.js';
 import { globReaches, holdsProtected, isBelow, isGlob, isProtected, namesByGlob, treeHolds, treeReaches } from './ground-paths.js';
-import type { PathRef, ShellAnalysis, ShellEffect } from './shell/index.js';
+import { DIRECTORY_BUILTINS, type PathRef, type ShellAnalysis, type ShellEffect } from './shell/index.js';
 import { resolveAgainst } from './shell/paths.js';
 import { throughLinks } from './shell-through-links.js';
 import { HOOKLESS_CLAUDE_VARIABLES } from './shell/programs-code.js';
@@ -245,10 +245,8 @@ function readsTheDaemonProcess(path: string, ground: ProtectedGround): boolean {
 /** An argument that picks out the daemon's process: its name, its state file, its port, or `node` (which it runs as). */
 /** Whether a program of the command, other than a `cd` (whose folder is no search: `cd ~/src/gobby && lsof -ti:3000 | xargs kill`), names the daemon. */
 function searchesForTheDaemon(shell: ShellAnalysis, ground: ProtectedGround): boolean {
-  return shell.invocations.some((invocation) => !DIRECTORY_CHANGES.has(invocation.program) && invocation.args.some((arg) => namesTheDaemon(arg, ground)));
+  return shell.invocations.some((invocation) => !DIRECTORY_BUILTINS.has(invocation.program) && invocation.args.some((arg) => namesTheDaemon(arg, ground)));
 }
-
-const DIRECTORY_CHANGES = new Set(['cd', 'pushd', 'popd']);
 
 function namesTheDaemon(arg: string, ground: ProtectedGround): boolean {
   // A search pattern written so it does not find itself (`grep '[g]obby'`) still names it.

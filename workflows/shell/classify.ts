@@ -77,7 +77,7 @@ interface Run {
   /** The effects recorded so far other than reads, writes and deletes, by kind: a few of each, most repeated. */
   readonly byKind: Map<ShellEffectKind, ShellEffect[]>;
   /** Identities of those effects, for the kinds that have more than SCAN_LIMIT of them. */
-  readonly keys: Set<string>;
+  readonly keys: Map<ShellEffectKind, Set<string>>;
   /** Reads, writes and deletes recorded so far, by path: most effects are these, and most repeat. */
   readonly pathEffects: Map<string, PathEffect[]>;
   readonly programs: string[];
@@ -102,7 +102,7 @@ function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis
     revisits: REVISIT_BUDGET,
     effects: [],
     byKind: new Map(),
-    keys: new Set(),
+    keys: new Map(),
     pathEffects: new Map(),
     programs: [],
     invocations: [],
@@ -125,13 +125,11 @@ function emit(run: Run, effect: ShellEffect): void {
   if (same.length < SCAN_LIMIT) {
     for (const seen of same) if (sameEffect(seen, effect)) return;
   } else {
-    if (same.length === SCAN_LIMIT && !run.keys.has(effect.kind)) {
-      run.keys.add(effect.kind); // marks the kind as keyed: kinds never look like keys (those hold \u0000)
-      for (const seen of same) run.keys.add(effectKey(seen));
-    }
+    let keys = run.keys.get(effect.kind);
+    if (keys === undefined) run.keys.set(effect.kind, (keys = new Set(same.map(effectKey))));
     const key = effectKey(effect);
-    if (run.keys.has(key)) return;
-    run.keys.add(key);
+    if (keys.has(key)) return;
+    keys.add(key);
   }
   if (!spend(run, effectLength(effect))) return;
   same.push(effect);
@@ -382,7 +380,6 @@ function visitLoop(run: Run, scope: Scope, node: { readonly pos: number; readonl
       if (later.mergeWith(iteration)) changed = true;
     }
   }
-  later.mergeWith(scope);
   scope.assign(later);
 }
 
@@ -577,7 +574,8 @@ function renderAssignment(assignment: Assignment, env: WordEnv, nested: NestedSc
   return { value: prefix + value.value, dynamic: value.dynamic, unknownAt: value.unknownAt === -1 ? -1 : value.unknownAt + prefix.length };
 }
 
-const DIRECTORY_BUILTINS = new Set(['cd', 'pushd', 'popd']);
+/** `cd`, `pushd`, `popd`: they move the shell, and their operands are folders, not inputs. */
+export const DIRECTORY_BUILTINS: ReadonlySet<string> = new Set(['cd', 'pushd', 'popd']);
 /** Builtins that set variables in ways the scope does not follow. */
 const SETS_VARIABLES_AS_IT_RUNS = new Set(['read', 'declare', 'typeset', 'local', 'readonly', 'let', 'mapfile', 'readarray', 'getopts', 'source', '.', 'unset', 'set', 'shopt', 'alias']);
 const IDENTIFIED_BY_NAME = new Set(['claude', 'gobby']);

@@ -1,5 +1,5 @@
 // Shell commands judged by what they do (issue #6): parse with unbash, classify into effects.
-export { analyzeShellCommand } from './classify.js';
+export { analyzeShellCommand, DIRECTORY_BUILTINS } from './classify.js';
 export { MAX_COMMAND_LENGTH } from './parse.js';
 export { summarizeShellEffects } from './summary.js';
 export type { ShellEffectsSummary } from './summary.js';
