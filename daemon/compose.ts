@@ -19,6 +19,7 @@ import { userNameFromPasswd } from './provenance/user-names.js';
 import type { HomeLayout } from './home-layout.js';
 import { buildServer } from './http/build-server.js';
 import { BUILTIN_TEMPLATES_DIR, MIGRATIONS_DIR, PACKAGE_VERSION } from './package-info.js';
+import { ownProcess } from './own-process.js';
 import { createProjectRootResolver } from './project-root.js';
 import { createSelectedWorkflows } from './selected-workflow.js';
 import { createSessionWorkflows } from './session-workflows.js';
@@ -86,6 +87,7 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
   const userHome = options.userHome ?? homedir();
   // gobby's own ground in a project: built once per project root, not on every hook event.
   const grounds = new Map<string, ProtectedGround>();
+  const daemonProcess = ownProcess();
   const groundFor = (projectRoot: string): ProtectedGround => {
     let ground = grounds.get(projectRoot);
     // Built again only if the listening port changed (an app under inject() listens nowhere).
@@ -107,6 +109,7 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
         protectedNames: ['.claude/settings.json', '.claude/settings.local.json', '.gobby', 'GOBBY_HOME', options.layout.home, 'managed-settings', 'disableAllHooks', 'allowManagedHooksOnly'],
         daemonPort: listeningPort(),
         daemonPid: process.pid,
+        daemonProcess,
       };
       grounds.set(projectRoot, ground);
     }

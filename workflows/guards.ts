@@ -39,6 +39,8 @@ export interface ProtectedGround {
   readonly daemonPort?: number | undefined;
   /** The daemon's pid: no signal to it. */
   readonly daemonPid?: number | undefined;
+  /** What a process search sees of the daemon: a pattern that matches it signals it (`pkill -f 'daemon/mai'`). */
+  readonly daemonProcess?: { readonly names: readonly string[]; readonly commandLine: string } | undefined;
 }
 
 /** Which of gobby's own rules a denial enforces: the `tamper:<kind>` audit row and the user's notice say it. */
@@ -242,12 +244,53 @@ function readsTheDaemonProcess(path: string, ground: ProtectedGround): boolean {
   return ground.daemonPid !== undefined && (path === `/proc/${ground.daemonPid}` || path.startsWith(`/proc/${ground.daemonPid}/`));
 }
 
-/** An argument that picks out the daemon's process: its name, its state file, its port, or `node` (which it runs as). */
-/** Whether a program of the command, other than a `cd` (whose folder is no search: `cd ~/src/gobby && lsof -ti:3000 | xargs kill`), names the daemon. */
+/** Programs whose operands are patterns matched against processes or their listing (`pgrep -f 'daemon/mai' | xargs kill`, `ps aux | grep …`). */
+const SEARCHES_BY_PATTERN = new Set(['pgrep', 'pidof', 'grep', 'egrep', 'rg']);
+
+/**
+ * Whether a program of the command, other than a `cd` (whose folder is no search: `cd
+ * ~/src/gobby && lsof -ti:3000 | xargs kill`), names the daemon, or searches with a pattern
+ * that finds it.
+ */
 function searchesForTheDaemon(shell: ShellAnalysis, ground: ProtectedGround): boolean {
-  return shell.invocations.some((invocation) => !DIRECTORY_BUILTINS.has(invocation.program) && invocation.args.some((arg) => namesTheDaemon(arg, ground)));
+  return shell.invocations.some(
+    (invocation) =>
+      !DIRECTORY_BUILTINS.has(invocation.program) &&
+      invocation.args.some((arg) => namesTheDaemon(arg, ground) || (SEARCHES_BY_PATTERN.has(invocation.program) && !arg.startsWith('-') && patternFindsTheDaemon(arg, ground))),
+  );
 }
 
+/**
+ * Whether a process-search pattern (an extended regular expression, as `pkill`, `pgrep -f` and
+ * `killall -r` take) matches the daemon's name or command line. Case is ignored (`-i` is one
+ * letter away), and a pattern JavaScript cannot read is taken to match: gobby cannot tell.
+ */
+function patternFindsTheDaemon(pattern: string, ground: ProtectedGround): boolean {
+  const daemon = ground.daemonProcess;
+  if (daemon === undefined || pattern === '') return false;
+  let regex: RegExp;
+  try {
+    regex = new RegExp(pattern.replace(/\[:(\w+):\]/g, (whole, name: string) => POSIX_CLASSES[name] ?? whole), 'i');
+  } catch {
+    return true;
+  }
+  return regex.test(daemon.commandLine) || daemon.names.some((name) => regex.test(name));
+}
+
+const POSIX_CLASSES: Readonly<Record<string, string>> = {
+  alpha: 'a-zA-Z',
+  digit: '0-9',
+  alnum: 'a-zA-Z0-9',
+  upper: 'A-Z',
+  lower: 'a-z',
+  space: '\\s',
+  blank: ' \\t',
+  punct: '!-\\/:-@\\[-`{-~',
+  xdigit: '0-9A-Fa-f',
+  word: '\\w',
+};
+
+/** An argument that picks out the daemon's process: its name, its state file, its port, or `node` (which it runs as). */
 function namesTheDaemon(arg: string, ground: ProtectedGround): boolean {
   // A search pattern written so it does not find itself (`grep '[g]obby'`) still names it.
   const plain = arg.replace(/[[\]\\]/g, '');
@@ -388,6 +431,7 @@ function signalsTheDaemon(target: string, by: string, ground: ProtectedGround): 
     return target === '-1' || (ground.daemonPid !== undefined && target.replace(/^-/, '') === String(ground.daemonPid));
   }
   // `pkill node` or `killall node` would take the daemon down with everything else.
+  if (by === 'pattern') return namesTheDaemon(target, ground) || patternFindsTheDaemon(target, ground);
   return by === 'name' && namesTheDaemon(target, ground);
 }
 

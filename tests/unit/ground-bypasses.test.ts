@@ -24,6 +24,7 @@ const ground: ProtectedGround = {
   protectedNames: ['.claude/settings.json', '.claude/settings.local.json', '.gobby', 'GOBBY_HOME', GOBBY_HOME, 'managed-settings', 'disableAllHooks'],
   daemonPort: PORT,
   daemonPid: 4242,
+  daemonProcess: { names: ['node'], commandLine: '/usr/bin/node --max-semi-space-size=4 --expose-gc --no-parallel-scavenge /opt/tools/gobby/dist/daemon/main.js' },
 };
 
 function verdict(command: string): TamperKind | 'allowed' {
@@ -133,6 +134,17 @@ describe("gobby's own ground, spelled another way", () => {
     ["ps aux | grep '[g]obby' | awk '{print $2}' | xargs kill", 'daemon-signal'],
     [`kill $(lsof -t -i :${PORT})`, 'daemon-signal'],
     ['pidof node | xargs kill', 'daemon-signal'],
+    // A search pattern is tried against the daemon's real name and command line, however it is written.
+    ["pkill -f 'daemon/mai'", 'daemon-signal'],
+    ["pkill -f 'dist/d[a]emon'", 'daemon-signal'],
+    ['pkill -f semi-space', 'daemon-signal'],
+    ['pkill -f MAIN.JS', 'daemon-signal'],
+    ["pkill '^no'", 'daemon-signal'],
+    ["killall -r 'nod.'", 'daemon-signal'],
+    ["killall -r '^[[:alpha:]]{4}$'", 'daemon-signal'],
+    ["pgrep -f 'tools/gob' | xargs kill", 'daemon-signal'],
+    ["ps aux | grep 'main[.]js' | awk '{print $2}' | xargs kill -9", 'daemon-signal'],
+    ["pkill -f '(unclosed'", 'daemon-signal'],
     // A name put in a variable first.
     ["f=.claude/settings.local.json; echo '{\"disableAllHooks\": true}' > \"$f\"", 'protected-file'],
     ['d=~/.gobby; rm -rf $d', 'protected-file'],
@@ -257,6 +269,7 @@ describe("gobby's own ground, spelled another way", () => {
     'claude -p "summarise the diff" < diff.txt',
     'ls "$GOBBY_HOME" && cat $GOBBY_HOME/config.json',
     'lsof -ti:3000 | xargs kill && pgrep -f vite | xargs kill -9 && kill %1 && kill -9 12345',
+    "pkill -f vitest && pkill -f 'python manage.py runserver' && killall -r '^chrom' && killall nod && pgrep -f webpack | xargs kill",
     `kill ${PORT}`,
     'GOBBY_HOME=/tmp/scratch; echo 1 > $GOBBY_HOME/config.json',
     'out=dist; rm -rf $out && mkdir $out && port=3000 && curl localhost:$port/health',

@@ -282,13 +282,14 @@ const pkill: ProgramHandler = (site, fx) => {
     fx.signal(site.program, `pid in ${pidfile.value}`, 'pid');
   }
   const patterns = operandsOf(parsed, site);
-  for (const pattern of patterns) fx.signal(site.program, pattern.value, 'name');
+  for (const pattern of patterns) fx.signal(site.program, pattern.value, 'pattern');
   if (patterns.length === 0) for (const owner of optionValues(parsed, '-u', '-U', '--euid', '--uid', '-P', '--parent')) fx.signal(site.program, owner.value, 'pid');
 };
 
 const killall: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { short: 'sounyYZ', long: ['signal', 'user', 'older-than', 'younger-than', 'context'] });
-  for (const name of operandsOf(parsed, site)) fx.signal(site.program, name.value, 'name');
+  const by = hasOption(parsed, '-r', '--regexp') ? 'pattern' : 'name';
+  for (const name of operandsOf(parsed, site)) fx.signal(site.program, name.value, by);
 };
 
 const fuser: ProgramHandler = (site, fx) => {

@@ -24,7 +24,8 @@ export interface PathRef {
   readonly dynamic: boolean;
 }
 
-export type SignalTarget = 'pid' | 'name' | 'port' | 'job';
+/** How a signal picks its processes: `pattern` is a regular expression over names or command lines (`pkill`, `killall -r`). */
+export type SignalTarget = 'pid' | 'name' | 'pattern' | 'port' | 'job';
 
 export type ShellEffect =
   | { readonly kind: 'read'; readonly path: PathRef; readonly program: string }
