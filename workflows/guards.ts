@@ -208,11 +208,13 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   if (foundInGround) return foundInGround;
   // A Claude Code started with its user settings somewhere else loads none of the hooks a
   // `gobby install --user` put in ~/.claude (`CLAUDE_CONFIG_DIR=/tmp/c claude -p …`, `HOME=/tmp claude`).
-  const relocated = shell.effects.some((effect) => effect.kind === 'nested_claude') ? RELOCATES_CLAUDE_SETTINGS.exec(command) : null;
+  // Without HOME (`env -i claude`, `env -u HOME claude`, `unset HOME`) it has no user settings either.
+  const relocated = shell.effects.some((effect) => effect.kind === 'nested_claude') ? (RELOCATES_CLAUDE_SETTINGS.exec(command) ?? CLEARS_HOME.exec(command)) : null;
   if (relocated) {
+    const how = relocated[1] !== undefined ? `setting ${relocated[1]}` : 'clearing HOME';
     return {
       kind: 'nested-claude',
-      reason: `gobby: setting ${relocated[1]} for a nested Claude Code starts it without the user settings that may hold gobby's hooks; the agent may not run it.`,
+      reason: `gobby: ${how} for a nested Claude Code starts it without the user settings that may hold gobby's hooks; the agent may not run it.`,
       because: 'guard: nested claude without hooks',
     };
   }
@@ -328,6 +330,20 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround): GuardDe
     case 'network':
       return reachesTheDaemon(effect, ground) ? daemonNetworkDenial(`\`${effect.program}\``, effect.target) : null;
     case 'nested_claude': {
+      if (effect.config !== undefined) {
+        return {
+          kind: 'nested-claude',
+          reason: `gobby: \`claude config ${effect.config}\` changes Claude Code's settings, which hold the hooks that keep this session to its workflow; the agent may not change them. Ask the user to.`,
+          because: 'guard: claude settings changed',
+        };
+      }
+      if (effect.outside !== undefined) {
+        return {
+          kind: 'nested-claude',
+          reason: `gobby: a Claude Code started in ${effect.outside}, outside the project, loads another project's settings, without the hooks that may hold this one to its workflow; the agent may not run it.`,
+          because: 'guard: nested claude without hooks',
+        };
+      }
       const dropping = effect.flags.filter((flag) => HOOK_DROPPING_FLAGS.has(flag.split('=')[0]!));
       const variables = effect.flags.filter((flag) => HOOKLESS_CLAUDE_VARIABLES.has(flag));
       const how = variables.length > 0 ? `setting ${variables.join(', ')}` : `\`claude ${dropping.join(' ')}\``;
@@ -346,6 +362,8 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround): GuardDe
 
 /** An assignment, anywhere in the command, of a variable that moves where Claude Code reads its user settings. */
 const RELOCATES_CLAUDE_SETTINGS = /(?:^|[\s;&|(`])(?:export\s+|env\s+(?:-\S+\s+)*)?(CLAUDE_CONFIG_DIR|HOME)=/;
+/** `env -i`, `env -`, `env -u HOME`, `env --unset=HOME`, `unset HOME`: the environment a nested Claude Code finds its home by, emptied. */
+const CLEARS_HOME = /(?:^|[\s;&|(`])(?:env\s+(?:-[^\s-]*\s+)*(?:-[a-zA-Z]*i\b|--ignore-environment\b|-(?=\s)|-u\s*HOME\b|--unset[=\s]HOME\b)|unset\s+(?:-\w+\s+)*(?:\w+\s+)*HOME\b)/;
 
 /** MCP tools whose name says they move, rename or delete what their paths name. */
 const MCP_REMOVING_WORDS = new Set(['move', 'rename', 'delete', 'remove', 'rm', 'trash', 'unlink']);

@@ -160,6 +160,19 @@ describe("gobby's own ground, spelled another way", () => {
     ['env CLAUDE_CODE_RESTRICTED=1 claude -p x', 'nested-claude'],
     ['CLAUDE_CONFIG_DIR=/tmp/c claude -p "edit src"', 'nested-claude'],
     ['export HOME=/tmp/h; npx @anthropic-ai/claude-code -p x', 'nested-claude'],
+    // Claude Code reached by another way than its name, with its home emptied, elsewhere, or reconfigured.
+    ['node $(which claude) --bare -p x', 'nested-claude'],
+    ['`command -v claude` --bare -p x', 'nested-claude'],
+    ['node ~/.npm-global/lib/node_modules/@anthropic-ai/claude-code/cli.js --bare', 'nested-claude'],
+    ['bun x claude --bare -p x', 'nested-claude'],
+    ['env -i claude -p x', 'nested-claude'],
+    ['env -i PATH=/usr/bin claude -p x', 'nested-claude'],
+    ['env -u HOME claude -p x', 'nested-claude'],
+    ['unset HOME; claude -p x', 'nested-claude'],
+    ['cd /tmp && claude -p "edit /home/dev/app/src"', 'nested-claude'],
+    ['cd "$(mktemp -d)" && claude -p x', 'nested-claude'],
+    ['claude config set -g disableAllHooks true', 'nested-claude'],
+    ['claude config add allowedTools Bash', 'nested-claude'],
     // Brace expansion, as bash does it before anything else.
     ['cat ~/.gobby/{token,config.json}', 'secret'],
     ['cat ~/{.gobby,notes}/token', 'secret'],
@@ -274,6 +287,7 @@ describe("gobby's own ground, spelled another way", () => {
     'GOBBY_HOME=/tmp/scratch; echo 1 > $GOBBY_HOME/config.json',
     'out=dist; rm -rf $out && mkdir $out && port=3000 && curl localhost:$port/health',
     'CLAUDE_CODE_ENTRYPOINT=cli claude --version',
+    'cd packages/api && claude -p "summarise" && claude config get theme && bun x vitest run && env -u DEBUG npm test',
     'CLAUDE_CONFIG_DIR=/tmp/c npm test && echo $HOME',
     `rm -f ${'*a'.repeat(2000)}b`,
     // Ordinary work next to the mechanisms above.

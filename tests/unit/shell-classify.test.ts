@@ -564,7 +564,7 @@ const BYPASS_ROWS: readonly Row[] = [
   row('socat - TCP:localhost:7377', ['network localhost:7377']),
   row('~/.claude/local/claude --bare -p x', ['read /home/dev/.claude/local/claude', 'opaque', 'claude --bare -p'], 'a file named claude is judged as claude too'),
   row('node dist/daemon/cli/main.js workflow phase execute --force', ['read /repo/dist/daemon/cli/main.js', 'opaque']),
-  row('"$(which gobby)" workflow disable', ['opaque']),
+  row('"$(which gobby)" workflow disable', ['opaque', 'exec gobby workflow disable'], 'a program found at run time by its name is judged as that program too'),
   row("xargs -n1 sh -c 'rm \"$0\"'", ['delete $0 dyn']),
   row("find . -exec sh -c 'rm \"$1\"' _ {} \\;", ['read /repo', 'delete $1 dyn']),
   row("sed -i'' -e 's/a/b/' f", ['write /repo/f']),

@@ -7,7 +7,7 @@ import type { AndOr, Assignment, CommandNode, CompoundList, ParsedScript, Pipeli
 import { cachedAnalysis } from './analysis-cache.js';
 import { parseShell, firstParseError, MAX_COMMAND_LENGTH, overTheCap } from './parse.js';
 import { normalizeAbsolute, resolveAgainst } from './paths.js';
-import type { CommandSite, ShellEffects } from './program-kit.js';
+import { guardedProgramOf, type CommandSite, type ShellEffects } from './program-kit.js';
 import { checkAssignment } from './programs-code.js';
 import { filteredText, literalInput, printedText, printsText, substitutionOutput } from './printed.js';
 import { PROGRAMS, programForPath } from './programs.js';
@@ -578,7 +578,6 @@ function renderAssignment(assignment: Assignment, env: WordEnv, nested: NestedSc
 export const DIRECTORY_BUILTINS: ReadonlySet<string> = new Set(['cd', 'pushd', 'popd']);
 /** Builtins that set variables in ways the scope does not follow. */
 const SETS_VARIABLES_AS_IT_RUNS = new Set(['read', 'declare', 'typeset', 'local', 'readonly', 'let', 'mapfile', 'readarray', 'getopts', 'source', '.', 'unset', 'set', 'shopt', 'alias']);
-const IDENTIFIED_BY_NAME = new Set(['claude', 'gobby']);
 
 /** Resolves the program a command runs and hands it to the tables. */
 function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdinArgs: boolean): void {
@@ -589,6 +588,9 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
   }
   if (nameArg.dynamic) {
     fx.opaque(`the program to run is built at run time (\`${nameArg.value}\`)`);
+    // `$(which claude) --bare`: found at run time, but by its name.
+    const guarded = guardedProgramOf(nameArg);
+    if (guarded !== undefined) runCommand(fx.child(), literalArg(guarded), args, stdinArgs);
     return;
   }
   let name = nameArg.value;
@@ -600,8 +602,8 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
       fx.opaque(`runs the file \`${name}\``, name);
       // A file named like a program gobby guards (`~/.claude/local/claude --bare`) is most likely
       // that program: judge it as such too, so the guard sees it.
-      const base = name.slice(name.lastIndexOf('/') + 1);
-      if (IDENTIFIED_BY_NAME.has(base)) runCommand(fx.child(), literalArg(base), args, stdinArgs);
+      const guarded = guardedProgramOf(nameArg);
+      if (guarded !== undefined) runCommand(fx.child(), literalArg(guarded), args, stdinArgs);
       return;
     }
     name = known;

@@ -5,6 +5,23 @@ import { isSystemPath, isWithin } from './paths.js';
 import type { PathRef, ShellEffect, SignalTarget } from './types.js';
 import { literalArg, type Arg } from './words.js';
 
+/** Programs gobby guards, recognised by the name of the file that runs them as well (`~/.local/bin/claude`). */
+const IDENTIFIED_BY_NAME: ReadonlySet<string> = new Set(['claude', 'gobby']);
+/** A program's file found at run time by its name: `$(which claude)`, `` `command -v gobby` ``, `$(type -P claude)`. */
+const LOCATED_BY_NAME = /^(?:\$\(|`)\s*(?:which|command\s+-v|type\s+-[pP])\s+([\w.-]+)\s*(?:\)|`)$/;
+
+/**
+ * The guarded program a file that is run most likely is, or undefined: a file named like it, the
+ * file `which` finds for it, or Claude Code's package entry point (`node $(which claude) --bare`,
+ * `node ~/.npm-global/lib/node_modules/@anthropic-ai/claude-code/cli.js`). Judged as that program
+ * too, so its guard sees it.
+ */
+export function guardedProgramOf(file: Arg): string | undefined {
+  const name = LOCATED_BY_NAME.exec(file.value)?.[1] ?? file.value.slice(file.value.lastIndexOf('/') + 1);
+  if (IDENTIFIED_BY_NAME.has(name)) return name;
+  return file.value.includes('@anthropic-ai/claude-code/') ? 'claude' : undefined;
+}
+
 export interface CommandSite {
   /** The program's name as the tables know it (`rm` for `/bin/rm`, `\rm`, `"r""m"`). */
   readonly program: string;

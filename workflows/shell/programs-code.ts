@@ -2,7 +2,7 @@
 // interpreters (inline code, a script file or stdin is opaque), and the prefixes that run the
 // command after them (env, sudo, timeout, xargs…), which are peeled so the real program is judged.
 import { hasOption, optionValues, parseArgv, type OptionSpec, type ParsedArgv } from './argv.js';
-import { entries, everythingBelow, onlyAsksVersion, operandsOf, runsTests, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, everythingBelow, guardedProgramOf, onlyAsksVersion, operandsOf, runsTests, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { dirName } from './paths.js';
 import { literalArg, type Arg } from './words.js';
 
@@ -151,6 +151,8 @@ function interpreter(spec: InterpreterSpec): ProgramHandler {
     else {
       fx.read(site.program, script);
       fx.opaque(`${site.program} runs the file \`${script.value}\``, site.program);
+      const guarded = guardedProgramOf(script);
+      if (guarded !== undefined) fx.run([literalArg(guarded), ...operands.slice(1)]);
     }
   };
 }
@@ -216,6 +218,11 @@ const node: ProgramHandler = (site, fx) => {
 function runtime(table: Readonly<Record<string, 'test' | 'install' | 'write' | 'read' | 'opaque' | 'script'>>, inline: readonly string[]): ProgramHandler {
   return (site, fx) => {
     if (onlyAsksVersion(site.args)) return;
+    // `bun x claude` is `bunx claude`; the options after the package are its own.
+    if (site.program === 'bun' && site.args[0]?.value === 'x') {
+      fx.run([literalArg('bunx'), ...site.args.slice(1)], { stdinArgs: site.stdinArgs });
+      return;
+    }
     if (site.args.some((arg) => inline.includes(arg.value))) {
       fx.opaque(`${site.program} runs inline code`, site.program);
       return;

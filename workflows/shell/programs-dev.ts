@@ -524,11 +524,22 @@ const kubectl: ProgramHandler = (site, fx) => {
   } else fx.unknown(sub === undefined ? 'kubectl' : `kubectl ${sub}`);
 };
 
+const CLAUDE_CONFIG_CHANGES = new Set(['set', 'add', 'remove', 'unset']);
+
 const claude: ProgramHandler = (site, fx) => {
   if (onlyAsksVersion(site.args)) return;
+  const sub = site.args[0]?.value;
+  // `claude config set -g disableAllHooks true`: settings changed from the agent's tools.
+  if (sub === 'config' && CLAUDE_CONFIG_CHANGES.has(site.args[1]?.value ?? '')) {
+    fx.emit({ kind: 'nested_claude', flags: [], program: site.program, config: site.args.slice(1).map((arg) => arg.value).join(' ') });
+    return;
+  }
   // `claude mcp …` configures servers; the options after it are the servers', not a session's.
-  const mcp = site.args[0]?.value === 'mcp';
-  fx.emit({ kind: 'nested_claude', flags: mcp ? [] : site.args.filter((arg) => arg.value.startsWith('-')).map((arg) => arg.value), program: site.program });
+  const mcp = sub === 'mcp';
+  const flags = mcp ? [] : site.args.filter((arg) => arg.value.startsWith('-')).map((arg) => arg.value);
+  // Started in another folder, it loads that folder's project settings (`cd /tmp && claude -p …`).
+  const outside = mcp || (fx.cwdKnown && isWithin(fx.cwd, fx.projectRoot)) ? undefined : fx.cwdKnown ? fx.cwd : 'a folder known only at run time';
+  fx.emit(outside === undefined ? { kind: 'nested_claude', flags, program: site.program } : { kind: 'nested_claude', flags, program: site.program, outside });
   // `claude mcp add NAME [--] COMMAND ARGS…`: every later session starts that command; it is judged now, as `at` is.
   if (mcp && site.args[1]?.value === 'add') {
     const rest = site.args.slice(2);

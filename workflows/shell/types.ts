@@ -48,7 +48,12 @@ export type ShellEffect =
   | { readonly kind: 'exec'; readonly program: string; readonly known: false }
   /** Code gobby cannot see into: inline interpreter code, a script file, stdin, a value built at run time. */
   | { readonly kind: 'opaque'; readonly why: string; readonly program?: string }
-  | { readonly kind: 'nested_claude'; readonly flags: string[]; readonly program: string };
+  /**
+   * Another Claude Code. `outside`: the folder it starts in when that is not in the project (or
+   * `a folder known only at run time`): it loads that folder's project settings, not this project's.
+   * `config`: `claude config set|add|remove|unset …` changes Claude Code's settings instead.
+   */
+  | { readonly kind: 'nested_claude'; readonly flags: string[]; readonly program: string; readonly outside?: string; readonly config?: string };
 
 export type ShellEffectKind = ShellEffect['kind'];
 
