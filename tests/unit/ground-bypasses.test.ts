@@ -161,6 +161,8 @@ describe("gobby's own ground, spelled another way", () => {
     ['CLAUDE_CONFIG_DIR=/tmp/c claude -p "edit src"', 'nested-claude'],
     ['export HOME=/tmp/h; npx @anthropic-ai/claude-code -p x', 'nested-claude'],
     // Claude Code reached by another way than its name, with its home emptied, elsewhere, or reconfigured.
+    ['$(which rm) -rf .claude', 'protected-file'],
+    ['"$(command -v sed)" -i s/a/b/ ~/.claude/settings.json', 'protected-file'],
     ['node $(which claude) --bare -p x', 'nested-claude'],
     ['`command -v claude` --bare -p x', 'nested-claude'],
     ['node ~/.npm-global/lib/node_modules/@anthropic-ai/claude-code/cli.js --bare', 'nested-claude'],

@@ -7,7 +7,7 @@ import type { AndOr, Assignment, CommandNode, CompoundList, ParsedScript, Pipeli
 import { cachedAnalysis } from './analysis-cache.js';
 import { parseShell, firstParseError, MAX_COMMAND_LENGTH, overTheCap } from './parse.js';
 import { normalizeAbsolute, resolveAgainst } from './paths.js';
-import { guardedProgramOf, type CommandSite, type ShellEffects } from './program-kit.js';
+import { guardedProgramOf, programFoundByName, type CommandSite, type ShellEffects } from './program-kit.js';
 import { checkAssignment } from './programs-code.js';
 import { filteredText, literalInput, printedText, printsText, substitutionOutput } from './printed.js';
 import { PROGRAMS, programForPath } from './programs.js';
@@ -588,9 +588,9 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
   }
   if (nameArg.dynamic) {
     fx.opaque(`the program to run is built at run time (\`${nameArg.value}\`)`);
-    // `$(which claude) --bare`: found at run time, but by its name.
-    const guarded = guardedProgramOf(nameArg);
-    if (guarded !== undefined) runCommand(fx.child(), literalArg(guarded), args, stdinArgs);
+    // `$(which rm) -rf src`, `$(which claude) --bare`: found at run time, but by its name.
+    const named = programFoundByName(nameArg);
+    if (named !== undefined) runCommand(fx.child(), literalArg(named), args, stdinArgs);
     return;
   }
   let name = nameArg.value;

@@ -10,6 +10,11 @@ const IDENTIFIED_BY_NAME: ReadonlySet<string> = new Set(['claude', 'gobby']);
 /** A program's file found at run time by its name: `$(which claude)`, `` `command -v gobby` ``, `$(type -P claude)`. */
 const LOCATED_BY_NAME = /^(?:\$\(|`)\s*(?:which|command\s+-v|type\s+-[pP])\s+([\w.-]+)\s*(?:\)|`)$/;
 
+/** The program whose file a word finds at run time by its name (`$(which rm)` is rm), or undefined. */
+export function programFoundByName(word: Arg): string | undefined {
+  return LOCATED_BY_NAME.exec(word.value)?.[1];
+}
+
 /**
  * The guarded program a file that is run most likely is, or undefined: a file named like it, the
  * file `which` finds for it, or Claude Code's package entry point (`node $(which claude) --bare`,
@@ -17,7 +22,7 @@ const LOCATED_BY_NAME = /^(?:\$\(|`)\s*(?:which|command\s+-v|type\s+-[pP])\s+([\
  * too, so its guard sees it.
  */
 export function guardedProgramOf(file: Arg): string | undefined {
-  const name = LOCATED_BY_NAME.exec(file.value)?.[1] ?? file.value.slice(file.value.lastIndexOf('/') + 1);
+  const name = programFoundByName(file) ?? file.value.slice(file.value.lastIndexOf('/') + 1);
   if (IDENTIFIED_BY_NAME.has(name)) return name;
   return file.value.includes('@anthropic-ai/claude-code/') ? 'claude' : undefined;
 }
