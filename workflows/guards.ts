@@ -193,7 +193,8 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
     if (linked) return linked;
     const swept = sweepsUntrackedGround(invocation, ground);
     if (swept) return swept;
-    if (unknownPrograms.has(invocation.program)) {
+    // A program named at run time (`$X -rf .claude`) is as unknown as one gobby has no entry for.
+    if (unknownPrograms.has(invocation.program) || invocation.nameAtRunTime) {
       const handed = unknownProgramGivenGround(invocation, ground);
       if (handed) return handed;
     }

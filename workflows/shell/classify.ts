@@ -11,7 +11,7 @@ import { guardedProgramOf, programFoundByName, type CommandSite, type ShellEffec
 import { checkAssignment } from './programs-code.js';
 import { filteredText, literalInput, printedText, printsText, substitutionOutput } from './printed.js';
 import { PROGRAMS, programForPath } from './programs.js';
-import { Scope, type VariableValue } from './scope.js';
+import { Scope, type FunctionBody, type VariableValue } from './scope.js';
 import type { PathRef, ShellAnalysis, ShellContext, ShellEffect, ShellEffectKind, ShellInvocation, SignalTarget } from './types.js';
 import { collectNestedScripts, literalArg, renderWord, renderWordFields, type Arg, type NestedScript, type WordEnv } from './words.js';
 
@@ -40,12 +40,13 @@ const ASSIGNS_HOME = /(?:^|[^$\w{])HOME\b/;
 const ASSIGNS_GOBBY_HOME = /(?:^|[^$\w{])GOBBY_HOME\b/;
 /**
  * Ways a command can set a variable that the scope does not follow (`read`, `declare -n`,
- * `printf -v`, `${x:=…}`, arithmetic, a sourced file, a function called later, IFS): in a command
- * that has any of them, no variable is expanded from an earlier assignment. (`eval` is followed:
+ * `printf -v`, `${x:=…}`, arithmetic, a sourced file, IFS): in a command that has any of them, an
+ * earlier assignment gives a variable only its likeliest value (WordEnv.variablesUncertain). A
+ * function's body is followed where it is called. (`eval` is followed:
  * its fixed code is read in the same scope, and code built at run time forgets every variable.)
  */
 const SETS_VARIABLES_UNSEEN =
-  /\(\(|\$\{[^}]*=|\bIFS\b|printf\s+-v|\w\s*\(\s*\)|export\s+-|(?:^|[\s;&|(`])(?:let|declare|typeset|local|readonly|read|mapfile|readarray|getopts|source|\.|unset|set|shopt|coproc|select|alias|function)(?=[\s;&|)]|$)/;
+  /\(\(|\$\{[^}]*=|\bIFS\b|printf\s+-v|export\s+-|(?:^|[\s;&|(`])(?:let|declare|typeset|local|readonly|read|mapfile|readarray|getopts|source|\.|unset|set|shopt|coproc|select|alias)(?=[\s;&|)]|$)/;
 /** A value that expands to the same one word quoted or not: no field splitting, no globbing. */
 /** Variables gobby resolves itself, or that change how other words are read. */
 const UNTRACKED_VARIABLES = new Set(['HOME', 'PWD', 'OLDPWD', 'GOBBY_HOME', 'IFS', 'PATH', 'CDPATH']);
@@ -71,8 +72,10 @@ interface Run {
   tracksVariables: boolean | undefined;
   /** What is left of EFFECT_BUDGET; below zero the command is opaque and nothing more is recorded. */
   budget: number;
-  /** Characters of loop bodies that may still be visited again (see visitLoop). */
+  /** Characters of loop and function bodies that may still be visited again (see visitLoop, callFunction). */
   revisits: number;
+  /** Functions whose body is being visited: a call to one of them is recursion. */
+  readonly calling: Set<string>;
   readonly effects: ShellEffect[];
   /** The effects recorded so far other than reads, writes and deletes, by kind: a few of each, most repeated. */
   readonly byKind: Map<ShellEffectKind, ShellEffect[]>;
@@ -100,6 +103,7 @@ function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis
     tracksVariables: undefined,
     budget: EFFECT_BUDGET,
     revisits: REVISIT_BUDGET,
+    calling: new Set(),
     effects: [],
     byKind: new Map(),
     keys: new Map(),
@@ -107,7 +111,7 @@ function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis
     programs: [],
     invocations: [],
   };
-  const scope = new Scope(normalizeAbsolute(ctx.cwd), true, null, [], new Set<string>());
+  const scope = new Scope(normalizeAbsolute(ctx.cwd), true, null, [], new Map());
   const parsed = parseShell(command);
   if (!parsed.ok) emit(run, { kind: 'opaque', why: parsed.why });
   else visitScript(run, parsed.script, scope, 0, 0);
@@ -331,10 +335,13 @@ function visitNode(run: Run, node: AnyNode, scope: Scope, depth: number, reparse
       visitNestedIn(run, node, scope, next, reparses);
       return;
     case 'Function': {
-      scope.defineFunction(node.name.value);
-      // The body is judged where it is defined, as if called: calling it adds nothing new.
-      const body = scope.clone();
-      visitNode(run, node.body as AnyNode, body, next, reparses);
+      const name = node.name.value;
+      scope.defineFunction(name, node.body);
+      // Judged where it is defined, as if called there (a function used by `trap` or `export -f`
+      // runs out of sight), and again at every call, where the directory and variables may differ.
+      run.calling.add(name);
+      visitNode(run, node.body as AnyNode, scope.clone(), next, reparses);
+      run.calling.delete(name);
       return;
     }
     case 'Coproc':
@@ -416,7 +423,7 @@ function loopValues(run: Run, node: Extract<CommandNode, { type: 'For' }>, scope
 }
 
 function wordEnv(run: Run, scope: Scope): WordEnv {
-  return { home: run.home, pwd: scope.cwdKnown ? scope.cwd : null, gobbyHome: run.gobbyHome, variables: run.tracksVariables === true ? scope.variables : undefined, outputOf: substitutionOutput };
+  return { home: run.home, pwd: scope.cwdKnown ? scope.cwd : null, gobbyHome: run.gobbyHome, variables: scope.variables, variablesUncertain: run.tracksVariables !== true, outputOf: substitutionOutput };
 }
 
 function visitWords(run: Run, words: readonly Word[], scope: Scope, depth: number, reparses: number): void {
@@ -546,8 +553,8 @@ function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>,
   if (assignments !== undefined) for (const assignment of assignments) checkAssignment(assignment.name, fx);
   if (redirects !== undefined) for (const redirect of redirects) applyRedirect(fx, redirect, env, nested);
   if (nested.length > 0) visitNested(run, nested, scope, depth, reparses);
-  if (name !== undefined) runCommand(fx, name, args, false);
-  else if (args.length > 0) runCommand(fx, args[0]!, args.slice(1), false);
+  if (name !== undefined) runCommand(fx, name, args, false, true);
+  else if (args.length > 0) runCommand(fx, args[0]!, args.slice(1), false, true);
 }
 
 /** `name=value` in the current shell. */
@@ -559,9 +566,9 @@ function rememberVariable(run: Run, scope: Scope, assignment: Assignment, render
 /** Remembered when the value is fixed text (`value` undefined: only known at run time). */
 function setShellVariable(run: Run, scope: Scope, name: string, value: VariableValue | undefined): void {
   // A value with spaces is remembered too: it stands for the variable inside double quotes only (words.ts).
-  const fixed = value !== undefined && !UNTRACKED_VARIABLES.has(name);
-  if (fixed && (run.tracksVariables ??= !SETS_VARIABLES_UNSEEN.test(run.command))) scope.setVariable(name, value);
-  else scope.setVariable(name, undefined);
+  // Remembered even where variables may be set unseen: the words then render it as only the likeliest value (WordEnv.variablesUncertain).
+  run.tracksVariables ??= !SETS_VARIABLES_UNSEEN.test(run.command);
+  scope.setVariable(name, value !== undefined && !UNTRACKED_VARIABLES.has(name) ? value : undefined);
 }
 
 function renderAssignment(assignment: Assignment, env: WordEnv, nested: NestedScript[]): Arg {
@@ -574,22 +581,29 @@ function renderAssignment(assignment: Assignment, env: WordEnv, nested: NestedSc
   return { value: prefix + value.value, dynamic: value.dynamic, unknownAt: value.unknownAt === -1 ? -1 : value.unknownAt + prefix.length };
 }
 
+/** A word that reads as a program's name or path: no expansion, glob or space left in it. */
+const PROGRAM_NAME = /^[\w.+-]+$|^\/[\w./+-]+$/;
+
 /** `cd`, `pushd`, `popd`: they move the shell, and their operands are folders, not inputs. */
 export const DIRECTORY_BUILTINS: ReadonlySet<string> = new Set(['cd', 'pushd', 'popd']);
 /** Builtins that set variables in ways the scope does not follow. */
 const SETS_VARIABLES_AS_IT_RUNS = new Set(['read', 'declare', 'typeset', 'local', 'readonly', 'let', 'mapfile', 'readarray', 'getopts', 'source', '.', 'unset', 'set', 'shopt', 'alias']);
 
 /** Resolves the program a command runs and hands it to the tables. */
-function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdinArgs: boolean): void {
+/** `shellLevel`: run by the shell itself, where a function of that name comes first; not through `env`, `xargs`, `command`… */
+function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdinArgs: boolean, shellLevel = false): void {
   const state = fx.runState;
   if (fx.depth > MAX_NESTING) {
     fx.opaque(`the command nests deeper than ${MAX_NESTING} levels`);
     return;
   }
   if (nameArg.dynamic) {
+    // Recorded, so a guard sees what it is given (`$X -rf .claude`).
+    recordProgram(state, nameArg.value, args, fx.cwd, true);
     fx.opaque(`the program to run is built at run time (\`${nameArg.value}\`)`);
-    // `$(which rm) -rf src`, `$(which claude) --bare`: found at run time, but by its name.
-    const named = programFoundByName(nameArg);
+    // `$(which rm) -rf src`, `$(which claude) --bare`: found at run time, but by its name. A name
+    // rendered as its likeliest value (`x=rm; read y; $x -rf src`) is judged as that program too.
+    const named = programFoundByName(nameArg) ?? (PROGRAM_NAME.test(nameArg.value) ? nameArg.value : undefined);
     if (named !== undefined) runCommand(fx.child(), literalArg(named), args, stdinArgs);
     return;
   }
@@ -612,13 +626,16 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
   if (SETS_VARIABLES_AS_IT_RUNS.has(name) || (name === 'printf' && args.some((arg) => arg.dynamic || arg.value.startsWith('-v'))) || (name === 'wait' && args.some((arg) => arg.value.startsWith('-p')))) {
     state.tracksVariables = false;
   }
+  // A function shadows a builtin or program of its name (`cd(){ :; }; cd /tmp` stays where it was).
+  const body = shellLevel ? fx.scope.functions.get(name) : undefined;
+  if (body !== undefined) {
+    recordProgram(state, name, args, fx.cwd);
+    callFunction(fx, name, body, args);
+    return;
+  }
   if (DIRECTORY_BUILTINS.has(name)) {
     recordProgram(state, name, args, fx.cwd);
     changeDirectory(fx, name, args);
-    return;
-  }
-  if (fx.scope.functions.has(name)) {
-    recordProgram(state, name, args, fx.cwd);
     return;
   }
   const entry = PROGRAMS.get(name);
@@ -639,12 +656,39 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
   if (!child.delegated) recordProgram(state, name, args, fx.cwd);
 }
 
-function recordProgram(run: Run, program: string, args: readonly Arg[], cwd: string): void {
+/**
+ * A call runs the body in the caller's shell, from the caller's directory and variables, and what
+ * the body changes there (`cd`, assignments) stays after it; `$1`…`$9` are the call's arguments
+ * for the body only. Each call draws on the revisit budget; a call past it, or one that recurses,
+ * is opaque and leaves nothing known.
+ */
+function callFunction(fx: CommandEffects, name: string, body: FunctionBody, args: readonly Arg[]): void {
+  const run = fx.runState;
+  const cost = body.end - body.pos;
+  if (run.calling.has(name) || run.revisits < cost) {
+    fx.opaque(run.calling.has(name) ? `the function \`${name}\` calls itself` : `the command calls its functions more often than gobby follows`);
+    fx.scope.forgetAll();
+    return;
+  }
+  run.revisits -= cost;
+  run.calling.add(name);
+  const scope = fx.scope;
+  const outside = POSITIONAL_PARAMETERS.map((parameter) => scope.variables.get(parameter));
+  run.tracksVariables ??= !SETS_VARIABLES_UNSEEN.test(run.command);
+  POSITIONAL_PARAMETERS.forEach((parameter, i) => scope.setVariable(parameter, args[i] === undefined || args[i]!.dynamic ? undefined : args[i]!.value));
+  visitNode(run, body as AnyNode, scope, fx.depth + 1, fx.reparses);
+  POSITIONAL_PARAMETERS.forEach((parameter, i) => scope.setVariable(parameter, outside[i]));
+  run.calling.delete(name);
+}
+
+const POSITIONAL_PARAMETERS = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
+
+function recordProgram(run: Run, program: string, args: readonly Arg[], cwd: string, nameAtRunTime = false): void {
   if (!run.programs.includes(program)) run.programs.push(program);
   // A loop into an array of the right size: `args.map` here was the costliest line of a long script.
   const values = new Array<string>(args.length);
   for (let i = 0; i < args.length; i++) values[i] = args[i]!.value;
-  run.invocations.push({ program, args: values, cwd });
+  run.invocations.push(nameAtRunTime ? { program, args: values, cwd, nameAtRunTime } : { program, args: values, cwd });
 }
 
 function changeDirectory(fx: CommandEffects, name: string, args: readonly Arg[]): void {

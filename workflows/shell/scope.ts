@@ -1,8 +1,8 @@
 // What the shell remembers between commands that changes how later words resolve: the working
-// directory (cd, pushd, popd), the directory stack, the functions defined so far, and the
-// variables set to fixed text (`f=.claude/settings.json; … > $f`). Every pipeline element and
-// substitution runs in a copy, so copying is cheap: the stack, the function names and the
-// variables are replaced, never mutated, and copies share them.
+// directory (cd, pushd, popd), the directory stack, the functions defined so far (with their
+// bodies, which run where they are called), and the variables set to fixed text (`f=.claude/
+// settings.json; … > $f`). Every pipeline element and substitution runs in a copy, so copying is
+// cheap: the stack, the functions and the variables are replaced, never mutated, and copies share them.
 
 /**
  * What a tracked variable holds: fixed text, or a glob the shell matched to file names (`for f in
@@ -12,6 +12,12 @@ export type VariableValue = string | { readonly glob: string };
 
 const NO_VARIABLES: ReadonlyMap<string, VariableValue> = new Map();
 
+/** A function's body as the parser gave it (its span is what a call costs the revisit budget). */
+export interface FunctionBody {
+  readonly pos: number;
+  readonly end: number;
+}
+
 export class Scope {
   constructor(
     public cwd: string,
@@ -20,7 +26,7 @@ export class Scope {
     /** `cd -` goes here; null when unknown. */
     public previous: string | null,
     public dirStack: readonly string[],
-    public functions: ReadonlySet<string>,
+    public functions: ReadonlyMap<string, FunctionBody>,
     /** Variables whose value is known text; any other variable is only known at run time. */
     public variables: ReadonlyMap<string, VariableValue> = NO_VARIABLES,
   ) {}
@@ -38,8 +44,8 @@ export class Scope {
     this.variables = next;
   }
 
-  defineFunction(name: string): void {
-    if (!this.functions.has(name)) this.functions = new Set([...this.functions, name]);
+  defineFunction(name: string, body: FunctionBody): void {
+    if (this.functions.get(name) !== body) this.functions = new Map(this.functions).set(name, body);
   }
 
   pushDirectory(directory: string): void {
@@ -68,9 +74,10 @@ export class Scope {
       changed = true;
     }
     if (other.functions !== this.functions) {
-      for (const name of other.functions) {
+      // Defined on either path: a call may run either body, and both were judged where defined.
+      for (const [name, body] of other.functions) {
         if (this.functions.has(name)) continue;
-        this.defineFunction(name);
+        this.defineFunction(name, body);
         changed = true;
       }
     }

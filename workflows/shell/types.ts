@@ -64,6 +64,8 @@ export interface ShellInvocation {
   readonly args: readonly string[];
   /** Absolute directory the program runs in (best guess when a `cd` may not have run). */
   readonly cwd: string;
+  /** The program's name is only known at run time (`$X`, `$(cat prog)`); `program` is its likeliest value or its text. */
+  readonly nameAtRunTime?: true;
 }
 
 export interface ShellAnalysis {

@@ -29,6 +29,12 @@ export interface WordEnv {
   readonly gobbyHome: string | null;
   /** Variables the command itself set to fixed text earlier on (see Scope). */
   readonly variables?: ReadonlyMap<string, VariableValue> | undefined;
+  /**
+   * Something in the command may set variables unseen (`read`, `declare`, `local`, …): a value
+   * above is then only the likeliest one. It is rendered, so a guard sees what the word most
+   * likely names, but the word stays dynamic, so a phase that restricts an effect still refuses it.
+   */
+  readonly variablesUncertain?: boolean;
   /** What a command substitution prints, when that is fixed text (`$(echo rm)`; workflows/shell/printed.ts). */
   readonly outputOf?: ((script: ParsedScript | undefined, env: WordEnv) => Arg | undefined) | undefined;
 }
@@ -124,6 +130,7 @@ const QUOTE = /['"]/;
  * is one word, unknown, or holds a glob. (IFS is never tracked: a command that sets it follows no variable.)
  */
 function splitVariable(text: string, variables: ReadonlyMap<string, VariableValue>): string[] | undefined {
+  if (variables.size === 0) return undefined;
   const match = WHOLE_VARIABLE.exec(text);
   if (match === null) return undefined;
   const value = variables.get(match[1] ?? match[2]!);
@@ -151,7 +158,7 @@ export function renderWordFields(word: Word, env: WordEnv, nested: NestedScript[
   if (word.text.charCodeAt(0) === DOLLAR && env.variables !== undefined) {
     const fields = splitVariable(word.text, env.variables);
     if (fields !== undefined) {
-      for (const field of fields) into.push(literalArg(field));
+      for (const field of fields) into.push(env.variablesUncertain ? { value: field, dynamic: true, unknownAt: -1 } : literalArg(field));
       return;
     }
   }
@@ -397,7 +404,13 @@ function appendVariable(builder: WordBuilder, name: string, text: string, env: W
   if (value === null) builder.unknown(text, false);
   else if (typeof value !== 'string') builder.append(globArg(value), false);
   else if (!quoted && !ONE_WORD.test(value)) builder.unknown(text, false);
+  else if (env.variablesUncertain && isTracked(name)) builder.append(literalArg(value), true);
   else builder.known(value);
+}
+
+/** A variable of the command's own (not HOME, PWD or GOBBY_HOME, which the classifier follows itself). */
+function isTracked(name: string): boolean {
+  return name !== 'HOME' && name !== 'PWD' && name !== 'GOBBY_HOME';
 }
 
 /**
@@ -407,7 +420,7 @@ function appendVariable(builder: WordBuilder, name: string, text: string, env: W
  * rendered, and the result is marked dynamic: the value may be VAR's instead.
  */
 function appendWithDefault(builder: WordBuilder, name: string, operator: string, operand: Word, env: WordEnv, quoted: boolean): void {
-  const known = variableValue(name, env);
+  const known = env.variablesUncertain && isTracked(name) ? null : variableValue(name, env);
   if (known !== null && typeof known !== 'string') {
     // Bound to a glob: set, to a file name (a glob that matches nothing is left as written, not empty).
     if (operator.endsWith('+')) builder.append(renderWord(operand, env, builder.nested ?? []), false);
