@@ -153,13 +153,14 @@ function readsInput(redirect: Redirection): boolean {
 export function literalInput(redirects: readonly Redirection[], env: WordEnv, piped: Arg | undefined): Arg | undefined {
   let stdin = piped;
   for (const redirect of redirects) {
-    const fd = redirect.descriptor?.type === 'FileDescriptor' ? redirect.descriptor.value : 0;
+    // Input operators default to descriptor 0, output ones to 1.
+    const fd = redirect.descriptor?.type === 'FileDescriptor' ? redirect.descriptor.value : redirect.operator.startsWith('<') ? 0 : 1;
     if (fd !== 0) continue;
     if (redirect.type === 'HereDoc') {
       stdin = redirect.delimiter?.quoted || !/[$`\\]/.test(redirect.body.text) ? literalArg(redirect.body.text) : { value: redirect.body.text, dynamic: true, unknownAt: 0 };
     } else if (redirect.type === 'HereString' && redirect.target) {
       stdin = renderWord(redirect.target, env, []);
-    } else if (redirect.type === 'Redirect' && redirect.operator === '<') stdin = undefined;
+    } else if (redirect.type === 'Redirect') stdin = undefined; // `< f`, `<> f`, `0<&3`, `<&-`: another input, unknown here
   }
   return stdin;
 }
