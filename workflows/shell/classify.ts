@@ -550,11 +550,19 @@ function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>,
       if (setsShellVariables) rememberVariable(run, scope, assignment, rendered);
     }
   }
-  if (assignments !== undefined) for (const assignment of assignments) checkAssignment(assignment.name, fx);
+  // `export PAGER=cat`, `declare PYTHONPATH=src`: the value as rendered among the arguments.
+  if (assignments !== undefined) for (const assignment of assignments) checkAssignment(assignment.name, fx, assignedValue(assignment, args));
   if (redirects !== undefined) for (const redirect of redirects) applyRedirect(fx, redirect, env, nested);
   if (nested.length > 0) visitNested(run, nested, scope, depth, reparses);
   if (name !== undefined) runCommand(fx, name, args, false, true);
   else if (args.length > 0) runCommand(fx, args[0]!, args.slice(1), false, true);
+}
+
+/** The value of an assignment given to a builtin (`export X=v`), from its rendered argument; undefined for an array. */
+function assignedValue(assignment: Assignment, args: readonly Arg[]): Arg | undefined {
+  const prefix = `${assignment.name}=`;
+  const rendered = assignment.value.type === 'ArrayValue' ? undefined : args.find((arg) => arg.value.startsWith(prefix));
+  return rendered === undefined ? undefined : { ...rendered, value: rendered.value.slice(prefix.length), unknownAt: rendered.unknownAt === -1 ? -1 : Math.max(0, rendered.unknownAt - prefix.length) };
 }
 
 /** `name=value` in the current shell. */

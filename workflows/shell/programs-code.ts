@@ -3,7 +3,7 @@
 // command after them (env, sudo, timeout, xargs…), which are peeled so the real program is judged.
 import { hasOption, optionValues, parseArgv, type OptionSpec, type ParsedArgv } from './argv.js';
 import { entries, everythingBelow, guardedProgramOf, onlyAsksVersion, operandsOf, runsTests, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
-import { dirName } from './paths.js';
+import { dirName, isSystemPath, isWithin } from './paths.js';
 import { literalArg, type Arg } from './words.js';
 
 /** Environment variables that make a program load or run code of the setter's choosing. */
@@ -29,11 +29,48 @@ export const HOOKLESS_CLAUDE_VARIABLES: ReadonlySet<string> = new Set(['CLAUDE_C
 export function checkAssignment(name: string, fx: ShellEffects, value?: Arg): void {
   // A system program (`SHELL=/bin/bash`) is as trusted as the bare name; the system's folders are protected.
   const namesAFile = value === undefined || value.dynamic || (value.value.includes('/') && !/^\/(?:usr\/(?:local\/)?)?s?bin\/[^/]+$/.test(value.value));
-  if (CODE_INJECTING_VARIABLE.test(name) || (PROGRAM_VARIABLE.test(name) && namesAFile)) fx.opaque(`setting ${name} changes which code the commands run`);
+  if ((CODE_INJECTING_VARIABLE.test(name) && !seenThrough(name, fx, value)) || (PROGRAM_VARIABLE.test(name) && namesAFile)) fx.opaque(`setting ${name} changes which code the commands run`);
   if (HOOKLESS_CLAUDE_VARIABLES.has(name)) fx.emit({ kind: 'nested_claude', flags: [name], program: 'claude' });
   // Variables that tell the programs run with them where to write (`NODE_V8_COVERAGE=dir npm test`).
   const folder = OUTPUT_FOLDER_VARIABLES.has(name) ? value : undefined;
   if (folder && folder.value !== '') fx.write(name, folder.dynamic ? folder : everythingBelow(fx, folder));
+}
+
+/** Variables whose value is a command that the program run with them starts (`GIT_PAGER=cat git log`). */
+const COMMAND_VARIABLES = new Set(['PAGER', 'MANPAGER', 'GIT_PAGER', 'EDITOR', 'VISUAL', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_SSH_COMMAND', 'BROWSER']);
+/** Search paths for code and programs (`PYTHONPATH=src pytest`, `PATH=./node_modules/.bin:$PATH`). */
+const SEARCH_PATH_VARIABLES = new Set(['PATH', 'PYTHONPATH', 'NODE_PATH', 'PERL5LIB', 'PERLLIB', 'RUBYLIB']);
+/** git's variables that carry data, not code, paths or configuration. */
+const GIT_DATA_VARIABLE = /^GIT_(?:(?:AUTHOR|COMMITTER)_(?:NAME|EMAIL|DATE)|TERMINAL_PROMPT|OPTIONAL_LOCKS|FLUSH|LFS_SKIP_SMUDGE|MERGE_AUTOEDIT)$/;
+/** node options that load code (`NODE_OPTIONS='--require /tmp/x.js'`); the others tune the runtime. */
+const NODE_OPTIONS_LOADING_CODE = /(?:^|\s)(?:-r|--require|--import|--loader|--experimental-loader|-e|--eval|-p|--print|--env-file)(?=[\s=]|$)/;
+
+/**
+ * Whether a variable that could change which code runs is set, here, to something gobby can see
+ * through: a command it judges in its own right (`PAGER=cat`), a search path of folders in the
+ * project or the system's (`PYTHONPATH=src`; the project's code is what the phase before left
+ * there), node options that load no code, or git's data. Anything else, or a value only known at
+ * run time, is opaque: `PATH=/tmp/evil:$PATH` would run the agent's own programs.
+ */
+function seenThrough(name: string, fx: ShellEffects, value: Arg | undefined): boolean {
+  if (GIT_DATA_VARIABLE.test(name)) return true;
+  if (value === undefined) return false;
+  if (value.value === '') return true; // emptied: nothing of the agent's is named
+  if (COMMAND_VARIABLES.has(name)) {
+    if (value.dynamic) return false;
+    fx.runShellCode(value, name, false);
+    return true;
+  }
+  if (SEARCH_PATH_VARIABLES.has(name)) {
+    // The variable's own earlier value (`:$PATH`) adds nothing new; every other entry must be a fixed folder of the project's or the system's.
+    return value.value.split(':').every((entry) => entry === `$${name}` || entry === `\${${name}}` || (entry !== '' && !/[$`*?[]/.test(entry) && projectOrSystem(fx, entry)));
+  }
+  return name === 'NODE_OPTIONS' && !value.dynamic && !NODE_OPTIONS_LOADING_CODE.test(value.value);
+}
+
+function projectOrSystem(fx: ShellEffects, folder: string): boolean {
+  const path = fx.path(literalArg(folder));
+  return !path.dynamic && (isWithin(path.path, fx.projectRoot) || isSystemPath(path.path));
 }
 
 /** Variables naming a folder where the program run with them writes files of its own naming. */
