@@ -4,7 +4,7 @@
 // (workflows/shell/): everything that changes the project's files is refused, whatever
 // program or spelling does it, and so is code gobby cannot see into, unless the workflow's
 // author allows it by name.
-import type { ShellAnalysis, ShellEffect } from './shell/index.js';
+import type { PathRef, ShellAnalysis, ShellEffect } from './shell/index.js';
 import { isSystemPath, isWithin } from './shell/paths.js';
 import { throughLinks } from './shell-through-links.js';
 import { mcpToolWords } from './tool-names.js';
@@ -58,10 +58,24 @@ function changesWhatCommandsDo(path: string, home: string): boolean {
   return first.startsWith('.') || first === 'bin';
 }
 
+/**
+ * Whether a path only known at run time can only name files in one fixed folder outside the
+ * project: what is unknown is a glob or "anything below" (`/tmp/t/**` of `cargo build --target-dir
+ * /tmp/t`, `/tmp/*.log`, `mktemp`'s `/tmp/tmp.XXXXXXXXXX`), never text from a substitution or a
+ * variable (`/tmp/r-$(…)` could hold `../` back into the project), and the project is not in that
+ * folder (`/tmp/*` would reach a project under /tmp).
+ */
+function namesOnlyFilesIn(path: string, projectRoot: string, home: string): boolean {
+  if (!path.startsWith('/') || /[$`]|\/\.\.?(?:\/|$)/.test(path)) return false;
+  const wildcard = path.search(/[*?[]/);
+  const folder = wildcard === -1 ? path : path.slice(0, path.lastIndexOf('/', wildcard)) || '/';
+  return !isWithin(projectRoot, folder) && !isWithin(folder, projectRoot) && !changesWhatCommandsDo(folder, home);
+}
+
 function judgeEffect(effect: ShellEffect, policy: ShellPolicy, place: PolicyPlace): ShellRefusal | null {
   const { projectRoot, home } = place;
-  const protectedHere = (path: { path: string; dynamic: boolean }): boolean =>
-    path.dynamic || isWithin(path.path, projectRoot) || changesWhatCommandsDo(path.path, home);
+  const protectedHere = (path: PathRef): boolean =>
+    (path.dynamic && (path.unplaced === true || !namesOnlyFilesIn(path.path, projectRoot, home))) || isWithin(path.path, projectRoot) || changesWhatCommandsDo(path.path, home);
   // Outside the project, say why the place counts.
   const describe = (path: { path: string; dynamic: boolean }): string =>
     !path.dynamic && changesWhatCommandsDo(path.path, home) ? `${path.path} (configuration or programs that other commands use)` : describePath(path);

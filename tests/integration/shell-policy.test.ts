@@ -71,6 +71,10 @@ describe('shell commands in a phase that blocks the file tools', () => {
     // A test run is trusted with the project's code, not with code from elsewhere.
     ['npm test --script-shell=/tmp/evil.sh', 'loads /tmp/evil.sh (--script-shell), outside the project', ''],
     ['cd /tmp/pkg && npm test', 'runs in /tmp/pkg, outside the project', ''],
+    // Only known at run time: text from a substitution may hold `../`, and a directory changed at run time may be the project.
+    ['git diff > /tmp/r-$(date +%s).diff', 'a path only known when it runs', ''],
+    ['cd /tmp && cd "$(cat /tmp/where)" && rm -rf build', 'deletes', ''],
+    ['PATH=/tmp/bin:$PATH npm test', 'runs code gobby cannot see into', ''],
   ])('refuses %j: it %s %s', async (command, what, detail) => {
     const { denied, reason } = await bash(command);
     expect(denied, reason).toBe(true);
@@ -94,6 +98,12 @@ describe('shell commands in a phase that blocks the file tools', () => {
     'terraform plan',
     'mkdir -p /tmp/review-notes && echo notes > /tmp/review-notes/a.md',
     '(cd packages/api && npm test -- --run) && npx vitest run --config vitest.config.ts',
+    // Outside the project, a glob or a folder's contents in a fixed place; tools that only read.
+    'cargo build --target-dir /tmp/t && go build -o /dev/null ./... && rm -f /var/tmp/review-*.log && mktemp',
+    'PYTHONPATH=src pytest -q && GIT_PAGER=cat git log -3 && NODE_OPTIONS=--max-old-space-size=4096 npm test',
+    'git commit --help && pnpm tsc --noEmit && yarn vitest run && ./gradlew test --tests FooTest',
+    'vendor/bin/phpunit && .venv/bin/pytest && php -l src/a.php && docker network ls && nm a.out',
+    'git clone https://example.com/r.git /tmp/r && git archive -o /tmp/src.tar HEAD && git push --dry-run',
   ])('lets %j run', async (command) => {
     const { denied, reason } = await bash(command);
     expect(denied, reason).toBe(false);

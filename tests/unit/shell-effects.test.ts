@@ -31,11 +31,11 @@ describe('summarizeShellEffects', () => {
 
   it('flags opaque code, installs, unknown programs, run-time paths, git changes and signals', () => {
     const summary = summarizeShellEffects(
-      analyzeShellCommand('python3 -c 1; npm i x; terraform plan; rm "$F"; git commit -m x; pkill node', CTX),
+      analyzeShellCommand('python3 -c 1; npm i x; terraform apply; rm "$F"; git commit -m x; pkill node', CTX),
     );
     expect(summary.opaque).toBe(true);
     expect(summary.installs).toBe(true);
-    expect(summary.unknown_programs).toEqual(['terraform']);
+    expect(summary.unknown_programs).toEqual(['terraform apply']);
     expect(summary.dynamic_paths).toBe(true);
     expect(summary.git_changes).toBe(true);
     expect(summary.signals).toEqual(['node']);

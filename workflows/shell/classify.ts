@@ -6,8 +6,8 @@
 import type { AndOr, Assignment, CommandNode, CompoundList, ParsedScript, PipelineNode, Redirection, Statement, Word } from 'unbash';
 import { cachedAnalysis } from './analysis-cache.js';
 import { parseShell, firstParseError, MAX_COMMAND_LENGTH, overTheCap } from './parse.js';
-import { normalizeAbsolute, resolveAgainst } from './paths.js';
-import { guardedProgramOf, programFoundByName, type CommandSite, type ShellEffects } from './program-kit.js';
+import { isWithin, normalizeAbsolute, resolveAgainst } from './paths.js';
+import { guardedProgramOf, onlyAsksHelp, programFoundByName, type CommandSite, type ShellEffects } from './program-kit.js';
 import { checkAssignment } from './programs-code.js';
 import { filteredText, literalInput, printedText, printsText, substitutionOutput } from './printed.js';
 import { PROGRAMS, programForPath } from './programs.js';
@@ -153,7 +153,7 @@ function sameEffect(a: ShellEffect, b: ShellEffect): boolean {
       if (!Array.isArray(y) || x.length !== y.length) return false;
       for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
     } else if (typeof x === 'object' && x !== null && typeof y === 'object' && y !== null) {
-      if ((x as PathRef).path !== (y as PathRef).path || (x as PathRef).dynamic !== (y as PathRef).dynamic) return false;
+      if ((x as PathRef).path !== (y as PathRef).path || (x as PathRef).dynamic !== (y as PathRef).dynamic || (x as PathRef).unplaced !== (y as PathRef).unplaced) return false;
     } else return false;
   }
   for (const name in b) if (!(name in a)) return false;
@@ -172,7 +172,7 @@ function emitPathEffect(run: Run, kind: PathEffect['kind'], path: PathRef, progr
     seen = [];
     run.pathEffects.set(path.path, seen);
   } else {
-    for (const effect of seen) if (effect.kind === kind && effect.program === program && effect.path.dynamic === path.dynamic) return;
+    for (const effect of seen) if (effect.kind === kind && effect.program === program && effect.path.dynamic === path.dynamic && effect.path.unplaced === path.unplaced) return;
   }
   if (!spend(run, kind.length + path.path.length + (path.dynamic ? 4 : 5) + program.length + 4)) return;
   const effect: PathEffect = { kind, path, program };
@@ -617,7 +617,8 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
   }
   let name = nameArg.value;
   if (name.includes('/')) {
-    const known = programForPath(name);
+    const file = fx.path(nameArg);
+    const known = programForPath(name, !file.dynamic && isWithin(file.path, fx.projectRoot));
     if (known === undefined) {
       recordProgram(state, name, args, fx.cwd);
       fx.read(name, nameArg);
@@ -651,6 +652,10 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
     recordProgram(state, name, args, fx.cwd);
     // `terraform --version`, `code --help`: asking any program what it is changes nothing.
     if (!args.every((arg) => !arg.dynamic && (arg.value === '--version' || arg.value === '--help')) || args.length === 0) fx.unknown(name);
+    return;
+  }
+  if (onlyAsksHelp(name, args)) {
+    recordProgram(state, name, args, fx.cwd);
     return;
   }
   const site: CommandSite = { program: name, args, stdinArgs };
@@ -784,7 +789,8 @@ class CommandEffects implements ShellEffects {
       const path = normalizeAbsolute(arg.value);
       return path.startsWith('/proc/') ? this.throughProc(path, arg.dynamic) : { path, dynamic: arg.dynamic };
     }
-    return { path: resolveAgainst(this.scope.cwd, arg.value), dynamic: arg.dynamic || !this.scope.cwdKnown };
+    const path = resolveAgainst(this.scope.cwd, arg.value);
+    return this.scope.cwdKnown ? { path, dynamic: arg.dynamic } : { path, dynamic: true, unplaced: true };
   }
 
   /** `/proc/self/cwd/x` is `x` in the working directory, `/proc/self/root/x` is `/x`. */
@@ -793,7 +799,8 @@ class CommandEffects implements ShellEffects {
     if (match === null) return { path, dynamic };
     const rest = path.slice(match[0].length);
     if (match[1] === 'root') return { path: rest === '' ? '/' : rest, dynamic };
-    return { path: resolveAgainst(this.scope.cwd, `.${rest}`), dynamic: dynamic || !this.scope.cwdKnown };
+    const inCwd = resolveAgainst(this.scope.cwd, `.${rest}`);
+    return this.scope.cwdKnown ? { path: inCwd, dynamic } : { path: inCwd, dynamic: true, unplaced: true };
   }
 
   private ref(target: Arg | PathRef): PathRef {
@@ -875,6 +882,10 @@ class CommandEffects implements ShellEffects {
 
   unknown(program: string): void {
     emit(this.runState, { kind: 'exec', program, known: false });
+  }
+
+  knows(program: string): boolean {
+    return PROGRAMS.has(program);
   }
 
   run(args: readonly Arg[], options?: { readonly stdinArgs?: boolean }): void {

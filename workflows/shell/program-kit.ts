@@ -62,6 +62,8 @@ export interface ShellEffects {
   signal(program: string, target: string, by: SignalTarget): void;
   emit(effect: ShellEffect): void;
   opaque(why: string, program?: string): void;
+  /** Whether the tables know `program` (`pnpm tsc` runs the project's tsc when package.json has no script of that name). */
+  knows(program: string): boolean;
   /** A named program or project task the tables do not know. */
   unknown(program: string): void;
   /** Classifies the command a prefix runs (`env X=1 rm f` → `rm f`). */
@@ -92,8 +94,9 @@ export const noEffect: ProgramHandler = () => {};
 
 /** `<folder>/**`: every file below a folder (the working directory when none is given), whatever they are named. */
 export function everythingBelow(fx: ShellEffects, folder?: Arg | PathRef): PathRef {
-  const path = folder === undefined ? fx.cwd : 'path' in folder ? folder.path : fx.path(folder).path;
-  return { path: path === '/' ? '/**' : `${path}/**`, dynamic: true };
+  const ref = folder === undefined ? { path: fx.cwd, unplaced: !fx.cwdKnown } : 'path' in folder ? folder : fx.path(folder);
+  const path = ref.path === '/' ? '/**' : `${ref.path}/**`;
+  return ref.unplaced === true ? { path, dynamic: true, unplaced: true } : { path, dynamic: true };
 }
 
 /**
@@ -149,6 +152,8 @@ const NAMES_AN_INPUT = /config|rc(?:file|path)|setup|ignore|env|include|exclude|
 /** Of those, the ones that name a folder: everything written in it is the run's (`<dir>/**`). */
 const NAMES_A_FOLDER = /(?:dir|directory|folder)$/;
 /** `go test`'s own: `-o` is the test binary, the rest are profiles (elsewhere `-o` and `--trace` mean other things). */
+/** Linters whose `-o FILE` is their report (`eslint -o report.json`). */
+const SHORT_O_WRITES = new Set(['eslint', 'stylelint', 'markdownlint', 'tslint']);
 const GO_OUTPUT_OPTION = /^(?:o|coverprofile|cpuprofile|memprofile|blockprofile|mutexprofile|trace|outputdir)$/;
 /** node's profilers write into the working directory under names of their own. */
 const NODE_PROFILERS = new Set(['--cpu-prof', '--heap-prof', '--prof']);
@@ -224,7 +229,8 @@ const CODE_OPTION = /^(?:scriptshell|nodeoptions|userconfig|globalconfig|config|
 /** Runs every test binary through a program (`go test -exec`), or sets what runs them (`cargo --config target.*.runner=…`). */
 const RUNS_A_PROGRAM = /^(?:exec|toolexec)$/;
 /** make's own variables that pick the shell recipes run in, given on its command line. */
-const MAKE_SHELL_VARIABLE = /^(?:SHELL|\.SHELLFLAGS|MAKEFLAGS|MAKEFILES|MAKESHELL)=/;
+/** `SHELL=x`, and make's other assignment operators (`SHELL:=x`, `SHELL::=x`, `SHELL+=x`, `SHELL?=x`, `SHELL!=cmd`). */
+const MAKE_SHELL_VARIABLE = /^(?:SHELL|\.SHELLFLAGS|MAKEFLAGS|MAKEFILES|MAKESHELL)\s*(?::{1,3}|[+?!])?=/;
 
 /**
  * A test run, a linter or a formatter that would run code from outside the project (its folder, a
@@ -249,7 +255,7 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg.dynamic) continue;
-    if (make && MAKE_SHELL_VARIABLE.test(arg.value)) return `is given ${arg.value.slice(0, arg.value.indexOf('='))}, the shell its recipes run in`;
+    if (make && MAKE_SHELL_VARIABLE.test(arg.value)) return `is given ${/^[\w.]+/.exec(arg.value)![0]}, the shell its recipes run in`;
     if (!arg.value.startsWith('-')) {
       // A test file or folder named by its path (`pytest /tmp/test_x.py`, `node --test ../x.mjs`),
       // unless it is the value of an option that names an output (`--basetemp /tmp/x`).
@@ -289,7 +295,7 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
 function takesOutputPath(option: string, program: string): boolean {
   const name = option.replace(/^-+/, '').toLowerCase();
   const joined = name.replaceAll('-', '');
-  return name === 'basetemp' || name === 'cov-report' || OUTPUT_OPTION.test(joined) || (PLACES_OUTPUT.test(joined) && !NAMES_AN_INPUT.test(joined)) || (program === 'go' && GO_OUTPUT_OPTION.test(name));
+  return name === 'basetemp' || name === 'cov-report' || (name === 'o' && SHORT_O_WRITES.has(program)) || OUTPUT_OPTION.test(joined) || (PLACES_OUTPUT.test(joined) && !NAMES_AN_INPUT.test(joined)) || (program === 'go' && GO_OUTPUT_OPTION.test(name));
 }
 
 /** True when every argument only asks for a version or help text. */
@@ -298,6 +304,22 @@ export function onlyAsksVersion(args: readonly Arg[]): boolean {
 }
 
 const VERSION_FLAGS = new Set(['--version', '-V', '-v', '--help', '-h', '-version', 'version', '--help-all']);
+
+/**
+ * Tools with subcommands whose help only prints: `git commit --help`, `go help test`, `docker
+ * network --help`. `--help` must come first or right after the subcommand, before anything the
+ * tool could hand on (`docker run img --help` runs the image; `npx pkg --help` fetches and runs it,
+ * so the package runners are not here), and `help` must be the first word.
+ */
+const PRINTS_SUBCOMMAND_HELP = new Set([
+  'git', 'go', 'cargo', 'rustup', 'npm', 'pnpm', 'yarn', 'bun', 'deno', 'docker', 'podman', 'kubectl', 'helm', 'gh', 'pip', 'pip3',
+  'poetry', 'uv', 'dotnet', 'terraform', 'composer', 'bundle', 'gem', 'brew', 'mvn', 'gradle', 'gradlew', 'conda', 'cmake', 'ctest',
+]);
+
+export function onlyAsksHelp(program: string, args: readonly Arg[]): boolean {
+  if (!PRINTS_SUBCOMMAND_HELP.has(program) || args.length === 0 || args.length > 3 || args.some((arg) => arg.dynamic)) return false;
+  return args[0]!.value === 'help' || args[0]!.value === '--help' || (args[1]?.value === '--help' && !args[0]!.value.startsWith('-'));
+}
 
 export function entries(handle: ProgramHandler, ...names: readonly string[]): [string, ProgramEntry][] {
   return names.map((name) => [name, { handle }]);

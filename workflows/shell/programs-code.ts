@@ -161,6 +161,8 @@ interface InterpreterSpec {
   readonly preload?: readonly string[];
   /** Options that write the operand files in place (`perl -i`, `ruby -i`). */
   readonly inPlace?: boolean;
+  /** Options that only check the syntax of the files, running nothing (`php -l`, `ruby -c`). */
+  readonly checkOnly?: readonly string[];
 }
 
 function interpreter(spec: InterpreterSpec): ProgramHandler {
@@ -172,6 +174,10 @@ function interpreter(spec: InterpreterSpec): ProgramHandler {
     }
     const parsed = parseArgv(site.args, options);
     const operands = site.args.slice(parsed.rest);
+    if (spec.checkOnly !== undefined && hasOption(parsed, ...spec.checkOnly) && !parsed.options.some((option) => spec.inline.includes(option.name) || (spec.preload ?? []).includes(option.name))) {
+      for (const file of operands) fx.read(site.program, file);
+      return;
+    }
     for (const preload of spec.preload ?? []) {
       for (const value of optionValues(parsed, preload)) fx.opaque(`${site.program} ${preload} loads \`${value.value}\` before running`, site.program);
     }
@@ -689,8 +695,8 @@ export const CODE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['node', { handle: node }],
   ['nodejs', { handle: node }],
   ...entries(interpreter({ inline: ['-e', '-E'], options: { short: 'IMmlx0eE' }, preload: ['-M', '-m'], inPlace: true }), 'perl', 'perl5'),
-  ...entries(interpreter({ inline: ['-e'], options: { short: 'IrCEe' }, preload: ['-r'], inPlace: true }), 'ruby', 'jruby'),
-  ...entries(interpreter({ inline: ['-r', '-R', '-B', '-E', '-a'], options: { short: 'cdzrRBEF' } }), 'php'),
+  ...entries(interpreter({ inline: ['-e'], options: { short: 'IrCEe' }, preload: ['-r'], inPlace: true, checkOnly: ['-c'] }), 'ruby', 'jruby'),
+  ...entries(interpreter({ inline: ['-r', '-R', '-B', '-E', '-a'], options: { short: 'cdzrRBEF' }, checkOnly: ['-l'] }), 'php'),
   ...entries(interpreter({ inline: ['-e'], options: { short: 'el' }, preload: ['-l'] }), 'lua', 'luajit'),
   ...entries(interpreter({ inline: ['-e', '--eval', '-E'], options: { short: 'eELJ', long: ['eval', 'load'] }, preload: ['-L', '--load'] }), 'julia', 'elixir', 'iex', 'Rscript', 'R', 'osascript', 'jshell', 'groovy', 'scala', 'kotlin', 'irb', 'ghci', 'runghc', 'clojure', 'racket', 'guile', 'sbcl', 'tclsh', 'wish', 'expect', 'octave', 'dc', 'pwsh', 'powershell', 'java', 'ts-node', 'tsx', 'esno', 'babel-node', 'coffee', 'erl', 'escript'),
   ...entries(debuggerEntry(interpreter({ inline: ['-e', '--eval', '-E'], options: { short: 'eELJ', long: ['eval', 'load'] }, preload: ['-L', '--load'] })), 'gdb', 'lldb'),

@@ -143,15 +143,49 @@ const git: ProgramHandler = (site, fx) => {
     fx.unknown(`git ${sub}`);
     return;
   }
-  fx.emit({ kind: 'git', subcommand: sub, changesFiles: true, program: 'git' });
+  // `git clone --upload-pack=/tmp/x …`, `git push --receive-pack=…`, `git clone --config core.sshCommand=…`: a program to run.
+  if (rest.some((arg) => /^--(?:upload-pack|receive-pack|exec|config)\b/.test(arg.value) || (sub === 'clone' && /^-[a-zA-Z]*[uc]/.test(arg.value)))) {
+    fx.opaque(`git ${sub} is given a program or configuration to run`, 'git');
+  }
+  fx.emit({ kind: 'git', subcommand: sub, changesFiles: !leavesTheProjectAsItIs(sub, rest, here), program: 'git' });
   if (GIT_NETWORK.has(sub)) {
-    const target = rest.find((arg) => !arg.value.startsWith('-'));
+    const target = sub === 'clone' ? cloneOperands(rest)[0] : rest.find((arg) => !arg.value.startsWith('-'));
     fx.network('git', target?.value ?? 'origin');
   }
   if (sub === 'remote' && rest[0]?.value === 'update') fx.network('git', 'remotes');
   if (sub === 'submodule' && rest[0]?.value === 'update') fx.network('git', 'submodules');
   gitWorkingTreeEffects(sub, rest, here);
 };
+
+/** `git clone [options] URL [DIRECTORY]`: the URL and the directory. */
+function cloneOperands(rest: readonly Arg[]): Arg[] {
+  const parsed = parseArgv(rest, { short: 'bcjou', long: ['branch', 'origin', 'depth', 'reference', 'separate-git-dir', 'jobs', 'config', 'upload-pack', 'template', 'filter', 'shallow-since', 'shallow-exclude', 'server-option'] });
+  return operandsOf(parsed, { program: 'git', args: rest, stdinArgs: false });
+}
+
+/**
+ * A writing subcommand that changes nothing of this repository: `git clone URL /tmp/x` and `git
+ * archive -o /tmp/x.tar` write only outside the project (their writes are listed as such), and
+ * `git push --dry-run` only asks the remote.
+ */
+function leavesTheProjectAsItIs(sub: string, rest: readonly Arg[], fx: ShellEffects): boolean {
+  const outside = (arg: Arg | undefined): boolean => {
+    if (arg === undefined) return false;
+    const path = fx.path(arg);
+    return !path.dynamic && !isWithin(path.path, fx.projectRoot);
+  };
+  if (sub === 'push') return rest.some((arg) => arg.value === '--dry-run' || arg.value === '-n');
+  if (sub === 'clone') {
+    const operands = cloneOperands(rest);
+    return operands.length === 2 && outside(operands[1]);
+  }
+  if (sub === 'archive') {
+    const parsed = parseArgv(rest, { short: 'o', long: ['output', 'format', 'prefix', 'remote', 'exec', 'add-file', 'add-virtual-file'] });
+    const outputs = optionValues(parsed, '-o', '--output');
+    return outputs.length > 0 && outputs.every(outside) && optionValues(parsed, '--remote', '--exec').length === 0;
+  }
+  return false;
+}
 
 /** The files a working-tree-changing subcommand touches, where they can be read off its arguments. */
 function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffects): void {
@@ -284,6 +318,8 @@ function manager(spec: ManagerSpec): ProgramHandler {
         if (!name) return; // `npm run` alone lists the scripts
         if (name.dynamic) here.opaque(`${site.program} runs a script named at run time`, site.program);
         else if (TEST_SCRIPT.test(name.value)) runsTests(here, site.program, `${site.program} run ${name.value}`, rest);
+        // `pnpm tsc --noEmit`, `yarn vitest run`: a project's tool run by its name, as npm's scripts are named after what they run.
+        else if (!explicit && here.knows(name.value)) here.run([name, ...rest], { stdinArgs: site.stdinArgs });
         else here.unknown(`${site.program} run ${name.value}`);
         return;
       }
@@ -342,16 +378,41 @@ function testRunner(runner?: string): ProgramHandler {
 }
 
 /** Build tools with goals or tasks: a test goal is a test run, anything else is the named task. */
-function taskRunner(testGoals: RegExp, options: OptionSpec): ProgramHandler {
+/** Gradle tasks and Maven goals that only describe the build: `./gradlew tasks`, `mvn dependency:tree`. */
+const REPORT_GOALS = new Set(['tasks', 'dependencies', 'projects', 'properties', 'buildEnvironment', 'outgoingVariants', 'dependency:tree', 'dependency:list', 'help:effective-pom', 'help:describe', 'help:active-profiles']);
+
+/** Maven's options of more than one letter that take a value (`-pl core`, `-rf :app`): parsed as words they would read as goals. */
+const MAVEN_VALUE_OPTIONS = new Set(['-pl', '-rf', '-gs', '-gt', '-emp', '-ep', '-T', '-b', '-l']);
+
+function withoutMavenPairs(program: string, args: readonly Arg[]): readonly Arg[] {
+  if (program !== 'mvn' && program !== 'mvnw') return args;
+  const kept: Arg[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (MAVEN_VALUE_OPTIONS.has(args[i]!.value)) i++;
+    else if (!/^-(?:am|amd|ntp|nsu|ff|fae|fn|cpu|up|npr|npu|llr)$/.test(args[i]!.value)) kept.push(args[i]!);
+  }
+  return kept;
+}
+
+/** Maven goals and Gradle tasks that run the tests (`clean` only removes the build's output). */
+const TEST_GOALS = /^(?:test|check|verify|surefire:test|failsafe:integration-test|integration-test|tests|clean)$/;
+
+/**
+ * `dryRun`: the options with which nothing runs (make's `-n`, gradle's `-m`). `code`: options whose
+ * value is code for the runner itself (`make --eval='x: ; rm -rf src'`).
+ */
+function taskRunner(testGoals: RegExp, options: OptionSpec, dryRun: readonly string[] = [], code: readonly string[] = []): ProgramHandler {
   return (site, fx) => {
     if (onlyAsksVersion(site.args)) return;
-    const parsed = parseArgv(site.args, options);
-    const directory = optionValues(parsed, '-C', '--directory', '-p', '--project-dir')[0];
+    const parsed = parseArgv(withoutMavenPairs(site.program, site.args), options);
+    const directory = optionValues(parsed, '-C', '--directory', '--project-dir', ...(site.program.startsWith('gradle') ? ['-p'] : []))[0];
     const here = directory ? fx.at(directory) : fx;
     for (const file of optionValues(parsed, '-f', '--file', '--makefile', '-b', '--build-file')) here.read(site.program, file);
-    if (hasOption(parsed, '-n', '--dry-run', '--just-print', '--recon', '-q', '--question', '-p', '--print-data-base', '--dry-run', '-m', 'tasks')) return;
+    if (optionValues(parsed, ...code).length > 0) here.opaque(`${site.program} is given code of its own to run`, site.program);
+    if (hasOption(parsed, ...dryRun)) return;
     const goals = operandsOf(parsed, site).filter((arg) => !arg.value.includes('=') && !/^\d+$/.test(arg.value));
     if (goals.some((goal) => goal.dynamic)) here.opaque(`${site.program} runs a target named at run time`, site.program);
+    else if (goals.length > 0 && goals.every((goal) => REPORT_GOALS.has(goal.value))) return;
     else if (goals.length > 0 && goals.every((goal) => testGoals.test(goal.value))) runsTests(here, site.program, `${site.program} ${goals.map((goal) => goal.value).join(' ')}`, site.args);
     else here.unknown([site.program, ...goals.map((goal) => goal.value)].join(' '));
   };
@@ -382,6 +443,21 @@ const workspaceTasks: ProgramHandler = (site, fx) => {
 };
 
 /** A subcommand tool: `cargo test`, `go test`, `dotnet test`… */
+/** Where a build writes when an option says so: go's `-o FILE`, cargo's `--target-dir DIR`. */
+const BUILD_OUTPUT: Readonly<Record<string, (args: readonly Arg[]) => { readonly arg: Arg; readonly folder: boolean } | undefined>> = {
+  go: (args) => optionArg(args, '-o', false),
+  cargo: (args) => optionArg(args, '--target-dir', true),
+};
+
+function optionArg(args: readonly Arg[], name: string, folder: boolean): { readonly arg: Arg; readonly folder: boolean } | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg.value === name && args[i + 1] !== undefined) return { arg: args[i + 1]!, folder };
+    if (arg.value.startsWith(`${name}=`)) return { arg: { ...arg, value: arg.value.slice(name.length + 1), unknownAt: arg.unknownAt === -1 ? -1 : Math.max(0, arg.unknownAt - name.length - 1) }, folder };
+  }
+  return undefined;
+}
+
 function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>): ProgramHandler {
   return (site, fx) => {
     if (onlyAsksVersion(site.args)) return;
@@ -405,9 +481,12 @@ function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>):
         return;
       case 'read':
         return;
-      case 'write':
-        fx.write(site.program, everythingBelow(fx));
+      case 'write': {
+        // `go build -o /dev/null ./...` writes only its output; `cargo build --target-dir /tmp/t` only below that folder.
+        const output = BUILD_OUTPUT[site.program]?.(site.args);
+        fx.write(site.program, output === undefined ? everythingBelow(fx) : output.folder ? everythingBelow(fx, output.arg) : output.arg);
         return;
+      }
       case 'network':
         fx.network(site.program, `${site.program} registry`);
         return;
@@ -564,10 +643,67 @@ const pipAudit: ProgramHandler = (site, fx) => {
   if (hasOption(parsed, '--fix')) fx.emit({ kind: 'package_install', manager: 'pip-audit', program: 'pip-audit' });
 };
 
+const CONTAINER_GROUPS = new Set(['network', 'volume', 'image', 'container', 'system', 'context', 'plugin', 'secret', 'config', 'node', 'service', 'stack', 'builder', 'buildx', 'manifest', 'trust', 'machine', 'pod']);
+const CONTAINER_GROUP_READS = new Set(['ls', 'list', 'inspect', 'df', 'info', 'ps', 'history', 'logs', 'show', 'exists', 'top', 'du']);
+
+/** terraform: what only reads the configuration and the state (`plan` without `-out`, `validate`, `fmt -check`, `show`…); the rest change them. */
+const TERRAFORM_READS = new Set(['plan', 'validate', 'show', 'output', 'providers', 'graph', 'version', 'metadata', 'modules']);
+const terraform: ProgramHandler = (site, fx) => {
+  if (onlyAsksVersion(site.args)) return;
+  const words = site.args.filter((arg) => !arg.value.startsWith('-'));
+  const [sub, action] = words.map((arg) => arg.value);
+  const out = site.args.find((arg) => arg.value.startsWith('-out='));
+  if (out) fx.write('terraform', { ...out, value: out.value.slice('-out='.length), unknownAt: -1 });
+  const checks = site.args.some((arg) => arg.value === '-check' || arg.value === '--check');
+  const reads = (sub !== undefined && TERRAFORM_READS.has(sub)) || (sub === 'fmt' && checks) || (sub === 'state' && ['list', 'show', 'pull'].includes(action ?? '')) || (sub === 'workspace' && ['list', 'show'].includes(action ?? ''));
+  if (words.some((arg) => arg.dynamic)) fx.opaque('terraform is given a subcommand built at run time', 'terraform');
+  else if (reads) fx.network('terraform', 'terraform providers');
+  else fx.unknown(sub === undefined ? 'terraform' : `terraform ${sub}`);
+};
+
+/**
+ * Cloud CLIs: an operation that describes, lists or gets (`aws ec2 describe-instances`, `aws s3
+ * ls`, `gcloud compute instances list`, `az vm show`) reads the account over the network; any
+ * other changes it, or writes files (`aws s3 cp`), and is named for an author to allow.
+ */
+const CLOUD_READ_VERB = /^(?:describe|list|get|show|head|ls|info|get-value|whoami|account|version)(?:-|$)/;
+const CLOUD_CHANGE_VERB = /^(?:create|delete|update|set|add|remove|start|stop|restart|deploy|apply|import|export|reset|resize|ssh|scp|run|exec|invoke|attach|detach|enable|disable|login|logout|copy|cp|mv|rm|sync|upload|download|put|tag|untag)(?:-|$)/;
+const cloudCli: ProgramHandler = (site, fx) => {
+  if (onlyAsksVersion(site.args)) return;
+  const words = site.args.filter((arg) => !arg.value.startsWith('-'));
+  if (words.some((arg) => arg.dynamic)) {
+    fx.opaque(`${site.program} is given a command built at run time`, site.program);
+    return;
+  }
+  // aws: `aws SERVICE OPERATION`; gcloud and az: groups, then a verb, then names and flags' values.
+  const values = words.map((arg) => arg.value);
+  const verbs = site.program === 'aws' ? values.slice(1, 2) : values.filter((value) => CLOUD_READ_VERB.test(value) || CLOUD_CHANGE_VERB.test(value));
+  const reads = verbs.length > 0 && verbs.every((verb) => CLOUD_READ_VERB.test(verb) && !CLOUD_CHANGE_VERB.test(verb)) && !site.args.some((arg) => /^--(?:outfile|output-file|log-file)/.test(arg.value));
+  if (reads || (words[0]?.value === 'configure' && words[1]?.value === 'list') || (words[0]?.value === 'config' && words[1]?.value === 'list')) fx.network(site.program, `${site.program} cloud`);
+  else fx.unknown([site.program, ...words.slice(0, 2).map((arg) => arg.value)].join(' '));
+};
+
+/** helm: the listings and renderings of charts and releases; installs, upgrades and deletes change the cluster. */
+const HELM_READS = new Set(['list', 'ls', 'status', 'get', 'history', 'show', 'inspect', 'search', 'template', 'lint', 'version', 'env', 'verify', 'dependency']);
+const helm: ProgramHandler = (site, fx) => {
+  if (onlyAsksVersion(site.args)) return;
+  const words = site.args.filter((arg) => !arg.value.startsWith('-'));
+  const [sub, action] = words.map((arg) => arg.value);
+  const reads = (sub !== undefined && HELM_READS.has(sub) && !(sub === 'dependency' && action !== 'list')) || (sub === 'repo' && action === 'list') || (sub === 'plugin' && action === 'list');
+  if (words.some((arg) => arg.dynamic)) fx.opaque('helm is given a subcommand built at run time', 'helm');
+  else if (reads) fx.network('helm', 'kubernetes cluster');
+  else fx.unknown(sub === undefined ? 'helm' : `helm ${sub}`);
+};
+
 const container: ProgramHandler = (site, fx) => {
   const sub = site.args.find((arg) => !arg.value.startsWith('-'));
   if (!sub || onlyAsksVersion(site.args)) return;
-  if (['ps', 'images', 'image', 'logs', 'inspect', 'version', 'info', 'stats', 'top', 'port', 'history', 'events', 'diff'].includes(sub.value)) return;
+  if (['ps', 'images', 'logs', 'inspect', 'version', 'info', 'stats', 'top', 'port', 'history', 'events', 'diff'].includes(sub.value)) return;
+  // `docker network ls`, `docker volume inspect x`, `docker system df`: a group's listings; its other verbs change things.
+  if (CONTAINER_GROUPS.has(sub.value)) {
+    const verb = site.args.slice(site.args.indexOf(sub) + 1).find((arg) => !arg.value.startsWith('-'));
+    if (verb !== undefined && !verb.dynamic && CONTAINER_GROUP_READS.has(verb.value)) return;
+  }
   // `docker compose ps`, `docker-compose -f dev.yml logs api`: reads, as their docker counterparts are.
   const composeArgs = site.program === 'docker-compose' ? site.args : sub.value === 'compose' ? site.args.slice(site.args.indexOf(sub) + 1) : undefined;
   if (composeArgs) {
@@ -621,8 +757,10 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ...entries(subcommands({ test: 'test', coverage: 'test', build: 'write', run: 'opaque', query: 'read', cquery: 'read', aquery: 'read', info: 'read', version: 'read', clean: 'write', fetch: 'install', sync: 'install', mod: 'install' }), 'bazel', 'bazelisk'),
   ['xcodebuild', { handle: (site, fx) => (site.args.some((arg) => /^(?:test|test-without-building)$/.test(arg.value)) ? runsTests(fx, 'xcodebuild', 'xcodebuild test', site.args) : site.args.some((arg) => /^-(?:list|showsdks|showBuildSettings|version|showdestinations)$/.test(arg.value)) ? undefined : fx.unknown('xcodebuild')) }],
   ...entries(subcommands({ test: 'test', build: 'write', run: 'opaque', install: 'install' }), 'stack', 'cabal', 'lein', 'sbt', 'zig'),
-  ...entries(taskRunner(/^(?:tests?|check|checks|test-[\w.-]+|check-[\w.-]+|unit|unittest|spec)$/, { short: 'CfjIlo', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs', 'load-average', 'old-file', 'what-if', 'new-file', 'eval'] }), 'make', 'gmake', 'bmake'),
-  ...entries(taskRunner(/^(?:test|check|verify|surefire:test|failsafe:integration-test|integration-test|tests|clean)$/, { short: 'fDPplbsSt', long: ['file', 'projects', 'activate-profiles', 'threads', 'settings', 'project-dir', 'build-file', 'settings-file', 'init-script', 'exclude-task', 'console'] }), 'mvn', 'mvnw', 'gradle', 'gradlew'),
+  ...entries(taskRunner(/^(?:tests?|check|checks|test-[\w.-]+|check-[\w.-]+|unit|unittest|spec)$/, { short: 'CfjIloE', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs', 'load-average', 'old-file', 'what-if', 'new-file', 'eval'] }, ['-n', '--dry-run', '--just-print', '--recon', '-q', '--question', '-p', '--print-data-base'], ['-E', '--eval']), 'make', 'gmake', 'bmake'),
+  ...entries(taskRunner(TEST_GOALS, { short: 'fDPplbsSt', long: ['file', 'projects', 'activate-profiles', 'threads', 'settings', 'project-dir', 'build-file', 'settings-file', 'init-script', 'exclude-task', 'console'] }), 'mvn', 'mvnw'),
+  // gradle's `--tests Pattern` and `-x task` take a value: `./gradlew test --tests FooTest` runs one test class.
+  ...entries(taskRunner(TEST_GOALS, { short: 'DPpbIx', long: ['project-dir', 'build-file', 'settings-file', 'init-script', 'exclude-task', 'console', 'tests', 'max-workers', 'warning-mode', 'priority', 'project-cache-dir', 'gradle-user-home', 'include-build'] }, ['-m', '--dry-run']), 'gradle', 'gradlew'),
   ...entries(taskRunner(/^(?:test|spec|tests|test:[\w:]+|spec:[\w:]+)$/, { short: 'fCI', long: ['rakefile', 'directory', 'libdir'] }), 'rake'),
   ...entries(taskRunner(/^(?:test|tests|check)$/, { short: 'dfg', long: ['dir', 'justfile', 'taskfile'] }), 'just', 'task'),
   ...entries(testRunner(), 'vitest', 'jest', 'mocha', 'ava', 'tap', 'tape', 'pytest', 'py.test', 'rspec', 'phpunit', 'pest', 'karma', 'jasmine', 'ctest', 'tox', 'nox', 'nosetests', 'nose2', 'behave', 'cucumber-js', 'cucumber', 'bats', 'busted', 'tsd', 'uvu', 'node-tap', 'testem', 'qunit', 'ward', 'trial', 'prove', 'gotestsum'),
@@ -643,6 +781,12 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ...entries(fixer(/^-[a-z]*w$/, undefined, { short: 'r' }), 'gofmt', 'goimports'),
   ...entries(fixer(/^-i$/, undefined, { long: ['style', 'assume-filename', 'lines', 'offset', 'length'] }), 'clang-format'),
   ...entries(fixer(/^--fix$/, undefined, { short: 'co', long: ['config', 'custom-syntax', 'formatter', 'output-file', 'ignore-path'] }), 'stylelint', 'markdownlint', 'markdownlint-cli2'),
+  ['rubocop', { handle: fixer(/^(?:-a|-A|--autocorrect|--autocorrect-all|--auto-correct|--auto-correct-all|-x|--fix-layout)$/, undefined, { short: 'cfor', long: ['config', 'format', 'out', 'require', 'only', 'except', 'cache-root'] }) }],
+  // cppcheck reads the sources; `--dump` writes a .dump file beside each one.
+  ['cppcheck', { handle: fixer(/^--dump$/, undefined, { short: 'DUIij', long: ['output-file', 'cppcheck-build-dir', 'plist-output', 'enable', 'std', 'platform', 'suppress', 'suppressions-list', 'template', 'library', 'addon', 'project', 'file-list', 'includes-file', 'config-exclude'] }) }],
+  ['terraform', { handle: terraform }],
+  ...entries(cloudCli, 'aws', 'gcloud', 'az'),
+  ['helm', { handle: helm }],
   ...entries(linter, 'mypy', 'pyright', 'pylint', 'flake8', 'pyflakes', 'pycodestyle', 'shellcheck', 'hadolint', 'yamllint', 'actionlint', 'tflint', 'golangci-lint', 'staticcheck', 'jsonlint', 'htmlhint', 'vale', 'cspell', 'codespell-check'),
   ['claude', { handle: claude }],
   ...entries(container, 'docker', 'podman', 'nerdctl', 'docker-compose', 'kubectl-exec'),

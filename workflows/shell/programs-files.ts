@@ -30,7 +30,7 @@ const PURE_PROGRAMS = [
   'iostat', 'mpstat', 'sensors', 'jobs', 'dirs', 'umask', 'ulimit', 'times', 'shift', 'return',
   'exit', 'break', 'continue', 'wait', 'set', 'unset', 'shopt', 'getopts', 'let', 'local', 'declare',
   'typeset', 'readonly', 'export', 'read', 'unalias', 'caller', 'disown', 'history', 'help', 'hash',
-  'compgen', 'complete', 'compopt', 'bc', 'date', 'hostname', 'realpath', 'readlink',
+  'compgen', 'complete', 'compopt', 'bc', 'date', 'hostname', 'realpath', 'readlink', 'dmesg', 'c++filt',
 ];
 
 /** journalctl only reads logs, unless told to rotate, flush or vacuum them (the system's logs, which gobby does not judge). */
@@ -57,6 +57,10 @@ const READERS: readonly (readonly [readonly string[], OptionSpec, number, ('cwd'
   [['diff', 'diff3', 'colordiff'], { short: 'UCLIFxXD', long: ['unified', 'context', 'label', 'ignore-matching-lines', 'show-function-line', 'exclude', 'exclude-from', 'from-file', 'to-file', 'tabsize', 'line-format', 'horizon-lines', 'ifdef', 'color', 'palette'] }, 0],
   [['od', 'hexdump', 'hd'], { short: 'AtjNwnsef', long: ['address-radix', 'format', 'skip-bytes', 'read-bytes', 'width'] }, 0],
   [['strings'], { short: 'ntTe', long: ['bytes', 'radix', 'encoding', 'target'] }, 0],
+  // Object-file inspectors print what a binary holds; none runs it (ldd would, so it is not here).
+  [['nm', 'size', 'addr2line'], { short: 'te', long: ['format', 'radix', 'target', 'exe'] }, 0],
+  [['objdump'], { short: 'jMbm', long: ['section', 'disassembler-options', 'target', 'architecture', 'start-address', 'stop-address', 'prefix', 'prefix-strip', 'dwarf'] }, 0],
+  [['readelf', 'eu-readelf'], { short: 'xpR', long: ['hex-dump', 'string-dump', 'relocated-dump', 'debug-dump'] }, 0],
   [['base64', 'base32', 'basenc'], { short: 'w', long: ['wrap'] }, 0],
   [['column'], { short: 'tsceoNRHWOcl', long: [] }, 0],
   [['fold', 'fmt'], { short: 'wgp', long: ['width', 'goal', 'prefix'] }, 0],

@@ -10,16 +10,21 @@ export const PROGRAMS: ReadonlyMap<string, ProgramEntry> = new Map([...FILE_PROG
 
 /** Directories whose programs are the system's: `/bin/rm` is `rm`, `./rm` is a file the agent may have written. */
 const SYSTEM_BIN = /^(?:\/usr(?:\/local)?|\/opt\/homebrew|\/home\/linuxbrew\/\.linuxbrew|\/snap|\/nix\/var\/nix\/profiles\/default|\/run\/current-system\/sw)?\/s?bin$/;
-const PROJECT_TOOL_BIN = /(?:^|\/)node_modules\/\.bin$/;
+/** Where a project installs its own tools: npm's, composer's, a Python virtual environment's. */
+const PROJECT_TOOL_BIN = /(?:^|\/)(?:node_modules\/\.bin|vendor\/bin|\.?venv\/bin)$/;
 /** Wrapper scripts a project checks in for its build tool; they run that tool. */
 const WRAPPERS: Readonly<Record<string, string>> = { gradlew: 'gradlew', mvnw: 'mvnw' };
 
-/** The table name for a program written with a path, or undefined when the path is a file the tables cannot vouch for. */
-export function programForPath(path: string): string | undefined {
+/**
+ * The table name for a program written with a path, or undefined when the path is a file the
+ * tables cannot vouch for. `inProject` tells whether the absolute path is in the project: a
+ * tool folder elsewhere (`/tmp/x/node_modules/.bin/vitest`) holds whatever the agent put there.
+ */
+export function programForPath(path: string, inProject: boolean): string | undefined {
   const slash = path.lastIndexOf('/');
   const directory = path.slice(0, slash);
   const name = path.slice(slash + 1);
-  if (SYSTEM_BIN.test(directory) || PROJECT_TOOL_BIN.test(directory)) return name;
+  if (SYSTEM_BIN.test(directory) || (inProject && PROJECT_TOOL_BIN.test(directory))) return name;
   if ((directory === '.' || directory === '') && WRAPPERS[name]) return WRAPPERS[name];
   return undefined;
 }

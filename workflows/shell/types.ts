@@ -17,11 +17,14 @@ export interface ShellContext {
  * false. When `dynamic` is true the path is only known at run time (`$VAR`, `$(…)`, a glob, a
  * directory changed by a `cd` that may not have run, operands fed by `xargs`): `path` then holds
  * the best static rendering (known parts resolved, the rest as written) and a policy must treat
- * it as "could be anywhere".
+ * it as "could be anywhere", unless what is unknown is only a glob or "anything below" in a fixed
+ * folder (`/tmp/t/**`) and `unplaced` is not set.
  */
 export interface PathRef {
   readonly path: string;
   readonly dynamic: boolean;
+  /** A relative path under a working directory only known at run time: `path` places it in the last one known. */
+  readonly unplaced?: true;
 }
 
 /** How a signal picks its processes: `pattern` is a regular expression over names or command lines (`pkill`, `killall -r`). */
