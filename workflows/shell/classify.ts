@@ -7,7 +7,7 @@ import type { AndOr, Assignment, CommandNode, CompoundList, ParsedScript, Pipeli
 import { cachedAnalysis } from './analysis-cache.js';
 import { parseShell, firstParseError, MAX_COMMAND_LENGTH, overTheCap } from './parse.js';
 import { isWithin, normalizeAbsolute, resolveAgainst } from './paths.js';
-import { guardedProgramOf, onlyAsksHelp, programFoundByName, type CommandSite, type ShellEffects } from './program-kit.js';
+import { guardedProgramOf, onlyAsksHelp, programFoundByName, type CommandSite, type ProgramEntry, type ShellEffects } from './program-kit.js';
 import { checkAssignment } from './programs-code.js';
 import { filteredText, literalInput, printedText, printsText, substitutionOutput } from './printed.js';
 import { PROGRAMS, programForPath } from './programs.js';
@@ -597,6 +597,21 @@ export const DIRECTORY_BUILTINS: ReadonlySet<string> = new Set(['cd', 'pushd', '
 /** Builtins that set variables in ways the scope does not follow. */
 const SETS_VARIABLES_AS_IT_RUNS = new Set(['read', 'declare', 'typeset', 'local', 'readonly', 'let', 'mapfile', 'readarray', 'getopts', 'source', '.', 'unset', 'set', 'shopt', 'alias']);
 
+/** What a command's name decides before its arguments are looked at. */
+interface NameFacts {
+  readonly entry: ProgramEntry | undefined;
+  readonly setsVariables: boolean;
+  readonly changesDirectory: boolean;
+}
+
+/** One lookup for everything a name decides: hashing each program name of a long script several times showed in the profile. */
+const NAME_FACTS: ReadonlyMap<string, NameFacts> = new Map(
+  [...new Set([...PROGRAMS.keys(), ...DIRECTORY_BUILTINS, ...SETS_VARIABLES_AS_IT_RUNS])].map((known) => [
+    known,
+    { entry: PROGRAMS.get(known), setsVariables: SETS_VARIABLES_AS_IT_RUNS.has(known), changesDirectory: DIRECTORY_BUILTINS.has(known) },
+  ]),
+);
+
 /** Resolves the program a command runs and hands it to the tables. */
 /** `shellLevel`: run by the shell itself, where a function of that name comes first; not through `env`, `xargs`, `command`… */
 function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdinArgs: boolean, shellLevel = false): void {
@@ -631,23 +646,24 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
     }
     name = known;
   }
+  const facts = NAME_FACTS.get(name);
   // The text check (SETS_VARIABLES_UNSEEN) misses these spelled another way (`"read" c`, `\printf -v c`): once one runs, no variable is followed.
-  if (SETS_VARIABLES_AS_IT_RUNS.has(name) || (name === 'printf' && args.some((arg) => arg.dynamic || arg.value.startsWith('-v'))) || (name === 'wait' && args.some((arg) => arg.value.startsWith('-p')))) {
+  if (facts?.setsVariables === true || (name === 'printf' && args.some((arg) => arg.dynamic || arg.value.startsWith('-v'))) || (name === 'wait' && args.some((arg) => arg.value.startsWith('-p')))) {
     state.tracksVariables = false;
   }
   // A function shadows a builtin or program of its name (`cd(){ :; }; cd /tmp` stays where it was).
-  const body = shellLevel ? fx.scope.functions.get(name) : undefined;
+  const body = shellLevel && fx.scope.functions.size > 0 ? fx.scope.functions.get(name) : undefined;
   if (body !== undefined) {
     recordProgram(state, name, args, fx.cwd);
     callFunction(fx, name, body, args);
     return;
   }
-  if (DIRECTORY_BUILTINS.has(name)) {
+  if (facts?.changesDirectory === true) {
     recordProgram(state, name, args, fx.cwd);
     changeDirectory(fx, name, args);
     return;
   }
-  const entry = PROGRAMS.get(name);
+  const entry = facts?.entry;
   if (!entry) {
     recordProgram(state, name, args, fx.cwd);
     // `terraform --version`, `code --help`: asking any program what it is changes nothing.
