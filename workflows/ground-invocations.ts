@@ -6,7 +6,7 @@ import type { GuardDenial, ProtectedGround } from './guards.js';
 import { secretDenial } from './ground-denials.js';
 import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, segmentMatches, treeHolds, wholePathMatches } from './ground-paths.js';
 import type { PathRef, ShellAnalysis, ShellInvocation } from './shell/index.js';
-import { resolveAgainst } from './shell/paths.js';
+import { dirName, resolveAgainst } from './shell/paths.js';
 
 /**
  * A path only known at run time (`cat $(ls -d ~/.gob*)/token`, `find ~/.gobby | xargs cat`,
@@ -223,12 +223,26 @@ export function linkToGround(invocation: ShellInvocation, ground: ProtectedGroun
   if (program !== 'ln' && program !== 'link') return null;
   const operands: string[] = [];
   let intoFolder = false;
+  let folder: string | undefined;
+  let symbolic = false;
   for (let i = 0; i < invocation.args.length; i++) {
     const arg = invocation.args[i]!;
     if (arg === '-t' || arg === '--target-directory') {
       intoFolder = true;
-      i++;
-    } else if (arg.startsWith('--target-directory=') || /^-[^-]*t/.test(arg)) intoFolder = true;
+      folder = invocation.args[++i];
+    } else if (arg.startsWith('--target-directory=')) {
+      intoFolder = true;
+      folder = arg.slice('--target-directory='.length);
+    } else if (arg === '--symbolic') symbolic = true;
+    else if (/^-[^-]/.test(arg)) {
+      // A cluster of short options: `-sf`, `-st src`, `-tsrc` (what follows t is its folder).
+      const t = arg.indexOf('t');
+      if ((t === -1 ? arg.slice(1) : arg.slice(1, t)).includes('s')) symbolic = true;
+      if (t !== -1) {
+        intoFolder = true;
+        folder = t + 1 < arg.length ? arg.slice(t + 1) : invocation.args[++i];
+      }
+    }
     else if (arg === '--') {
       operands.push(...invocation.args.slice(i + 1));
       break;
@@ -236,9 +250,17 @@ export function linkToGround(invocation: ShellInvocation, ground: ProtectedGroun
   }
   // The last operand names the link, unless there is one operand or a -t folder.
   const files = intoFolder || operands.length === 1 ? operands : operands.slice(0, -1);
+  // A relative symbolic link's target is read from the link's folder, not from where ln ran
+  // (`ln -s ../.claude/settings.json src/l`): the link's name may be a file or a folder it goes into.
+  const linkPlace = intoFolder ? folder : operands.length > 1 ? operands[operands.length - 1] : undefined;
+  const bases = [invocation.cwd];
+  if (symbolic && linkPlace !== undefined) {
+    const place = resolveAgainst(invocation.cwd, linkPlace);
+    bases.push(place, dirName(place));
+  }
   for (const file of files) {
-    const path = resolveAgainst(invocation.cwd, file);
-    if (isProtected(path, ground) || holdsProtected(path, ground) || (isGlob(path) && globReaches(path, ground, true))) {
+    const path = bases.map((base) => resolveAgainst(base, file)).find((target) => isProtected(target, ground) || holdsProtected(target, ground) || (isGlob(target) && globReaches(target, ground, true)));
+    if (path !== undefined) {
       return {
         kind: 'protected-file',
         reason:

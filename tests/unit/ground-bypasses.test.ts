@@ -162,6 +162,11 @@ describe("gobby's own ground, spelled another way", () => {
     ['export HOME=/tmp/h; npx @anthropic-ai/claude-code -p x', 'nested-claude'],
     // Claude Code reached by another way than its name, with its home emptied, elsewhere, or reconfigured.
     ['$(which rm) -rf .claude', 'protected-file'],
+    ["sed -E -n 's/x/y/w .claude/settings.json' README.md", 'protected-file'],
+    ["sed -n '1~1w /home/dev/.claude/settings.json' /tmp/s.json", 'protected-file'],
+    ['ln -s ../.claude/settings.json src/l', 'protected-file'],
+    ['ln -st src ../.claude/settings.local.json', 'protected-file'],
+    ['tar -cf /tmp/a.tar --remove-files .claude', 'protected-file'],
     ['"$(command -v sed)" -i s/a/b/ ~/.claude/settings.json', 'protected-file'],
     ['node $(which claude) --bare -p x', 'nested-claude'],
     // Functions judged where they are called; variables whose value is only likely; programs named at run time.

@@ -558,7 +558,8 @@ const BYPASS_ROWS: readonly Row[] = [
   row('f() { rm -rf src; }; f', ['delete /repo/src'], 'a function body is judged where it is defined'),
   row('ls() { echo hi > src/a.ts; }; ls', ['write /repo/src/a.ts']),
   row('PATH=/tmp/evil:$PATH ls', ['opaque'], 'PATH decides which program runs'),
-  row('export NODE_OPTIONS="--require ./x.js"; npm test', ['opaque', 'test npm test']),
+  row('export NODE_OPTIONS="--require /tmp/x.js"; npm test', ['opaque', 'test npm test']),
+  row('export NODE_OPTIONS="--require ./test/setup.js"; npm test', ['test npm test'], "a file of the project's is the project's code"),
   row('LD_PRELOAD=./x.so ls', ['opaque']),
   row('IFS=/ read -r a b <<< "x/y"', [], 'IFS for one read is the everyday idiom; gobby never splits run-time words itself'),
   row('while IFS= read -r line; do echo "$line"; done < list.txt', ['read /repo/list.txt']),
@@ -721,6 +722,18 @@ const BYPASS_ROWS: readonly Row[] = [
   row('npx eslint -o /tmp/report.json src', ['write /tmp/report.json', 'read /repo/src']),
   row('rubocop -a lib', ['write /repo/lib']),
   row('aws s3 cp a s3://b', ['exec aws s3 cp']),
+  // Programs that write, delete or load code through an option or a script.
+  row("sed -E 's/a/b/w out.txt' f", ['write /repo/out.txt', 'read /repo/f'], '-E is a flag, not the script'),
+  row("sed '1~2w out.txt' f", ['write /repo/out.txt', 'read /repo/f'], 'a first~step address'),
+  row("sed 's|a\\|b|c|w out.txt' f", ['write /repo/out.txt', 'read /repo/f'], 'an escaped delimiter'),
+  row("sed ':a;w out.txt' f", ['write /repo/out.txt', 'read /repo/f'], 'a label ends at ;'),
+  row("sed 's/a;w x/b/' f", ['read /repo/f'], 'a w inside the expression is text'),
+  row('tar -cf /tmp/a.tar --remove-files src', ['write /tmp/a.tar', 'read /repo/src/** dyn', 'delete /repo/src']),
+  row('wget -i urls.txt', ['read /repo/urls.txt', 'network the URLs in urls.txt', 'write /repo/* dyn'], 'files named by the list'),
+  row('valgrind --log-file=out.log npm test', ['write /repo/out.log', 'test npm test']),
+  row('npm test --node-options=--require=/tmp/x.js', ['test npm test', 'opaque'], 'code loaded from outside the project'),
+  row('npm test --node-options="--require ts-node/register"', ['test npm test'], 'a module by name is the project\'s'),
+  row('npx -p /tmp/x vitest', ['opaque', 'test vitest'], 'a package from a folder outside the project'),
 ];
 
 const TABLE: readonly Row[] = [...FALSE_BLOCK_ROWS, ...BYPASS_ROWS];

@@ -5,6 +5,31 @@ import { isSystemPath, isWithin } from './paths.js';
 import type { PathRef, ShellEffect, SignalTarget } from './types.js';
 import { literalArg, type Arg } from './words.js';
 
+/** node options whose value is code to load or run; the others tune the runtime. */
+const NODE_CODE_OPTION = /^(?:-r|--require|--import|--loader|--experimental-loader|--env-file)$/;
+const NODE_INLINE_OPTION = /^(?:-e|--eval|-p|--print)$/;
+
+/**
+ * Why node options (`NODE_OPTIONS`, `npm test --node-options=…`) would run code from outside the
+ * project, or undefined: inline code, or a file to load named by a path outside it. A module by
+ * name (`--require ts-node/register`) and a file in the project are the project's own code.
+ */
+export function nodeOptionsLoadOutside(options: string, fx: ShellEffects): string | undefined {
+  const words = options.trim().split(/\s+/);
+  for (let i = 0; i < words.length; i++) {
+    const eq = words[i]!.indexOf('=');
+    const name = eq === -1 ? words[i]! : words[i]!.slice(0, eq);
+    if (NODE_INLINE_OPTION.test(name)) return `runs inline code (${name})`;
+    if (!NODE_CODE_OPTION.test(name)) continue;
+    const target = eq === -1 ? words[++i] : words[i]!.slice(eq + 1);
+    if (target === undefined || /[$`]/.test(target)) return `loads code named at run time (${name})`;
+    if (!/^(?:\/|~|\.|file:)/.test(target)) continue;
+    const path = fx.path(literalArg(target.replace(/^file:(?:\/\/)?/, '')));
+    if (path.dynamic || !isWithin(path.path, fx.projectRoot)) return `loads ${path.path} (${name}), outside the project`;
+  }
+  return undefined;
+}
+
 /** Programs gobby guards, recognised by the name of the file that runs them as well (`~/.local/bin/claude`). */
 const IDENTIFIED_BY_NAME: ReadonlySet<string> = new Set(['claude', 'gobby']);
 /** A program's file found at run time by its name: `$(which claude)`, `` `command -v gobby` ``, `$(type -P claude)`. */
@@ -273,6 +298,8 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
     const eq = arg.value.indexOf('=');
     const name = (eq === -1 ? arg.value : arg.value.slice(0, eq)).replace(/^-+/, '').replaceAll('-', '').toLowerCase();
     const value = eq !== -1 ? arg.value.slice(eq + 1) : args[i + 1]?.dynamic ? undefined : args[i + 1]?.value;
+    const outsideCode = name === 'nodeoptions' && value !== undefined ? nodeOptionsLoadOutside(value, fx) : undefined;
+    if (outsideCode !== undefined) return `is given --node-options that ${outsideCode}`;
     if (RUNS_A_PROGRAM.test(name) && program === 'go') return `runs its test binaries through \`${value ?? ''}\``;
     if (name === 'config' && program === 'cargo' && value?.includes('=')) return `is given --config ${value}, which can name a program to run`;
     // `--roots=/tmp/x`, `--env-file=~/x`: a path outside the project, given to an option that is no

@@ -2,7 +2,7 @@
 // interpreters (inline code, a script file or stdin is opaque), and the prefixes that run the
 // command after them (env, sudo, timeout, xargs…), which are peeled so the real program is judged.
 import { hasOption, optionValues, parseArgv, type OptionSpec, type ParsedArgv } from './argv.js';
-import { entries, everythingBelow, guardedProgramOf, onlyAsksVersion, operandsOf, runsTests, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, everythingBelow, guardedProgramOf, nodeOptionsLoadOutside, onlyAsksVersion, operandsOf, runsTests, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { dirName, isSystemPath, isWithin } from './paths.js';
 import { literalArg, type Arg } from './words.js';
 
@@ -42,8 +42,6 @@ const COMMAND_VARIABLES = new Set(['PAGER', 'MANPAGER', 'GIT_PAGER', 'EDITOR', '
 const SEARCH_PATH_VARIABLES = new Set(['PATH', 'PYTHONPATH', 'NODE_PATH', 'PERL5LIB', 'PERLLIB', 'RUBYLIB']);
 /** git's variables that carry data, not code, paths or configuration. */
 const GIT_DATA_VARIABLE = /^GIT_(?:(?:AUTHOR|COMMITTER)_(?:NAME|EMAIL|DATE)|TERMINAL_PROMPT|OPTIONAL_LOCKS|FLUSH|LFS_SKIP_SMUDGE|MERGE_AUTOEDIT)$/;
-/** node options that load code (`NODE_OPTIONS='--require /tmp/x.js'`); the others tune the runtime. */
-const NODE_OPTIONS_LOADING_CODE = /(?:^|\s)(?:-r|--require|--import|--loader|--experimental-loader|-e|--eval|-p|--print|--env-file)(?=[\s=]|$)/;
 
 /**
  * Whether a variable that could change which code runs is set, here, to something gobby can see
@@ -65,7 +63,7 @@ function seenThrough(name: string, fx: ShellEffects, value: Arg | undefined): bo
     // The variable's own earlier value (`:$PATH`) adds nothing new; every other entry must be a fixed folder of the project's or the system's.
     return value.value.split(':').every((entry) => entry === `$${name}` || entry === `\${${name}}` || (entry !== '' && !/[$`*?[]/.test(entry) && projectOrSystem(fx, entry)));
   }
-  return name === 'NODE_OPTIONS' && !value.dynamic && !NODE_OPTIONS_LOADING_CODE.test(value.value);
+  return name === 'NODE_OPTIONS' && !value.dynamic && nodeOptionsLoadOutside(value.value, fx) === undefined;
 }
 
 function projectOrSystem(fx: ShellEffects, folder: string): boolean {
@@ -554,6 +552,12 @@ const packageRunner: ProgramEntry = {
   prefix: true,
   handle: (site, fx) => {
     const parsed = parseArgv(site.args, { short: 'pc', long: ['package', 'call', 'node-options', 'cache', 'registry', 'from', 'with', 'python', 'spec'], stopAtOperand: true });
+    // `npx -p /tmp/x vitest`: the binary comes from a package in a folder, which may be the agent's.
+    for (const pkg of optionValues(parsed, '-p', '--package', '--from', '--with', '--spec')) {
+      const spec = pkg.value.replace(/^file:(?:\/\/)?/, '');
+      if (pkg.dynamic) fx.opaque(`${site.program} runs a package named at run time`, site.program);
+      else if (/^(?:\/|~|\.)/.test(spec) && !isWithin(fx.path(literalArg(spec)).path, fx.projectRoot)) fx.opaque(`${site.program} runs a package from ${fx.path(literalArg(spec)).path}, outside the project`, site.program);
+    }
     const code = optionValues(parsed, '-c', '--call')[0];
     if (code) {
       fx.runShellCode(code, site.program, false);
@@ -746,7 +750,11 @@ export const CODE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['proxychains', prefix({ short: 'f' })],
   ['proxychains4', prefix({ short: 'f' })],
   ['torsocks', prefix({})],
-  ['valgrind', prefix({})],
+  // valgrind's own options come first, in the `--name=value` form: its logs are files it writes.
+  ['valgrind', prefix({ long: ['log-file', 'xml-file', 'log-socket', 'suppressions', 'tool'] }, 0, (parsed, _site, fx) => {
+    for (const log of optionValues(parsed, '--log-file', '--xml-file')) fx.write('valgrind', log);
+    return undefined;
+  })],
   ['ltrace', strace],
   ['strace', strace],
   ['time', gnuTime],

@@ -18,6 +18,7 @@ import {
   writesOutputOptions,
 } from './program-kit.js';
 import { baseName } from './paths.js';
+import { inspectSedScript } from './sed-script.js';
 import type { PathRef } from './types.js';
 import { literalArg, type Arg } from './words.js';
 
@@ -282,7 +283,8 @@ const changeAttributes: ProgramHandler = (site, fx) => {
 };
 
 const sed: ProgramHandler = (site, fx) => {
-  const parsed = parseArgv(site.args, { short: 'eflE', long: ['expression', 'file', 'line-length'] });
+  // -E and -r are flags (extended expressions); -e, -f and -l take a value.
+  const parsed = parseArgv(site.args, { short: 'efl', long: ['expression', 'file', 'line-length'] });
   // -i and --in-place take an optional suffix glued to the flag; parseArgv sees -i then letters.
   const inPlace = site.args.some((arg) => !arg.dynamic && (/^-[^-]*i/.test(arg.value) || arg.value.startsWith('--in-place')));
   const scripts = optionValues(parsed, '-e', '--expression');
@@ -295,34 +297,23 @@ const sed: ProgramHandler = (site, fx) => {
     const script = operands.shift();
     if (script) scripts.push(script);
   }
-  for (const script of scripts) inspectSedScript(script, fx, site.program);
+  for (const script of scripts) inspectSed(script, fx, site.program);
   for (const file of operands) {
     if (inPlace) fx.write('sed', file);
     else if (file.value !== '-') fx.read('sed', file);
   }
 };
 
-/** sed's `w file`, `s///w file` write, `r file` reads, `e` and `s///e` run commands. */
-function inspectSedScript(script: Arg, fx: Parameters<ProgramHandler>[1], program: string): void {
+/** sed's `w file`, `s///w file` write, `r file` reads, `e` and `s///e` run commands (workflows/shell/sed-script.ts). */
+function inspectSed(script: Arg, fx: Parameters<ProgramHandler>[1], program: string): void {
   if (script.dynamic) {
     fx.opaque('the sed script is built at run time', program);
     return;
   }
-  for (const raw of script.value.split(/[;\n]/)) {
-    const command = raw.replace(/^\s*(?:\d+|\$|\/(?:[^/\\]|\\.)*\/)?(?:\s*,\s*(?:\d+|\$|\/(?:[^/\\]|\\.)*\/))?\s*!?\s*[{}]*\s*/, '');
-    const letter = command[0];
-    if (letter === 'w' || letter === 'W') fx.write(program, { value: command.slice(1).trim(), dynamic: false, unknownAt: -1 });
-    else if (letter === 'r' || letter === 'R') fx.read(program, { value: command.slice(1).trim(), dynamic: false, unknownAt: -1 });
-    else if (letter === 'e') fx.opaque('the sed script runs a command (e)', program);
-    else if (letter === 's' && command.length > 1) {
-      const delimiter = command[1]!;
-      const pieces = command.slice(2).split(delimiter);
-      const flags = pieces.length >= 3 ? pieces.slice(2).join(delimiter) : '';
-      const write = /^[gpiImMe0-9]*w\s*(.*)$/.exec(flags);
-      if (write) fx.write(program, { value: write[1]!.trim(), dynamic: false, unknownAt: -1 });
-      if (/^[gpiImMw0-9]*e/.test(flags)) fx.opaque('the sed substitution runs its result as a command (s///e)', program);
-    }
-  }
+  const effects = inspectSedScript(script.value);
+  for (const path of effects.writes) fx.write(program, literalArg(path));
+  for (const path of effects.reads) fx.read(program, literalArg(path));
+  if (effects.opaque !== undefined) fx.opaque(effects.opaque, program);
 }
 
 const awk: ProgramHandler = (site, fx) => {
@@ -369,6 +360,8 @@ const tar: ProgramHandler = (site, fx) => {
   } else if (hasOption(parsed, '-c', '--create', '-r', '--append', '-u', '--update', '-A', '--catenate', '--concatenate', '--delete')) {
     for (const archive of archives) fx.write('tar', archive);
     for (const member of members) here.readTree('tar', member);
+    // `--remove-files` deletes what it archived.
+    if (hasOption(parsed, '--remove-files')) for (const member of members) here.remove('tar', member);
   } else {
     for (const archive of archives) fx.read('tar', archive);
   }

@@ -56,7 +56,10 @@ const wget: ProgramHandler = (site, fx) => {
   for (const input of optionValues(parsed, '-i', '--input-file', '--post-file', '--body-file', '--load-cookies')) fx.read('wget', input);
   for (const log of optionValues(parsed, '-o', '--output-file', '-a', '--append-output', '--save-cookies')) fx.write('wget', log);
   const urls = operandsOf(parsed, site);
+  // `wget -i list.txt`: the URLs, and so the names of the files they are saved as, are in the list.
+  const listed = optionValues(parsed, '-i', '--input-file');
   for (const url of urls) fx.network('wget', url.value);
+  for (const list of listed) fx.network('wget', list.value === '-' ? 'the URLs on its input' : `the URLs in ${list.value}`);
   if (hasOption(parsed, '--spider')) return;
   const documents = optionValues(parsed, '-O', '--output-document');
   for (const document of documents) if (document.value !== '-') fx.write('wget', document);
@@ -65,6 +68,7 @@ const wget: ProgramHandler = (site, fx) => {
   const here = directory ? fx.at(directory) : fx;
   const recursive = hasOption(parsed, '-r', '--recursive', '-m', '--mirror');
   for (const url of urls) here.write('wget', recursive ? everythingBelow(here) : { value: remoteFileName(url.value), dynamic: url.dynamic, unknownAt: -1 });
+  if (listed.length > 0) here.write('wget', recursive ? everythingBelow(here) : { value: '*', dynamic: true, unknownAt: -1 });
 };
 
 /** nc, telnet, socat…: `host port` operands. */
