@@ -150,6 +150,9 @@ describe("gobby's own ground, spelled another way", () => {
     ['d=~/.gobby; rm -rf $d', 'protected-file'],
     ['g=gobby; $g workflow phase execute --force --reason x', 'override'],
     [`p=${PORT}; curl -s localhost:$p/api/status`, 'daemon-network'],
+    [`curl -s localhost:$((${PORT - 7}+7))/api/status`, 'daemon-network'],
+    [`p=${PORT}; curl -s localhost:$((p))/hooks/Stop`, 'daemon-network'],
+    ['a[$(rm -rf .claude)]=1', 'protected-file'],
     ['t=~/.gobby/token; cat "$t"', 'secret'],
     // gobby's home through its variable.
     ['cat "$GOBBY_HOME/token"', 'secret'],

@@ -734,6 +734,11 @@ const BYPASS_ROWS: readonly Row[] = [
   row('npm test --node-options=--require=/tmp/x.js', ['test npm test', 'opaque'], 'code loaded from outside the project'),
   row('npm test --node-options="--require ts-node/register"', ['test npm test'], 'a module by name is the project\'s'),
   row('npx -p /tmp/x vitest', ['opaque', 'test vitest'], 'a package from a folder outside the project'),
+  // Arithmetic: a subscript's substitution runs; fixed arithmetic is its number.
+  row('a[$(rm -rf src)]=1', ['delete /repo/src'], 'the subscript is expanded'),
+  row('rm -rf src$((1+1)) y$((010)) z$((0x10))', ['delete /repo/src2', 'delete /repo/y8', 'delete /repo/z16'], 'decimal, octal and hex, as bash reads them'),
+  row('rm -rf x$((08))', ['delete /repo/x$((08)) dyn'], 'not a number bash reads: left to run time'),
+  row('rm -rf x$((n+1))', ['delete /repo/x$((n+1)) dyn']),
 ];
 
 const TABLE: readonly Row[] = [...FALSE_BLOCK_ROWS, ...BYPASS_ROWS];

@@ -580,6 +580,8 @@ function setShellVariable(run: Run, scope: Scope, name: string, value: VariableV
 }
 
 function renderAssignment(assignment: Assignment, env: WordEnv, nested: NestedScript[]): Arg {
+  // `a[$(rm -rf src)]=1`: the subscript is expanded, so what it substitutes runs.
+  if (assignment.index !== undefined) renderWord(assignment.index, env, nested);
   if (assignment.value.type === 'ArrayValue') {
     for (const element of assignment.value.elements) renderWord(element, env, nested);
     return { value: `${assignment.name}=(…)`, dynamic: true, unknownAt: -1 };
