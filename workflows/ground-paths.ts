@@ -16,7 +16,23 @@ export function treeReaches(tree: string, ground: ProtectedGround): boolean {
 
 /** A path the shell expands (`.claude/settings*.json`, `.gob*`, `.c?aude`): `**` is the classifier's "everything in". */
 export function isGlob(path: string): boolean {
-  return /[*?[]/.test(path) && !path.endsWith('/**');
+  return (/[*?[]/.test(path) || EXTENDED_GLOB.test(path)) && !path.endsWith('/**');
+}
+
+/** bash's extended patterns: `@(a|b)`, `!(x)`, `+(x)`, `*(x)`, `?(x)` (with `shopt -s extglob`, which a user's setup may turn on). */
+const EXTENDED_GLOB = /[@!+*?]\([^()]*\)/;
+const EXTENDED_GLOB_GROUPS = /[@!+*?]\(([^()]*)\)/g;
+
+/**
+ * A segment's extended patterns as plain globs that match at least as much: each group becomes
+ * `*`. A group that starts the segment and has an alternative that starts with a dot
+ * (`@(.claude|x)`) may match a dot name, so the segment then starts with `.`, as bash requires.
+ */
+function plainGlob(segment: string): string {
+  if (!EXTENDED_GLOB.test(segment)) return segment;
+  const leadingDot = /^[@!+*?]\(([^()]*)\)/.exec(segment)?.[1]?.split('|').some((alternative) => alternative.startsWith('.')) === true;
+  const plain = segment.replace(EXTENDED_GLOB_GROUPS, '*');
+  return leadingDot && !plain.startsWith('.') ? `.${plain}` : plain;
 }
 
 /**
@@ -72,8 +88,9 @@ const NAME_MAX = 255;
  * `*` would make one backtrack for ever): the classic scan that returns to the last `*`, so the
  * work is at most the two lengths multiplied, and the pattern is at most NAME_MAX long.
  */
-export function segmentMatches(pattern: string, name: string): boolean {
-  if (pattern.length > NAME_MAX) return false;
+export function segmentMatches(extended: string, name: string): boolean {
+  if (extended.length > NAME_MAX) return false;
+  const pattern = plainGlob(extended);
   if (name.startsWith('.') && !pattern.startsWith('.')) return false;
   let p = 0;
   let n = 0;

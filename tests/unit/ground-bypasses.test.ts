@@ -153,6 +153,13 @@ describe("gobby's own ground, spelled another way", () => {
     [`curl -s localhost:$((${PORT - 7}+7))/api/status`, 'daemon-network'],
     [`p=${PORT}; curl -s localhost:$((p))/hooks/Stop`, 'daemon-network'],
     ['a[$(rm -rf .claude)]=1', 'protected-file'],
+    // bash options that widen globs: dot names, any case, extended patterns.
+    ['shopt -s dotglob; rm -rf *', 'protected-file'],
+    ['GLOBIGNORE=.; rm -rf ./*', 'protected-file'],
+    ['shopt -s nocaseglob; rm -rf .CLAUDE*', 'protected-file'],
+    ['shopt -s extglob; rm -rf .@(claude)', 'protected-file'],
+    ['rm -rf @(.gobby|tmp)', 'protected-file'],
+    ['rm -rf .claude/!(commands)', 'protected-file'],
     ['t=~/.gobby/token; cat "$t"', 'secret'],
     // gobby's home through its variable.
     ['cat "$GOBBY_HOME/token"', 'secret'],
@@ -302,6 +309,7 @@ describe("gobby's own ground, spelled another way", () => {
     'ls "$GOBBY_HOME" && cat $GOBBY_HOME/config.json',
     'lsof -ti:3000 | xargs kill && pgrep -f vite | xargs kill -9 && kill %1 && kill -9 12345',
     "pkill -f vitest && pkill -f 'python manage.py runserver' && killall -r '^chrom' && killall nod && pgrep -f webpack | xargs kill",
+    'shopt -s dotglob && ls * && rm -rf dist/* && shopt -s extglob && rm -rf build/!(keep) && rm -rf !(src)',
     `kill ${PORT}`,
     'GOBBY_HOME=/tmp/scratch; echo 1 > $GOBBY_HOME/config.json',
     'out=dist; rm -rf $out && mkdir $out && port=3000 && curl localhost:$port/health',

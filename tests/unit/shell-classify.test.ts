@@ -739,6 +739,8 @@ const BYPASS_ROWS: readonly Row[] = [
   row('rm -rf src$((1+1)) y$((010)) z$((0x10))', ['delete /repo/src2', 'delete /repo/y8', 'delete /repo/z16'], 'decimal, octal and hex, as bash reads them'),
   row('rm -rf x$((08))', ['delete /repo/x$((08)) dyn'], 'not a number bash reads: left to run time'),
   row('rm -rf x$((n+1))', ['delete /repo/x$((n+1)) dyn']),
+  row('shopt -s dotglob; rm -rf *', ['delete /repo/* dyn', 'delete /repo/.* dyn'], 'with dotglob a glob also matches dot names'),
+  row('shopt -s nocaseglob; rm -f *.JSON', ['delete /repo/*.JSON dyn', 'delete /repo/*.[jJ][sS][oO][nN] dyn'], 'with nocaseglob, any case'),
 ];
 
 const TABLE: readonly Row[] = [...FALSE_BLOCK_ROWS, ...BYPASS_ROWS];

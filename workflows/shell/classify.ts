@@ -13,7 +13,7 @@ import { filteredText, literalInput, printedText, printsText, substitutionOutput
 import { PROGRAMS, programForPath } from './programs.js';
 import { Scope, type FunctionBody, type VariableValue } from './scope.js';
 import type { PathRef, ShellAnalysis, ShellContext, ShellEffect, ShellEffectKind, ShellInvocation, SignalTarget } from './types.js';
-import { collectNestedScripts, literalArg, renderWord, renderWordFields, type Arg, type NestedScript, type WordEnv } from './words.js';
+import { collectNestedScripts, globOptionsOf, literalArg, renderWord, renderWordFields, type Arg, type GlobOptions, type NestedScript, type WordEnv } from './words.js';
 
 /** Deeper than this (compound commands, substitutions and re-parsed code together) is opaque. */
 const MAX_NESTING = 64;
@@ -76,6 +76,8 @@ interface Run {
   revisits: number;
   /** Functions whose body is being visited: a call to one of them is recursion. */
   readonly calling: Set<string>;
+  /** How the command sets bash's globbing, read from its text the first time a glob asks (WordEnv.globOptions). */
+  readonly globOptions: () => GlobOptions;
   readonly effects: ShellEffect[];
   /** The effects recorded so far other than reads, writes and deletes, by kind: a few of each, most repeated. */
   readonly byKind: Map<ShellEffectKind, ShellEffect[]>;
@@ -95,6 +97,7 @@ export function analyzeShellCommand(command: string, ctx: ShellContext): ShellAn
 function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis {
   // Above the cap nothing else looks at the command, not even a regex.
   if (command.length > MAX_COMMAND_LENGTH) return { effects: [{ kind: 'opaque', why: overTheCap(command) }], programs: [], invocations: [] };
+  let globOptions: GlobOptions | undefined;
   const run: Run = {
     ctx,
     home: ASSIGNS_HOME.test(command) ? null : ctx.home,
@@ -104,6 +107,7 @@ function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis
     budget: EFFECT_BUDGET,
     revisits: REVISIT_BUDGET,
     calling: new Set(),
+    globOptions: () => (globOptions ??= globOptionsOf(command)),
     effects: [],
     byKind: new Map(),
     keys: new Map(),
@@ -423,7 +427,7 @@ function loopValues(run: Run, node: Extract<CommandNode, { type: 'For' }>, scope
 }
 
 function wordEnv(run: Run, scope: Scope): WordEnv {
-  return { home: run.home, pwd: scope.cwdKnown ? scope.cwd : null, gobbyHome: run.gobbyHome, variables: scope.variables, variablesUncertain: run.tracksVariables !== true, outputOf: substitutionOutput };
+  return { home: run.home, pwd: scope.cwdKnown ? scope.cwd : null, gobbyHome: run.gobbyHome, variables: scope.variables, variablesUncertain: run.tracksVariables !== true, globOptions: run.globOptions, outputOf: substitutionOutput };
 }
 
 function visitWords(run: Run, words: readonly Word[], scope: Scope, depth: number, reparses: number): void {

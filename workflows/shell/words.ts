@@ -35,8 +35,55 @@ export interface WordEnv {
    * likely names, but the word stays dynamic, so a phase that restricts an effect still refuses it.
    */
   readonly variablesUncertain?: boolean;
+  /** How the command has set bash's globbing, asked only when a word has a glob (see GlobOptions). */
+  readonly globOptions?: (() => GlobOptions) | undefined;
   /** What a command substitution prints, when that is fixed text (`$(echo rm)`; workflows/shell/printed.ts). */
   readonly outputOf?: ((script: ParsedScript | undefined, env: WordEnv) => Arg | undefined) | undefined;
+}
+
+/**
+ * bash options a command may set that widen what a glob matches: `shopt -s dotglob` (or a
+ * GLOBIGNORE, which sets it) lets `*` match names that start with a dot, and `shopt -s
+ * nocaseglob` ignores case. A glob word then also stands for those names (`rm -rf *` reaches
+ * `.claude`, `.CLAUDE` reaches `.claude`).
+ */
+export interface GlobOptions {
+  readonly dotGlob: boolean;
+  readonly noCase: boolean;
+}
+
+const DOT_GLOB = /\bdotglob\b|\bGLOBIGNORE\b/;
+const NO_CASE_GLOB = /\bnocaseglob\b/;
+
+export function globOptionsOf(command: string): GlobOptions {
+  return { dotGlob: DOT_GLOB.test(command), noCase: NO_CASE_GLOB.test(command) };
+}
+
+/** More glob segments than this in one word are widened all at once, not in every combination. */
+const MAX_VARIANT_SEGMENTS = 3;
+const GLOB_SEGMENT = /[*?[]/;
+
+/** Pushes `arg`, and when it is a glob under widened options, the names those options add. */
+function pushField(into: Arg[], arg: Arg, env: WordEnv): void {
+  into.push(arg);
+  if (!arg.dynamic || arg.unknownAt !== -1 || env.globOptions === undefined || !GLOB_SEGMENT.test(arg.value)) return;
+  const options = env.globOptions();
+  if (!options.dotGlob && !options.noCase) return;
+  const segments = arg.value.split('/');
+  const globbed = segments.flatMap((segment, index) => (GLOB_SEGMENT.test(segment) ? [index] : []));
+  const variants = new Set<string>();
+  const combinations = globbed.length <= MAX_VARIANT_SEGMENTS ? 1 << globbed.length : 2;
+  for (let mask = 0; mask < combinations; mask++) {
+    const variant = segments.map((segment, index) => {
+      const at = globbed.indexOf(index);
+      if (at === -1) return segment;
+      const dotted = options.dotGlob && (globbed.length <= MAX_VARIANT_SEGMENTS ? (mask >> at) & 1 : mask) && !segment.startsWith('.') ? `.${segment}` : segment;
+      return options.noCase ? dotted.replace(/[a-zA-Z]/g, (letter) => `[${letter.toLowerCase()}${letter.toUpperCase()}]`) : dotted;
+    });
+    variants.add(variant.join('/'));
+  }
+  variants.delete(arg.value);
+  for (const variant of variants) into.push({ value: variant, dynamic: true, unknownAt: -1 });
 }
 
 /** Text that stays one word where the shell splits and globs an unquoted expansion. */
@@ -166,17 +213,17 @@ export function renderWordFields(word: Word, env: WordEnv, nested: NestedScript[
   // (`'{"a": 1}'`, `"%{http_code}"`), is one word, without asking unbash for its parts and
   // without a list of its own (hot path: most words of a long script).
   if (!word.text.includes('{')) {
-    into.push(renderWord(word, env, nested));
+    pushField(into, renderWord(word, env, nested), env);
     return;
   }
   const simple = simpleWord(word.text);
   if (simple !== undefined) {
-    into.push(simple);
+    pushField(into, simple, env);
     return;
   }
   const parts = word.parts;
   if (parts === undefined || !parts.some((part) => part.type === 'BraceExpansion')) {
-    into.push(renderFromParts(word, env, nested));
+    pushField(into, renderFromParts(word, env, nested), env);
     return;
   }
   // Each brace part becomes one list of alternatives; the words are every combination, in order.
@@ -195,7 +242,7 @@ export function renderWordFields(word: Word, env: WordEnv, nested: NestedScript[
     for (let i = 0; i < combination.length; i++) appendPart(builder, combination[i]!, env, i === 0);
     const field = builder.finish();
     // An empty unquoted word is no word at all: `gobby {workflow,} reset` runs `gobby workflow reset`.
-    if (field.value !== '' || field.dynamic || QUOTE.test(word.text)) into.push(field);
+    if (field.value !== '' || field.dynamic || QUOTE.test(word.text)) pushField(into, field, env);
   });
 }
 
