@@ -43,7 +43,26 @@ function plainGlob(segment: string): string {
 export function globReaches(glob: string, ground: ProtectedGround, orAbove: boolean): boolean {
   // Inside a protected folder, anything the glob names is protected.
   if (isProtected(literalFolderOf(glob), ground)) return true;
-  return (ground.protectedPaths ?? []).some((root) => (orAbove ? ancestorsAndSelf(root) : [root]).some((path) => globMatches(glob, path)));
+  const patterns = glob.split('/');
+  return (ground.protectedPaths ?? []).some(
+    (root) => (orAbove ? ancestorsAndSelf(root) : [root]).some((path) => globMatches(glob, path)) || namesInside(patterns, 0, root.split('/'), 0, false),
+  );
+}
+
+/**
+ * Whether the glob names something inside the protected folder `names` (`rm -rf .gob*` followed
+ * by `/*` reaches `.gobby/workflows`): its segments match the folder's, and more follow. The folder's last segment
+ * must be matched by a segment of its own, not by `**`: find's `-name '*.pyc'` may name a `.pyc`
+ * inside any folder, but no more there than anywhere else, and is judged by the files themselves.
+ */
+function namesInside(patterns: readonly string[], p: number, names: readonly string[], n: number, matchedLast: boolean): boolean {
+  if (n === names.length) return p < patterns.length && matchedLast;
+  if (p === patterns.length) return false;
+  if (patterns[p] === '**') {
+    for (let skip = n; skip < names.length; skip++) if (namesInside(patterns, p + 1, names, skip, false)) return true;
+    return false;
+  }
+  return segmentMatches(patterns[p]!, names[n]!) && namesInside(patterns, p + 1, names, n + 1, true);
 }
 
 /** A read of everything below a folder (`grep -r x ~`, `tar -c ~/.gobby`: `<folder>/**`) that holds `file`. */
@@ -141,7 +160,7 @@ function matchOneCharacter(pattern: string, p: number, char: string): number {
 /** The part of a glob before its first wildcard segment: the folder it expands in. */
 function literalFolderOf(glob: string): string {
   const segments = glob.split('/');
-  const first = segments.findIndex((segment) => /[*?[]/.test(segment));
+  const first = segments.findIndex((segment) => /[*?[]/.test(segment) || EXTENDED_GLOB.test(segment));
   return segments.slice(0, first).join('/') || '/';
 }
 

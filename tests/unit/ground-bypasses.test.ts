@@ -160,6 +160,14 @@ describe("gobby's own ground, spelled another way", () => {
     ['shopt -s extglob; rm -rf .@(claude)', 'protected-file'],
     ['rm -rf @(.gobby|tmp)', 'protected-file'],
     ['rm -rf .claude/!(commands)', 'protected-file'],
+    // Inside a protected folder by a glob; find's expression judged by what it selects.
+    ['rm -rf .gob*/*', 'protected-file'],
+    ['find . -delete', 'protected-file'],
+    ["find . -path '*/.claude/*' -delete", 'protected-file'],
+    ["find . -iname 'SETTINGS.JSON' -delete", 'protected-file'],
+    ["find . -regex '.*settings.json' -delete", 'protected-file'],
+    ['find . -type f -exec rm {} +', 'protected-file'],
+    ["find .gobby -path .gobby/keep -prune -o -name '*.yaml' -delete", 'protected-file'],
     ['t=~/.gobby/token; cat "$t"', 'secret'],
     // gobby's home through its variable.
     ['cat "$GOBBY_HOME/token"', 'secret'],
@@ -310,6 +318,7 @@ describe("gobby's own ground, spelled another way", () => {
     'lsof -ti:3000 | xargs kill && pgrep -f vite | xargs kill -9 && kill %1 && kill -9 12345',
     "pkill -f vitest && pkill -f 'python manage.py runserver' && killall -r '^chrom' && killall nod && pgrep -f webpack | xargs kill",
     'shopt -s dotglob && ls * && rm -rf dist/* && shopt -s extglob && rm -rf build/!(keep) && rm -rf !(src)',
+    "find . -name '*.log' -not -path './node_modules/*' -delete && find . -path ./node_modules -prune -o -name '*.tmp' -delete && find src -type f -delete && find . -path ./.gobby -prune -o -name '*.yaml' -delete",
     `kill ${PORT}`,
     'GOBBY_HOME=/tmp/scratch; echo 1 > $GOBBY_HOME/config.json',
     'out=dist; rm -rf $out && mkdir $out && port=3000 && curl localhost:$port/health',

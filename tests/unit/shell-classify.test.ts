@@ -511,9 +511,9 @@ const BYPASS_ROWS: readonly Row[] = [
   row('sudo -u root rm f', ['delete /repo/f']),
   row('busybox rm f', ['delete /repo/f']),
   row('F=1 G=2 rm f', ['delete /repo/f']),
-  row('find . -delete', ['read /repo', 'delete /repo/** dyn']),
+  row('find . -delete', ['read /repo', 'delete /repo/**/* dyn', 'delete /repo/**/.* dyn'], 'anything below, dot names included'),
   row('find src -name "*.bak" -exec rm {} \\;', ['read /repo/src', 'delete /repo/src/**/*.bak dyn']),
-  row('find . -type f -execdir sed -i s/a/b/ {} +', ['read /repo', 'write /repo/** dyn']),
+  row('find . -type f -execdir sed -i s/a/b/ {} +', ['read /repo', 'write /repo/**/* dyn', 'write /repo/**/.* dyn']),
   row('find . -fprint list.txt', ['read /repo', 'write /repo/list.txt']),
   row('ls | xargs rm', ['delete (operands supplied at run time) dyn']),
   row('git ls-files | xargs -I{} sed -i s/a/b/ {}', ['git ls-files', 'write {} dyn']),
@@ -700,7 +700,13 @@ const BYPASS_ROWS: readonly Row[] = [
   row('git -C /tmp/other status', ['git status', 'opaque']),
   // find's only -name test narrows what {} and -delete reach.
   row("find . -name '*.pyc' -delete", ['read /repo', 'delete /repo/**/*.pyc dyn']),
-  row("find . -name '*.tmp' -o -name '*.bak' -delete", ['read /repo', 'delete /repo/** dyn'], 'with alternatives, anything below'),
+  row("find . -name '*.tmp' -o -name '*.bak' -delete", ['read /repo', 'delete /repo/**/*.bak dyn'], '-delete belongs to the alternative it is in'),
+  row("find . \\( -name '*.tmp' -o -name '*.bak' \\) -delete", ['read /repo', 'delete /repo/**/*.tmp dyn', 'delete /repo/**/*.bak dyn'], 'a group: what each of its alternatives selects'),
+  row("find . -path '*/.claude/*' -delete", ['read /repo', 'delete /repo/**/.claude/* dyn'], 'a -path pattern, below the start path'),
+  row("find . -name '*.log' -not -path './node_modules/*' -delete", ['read /repo', 'delete /repo/**/*.log dyn'], 'a negated test only narrows'),
+  row("find . -path ./node_modules -prune -o -name '*.log' -delete", ['read /repo', 'delete /repo/**/*.log dyn'], 'the pruned alternative has no action'),
+  row("find . -iname 'A.JSON' -delete", ['read /repo', 'delete /repo/**/[aA].[jJ][sS][oO][nN] dyn']),
+  row("find . -regex '.*json' -delete", ['read /repo', 'delete /repo/**/* dyn', 'delete /repo/**/.* dyn'], 'a regular expression is not translated: anything'),
   // A cd to a glob or a partly known folder places later relative paths under it.
   row('cd .c* && rm settings.json', ['delete /repo/.c*/settings.json dyn']),
   // Forwards connect where they point; an MCP server's command is judged when it is added.

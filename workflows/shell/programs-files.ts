@@ -18,6 +18,7 @@ import {
   writesOutputOptions,
 } from './program-kit.js';
 import { baseName } from './paths.js';
+import { selectedBelow } from './find-expression.js';
 import { inspectSedScript } from './sed-script.js';
 import type { PathRef } from './types.js';
 import { literalArg, type Arg } from './words.js';
@@ -181,27 +182,28 @@ const find: ProgramHandler = (site, fx) => {
   }
   if (roots.length === 0) roots.push({ value: '.', dynamic: false, unknownAt: -1 });
   for (const root of roots) fx.read('find', root);
-  // What {} stands for: some file under the start paths, named by the -name test when it is the
-  // only one (`find . -name '*.pyc' -delete` deletes `<root>/**/*.pyc`, not everything).
-  const nameTests = args.slice(i).filter((arg) => arg.value === '-name');
-  const alternatives = args.slice(i).some((arg) => ['-o', '-or', ',', '!', '-not'].includes(arg.value));
-  const namePattern = nameTests.length === 1 && !alternatives ? args[args.indexOf(nameTests[0]!) + 1] : undefined;
-  const within = namePattern && !namePattern.dynamic && !namePattern.value.includes('/') ? `/**/${namePattern.value}` : '/**';
-  const found = roots.map((root) => ({ ...fx.path(root), dynamic: true }));
+  // What {} stands for: the files below each start path that the expression's name and path tests
+  // can select (`find . -name '*.pyc' -delete` deletes `<root>/**/*.pyc`; with no such test, anything
+  // below it, dot names included: workflows/shell/find-expression.ts).
+  const expression = args.slice(i);
+  const found = roots.flatMap((root) => {
+    const at = fx.path(root);
+    const base = at.path === '/' ? '' : at.path;
+    const below = root.dynamic ? undefined : selectedBelow(root.value, expression);
+    return (below ?? ['**']).map((glob): PathRef => ({ ...at, path: `${base}/${glob}`, dynamic: true }));
+  });
   for (; i < args.length; i++) {
     const value = args[i]!.value;
-    if (value === '-delete') for (const path of found) fx.remove('find', { path: `${path.path === '/' ? '' : path.path}${within}`, dynamic: true });
+    if (value === '-delete') for (const path of found) fx.remove('find', path);
     else if (['-fprint', '-fprint0', '-fls', '-fprintf'].includes(value)) {
       const target = args[i + 1];
       if (target) fx.write('find', target);
       i += value === '-fprintf' ? 2 : 1;
     } else if (['-exec', '-execdir', '-ok', '-okdir'].includes(value)) {
       const command: Arg[] = [];
-      for (i++; i < args.length && args[i]!.value !== ';' && args[i]!.value !== '+'; i++) {
-        const arg = args[i]!;
-        command.push(arg.value.includes('{}') ? { value: arg.value.replace('{}', `${found[0]!.path === '/' ? '' : found[0]!.path}${within}`), dynamic: true, unknownAt: -1 } : arg);
-      }
-      fx.run(command);
+      for (i++; i < args.length && args[i]!.value !== ';' && args[i]!.value !== '+'; i++) command.push(args[i]!);
+      // Once for each kind of file {} may be: the command is judged on each.
+      for (const path of found) fx.run(command.map((arg) => (arg.value.includes('{}') ? { value: arg.value.replaceAll('{}', path.path), dynamic: true, unknownAt: -1 } : arg)));
     }
   }
 };

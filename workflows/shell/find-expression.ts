@@ -1,0 +1,106 @@
+// Which files find's expression can select below a start path, as globs relative to it, so that
+// what `-delete` or `-exec rm {} +` reaches can be judged: `-name '*.pyc'` selects `**/*.pyc`,
+// `-path '*/.claude/*'` selects `**/.claude/*`. Tests that only narrow the selection (`-type f`,
+// `-mtime`, a negated test, `-prune`) are left out, which can only widen it; of the alternatives
+// (`-o`), those that hold the action select the union of theirs, and one with no name or path
+// test selects anything.
+
+/** Anything below the start path: any name, dot names included (find has no dot rule). */
+export const ANYTHING_BELOW: readonly string[] = ['**/*', '**/.*'];
+
+const NAME_TESTS = new Set(['-name', '-iname']);
+const PATH_TESTS = new Set(['-path', '-wholename', '-ipath', '-iwholename']);
+/** Tests whose operand is a pattern gobby does not translate: the alternative then selects anything. */
+const OPAQUE_TESTS = new Set(['-regex', '-iregex', '-lname', '-ilname']);
+/** Tests and actions that take one operand; skipped so the operand is not read as a test. */
+const ONE_OPERAND = new Set(['-type', '-xtype', '-user', '-group', '-uid', '-gid', '-perm', '-size', '-mtime', '-mmin', '-atime', '-amin', '-ctime', '-cmin', '-newer', '-anewer', '-cnewer', '-links', '-inum', '-samefile', '-maxdepth', '-mindepth', '-fstype', '-used', '-context', '-printf', '-fprint', '-fprint0', '-fls', '-regextype']);
+
+/** Actions that do something to the selected files; `-o` binds looser than the implied `-a`, so an action belongs to its alternative. */
+const ACTIONS = new Set(['-delete', '-exec', '-execdir', '-ok', '-okdir']);
+
+type Item =
+  | { readonly kind: 'test'; readonly glob: string | undefined; readonly negated: boolean }
+  | { readonly kind: 'group'; readonly alternatives: readonly (readonly Item[])[]; readonly negated: boolean }
+  | { readonly kind: 'action' };
+
+/**
+ * The globs, relative to the start path as written (`root`), of what the expression `args` can
+ * hand to its actions; undefined when a pattern is only known at run time. An alternative without
+ * an action selects nothing for them (`-path ./node_modules -prune -o -name '*.log' -delete`
+ * deletes only the `.log` files).
+ */
+export function selectedBelow(root: string, args: readonly { readonly value: string; readonly dynamic: boolean }[]): readonly string[] | undefined {
+  const reader = { at: 0, dynamic: false };
+  const alternatives = readAlternatives(root, args, reader);
+  if (reader.dynamic) return undefined;
+  return [...new Set(selection(alternatives))];
+}
+
+function readAlternatives(root: string, args: readonly { readonly value: string; readonly dynamic: boolean }[], reader: { at: number; dynamic: boolean }): Item[][] {
+  const alternatives: Item[][] = [[]];
+  let negated = false;
+  for (; reader.at < args.length; reader.at++) {
+    const { value, dynamic } = args[reader.at]!;
+    const current = alternatives[alternatives.length - 1]!;
+    if (value === ')') break;
+    if (value === '(') {
+      reader.at++;
+      current.push({ kind: 'group', alternatives: readAlternatives(root, args, reader), negated });
+    } else if (value === '-o' || value === '-or' || value === ',') alternatives.push([]);
+    else if (value === '!' || value === '-not') {
+      negated = !negated;
+      continue;
+    } else if (ACTIONS.has(value)) {
+      current.push({ kind: 'action' });
+      if (value !== '-delete') while (reader.at < args.length && args[reader.at]!.value !== ';' && args[reader.at]!.value !== '+') reader.at++;
+    } else if (NAME_TESTS.has(value) || PATH_TESTS.has(value) || OPAQUE_TESTS.has(value)) {
+      const pattern = args[++reader.at];
+      if (pattern === undefined || pattern.dynamic || dynamic) reader.dynamic = true;
+      else {
+        const caseless = value.startsWith('-i');
+        const text = caseless ? anyCase(pattern.value) : pattern.value;
+        current.push({ kind: 'test', glob: OPAQUE_TESTS.has(value) ? undefined : NAME_TESTS.has(value) ? `**/${text}` : pathBelow(root, text), negated });
+      }
+    } else if (ONE_OPERAND.has(value)) reader.at++;
+    negated = false;
+  }
+  return alternatives;
+}
+
+function hasAction(items: readonly Item[]): boolean {
+  return items.some((item) => item.kind === 'action' || (item.kind === 'group' && item.alternatives.some(hasAction)));
+}
+
+/** The union over the alternatives that act (all of them when none does, as in a group before an action). */
+function selection(alternatives: readonly (readonly Item[])[]): string[] {
+  const acting = alternatives.filter(hasAction);
+  return (acting.length > 0 ? acting : alternatives).flatMap((items) => {
+    // Tests are joined by "and": one positive test is enough to stand for the alternative.
+    const test = items.find((item): item is Extract<Item, { kind: 'test' }> => item.kind === 'test' && !item.negated);
+    if (test !== undefined) return test.glob === undefined ? ANYTHING_BELOW : [test.glob];
+    const group = items.find((item): item is Extract<Item, { kind: 'group' }> => item.kind === 'group' && !item.negated);
+    return group !== undefined ? selection(group.alternatives) : ANYTHING_BELOW;
+  });
+}
+
+/**
+ * A `-path` pattern, which find matches against the whole path as it prints it (the start path,
+ * then the rest; its `*` also matches `/`), as a glob below the start path; undefined when the
+ * pattern does not start where the path does.
+ */
+function pathBelow(root: string, pattern: string): string | undefined {
+  const start = root.replace(/\/+$/, '');
+  let rest: string;
+  if (pattern === start) return undefined; // the start path itself: not below it
+  if (pattern.startsWith(`${start}/`)) rest = pattern.slice(start.length + 1);
+  else if (pattern.startsWith('*')) rest = `**/${pattern.slice(1).replace(/^\/+/, '')}`;
+  else return undefined;
+  // A `*` that is a whole segment before the last may stand for any number of folders.
+  const segments = rest.split('/');
+  return segments.map((segment, index) => (segment === '*' && index < segments.length - 1 ? '**' : segment)).join('/') || undefined;
+}
+
+/** A pattern that matches its letters in either case (`-iname`, `-ipath`). */
+function anyCase(pattern: string): string {
+  return pattern.replace(/[a-zA-Z]/g, (letter) => `[${letter.toLowerCase()}${letter.toUpperCase()}]`);
+}
