@@ -162,6 +162,11 @@ describe("gobby's own ground, spelled another way", () => {
     ['rm -rf .claude/!(commands)', 'protected-file'],
     // Inside a protected folder by a glob; find's expression judged by what it selects.
     ['rm -rf .gob*/*', 'protected-file'],
+    // A program's name made to run something else first.
+    ['hash -p /bin/rm ls; ls -rf .claude', 'protected-file'],
+    ['BASH_CMDS[ls]=/bin/rm; ls -rf .claude', 'protected-file'],
+    ["shopt -s expand_aliases\nalias ls='rm -rf'\nls .claude", 'protected-file'],
+    ["BASH_ALIASES[cat]='rm -rf'; cat ~/.claude/settings.json", 'protected-file'],
     ['find . -delete', 'protected-file'],
     ["find . -path '*/.claude/*' -delete", 'protected-file'],
     ["find . -iname 'SETTINGS.JSON' -delete", 'protected-file'],
@@ -319,6 +324,7 @@ describe("gobby's own ground, spelled another way", () => {
     "pkill -f vitest && pkill -f 'python manage.py runserver' && killall -r '^chrom' && killall nod && pgrep -f webpack | xargs kill",
     'shopt -s dotglob && ls * && rm -rf dist/* && shopt -s extglob && rm -rf build/!(keep) && rm -rf !(src)',
     "find . -name '*.log' -not -path './node_modules/*' -delete && find . -path ./node_modules -prune -o -name '*.tmp' -delete && find src -type f -delete && find . -path ./.gobby -prune -o -name '*.yaml' -delete",
+    "alias ll='ls -la' && ll && ls .claude && hash -r && cat .claude/settings.json",
     `kill ${PORT}`,
     'GOBBY_HOME=/tmp/scratch; echo 1 > $GOBBY_HOME/config.json',
     'out=dist; rm -rf $out && mkdir $out && port=3000 && curl localhost:$port/health',

@@ -747,6 +747,9 @@ const BYPASS_ROWS: readonly Row[] = [
   row('rm -rf x$((n+1))', ['delete /repo/x$((n+1)) dyn']),
   row('shopt -s dotglob; rm -rf *', ['delete /repo/* dyn', 'delete /repo/.* dyn'], 'with dotglob a glob also matches dot names'),
   row('shopt -s nocaseglob; rm -f *.JSON', ['delete /repo/*.JSON dyn', 'delete /repo/*.[jJ][sS][oO][nN] dyn'], 'with nocaseglob, any case'),
+  row("alias ls='rm -rf'; ls x", ['exec ls', 'read /repo/x'], 'from then on the name is also a program gobby does not know'),
+  row('hash -p /tmp/x ls; ls', ['opaque', 'exec ls']),
+  row("alias ll='ls -la'; ls src", ['read /repo/src'], 'another name keeps its meaning'),
 ];
 
 const TABLE: readonly Row[] = [...FALSE_BLOCK_ROWS, ...BYPASS_ROWS];

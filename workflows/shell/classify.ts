@@ -76,6 +76,8 @@ interface Run {
   revisits: number;
   /** Functions whose body is being visited: a call to one of them is recursion. */
   readonly calling: Set<string>;
+  /** Names that may run another program from here on, or `all` (ShellEffects.redefineProgramName). */
+  redefinedNames: Set<string> | 'all' | undefined;
   /** How the command sets bash's globbing, read from its text the first time a glob asks (WordEnv.globOptions). */
   readonly globOptions: () => GlobOptions;
   readonly effects: ShellEffect[];
@@ -107,6 +109,7 @@ function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis
     budget: EFFECT_BUDGET,
     revisits: REVISIT_BUDGET,
     calling: new Set(),
+    redefinedNames: undefined,
     globOptions: () => (globOptions ??= globOptionsOf(command)),
     effects: [],
     byKind: new Map(),
@@ -550,16 +553,23 @@ function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>,
     const setsShellVariables = name === undefined && args.length === 0;
     for (const assignment of prefixAssignments) {
       const rendered = renderAssignment(assignment, env, nested);
-      checkAssignment(assignment.name, fx, { ...rendered, value: rendered.value.slice(assignment.name.length + 1) });
+      checkAssignment(assignment.name, fx, { ...rendered, value: rendered.value.slice(assignment.name.length + 1) }, fixedIndex(assignment, env));
       if (setsShellVariables) rememberVariable(run, scope, assignment, rendered);
     }
   }
   // `export PAGER=cat`, `declare PYTHONPATH=src`: the value as rendered among the arguments.
-  if (assignments !== undefined) for (const assignment of assignments) checkAssignment(assignment.name, fx, assignedValue(assignment, args));
+  if (assignments !== undefined) for (const assignment of assignments) checkAssignment(assignment.name, fx, assignedValue(assignment, args), fixedIndex(assignment, env));
   if (redirects !== undefined) for (const redirect of redirects) applyRedirect(fx, redirect, env, nested);
   if (nested.length > 0) visitNested(run, nested, scope, depth, reparses);
   if (name !== undefined) runCommand(fx, name, args, false, true);
   else if (args.length > 0) runCommand(fx, args[0]!, args.slice(1), false, true);
+}
+
+/** The subscript of `name[index]=…` when it is fixed text; undefined for none or one known only at run time. */
+function fixedIndex(assignment: Assignment, env: WordEnv): string | undefined {
+  if (assignment.index === undefined) return undefined;
+  const index = renderWord(assignment.index, env, []);
+  return index.dynamic ? undefined : index.value;
 }
 
 /** The value of an assignment given to a builtin (`export X=v`), from its rendered argument; undefined for an array. */
@@ -602,6 +612,9 @@ const PROGRAM_NAME = /^[\w.+-]+$|^\/[\w./+-]+$/;
 export const DIRECTORY_BUILTINS: ReadonlySet<string> = new Set(['cd', 'pushd', 'popd']);
 /** Builtins that set variables in ways the scope does not follow. */
 const SETS_VARIABLES_AS_IT_RUNS = new Set(['read', 'declare', 'typeset', 'local', 'readonly', 'let', 'mapfile', 'readarray', 'getopts', 'source', '.', 'unset', 'set', 'shopt', 'alias']);
+
+/** Names an alias, `hash` or `enable` cannot take over: the shell reads them itself. */
+const KEEPS_ITS_MEANING = new Set(['builtin', 'command', 'unalias', 'unset', 'hash', 'alias', 'enable', 'echo', 'printf', 'true', 'false', ':']);
 
 /** What a command's name decides before its arguments are looked at. */
 interface NameFacts {
@@ -653,6 +666,9 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
     name = known;
   }
   const facts = NAME_FACTS.get(name);
+  // After `alias ls='rm -rf'` or `hash -p /bin/rm ls`, `ls` may be anything: judged as named, and as a program gobby does not know.
+  const redefined = state.redefinedNames;
+  if (redefined !== undefined && (redefined === 'all' ? !KEEPS_ITS_MEANING.has(name) : redefined.has(name))) fx.unknown(name);
   // The text check (SETS_VARIABLES_UNSEEN) misses these spelled another way (`"read" c`, `\printf -v c`): once one runs, no variable is followed.
   if (facts?.setsVariables === true || (name === 'printf' && args.some((arg) => arg.dynamic || arg.value.startsWith('-v'))) || (name === 'wait' && args.some((arg) => arg.value.startsWith('-p')))) {
     state.tracksVariables = false;
@@ -908,6 +924,13 @@ class CommandEffects implements ShellEffects {
 
   knows(program: string): boolean {
     return PROGRAMS.has(program);
+  }
+
+  redefineProgramName(name?: string): void {
+    const run = this.runState;
+    if (name === undefined) run.redefinedNames = 'all';
+    else if (run.redefinedNames === undefined) run.redefinedNames = new Set([name]);
+    else if (run.redefinedNames !== 'all') run.redefinedNames.add(name);
   }
 
   run(args: readonly Arg[], options?: { readonly stdinArgs?: boolean }): void {

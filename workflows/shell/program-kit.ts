@@ -87,6 +87,12 @@ export interface ShellEffects {
   signal(program: string, target: string, by: SignalTarget): void;
   emit(effect: ShellEffect): void;
   opaque(why: string, program?: string): void;
+  /**
+   * From here on a program's name may run something else (`alias ls='rm -rf'`, `hash -p /bin/rm ls`,
+   * `BASH_CMDS[ls]=/bin/rm`, `enable -n`): a later program of that name is also named as one gobby
+   * does not know; without a name (one known only at run time), every later program is.
+   */
+  redefineProgramName(name?: string): void;
   /** Whether the tables know `program` (`pnpm tsc` runs the project's tsc when package.json has no script of that name). */
   knows(program: string): boolean;
   /** A named program or project task the tables do not know. */

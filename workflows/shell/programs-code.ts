@@ -26,11 +26,17 @@ export const HOOKLESS_CLAUDE_VARIABLES: ReadonlySet<string> = new Set(['CLAUDE_C
  * nested Claude Code without hooks (reported as such whether or not `claude` runs in the same
  * command: an exported variable reaches every `claude` started after it).
  */
-export function checkAssignment(name: string, fx: ShellEffects, value?: Arg): void {
+/** `index`: the subscript, as rendered, of an array element's assignment (`BASH_CMDS[ls]=…`), when fixed. */
+export function checkAssignment(name: string, fx: ShellEffects, value?: Arg, index?: string): void {
   // A system program (`SHELL=/bin/bash`) is as trusted as the bare name; the system's folders are protected.
   const namesAFile = value === undefined || value.dynamic || (value.value.includes('/') && !/^\/(?:usr\/(?:local\/)?)?s?bin\/[^/]+$/.test(value.value));
   if ((CODE_INJECTING_VARIABLE.test(name) && !seenThrough(name, fx, value)) || (PROGRAM_VARIABLE.test(name) && namesAFile)) fx.opaque(`setting ${name} changes which code the commands run`);
   if (HOOKLESS_CLAUDE_VARIABLES.has(name)) fx.emit({ kind: 'nested_claude', flags: [name], program: 'claude' });
+  // `BASH_CMDS[ls]=/bin/rm` hashes a name to a file; `BASH_ALIASES[ls]='rm -rf'` makes an alias.
+  if (name === 'BASH_CMDS' || name === 'BASH_ALIASES') {
+    fx.redefineProgramName(index);
+    fx.opaque(`setting ${name} changes what a program's name runs`);
+  }
   // Variables that tell the programs run with them where to write (`NODE_V8_COVERAGE=dir npm test`).
   const folder = OUTPUT_FOLDER_VARIABLES.has(name) ? value : undefined;
   if (folder && folder.value !== '') fx.write(name, folder.dynamic ? folder : everythingBelow(fx, folder));
@@ -386,10 +392,24 @@ const alias: ProgramHandler = (site, fx) => {
   for (const arg of site.args) {
     const eq = arg.value.indexOf('=');
     if (eq === -1 || arg.value.startsWith('-')) continue;
+    fx.redefineProgramName(arg.dynamic ? undefined : arg.value.slice(0, eq));
     if (arg.dynamic) fx.opaque('alias defines a command built at run time', 'alias');
     else fx.runShellCode(literalArg(arg.value.slice(eq + 1)), 'alias', true);
   }
 };
+
+/** A builtin whose option (`hash -p FILE NAME`, `enable -n NAME`, `enable -f FILE NAME`) changes what its names run from then on. */
+function redefiningNames(handle: ProgramHandler, option: RegExp): ProgramHandler {
+  return (site, fx) => {
+    if (site.args.some((arg) => option.test(arg.value))) {
+      const names = site.args.filter((arg) => !arg.value.startsWith('-'));
+      if (names.some((arg) => arg.dynamic)) fx.redefineProgramName();
+      // The names come last (after `-p FILE` or `-f FILE`); every operand is taken as one, to be safe.
+      else for (const name of names) fx.redefineProgramName(name.value);
+    }
+    handle(site, fx);
+  };
+}
 
 /** Builtins with one option that runs or loads code (`hash -p`, `enable -f`, `mapfile -C`, `compgen -C`, `fc -s`). */
 function builtinWithCodeOption(option: string, why: string): ProgramHandler {
@@ -712,8 +732,8 @@ export const CODE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['.', { handle: source }],
   ['trap', { handle: trap }],
   ['alias', { handle: alias }],
-  ['hash', { handle: builtinWithCodeOption('-p', 'hash -p makes a name run a file of the caller\'s choosing') }],
-  ['enable', { handle: builtinWithCodeOption('-f', 'enable -f loads a builtin from a shared object') }],
+  ['hash', { handle: redefiningNames(builtinWithCodeOption('-p', 'hash -p makes a name run a file of the caller\'s choosing'), /^-[a-z]*p/) }],
+  ['enable', { handle: redefiningNames(builtinWithCodeOption('-f', 'enable -f loads a builtin from a shared object'), /^-[a-z]*[fn]/) }],
   ...entries(builtinWithCodeOption('-C', 'the -C callback runs code'), 'mapfile', 'readarray', 'compgen', 'complete'),
   ['fc', { handle: (site, fx) => void (site.args.length > 0 && !site.args.every((arg) => arg.value === '-l' || /^-?\d+$/.test(arg.value)) && fx.opaque('fc re-runs commands from the history', 'fc')) }],
   ['env', env],
