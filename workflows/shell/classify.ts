@@ -41,13 +41,12 @@ const ASSIGNS_GOBBY_HOME = /(?:^|[^$\w{])GOBBY_HOME\b/;
 /**
  * Ways a command can set a variable that the scope does not follow (`read`, `declare -n`,
  * `printf -v`, `${x:=…}`, arithmetic, a sourced file, IFS): in a command that has any of them, an
- * earlier assignment gives a variable only its likeliest value (WordEnv.variablesUncertain). A
- * function's body is followed where it is called. (`eval` is followed:
- * its fixed code is read in the same scope, and code built at run time forgets every variable.)
+ * earlier assignment gives a variable only its likeliest value (WordEnv.variablesUncertain).
+ * Functions are not among them: a body is followed where it is called. Nor is `eval`: its fixed
+ * code is read in the same scope, and code built at run time forgets every variable.
  */
 const SETS_VARIABLES_UNSEEN =
   /\(\(|\$\{[^}]*=|\bIFS\b|printf\s+-v|export\s+-|(?:^|[\s;&|(`])(?:let|declare|typeset|local|readonly|read|mapfile|readarray|getopts|source|\.|unset|set|shopt|coproc|select|alias)(?=[\s;&|)]|$)/;
-/** A value that expands to the same one word quoted or not: no field splitting, no globbing. */
 /** Variables gobby resolves itself, or that change how other words are read. */
 const UNTRACKED_VARIABLES = new Set(['HOME', 'PWD', 'OLDPWD', 'GOBBY_HOME', 'IFS', 'PATH', 'CDPATH']);
 
@@ -631,8 +630,10 @@ const NAME_FACTS: ReadonlyMap<string, NameFacts> = new Map(
   ]),
 );
 
-/** Resolves the program a command runs and hands it to the tables. */
-/** `shellLevel`: run by the shell itself, where a function of that name comes first; not through `env`, `xargs`, `command`… */
+/**
+ * Resolves the program a command runs and hands it to the tables. `shellLevel`: run by the shell
+ * itself, where a function of that name comes first; not through `env`, `xargs`, `command`…
+ */
 function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdinArgs: boolean, shellLevel = false): void {
   const state = fx.runState;
   if (fx.depth > MAX_NESTING) {

@@ -4,6 +4,7 @@
 // brace expansion makes one word per alternative (`a{,.bak}` is `a a.bak`), and anything else
 // only known at run time ($VAR, $(…), globs) marks the word dynamic and stays as written.
 import { forEachChild, type ParsedScript, type SyntaxNode, type Word, type WordPart } from 'unbash';
+import { constantArithmetic } from './arithmetic.js';
 import type { VariableValue } from './scope.js';
 
 export interface Arg {
@@ -427,7 +428,10 @@ function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: b
     case 'ArithmeticExpansion': {
       if (builder.nested && MAY_SUBSTITUTE.test(part.text.slice(1))) collectNestedScripts(part, builder.nested);
       // `$((7000+377))`, `$((PORT + 1))` with PORT known: fixed arithmetic is its number.
-      const number = constantArithmetic(part.text.slice(3, -2), env);
+      const number = constantArithmetic(part.text.slice(3, -2), (name) => {
+        const value = variableValue(name, env);
+        return typeof value === 'string' ? { value, likeliest: env.variablesUncertain === true && isTracked(name) } : undefined;
+      });
       if (number === undefined) builder.unknown(part.text, false);
       else if (number.likeliest) builder.append(literalArg(number.value), true);
       else builder.known(number.value);
@@ -440,92 +444,6 @@ function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: b
     default:
       if (builder.nested) collectNestedScripts(part as WordPart, builder.nested);
       builder.unknown((part as { text?: string }).text ?? '?', false);
-  }
-}
-
-const ARITHMETIC_TOKEN = /\s*(?:(0[xX][0-9a-fA-F]+|\d+)|([A-Za-z_]\w*)|(\*\*|<<|>>|[-+*/%()]))/y;
-/** Longer expressions are left to run time (a fixed port or count is short). */
-const MAX_ARITHMETIC_TEXT = 64;
-
-/**
- * The value of `$(( … ))` when it is fixed: integers, variables the classifier knows to hold
- * integers, `+ - * / % ** << >>` and parentheses. Undefined for anything else (a variable known
- * only at run time, a comparison, an assignment, division by zero).
- */
-function constantArithmetic(expression: string, env: WordEnv): { readonly value: string; readonly likeliest: boolean } | undefined {
-  if (expression.length > MAX_ARITHMETIC_TEXT) return undefined;
-  const tokens: (bigint | string)[] = [];
-  let likeliest = false;
-  ARITHMETIC_TOKEN.lastIndex = 0;
-  while (ARITHMETIC_TOKEN.lastIndex < expression.trimEnd().length) {
-    const match = ARITHMETIC_TOKEN.exec(expression);
-    if (match === null) return undefined;
-    if (match[1] !== undefined) {
-      const number = integerLiteral(match[1]);
-      if (number === undefined) return undefined;
-      tokens.push(number);
-    } else if (match[2] !== undefined) {
-      const value = variableValue(match[2], env);
-      if (typeof value !== 'string') return undefined;
-      const number = integerLiteral(value.trim());
-      if (number === undefined) return undefined;
-      likeliest ||= env.variablesUncertain === true && isTracked(match[2]);
-      tokens.push(number);
-    } else tokens.push(match[3]!);
-  }
-  let at = 0;
-  const BINARY: readonly (readonly string[])[] = [['<<', '>>'], ['+', '-'], ['*', '/', '%'], ['**']];
-  const operand = (): bigint | undefined => {
-    const token = tokens[at++];
-    if (typeof token === 'bigint') return token;
-    if (token === '-' || token === '+') {
-      const inner = operand();
-      return inner === undefined ? undefined : token === '-' ? -inner : inner;
-    }
-    if (token !== '(') return undefined;
-    const inner = level(0);
-    return tokens[at++] === ')' ? inner : undefined;
-  };
-  const level = (precedence: number): bigint | undefined => {
-    if (precedence === BINARY.length) return operand();
-    let left = level(precedence + 1);
-    while (left !== undefined && typeof tokens[at] === 'string' && BINARY[precedence]!.includes(tokens[at] as string)) {
-      const operator = tokens[at++] as string;
-      const right = level(operator === '**' ? precedence : precedence + 1);
-      if (right === undefined) return undefined;
-      left = applyArithmetic(operator, left, right);
-    }
-    return left;
-  };
-  const result = level(0);
-  return result === undefined || at !== tokens.length || result > 2n ** 63n || result < -(2n ** 63n) ? undefined : { value: String(result), likeliest };
-}
-
-/** An integer as bash's arithmetic reads it: decimal, `0x` hex, and a leading 0 for octal. */
-function integerLiteral(text: string): bigint | undefined {
-  if (/^-?(?:0[xX][0-9a-fA-F]+|[1-9]\d*|0)$/.test(text)) return BigInt(text);
-  if (/^-?0[0-7]+$/.test(text)) return (text.startsWith('-') ? -1n : 1n) * BigInt(`0o${text.replace(/^-?0/, '')}`);
-  return undefined;
-}
-
-function applyArithmetic(operator: string, left: bigint, right: bigint): bigint | undefined {
-  switch (operator) {
-    case '+':
-      return left + right;
-    case '-':
-      return left - right;
-    case '*':
-      return left * right;
-    case '/':
-      return right === 0n ? undefined : left / right;
-    case '%':
-      return right === 0n ? undefined : left % right;
-    case '**':
-      return right < 0n || right > 64n ? undefined : left ** right;
-    case '<<':
-      return right < 0n || right > 63n ? undefined : left << right;
-    default:
-      return right < 0n || right > 63n ? undefined : left >> right;
   }
 }
 
