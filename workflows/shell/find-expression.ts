@@ -6,7 +6,7 @@
 // test selects anything.
 
 /** Anything below the start path: any name, dot names included (find has no dot rule). */
-export const ANYTHING_BELOW: readonly string[] = ['**/*', '**/.*'];
+const ANYTHING_BELOW: readonly string[] = ['**/*', '**/.*'];
 
 const NAME_TESTS = new Set(['-name', '-iname']);
 const PATH_TESTS = new Set(['-path', '-wholename', '-ipath', '-iwholename']);
