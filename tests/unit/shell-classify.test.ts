@@ -750,6 +750,10 @@ const BYPASS_ROWS: readonly Row[] = [
   row("alias ls='rm -rf'; ls x", ['exec ls', 'read /repo/x'], 'from then on the name is also a program gobby does not know'),
   row('hash -p /tmp/x ls; ls', ['opaque', 'exec ls']),
   row("alias ll='ls -la'; ls src", ['read /repo/src'], 'another name keeps its meaning'),
+  row('x=\'a[$(rm -rf src)]\'; echo $((x))', ['delete /repo/src', 'opaque'], 'arithmetic evaluates the value, and its subscript runs'),
+  row('x=\'a[$(rm -rf src)]\'; [[ $x -eq 1 ]]', ['delete /repo/src', 'opaque']),
+  row('x=\'$(rm -rf src)\'; echo ${x@P}', ['delete /repo/src', 'opaque'], 'prompt expansion of the value'),
+  row('n=5; echo $((n+1)); for ((i=0;i<n;i++)); do echo $i; done', [], 'arithmetic on plain numbers runs nothing'),
 ];
 
 const TABLE: readonly Row[] = [...FALSE_BLOCK_ROWS, ...BYPASS_ROWS];

@@ -13,7 +13,7 @@ import { filteredText, literalInput, printedText, printsText, substitutionOutput
 import { PROGRAMS, programForPath } from './programs.js';
 import { Scope, type FunctionBody, type VariableValue } from './scope.js';
 import type { PathRef, ShellAnalysis, ShellContext, ShellEffect, ShellEffectKind, ShellInvocation, SignalTarget } from './types.js';
-import { collectNestedScripts, globOptionsOf, literalArg, renderWord, renderWordFields, type Arg, type GlobOptions, type NestedScript, type WordEnv } from './words.js';
+import { codeInValues, collectNestedScripts, globOptionsOf, literalArg, renderWord, renderWordFields, type Arg, type GlobOptions, type NestedScript, type WordEnv } from './words.js';
 
 /** Deeper than this (compound commands, substitutions and re-parsed code together) is opaque. */
 const MAX_NESTING = 64;
@@ -316,6 +316,7 @@ function visitNode(run: Run, node: AnyNode, scope: Scope, depth: number, reparse
     }
     case 'ArithmeticFor':
       visitNestedIn(run, node, scope, next, reparses);
+      visitCodeInValues(run, run.command.slice(node.pos, node.end), scope, next, reparses);
       visitLoop(run, scope, node, undefined, (body) => visitStatements(run, node.body.commands, body, next, reparses));
       return;
     case 'While':
@@ -339,6 +340,8 @@ function visitNode(run: Run, node: AnyNode, scope: Scope, depth: number, reparse
     case 'TestCommand':
     case 'ArithmeticCommand':
       visitNestedIn(run, node, scope, next, reparses);
+      // `(( x ))`, `[[ x -eq 1 ]]`: the operands are evaluated as arithmetic, x's value included.
+      visitCodeInValues(run, run.command.slice(node.pos, node.end), scope, next, reparses);
       return;
     case 'Function': {
       const name = node.name.value;
@@ -441,6 +444,12 @@ function visitWords(run: Run, words: readonly Word[], scope: Scope, depth: numbe
 function visitNestedIn(run: Run, node: Parameters<typeof collectNestedScripts>[0], scope: Scope, depth: number, reparses: number): void {
   const nested: NestedScript[] = [];
   collectNestedScripts(node, nested);
+  visitNested(run, nested, scope, depth, reparses);
+}
+
+function visitCodeInValues(run: Run, text: string, scope: Scope, depth: number, reparses: number): void {
+  const nested: NestedScript[] = [];
+  codeInValues(text, wordEnv(run, scope), nested);
   visitNested(run, nested, scope, depth, reparses);
 }
 

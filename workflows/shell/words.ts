@@ -3,7 +3,7 @@
 // (`f=x; cat $f`) are expanded, `${VAR:-default}` reads as its default when VAR is not known,
 // brace expansion makes one word per alternative (`a{,.bak}` is `a a.bak`), and anything else
 // only known at run time ($VAR, $(…), globs) marks the word dynamic and stays as written.
-import { forEachChild, type ParsedScript, type SyntaxNode, type Word, type WordPart } from 'unbash';
+import { forEachChild, parse, type ParsedScript, type SyntaxNode, type Word, type WordPart } from 'unbash';
 import { constantArithmetic } from './arithmetic.js';
 import type { VariableValue } from './scope.js';
 
@@ -405,6 +405,8 @@ function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: b
         appendWithDefault(builder, part.parameter, part.operation.operator, part.operation.operand, env, quoted);
       } else {
         if (builder.nested && MAY_SUBSTITUTE.test(part.text.slice(1))) collectNestedScripts(part, builder.nested);
+        // `${x@P}` expands x's value as a prompt: a substitution in it runs.
+        if (builder.nested && part.operation?.type === 'Transform' && part.operation.operand.text === 'P') codeInValues(part.parameter, env, builder.nested);
         builder.unknown(part.text, false);
       }
       return;
@@ -427,6 +429,7 @@ function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: b
       return;
     case 'ArithmeticExpansion': {
       if (builder.nested && MAY_SUBSTITUTE.test(part.text.slice(1))) collectNestedScripts(part, builder.nested);
+      if (builder.nested) codeInValues(part.text.slice(3, -2), env, builder.nested);
       // `$((7000+377))`, `$((PORT + 1))` with PORT known: fixed arithmetic is its number.
       const number = constantArithmetic(part.text.slice(3, -2), (name) => {
         const value = variableValue(name, env);
@@ -444,6 +447,22 @@ function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: b
     default:
       if (builder.nested) collectNestedScripts(part as WordPart, builder.nested);
       builder.unknown((part as { text?: string }).text ?? '?', false);
+  }
+}
+
+const NAME_IN_EXPRESSION = /[A-Za-z_]\w*/g;
+const SUBSTITUTES = /\$\(|`/;
+
+/**
+ * Arithmetic evaluates a variable's value as an expression, and a subscript in it expands
+ * (`x='a[$(rm -rf src)]'; echo $((x))` runs rm); `${x@P}` expands it as a prompt. A value the
+ * command set, with a substitution in it, is therefore code that runs: it is added to `nested`.
+ */
+export function codeInValues(text: string, env: WordEnv, nested: NestedScript[]): void {
+  if (env.variables === undefined || env.variables.size === 0) return;
+  for (const [name] of text.matchAll(NAME_IN_EXPRESSION)) {
+    const value = env.variables.get(name);
+    if (typeof value === 'string' && SUBSTITUTES.test(value)) nested.push({ script: parse(value), text: value });
   }
 }
 
