@@ -174,6 +174,15 @@ const FALSE_BLOCK_ROWS: readonly Row[] = [
   row('man git-rebase && tldr tar', []),
   row('terraform --version && code --help', [], 'asking any program what it is'),
   // Ordinary work a read-only phase must let through.
+  row('python -m pytest -c pytest.ini && python3 -um pytest -x && python -W ignore -m pytest', ['test python -m pytest', 'test python3 -m pytest'], "options after -m MODULE are the module's"),
+  row('python manage.py test && php artisan test && python -m django test', ['read /repo/manage.py', 'read /repo/artisan', 'test python manage.py test', 'test php artisan test', 'test python -m django test'], "a framework's test command"),
+  row('bin/rails test && bundle exec rails test && bin/rspec', ['test rails test', 'test rspec'], "Ruby's binstubs"),
+  row('./gradlew :app:test --tests X && gradle :core:check && ./gradlew testDebugUnitTest', ['test gradlew :app:test', 'test gradle :core:check', 'test gradlew testDebugUnitTest'], "Gradle's task paths and variants"),
+  row('node --run test', ['test npm run test']),
+  row('java -Xmx2g -version && java -XshowSettings:properties -version && rustc -V && javac -version', [], 'a version asked, with other options'),
+  row('uv pip list && uv lock --check && conda env list && pnpm recursive run test', ['test pnpm run test'], 'a package manager that only lists'),
+  row('rustup show && nvm ls && pyenv versions && javap -p Foo.class && lsmod && getent hosts x', ['read /repo/Foo.class'], 'toolchains and the system, inspected'),
+  row('oxlint src && svelte-check && phpstan analyse src && govulncheck ./... && vulture src', ['read /repo/src', 'read /repo/analyse', 'read /repo/...'], 'checkers that only report'),
   row('git commit --help && go help test && docker network --help', [], "a tool's help for a subcommand only prints"),
   row('pnpm tsc --noEmit', [], "the project's tool, run by its name"),
   row('yarn vitest run', ['test vitest']),
@@ -754,6 +763,12 @@ const BYPASS_ROWS: readonly Row[] = [
   row('x=\'a[$(rm -rf src)]\'; [[ $x -eq 1 ]]', ['delete /repo/src', 'opaque']),
   row('x=\'$(rm -rf src)\'; echo ${x@P}', ['delete /repo/src', 'opaque'], 'prompt expansion of the value'),
   row('n=5; echo $((n+1)); for ((i=0;i<n;i++)); do echo $i; done', [], 'arithmetic on plain numbers runs nothing'),
+  row('python -c "import os" -m pytest', ['opaque'], '-c comes first: inline code'),
+  row('python /tmp/manage.py test', ['read /tmp/manage.py', 'opaque'], 'a manage script outside the project'),
+  row('java -cp build/classes Main', ['opaque']),
+  row('java -javaagent:/tmp/a.jar -version', ['opaque'], 'an agent loads code even before -version'),
+  row('oxlint --fix src && clang-tidy a.cpp --fix', ['write /repo/src', 'write /repo/a.cpp']),
+  row('pyenv install 3.12', ['exec pyenv install']),
 ];
 
 const TABLE: readonly Row[] = [...FALSE_BLOCK_ROWS, ...BYPASS_ROWS];

@@ -613,6 +613,9 @@ function renderAssignment(assignment: Assignment, env: WordEnv, nested: NestedSc
   return { value: prefix + value.value, dynamic: value.dynamic, unknownAt: value.unknownAt === -1 ? -1 : value.unknownAt + prefix.length };
 }
 
+/** The only arguments with which any program, even one gobby does not know, only says what it is. */
+const ASKS_WHAT_IT_IS = new Set(['--version', '-version', '-V', '--help', '-help']);
+
 /** A word that reads as a program's name or path: no expansion, glob or space left in it. */
 const PROGRAM_NAME = /^[\w.+-]+$|^\/[\w./+-]+$/;
 
@@ -698,8 +701,8 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
   const entry = facts?.entry;
   if (!entry) {
     recordProgram(state, name, args, fx.cwd);
-    // `terraform --version`, `code --help`: asking any program what it is changes nothing.
-    if (!args.every((arg) => !arg.dynamic && (arg.value === '--version' || arg.value === '--help')) || args.length === 0) fx.unknown(name);
+    // `terraform --version`, `rustc -V`, `javac -version`, `code --help`: asking any program what it is changes nothing.
+    if (!args.every((arg) => !arg.dynamic && ASKS_WHAT_IT_IS.has(arg.value)) || args.length === 0) fx.unknown(name);
     return;
   }
   if (onlyAsksHelp(name, args)) {

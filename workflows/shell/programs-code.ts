@@ -195,7 +195,10 @@ function interpreter(spec: InterpreterSpec): ProgramHandler {
     }
     const script = operands[0];
     if (!script || script.value === '-') fx.opaque(`${site.program} reads the code to run from its input`, site.program);
-    else {
+    else if (runsFrameworkTests(script, operands[1], fx)) {
+      fx.read(site.program, script);
+      runsTests(fx, site.program, `${site.program} ${script.value} test`, operands.slice(2));
+    } else {
       fx.read(site.program, script);
       fx.opaque(`${site.program} runs the file \`${script.value}\``, site.program);
       const guarded = guardedProgramOf(script);
@@ -226,15 +229,82 @@ const PYTHON_MODULES_THAT_WRITE: Readonly<Record<string, (operands: readonly Arg
 
 const pythonInterpreter = interpreter({ inline: ['-c'], options: { short: 'cmWXQ' } });
 
+/**
+ * Where python's own options end: at `-m MODULE` (what follows is the module's: `python -m pytest
+ * -c pytest.ini`), at `-c CODE`, or at the script. Undefined unless a module comes first.
+ */
+function pythonModule(args: readonly Arg[]): { readonly module: Arg; readonly rest: readonly Arg[] } | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const value = args[i]!.value;
+    if (args[i]!.dynamic || !value.startsWith('-') || value === '-' || value === '--') return undefined;
+    // A cluster of short options (`-um`, `-mpytest`): the first of m, c, W, X, Q takes the rest or the next word.
+    const taking = /[mcWXQ]/.exec(value.slice(1));
+    if (taking === null || value.startsWith('--')) continue;
+    const glued = value.slice(taking.index + 2);
+    if (taking[0] === 'c') return undefined;
+    if (taking[0] !== 'm') {
+      if (glued === '') i++;
+      continue;
+    }
+    const module = glued === '' ? args[i + 1] : { ...args[i]!, value: glued };
+    return module === undefined ? undefined : { module, rest: args.slice(glued === '' ? i + 2 : i + 1) };
+  }
+  return undefined;
+}
+
+/** Frameworks whose manage script runs the project's tests: `python manage.py test`, `python -m django test`, `php artisan test`. */
+const FRAMEWORK_TEST_SCRIPTS = new Set(['manage.py', 'artisan', 'django']);
+
+/** java's options that take the next word (its options are words of one dash: `-version`, `-Xmx2g`, `-Dk=v`). */
+const JAVA_VALUE_OPTIONS = new Set(['-cp', '-classpath', '--class-path', '-p', '--module-path', '--add-modules', '--upgrade-module-path', '--limit-modules', '--enable-native-access', '-splash']);
+
+/**
+ * java runs a class (`java -cp build Main`), a jar (`-jar app.jar`), a module (`-m app/Main`) or
+ * a source file (`java Hello.java`); with only options (`-version`, `-Xmx2g -version`,
+ * `-XshowSettings:properties -version`) it prints and runs nothing.
+ */
+const java: ProgramHandler = (site, fx) => {
+  const args = site.args;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg.dynamic) {
+      fx.opaque('java is given an argument built at run time', site.program);
+      return;
+    }
+    if (arg.value === '-jar' || arg.value === '-m' || arg.value === '--module') {
+      const target = args[i + 1];
+      if (target && arg.value === '-jar') fx.read(site.program, target);
+      fx.opaque(`java runs ${arg.value === '-jar' ? 'the jar' : 'the module'} \`${target?.value ?? ''}\``, site.program);
+      return;
+    }
+    // An agent or a handler loads or runs code before anything else, even with `-version`.
+    if (/^-(?:javaagent|agentlib|agentpath|XX:On\w*=)/.test(arg.value)) {
+      fx.opaque(`java ${arg.value.split(/[:=]/)[0]} loads or runs code of its own`, site.program);
+      return;
+    }
+    if (JAVA_VALUE_OPTIONS.has(arg.value)) i++;
+    else if (!arg.value.startsWith('-')) {
+      if (arg.value.endsWith('.java')) fx.read(site.program, arg);
+      fx.opaque(`java runs \`${arg.value}\``, site.program);
+      return;
+    }
+  }
+};
+
+/** `manage.py test`, `artisan test`: the project's own script, asked to run the project's tests. */
+function runsFrameworkTests(script: Arg, command: Arg | undefined, fx: ShellEffects): boolean {
+  if (script.dynamic || command?.value !== 'test' || command.dynamic) return false;
+  const path = fx.path(script);
+  return FRAMEWORK_TEST_SCRIPTS.has(path.path.slice(path.path.lastIndexOf('/') + 1)) && !path.dynamic && isWithin(path.path, fx.projectRoot);
+}
+
 const python: ProgramHandler = (site, fx) => {
-  const parsed = parseArgv(site.args, { short: 'cmWXQ', stopAtOperand: true });
-  const module = optionValues(parsed, '-m')[0];
-  if (module && !hasOption(parsed, '-c')) {
-    // Everything after `-m MODULE` is the module's own arguments.
-    const at = site.args.findIndex((arg) => arg === module || (/^-[A-Za-z]*m/.test(arg.value) && arg.value.endsWith(`m${module.value}`)));
-    const rest = site.args.slice(at + 1);
+  const chosen = pythonModule(site.args);
+  if (chosen !== undefined) {
+    const { module, rest } = chosen;
     if (module.dynamic) fx.opaque(`${site.program} -m runs a module named at run time`, site.program);
     else if (['pytest', 'unittest', 'nose', 'nose2', 'tox', 'doctest'].includes(module.value)) runsTests(fx, site.program, `${site.program} -m ${module.value}`, site.args);
+    else if (module.value === 'django' && rest[0]?.value === 'test') runsTests(fx, site.program, `${site.program} -m django test`, rest);
     else if (['pip', 'pip3', 'ensurepip'].includes(module.value)) fx.run([literalArg('pip'), ...rest]);
     else if (PYTHON_TOOL_MODULES.has(module.value)) fx.run([literalArg(module.value), ...rest]);
     else if (['venv', 'virtualenv'].includes(module.value)) for (const dir of rest.filter((arg) => !arg.value.startsWith('-'))) fx.write(site.program, dir);
@@ -251,6 +321,13 @@ const nodeInterpreter = interpreter({ inline: ['-e', '--eval', '-p', '--print'],
 const node: ProgramHandler = (site, fx) => {
   if (site.args.some((arg) => arg.value === '--test')) {
     runsTests(fx, site.program, 'node --test', site.args);
+    return;
+  }
+  // `node --run test` runs a script of package.json, as `npm run test` does.
+  const run = site.args.findIndex((arg) => arg.value === '--run' || arg.value.startsWith('--run='));
+  if (run !== -1) {
+    const script = site.args[run]!.value.startsWith('--run=') ? { ...site.args[run]!, value: site.args[run]!.value.slice('--run='.length) } : site.args[run + 1];
+    fx.run([literalArg('npm'), literalArg('run'), ...(script ? [script] : []), ...site.args.slice(run + 2)], { stdinArgs: site.stdinArgs });
     return;
   }
   const parsed = parseArgv(site.args, { short: 'rC', long: ['require', 'import', 'loader', 'experimental-loader', 'env-file', 'input-type', 'conditions', 'inspect-port', 'title', 'stack-size', 'eval', 'print'], stopAtOperand: true });
@@ -717,12 +794,13 @@ export const CODE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ...entries(shell, 'bash', 'sh', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish', 'csh', 'tcsh', 'rbash', 'yash', 'posh'),
   ...entries(python, 'python', 'python3', 'python2', 'pypy', 'pypy3', ...['3.8', '3.9', '3.10', '3.11', '3.12', '3.13', '3.14'].map((version) => `python${version}`)),
   ['node', { handle: node }],
+  ['java', { handle: java }],
   ['nodejs', { handle: node }],
   ...entries(interpreter({ inline: ['-e', '-E'], options: { short: 'IMmlx0eE' }, preload: ['-M', '-m'], inPlace: true }), 'perl', 'perl5'),
   ...entries(interpreter({ inline: ['-e'], options: { short: 'IrCEe' }, preload: ['-r'], inPlace: true, checkOnly: ['-c'] }), 'ruby', 'jruby'),
   ...entries(interpreter({ inline: ['-r', '-R', '-B', '-E', '-a'], options: { short: 'cdzrRBEF' }, checkOnly: ['-l'] }), 'php'),
   ...entries(interpreter({ inline: ['-e'], options: { short: 'el' }, preload: ['-l'] }), 'lua', 'luajit'),
-  ...entries(interpreter({ inline: ['-e', '--eval', '-E'], options: { short: 'eELJ', long: ['eval', 'load'] }, preload: ['-L', '--load'] }), 'julia', 'elixir', 'iex', 'Rscript', 'R', 'osascript', 'jshell', 'groovy', 'scala', 'kotlin', 'irb', 'ghci', 'runghc', 'clojure', 'racket', 'guile', 'sbcl', 'tclsh', 'wish', 'expect', 'octave', 'dc', 'pwsh', 'powershell', 'java', 'ts-node', 'tsx', 'esno', 'babel-node', 'coffee', 'erl', 'escript'),
+  ...entries(interpreter({ inline: ['-e', '--eval', '-E'], options: { short: 'eELJ', long: ['eval', 'load'] }, preload: ['-L', '--load'] }), 'julia', 'elixir', 'iex', 'Rscript', 'R', 'osascript', 'jshell', 'groovy', 'scala', 'kotlin', 'irb', 'ghci', 'runghc', 'clojure', 'racket', 'guile', 'sbcl', 'tclsh', 'wish', 'expect', 'octave', 'dc', 'pwsh', 'powershell', 'ts-node', 'tsx', 'esno', 'babel-node', 'coffee', 'erl', 'escript'),
   ...entries(debuggerEntry(interpreter({ inline: ['-e', '--eval', '-E'], options: { short: 'eELJ', long: ['eval', 'load'] }, preload: ['-L', '--load'] })), 'gdb', 'lldb'),
   ['deno', { handle: runtime({ test: 'test', install: 'install', add: 'install', remove: 'install', fmt: 'write', compile: 'write', lint: 'read', check: 'read', info: 'read', doc: 'read', eval: 'opaque', run: 'opaque', repl: 'opaque', serve: 'opaque', task: 'script' }, []) }],
   ['bun', { handle: runtime({ test: 'test', install: 'install', i: 'install', add: 'install', a: 'install', remove: 'install', rm: 'install', update: 'install', link: 'install', pm: 'read', build: 'write', run: 'script', repl: 'opaque' }, ['-e', '--eval', '-p', '--print']) }],

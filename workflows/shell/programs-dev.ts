@@ -263,6 +263,9 @@ interface ManagerSpec {
   readonly options?: OptionSpec;
 }
 
+/** A package manager's second word that only shows what is there (`uv pip list`, `conda env list`, `uv python find`). */
+const LISTING_VERBS = new Set(['list', 'ls', 'show', 'freeze', 'check', 'tree', 'find', 'dir', 'info', 'outdated', 'describe', 'export']);
+
 function manager(spec: ManagerSpec): ProgramHandler {
   const options: OptionSpec = { ...spec.options, stopAtOperand: true };
   return (site, fx) => {
@@ -287,6 +290,14 @@ function manager(spec: ManagerSpec): ProgramHandler {
     if ((sub === 'config' || sub === 'c') && !['get', 'list', 'ls', undefined].includes(rest.find((arg) => !arg.value.startsWith('-'))?.value)) action = 'write';
     // `npm audit fix` installs the fixed versions; `npm audit` only reports.
     if (sub === 'audit' && rest.some((arg) => arg.value === 'fix')) action = 'install';
+    // What only lists or checks: `uv pip list`, `uv python list`, `uv lock --check`, `conda env list`.
+    const verb = rest.find((arg) => !arg.value.startsWith('-'))?.value;
+    if (action === 'install' && ((verb !== undefined && LISTING_VERBS.has(verb)) || rest.some((arg) => arg.value === '--check' || arg.value === '--dry-run' || arg.value === '--locked'))) action = 'read';
+    // `pnpm recursive run test`, `pnpm -r test`: the command, in every package.
+    if (site.program === 'pnpm' && (sub === 'recursive' || sub === 'multi' || sub === 'm')) {
+      if (rest.length > 0) manager(spec)({ program: site.program, args: rest, stdinArgs: site.stdinArgs }, fx);
+      return;
+    }
     switch (action) {
       case 'install':
       case 'install+test':
@@ -378,6 +389,12 @@ function testRunner(runner?: string): ProgramHandler {
 }
 
 /** Build tools with goals or tasks: a test goal is a test run, anything else is the named task. */
+/**
+ * Gradle's test tasks, written with their project path (`:app:test`, `:core:check`) or as a
+ * variant's (`testDebugUnitTest`, `connectedAndroidTest`, `integrationTest`).
+ */
+const GRADLE_TEST_TASKS = /^(?:[\w.-]*:)*(?:test\w*|\w+Tests?|check|clean)$/;
+
 /** Gradle tasks and Maven goals that only describe the build: `./gradlew tasks`, `mvn dependency:tree`. */
 const REPORT_GOALS = new Set(['tasks', 'dependencies', 'projects', 'properties', 'buildEnvironment', 'outgoingVariants', 'dependency:tree', 'dependency:list', 'help:effective-pom', 'help:describe', 'help:active-profiles']);
 
@@ -760,9 +777,12 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ...entries(taskRunner(/^(?:tests?|check|checks|test-[\w.-]+|check-[\w.-]+|unit|unittest|spec)$/, { short: 'CfjIloE', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs', 'load-average', 'old-file', 'what-if', 'new-file', 'eval'] }, ['-n', '--dry-run', '--just-print', '--recon', '-q', '--question', '-p', '--print-data-base'], ['-E', '--eval']), 'make', 'gmake', 'bmake'),
   ...entries(taskRunner(TEST_GOALS, { short: 'fDPplbsSt', long: ['file', 'projects', 'activate-profiles', 'threads', 'settings', 'project-dir', 'build-file', 'settings-file', 'init-script', 'exclude-task', 'console'] }), 'mvn', 'mvnw'),
   // gradle's `--tests Pattern` and `-x task` take a value: `./gradlew test --tests FooTest` runs one test class.
-  ...entries(taskRunner(TEST_GOALS, { short: 'DPpbIx', long: ['project-dir', 'build-file', 'settings-file', 'init-script', 'exclude-task', 'console', 'tests', 'max-workers', 'warning-mode', 'priority', 'project-cache-dir', 'gradle-user-home', 'include-build'] }, ['-m', '--dry-run']), 'gradle', 'gradlew'),
+  ...entries(taskRunner(GRADLE_TEST_TASKS, { short: 'DPpbIx', long: ['project-dir', 'build-file', 'settings-file', 'init-script', 'exclude-task', 'console', 'tests', 'max-workers', 'warning-mode', 'priority', 'project-cache-dir', 'gradle-user-home', 'include-build'] }, ['-m', '--dry-run']), 'gradle', 'gradlew'),
   ...entries(taskRunner(/^(?:test|spec|tests|test:[\w:]+|spec:[\w:]+)$/, { short: 'fCI', long: ['rakefile', 'directory', 'libdir'] }), 'rake'),
   ...entries(taskRunner(/^(?:test|tests|check)$/, { short: 'dfg', long: ['dir', 'justfile', 'taskfile'] }), 'just', 'task'),
+  ['rails', { handle: subcommands({ test: 'test', 'test:system': 'test', 'test:all': 'test', spec: 'test', routes: 'read', about: 'read', stats: 'read', notes: 'read', version: 'read' }) }],
+  // Version managers: what is installed and in use; installing or switching changes the toolchain.
+  ...entries(subcommands({ show: 'read', which: 'read', ls: 'read', list: 'read', current: 'read', version: 'read', versions: 'read', 'ls-remote': 'read', doctor: 'read', where: 'read', root: 'read', prefix: 'read' }), 'rustup', 'nvm', 'pyenv', 'rbenv', 'asdf', 'mise', 'sdk', 'fnm', 'volta', 'nodenv', 'goenv', 'jenv'),
   ...entries(testRunner(), 'vitest', 'jest', 'mocha', 'ava', 'tap', 'tape', 'pytest', 'py.test', 'rspec', 'phpunit', 'pest', 'karma', 'jasmine', 'ctest', 'tox', 'nox', 'nosetests', 'nose2', 'behave', 'cucumber-js', 'cucumber', 'bats', 'busted', 'tsd', 'uvu', 'node-tap', 'testem', 'qunit', 'ward', 'trial', 'prove', 'gotestsum'),
   ['playwright', { handle: (site, fx) => (site.args[0]?.value === 'test' ? runsTests(fx, 'playwright', 'playwright test', site.args) : site.args[0]?.value === 'install' ? fx.emit({ kind: 'package_install', manager: 'playwright', program: 'playwright' }) : onlyAsksVersion(site.args) ? undefined : fx.unknown(`playwright ${site.args[0]?.value ?? ''}`.trim())) }],
   ['cypress', { handle: (site, fx) => (site.args[0]?.value === 'run' ? runsTests(fx, 'cypress', 'cypress run', site.args) : fx.unknown(`cypress ${site.args[0]?.value ?? ''}`.trim())) }],
@@ -788,6 +808,12 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ...entries(cloudCli, 'aws', 'gcloud', 'az'),
   ['helm', { handle: helm }],
   ...entries(linter, 'mypy', 'pyright', 'pylint', 'flake8', 'pyflakes', 'pycodestyle', 'shellcheck', 'hadolint', 'yamllint', 'actionlint', 'tflint', 'golangci-lint', 'staticcheck', 'jsonlint', 'htmlhint', 'vale', 'cspell', 'codespell-check'),
+  // Checkers that only report: type checkers, dead-code and dependency finders, security scanners.
+  ...entries(linter, 'basedpyright', 'pydocstyle', 'vulture', 'radon', 'svelte-check', 'publint', 'attw', 'depcheck', 'commitlint', 'govulncheck', 'editorconfig-checker', 'ec', 'detekt', 'phpstan', 'ktlint-check'),
+  // …and those that fix what they find when told to.
+  ...entries(fixer(/^(?:--fix|--fix-dry-run=false|--write|-a|-A)$/, undefined, LINT_OPTIONS), 'oxlint', 'knip', 'standardrb', 'ktlint', 'next-lint'),
+  ['psalm', { handle: fixer(/^--alter$/, undefined, LINT_OPTIONS) }],
+  ['clang-tidy', { handle: fixer(/^(?:--fix|--fix-errors|--fix-notes|-fix)$/, undefined, { long: ['export-fixes', 'config-file', 'checks', 'header-filter', 'p'] }) }],
   ['claude', { handle: claude }],
   ...entries(container, 'docker', 'podman', 'nerdctl', 'docker-compose', 'kubectl-exec'),
   ['pip-audit', { handle: pipAudit }],

@@ -33,6 +33,7 @@ const PURE_PROGRAMS = [
   'exit', 'break', 'continue', 'wait', 'set', 'unset', 'shopt', 'getopts', 'let', 'local', 'declare',
   'typeset', 'readonly', 'export', 'read', 'unalias', 'caller', 'disown', 'history', 'help', 'hash',
   'compgen', 'complete', 'compopt', 'bc', 'date', 'hostname', 'realpath', 'readlink', 'dmesg', 'c++filt',
+  'arp', 'getent', 'lsmod', 'last', 'lastlog', 'nvidia-smi', 'pkg-config', 'sw_vers', 'pg_isready', 'lsusb', 'lspci',
 ];
 
 /** journalctl only reads logs, unless told to rotate, flush or vacuum them (the system's logs, which gobby does not judge). */
@@ -63,6 +64,7 @@ const READERS: readonly (readonly [readonly string[], OptionSpec, number, ('cwd'
   [['nm', 'size', 'addr2line'], { short: 'te', long: ['format', 'radix', 'target', 'exe'] }, 0],
   [['objdump'], { short: 'jMbm', long: ['section', 'disassembler-options', 'target', 'architecture', 'start-address', 'stop-address', 'prefix', 'prefix-strip', 'dwarf'] }, 0],
   [['readelf', 'eu-readelf'], { short: 'xpR', long: ['hex-dump', 'string-dump', 'relocated-dump', 'debug-dump'] }, 0],
+  [['javap', 'diffstat', 'ffprobe'], { short: '', long: ['classpath', 'cp', 'show_entries', 'select_streams', 'of', 'print_format'] }, 0],
   [['base64', 'base32', 'basenc'], { short: 'w', long: ['wrap'] }, 0],
   [['column'], { short: 'tsceoNRHWOcl', long: [] }, 0],
   [['fold', 'fmt'], { short: 'wgp', long: ['width', 'goal', 'prefix'] }, 0],

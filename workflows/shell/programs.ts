@@ -12,6 +12,9 @@ export const PROGRAMS: ReadonlyMap<string, ProgramEntry> = new Map([...FILE_PROG
 const SYSTEM_BIN = /^(?:\/usr(?:\/local)?|\/opt\/homebrew|\/home\/linuxbrew\/\.linuxbrew|\/snap|\/nix\/var\/nix\/profiles\/default|\/run\/current-system\/sw)?\/s?bin$/;
 /** Where a project installs its own tools: npm's, composer's, a Python virtual environment's. */
 const PROJECT_TOOL_BIN = /(?:^|\/)(?:node_modules\/\.bin|vendor\/bin|\.?venv\/bin)$/;
+/** Ruby's binstubs in a project's `bin/` (`bin/rails test`, `bin/rspec`): the tools they are named after. */
+const PROJECT_BINSTUB_DIR = /(?:^|\/)bin$/;
+const BINSTUBS = new Set(['rails', 'rake', 'rspec', 'bundle', 'rubocop']);
 /** Wrapper scripts a project checks in for its build tool; they run that tool. */
 const WRAPPERS: Readonly<Record<string, string>> = { gradlew: 'gradlew', mvnw: 'mvnw' };
 
@@ -24,7 +27,7 @@ export function programForPath(path: string, inProject: boolean): string | undef
   const slash = path.lastIndexOf('/');
   const directory = path.slice(0, slash);
   const name = path.slice(slash + 1);
-  if (SYSTEM_BIN.test(directory) || (inProject && PROJECT_TOOL_BIN.test(directory))) return name;
+  if (SYSTEM_BIN.test(directory) || (inProject && (PROJECT_TOOL_BIN.test(directory) || (PROJECT_BINSTUB_DIR.test(directory) && BINSTUBS.has(name))))) return name;
   if ((directory === '.' || directory === '') && WRAPPERS[name]) return WRAPPERS[name];
   return undefined;
 }
