@@ -178,10 +178,21 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
     if (shell.effects.some((effect) => effect.kind === 'opaque' && effect.program === 'gobby')) return overrideDenial('gobby with arguments built at run time');
     const override = findOverrideCommand(command);
     if (override) return { kind: 'override', reason: override, because: 'guard: human-only override' };
-    const named = ground.protectedNames?.find((name) => command.includes(name));
+    // As written and as the programs receive it, quotes removed and `$'…'` decoded: `'settings.js'on''`
+    // and `$'settings.js\x6fn'` reach the program as `settings.json`.
+    const texts = [command, ...shell.invocations.map((invocation) => invocation.args.join(' '))];
+    const named = ground.protectedNames?.find((name) => texts.some((text) => text.includes(name)));
     if (named) return opaqueCodeNamingGround(named);
-    if (ground.daemonPort !== undefined && mentionsNumber(command, ground.daemonPort)) {
+    if (ground.daemonPort !== undefined && texts.some((text) => mentionsNumber(text, ground.daemonPort!))) {
       return daemonNetworkDenial('code gobby cannot see into', `port ${ground.daemonPort}`);
+    }
+    // `python3 -c 'import os; os.kill(4711, 9)'`: the daemon's pid, as a number of its own.
+    if (ground.daemonPid !== undefined && texts.some((text) => mentionsNumber(text, ground.daemonPid!))) {
+      return {
+        kind: 'daemon-signal',
+        reason: "gobby: this runs code gobby cannot see into that names the pid of gobby's daemon; the agent may not stop or restart it. If the daemon misbehaves, tell the user.",
+        because: 'guard: signal to the daemon',
+      };
     }
   }
   // `exec` names the program as an author would allow it (`python3 -m http.server`, `npm run x`): its first word is the invocation's.
@@ -446,8 +457,11 @@ function signalsTheDaemon(target: string, by: string, ground: ProtectedGround): 
   if (by === 'port') return ground.daemonPort !== undefined && Number.parseInt(target, 10) === ground.daemonPort;
   // -1 is every process the user may signal; -PID the process group the daemon leads.
   if (by === 'pid') {
-    if (!/^-?\d+$/.test(target)) return namesTheDaemon(target, ground); // `$(cat ~/.gobby/daemon.json …)`
-    return target === '-1' || (ground.daemonPid !== undefined && target.replace(/^-/, '') === String(ground.daemonPid));
+    // kill reads `0042`, `+42` and ` 42 ` as 42.
+    const number = target.trim().replace(/^\+/, '');
+    if (!/^-?\d+$/.test(number)) return namesTheDaemon(target, ground); // `$(cat ~/.gobby/daemon.json …)`
+    const pid = Number(number);
+    return pid === -1 || (ground.daemonPid !== undefined && Math.abs(pid) === ground.daemonPid);
   }
   // `pkill node` or `killall node` would take the daemon down with everything else.
   if (by === 'pattern') return namesTheDaemon(target, ground) || patternFindsTheDaemon(target, ground);

@@ -162,6 +162,21 @@ describe("gobby's own ground, spelled another way", () => {
     ['rm -rf .claude/!(commands)', 'protected-file'],
     // Inside a protected folder by a glob; find's expression judged by what it selects.
     ['rm -rf .gob*/*', 'protected-file'],
+    // Fixed input handed to xargs; the pid spelled as kill reads it; names and pids inside code as the program receives them.
+    ['xargs rm <<< .claude/settings.json', 'protected-file'],
+    ['xargs -I{} rm -rf {} <<< .gobby', 'protected-file'],
+    ['echo 4242 | xargs kill', 'daemon-signal'],
+    ['kill 04242', 'daemon-signal'],
+    ['kill -s KILL +4242', 'daemon-signal'],
+    ['kill " 4242"', 'daemon-signal'],
+    ["python3 -c 'open(\".claude/settings.js'on'\",\"w\")'", 'protected-file'],
+    ["node -e $'require(\"fs\").rmSync(\".gob\\x62y\",{recursive:true})'", 'protected-file'],
+    ["python3 -c 'import os; os.kill(4242, 9)'", 'daemon-signal'],
+    // A subscript a builtin expands, even in a quoted word.
+    ["declare 'a[$(gobby workflow phase fix --force --reason x)]=1'", 'override'],
+    ["test -v 'a[$(rm -rf .claude)]'", 'protected-file'],
+    ["printf -v 'a[$(rm -rf .gobby)]' y", 'protected-file'],
+    ["[[ -v 'a[$(kill 4242)]' ]]", 'daemon-signal'],
     // A program's name made to run something else first.
     ['hash -p /bin/rm ls; ls -rf .claude', 'protected-file'],
     ['BASH_CMDS[ls]=/bin/rm; ls -rf .claude', 'protected-file'],

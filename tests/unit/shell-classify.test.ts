@@ -721,7 +721,7 @@ const BYPASS_ROWS: readonly Row[] = [
   // Forwards connect where they point; an MCP server's command is judged when it is added.
   row('ssh -N -L 9000:127.0.0.1:5432 db.example.com', ['network 127.0.0.1:5432', 'network db.example.com']),
   row("claude mcp add cleaner -- sh -c 'rm -rf src'", ['claude ', 'delete /repo/src']),
-  row('echo workflow phase x | xargs gobby', ['opaque']),
+  row('echo workflow phase x | xargs gobby', ['exec gobby workflow phase'], 'fixed input is the operands'),
   // Next to the ordinary work above: what still counts, and writes outside the project (allowed where only the project's files are restricted).
   row('docker run img --help', ['opaque'], 'an option after the image is the container\'s'),
   row('pnpm mystery', ['exec pnpm run mystery']),

@@ -13,7 +13,7 @@ import { filteredText, literalInput, printedText, printsText, substitutionOutput
 import { PROGRAMS, programForPath } from './programs.js';
 import { Scope, type FunctionBody, type VariableValue } from './scope.js';
 import type { PathRef, ShellAnalysis, ShellContext, ShellEffect, ShellEffectKind, ShellInvocation, SignalTarget } from './types.js';
-import { codeInValues, collectNestedScripts, globOptionsOf, literalArg, renderWord, renderWordFields, type Arg, type GlobOptions, type NestedScript, type WordEnv } from './words.js';
+import { codeInValues, collectNestedScripts, globOptionsOf, subscriptCode, literalArg, renderWord, renderWordFields, type Arg, type GlobOptions, type NestedScript, type WordEnv } from './words.js';
 
 /** Deeper than this (compound commands, substitutions and re-parsed code together) is opaque. */
 const MAX_NESTING = 64;
@@ -450,6 +450,7 @@ function visitNestedIn(run: Run, node: Parameters<typeof collectNestedScripts>[0
 function visitCodeInValues(run: Run, text: string, scope: Scope, depth: number, reparses: number): void {
   const nested: NestedScript[] = [];
   codeInValues(text, wordEnv(run, scope), nested);
+  subscriptCode(text, nested);
   visitNested(run, nested, scope, depth, reparses);
 }
 
@@ -522,8 +523,8 @@ function visitPipeline(run: Run, node: Extract<PipelineNode, { type: 'Pipeline' 
   }
 }
 
-/** Programs whose input can be code or commands they run (or that pass it on to one): only for these is what is piped in worth reading. */
-const RUNS_WHAT_IS_PIPED = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'busybox', 'at', 'batch', 'sudo', 'doas', 'su', 'env', 'nice', 'nohup', 'timeout', 'command', 'exec', 'setsid', 'stdbuf', 'psql', 'mysql', 'mariadb', 'sqlite3', 'sftp', 'ftp', 'lftp']);
+/** Programs whose input can be code or commands they run, pass on to one, or make its arguments (xargs): only for these is what is piped in worth reading. */
+const RUNS_WHAT_IS_PIPED = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'busybox', 'at', 'batch', 'sudo', 'doas', 'su', 'env', 'nice', 'nohup', 'timeout', 'command', 'exec', 'setsid', 'stdbuf', 'psql', 'mysql', 'mariadb', 'sqlite3', 'sftp', 'ftp', 'lftp', 'xargs']);
 
 function readsWhatIsPiped(node: Extract<CommandNode, { type: 'Command' }>): boolean {
   const name = node.name?.text;
@@ -613,6 +614,9 @@ function renderAssignment(assignment: Assignment, env: WordEnv, nested: NestedSc
   return { value: prefix + value.value, dynamic: value.dynamic, unknownAt: value.unknownAt === -1 ? -1 : value.unknownAt + prefix.length };
 }
 
+/** Builtins besides the variable-setting ones whose operands may be variable names with subscripts (`test -v`, `printf -v`, `wait -p`). */
+const NAMES_VARIABLES = new Set(['test', '[', 'printf', 'wait']);
+
 /** The only arguments with which any program, even one gobby does not know, only says what it is. */
 const ASKS_WHAT_IT_IS = new Set(['--version', '-version', '-V', '--help', '-help']);
 
@@ -682,6 +686,12 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
   // After `alias ls='rm -rf'` or `hash -p /bin/rm ls`, `ls` may be anything: judged as named, and as a program gobby does not know.
   const redefined = state.redefinedNames;
   if (redefined !== undefined && (redefined === 'all' ? !KEEPS_ITS_MEANING.has(name) : redefined.has(name))) fx.unknown(name);
+  // `declare 'a[$(cmd)]=1'`, `test -v 'a[$(cmd)]'`: a variable name's subscript is expanded by the builtin.
+  if (facts?.setsVariables === true || NAMES_VARIABLES.has(name)) {
+    const nested: NestedScript[] = [];
+    for (const arg of args) subscriptCode(arg.value, nested);
+    if (nested.length > 0) visitNested(state, nested, fx.scope, fx.depth + 1, fx.reparses);
+  }
   // The text check (SETS_VARIABLES_UNSEEN) misses these spelled another way (`"read" c`, `\printf -v c`): once one runs, no variable is followed.
   if (facts?.setsVariables === true || (name === 'printf' && args.some((arg) => arg.dynamic || arg.value.startsWith('-v'))) || (name === 'wait' && args.some((arg) => arg.value.startsWith('-p')))) {
     state.tracksVariables = false;

@@ -544,6 +544,19 @@ const sudo: ProgramEntry = {
   },
 };
 
+/** More input items than this are left to run time. */
+const MAX_XARGS_ITEMS = 32;
+
+/** xargs's items: lines with -I, NUL-separated with -0, else blank-separated words (quotes as xargs reads them); undefined past the cap. */
+function inputWords(text: string, nul: boolean, lines: boolean): string[] | undefined {
+  let items: string[];
+  if (nul) items = text.split('\0');
+  else if (lines) items = text.split('\n').map((line) => line.trim());
+  else items = [...text.matchAll(/"([^"]*)"|'([^']*)'|((?:\\.|[^\s'"])+)/g)].map((match) => match[1] ?? match[2] ?? match[3]!.replace(/\\(.)/g, '$1'));
+  items = items.filter((item) => item !== '');
+  return items.length > MAX_XARGS_ITEMS ? undefined : items;
+}
+
 const xargs: ProgramEntry = {
   prefix: true,
   handle: (site, fx) => {
@@ -551,9 +564,17 @@ const xargs: ProgramEntry = {
     for (const file of optionValues(parsed, '-a', '--arg-file')) fx.read('xargs', file);
     const replace = optionValues(parsed, '-I', '--replace')[0]?.value ?? (hasOption(parsed, '-i') ? '{}' : undefined);
     let command = site.args.slice(parsed.rest);
+    if (command.length === 0) command = [literalArg('echo')];
+    // Input that is fixed text (`xargs rm <<< file`, `echo 4711 | xargs kill`): its words are the operands.
+    const input = fx.stdin !== undefined && !fx.stdin.dynamic && !hasOption(parsed, '-a', '--arg-file') ? inputWords(fx.stdin.value, hasOption(parsed, '-0', '--null'), replace !== undefined) : undefined;
+    if (input !== undefined) {
+      if (replace === undefined) fx.run([...command, ...input.map(literalArg)]);
+      else for (const line of input) fx.run(command.map((arg) => (arg.value.includes(replace) ? { ...arg, value: arg.value.replaceAll(replace, line) } : arg)));
+      return;
+    }
     // With -I the input replaces the placeholder instead of being appended.
     if (replace) command = command.map((arg) => (arg.value.includes(replace) ? { value: arg.value, dynamic: true, unknownAt: arg.value.indexOf(replace) } : arg));
-    fx.run(command.length > 0 ? command : [literalArg('echo')], { stdinArgs: replace === undefined });
+    fx.run(command, { stdinArgs: replace === undefined });
   },
 };
 

@@ -466,6 +466,18 @@ export function codeInValues(text: string, env: WordEnv, nested: NestedScript[])
   }
 }
 
+const SUBSCRIPT_WITH_CODE = /[A-Za-z_]\w*\[([^\]]*(?:\$\(|`)[^\]]*)\]/g;
+
+/**
+ * A subscript in a variable name that a builtin evaluates is expanded, even when the word was
+ * quoted (`declare 'a[$(cmd)]=1'`, `test -v 'a[$(cmd)]'`, `printf -v 'a[$(cmd)]' x`, `read`,
+ * `let`, `[[ -v … ]]`): its substitutions are code that runs, added to `nested`.
+ */
+export function subscriptCode(text: string, nested: NestedScript[]): void {
+  if (!text.includes('[')) return;
+  for (const [, inside] of text.matchAll(SUBSCRIPT_WITH_CODE)) nested.push({ script: parse(inside!), text: inside! });
+}
+
 /** A variable's value when the classifier knows it, else null. */
 function variableValue(name: string, env: WordEnv): VariableValue | null {
   return name === 'HOME' ? env.home : name === 'PWD' ? env.pwd : name === 'GOBBY_HOME' ? env.gobbyHome : (env.variables?.get(name) ?? null);
