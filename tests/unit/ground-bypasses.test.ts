@@ -177,6 +177,17 @@ describe("gobby's own ground, spelled another way", () => {
     ["test -v 'a[$(rm -rf .claude)]'", 'protected-file'],
     ["printf -v 'a[$(rm -rf .gobby)]' y", 'protected-file'],
     ["[[ -v 'a[$(kill 4242)]' ]]", 'daemon-signal'],
+    // find and git patterns have no dot rule; git's reach any depth; rsync and sqlite3's other spellings.
+    ["find . -name '*obby' -exec rm -rf {} +", 'protected-file'],
+    ["find . -wholename '*claude*' -delete", 'protected-file'],
+    ["git rm -r '*.json'", 'protected-file'],
+    ['git rm -rf .', 'protected-file'],
+    ['git worktree add .gobby/wt', 'protected-file'],
+    ['git checkout-index -f .claude/settings.json', 'protected-file'],
+    ['rsync -a --delete /tmp/empty/ ./', 'protected-file'],
+    ['rsync --remove-source-files .claude/settings.json /tmp/', 'protected-file'],
+    ["sqlite3 file:/home/dev/.gobby/gobby.db 'delete from x'", 'protected-file'],
+    ['mktemp .gobby/xXXXX', 'protected-file'],
     // A program's name made to run something else first.
     ['hash -p /bin/rm ls; ls -rf .claude', 'protected-file'],
     ['BASH_CMDS[ls]=/bin/rm; ls -rf .claude', 'protected-file'],

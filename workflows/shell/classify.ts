@@ -614,6 +614,9 @@ function renderAssignment(assignment: Assignment, env: WordEnv, nested: NestedSc
   return { value: prefix + value.value, dynamic: value.dynamic, unknownAt: value.unknownAt === -1 ? -1 : value.unknownAt + prefix.length };
 }
 
+/** A command that sets TMPDIR (`TMPDIR=. mktemp`, `export TMPDIR=…`): where temporary files go is then its value. */
+const TMPDIR_SET = /\bTMPDIR=/;
+
 /** Builtins besides the variable-setting ones whose operands may be variable names with subscripts (`test -v`, `printf -v`, `wait -p`). */
 const NAMES_VARIABLES = new Set(['test', '[', 'printf', 'wait']);
 
@@ -947,6 +950,13 @@ class CommandEffects implements ShellEffects {
 
   knows(program: string): boolean {
     return PROGRAMS.has(program);
+  }
+
+  tmpdir(): string {
+    const value = this.scope.variables.get('TMPDIR');
+    if (typeof value === 'string' && value.startsWith('/')) return normalizeAbsolute(value);
+    if (typeof value === 'string' && value !== '') return resolveAgainst(this.scope.cwd, value);
+    return TMPDIR_SET.test(this.runState.command) ? '$TMPDIR' : '/tmp';
   }
 
   redefineProgramName(name?: string): void {

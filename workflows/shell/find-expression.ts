@@ -19,7 +19,7 @@ const ONE_OPERAND = new Set(['-type', '-xtype', '-user', '-group', '-uid', '-gid
 const ACTIONS = new Set(['-delete', '-exec', '-execdir', '-ok', '-okdir']);
 
 type Item =
-  | { readonly kind: 'test'; readonly glob: string | undefined; readonly negated: boolean }
+  | { readonly kind: 'test'; readonly globs: readonly string[] | undefined; readonly negated: boolean }
   | { readonly kind: 'group'; readonly alternatives: readonly (readonly Item[])[]; readonly negated: boolean }
   | { readonly kind: 'action' };
 
@@ -59,7 +59,7 @@ function readAlternatives(root: string, args: readonly { readonly value: string;
       else {
         const caseless = value.startsWith('-i');
         const text = caseless ? anyCase(pattern.value) : pattern.value;
-        current.push({ kind: 'test', glob: OPAQUE_TESTS.has(value) ? undefined : NAME_TESTS.has(value) ? `**/${text}` : pathBelow(root, text), negated });
+        current.push({ kind: 'test', globs: OPAQUE_TESTS.has(value) ? undefined : NAME_TESTS.has(value) ? anyDepth(text) : pathBelow(root, text), negated });
       }
     } else if (ONE_OPERAND.has(value)) reader.at++;
     negated = false;
@@ -77,7 +77,7 @@ function selection(alternatives: readonly (readonly Item[])[]): string[] {
   return (acting.length > 0 ? acting : alternatives).flatMap((items) => {
     // Tests are joined by "and": one positive test is enough to stand for the alternative.
     const test = items.find((item): item is Extract<Item, { kind: 'test' }> => item.kind === 'test' && !item.negated);
-    if (test !== undefined) return test.glob === undefined ? ANYTHING_BELOW : [test.glob];
+    if (test !== undefined) return test.globs ?? ANYTHING_BELOW;
     const group = items.find((item): item is Extract<Item, { kind: 'group' }> => item.kind === 'group' && !item.negated);
     return group !== undefined ? selection(group.alternatives) : ANYTHING_BELOW;
   });
@@ -88,16 +88,47 @@ function selection(alternatives: readonly (readonly Item[])[]): string[] {
  * then the rest; its `*` also matches `/`), as a glob below the start path; undefined when the
  * pattern does not start where the path does.
  */
-function pathBelow(root: string, pattern: string): string | undefined {
+function pathBelow(root: string, pattern: string): readonly string[] | undefined {
   const start = root.replace(/\/+$/, '');
   let rest: string;
   if (pattern === start) return undefined; // the start path itself: not below it
   if (pattern.startsWith(`${start}/`)) rest = pattern.slice(start.length + 1);
-  else if (pattern.startsWith('*')) rest = `**/${pattern.slice(1).replace(/^\/+/, '')}`;
+  // A leading `*` stands for any folders and, without a `/` after it, the start of a name too (`*claude*`).
+  else if (pattern.startsWith('*')) rest = `**/${pattern[1] === '/' ? pattern.slice(2) : pattern}`;
   else return undefined;
   // A `*` that is a whole segment before the last may stand for any number of folders.
   const segments = rest.split('/');
-  return segments.map((segment, index) => (segment === '*' && index < segments.length - 1 ? '**' : segment)).join('/') || undefined;
+  const glob = segments.map((segment, index) => (segment === '*' && index < segments.length - 1 ? '**' : segment)).join('/');
+  return glob === '' ? undefined : withDotNames(glob);
+}
+
+/**
+ * A name pattern at any depth below a folder (find's `-name`, a git pathspec): `**` and the name.
+ * find and git have no dot rule, so a name that starts with a wildcard also matches a dot name
+ * (`-name '*obby'` matches `.gobby`): that variant is added.
+ */
+export function anyDepth(name: string): readonly string[] {
+  return withDotNames(`**/${name}`);
+}
+
+/** The glob, and the same with its last segment made to match a dot name when it starts with a wildcard. */
+function withDotNames(glob: string): readonly string[] {
+  const slash = glob.lastIndexOf('/');
+  const last = glob.slice(slash + 1);
+  const dotted = dotName(last);
+  return dotted === undefined ? [glob] : [glob, `${glob.slice(0, slash + 1)}${dotted}`];
+}
+
+/** `*x` → `.*x`, `?x` → `.x`, `[.]x` → `.x`: the names a leading wildcard also matches where no dot rule applies. */
+function dotName(segment: string): string | undefined {
+  if (segment.startsWith('*')) return `.${segment}`;
+  if (segment.startsWith('?')) return `.${segment.slice(1)}`;
+  if (!segment.startsWith('[')) return undefined;
+  const close = segment.indexOf(']', 2);
+  if (close === -1) return undefined;
+  const members = segment.slice(1, close);
+  const negated = members.startsWith('!') || members.startsWith('^');
+  return members.includes('.') !== negated ? `.${segment.slice(close + 1)}` : undefined;
 }
 
 /** A pattern that matches its letters in either case (`-iname`, `-ipath`). */

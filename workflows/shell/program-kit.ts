@@ -93,6 +93,8 @@ export interface ShellEffects {
    * does not know; without a name (one known only at run time), every later program is.
    */
   redefineProgramName(name?: string): void;
+  /** The temporary folder programs use (`$TMPDIR`, else /tmp); dynamic when the command sets TMPDIR to something gobby cannot read. */
+  tmpdir(): string;
   /** Whether the tables know `program` (`pnpm tsc` runs the project's tsc when package.json has no script of that name). */
   knows(program: string): boolean;
   /** A named program or project task the tables do not know. */

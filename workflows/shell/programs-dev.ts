@@ -5,6 +5,8 @@ import { hasOption, optionValues, parseArgv, type OptionSpec } from './argv.js';
 import { PACKAGE_RUNNER, PROJECT_RUNNER } from './programs-code.js';
 import { entries, everythingBelow, loadsForeignCode, onlyAsksVersion, operandsOf, readsOperands, runsTests, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { baseName, isWithin } from './paths.js';
+import { anyDepth } from './find-expression.js';
+import type { PathRef } from './types.js';
 import { literalArg, type Arg } from './words.js';
 
 const TEST_SCRIPT = /^tests?(?:[:_.-].*)?$/;
@@ -13,9 +15,19 @@ const RUN_WORDS = new Set(['run', 'run-script', 'rum', 'urn']);
 
 /** A pathspec names a file or a folder: `git checkout old -- .claude` rewrites everything below it. */
 function writePathspec(path: Arg, fx: ShellEffects): void {
-  fx.write('git', path);
+  for (const ref of pathspecPaths(path, fx)) {
+    fx.write('git', ref);
+    fx.write('git', everythingBelow(fx, ref));
+  }
+}
+
+/** A git pathspec's paths: a glob in it matches at any depth, across `/` (`git rm -r '*.json'` reaches `.claude/settings.json`). */
+function pathspecPaths(path: Arg, fx: ShellEffects): readonly PathRef[] {
   const ref = fx.path(path);
-  fx.write('git', everythingBelow(fx, ref));
+  if (path.dynamic || !/[*?[]/.test(path.value) || path.value.startsWith(':')) return [ref];
+  const folder = fx.path(literalArg(path.value.includes('/') ? path.value.slice(0, path.value.lastIndexOf('/')) || '/' : '.'));
+  const name = path.value.slice(path.value.lastIndexOf('/') + 1);
+  return [ref, ...anyDepth(name).map((glob): PathRef => ({ ...folder, path: `${folder.path === '/' ? '' : folder.path}/${glob}`, dynamic: true }))];
 }
 
 // ---------- git ----------
@@ -210,12 +222,28 @@ function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffec
       else fx.remove('git', everythingBelow(fx));
       return;
     }
-    case 'rm':
-      if (!hasOption(parsed, '--cached')) for (const path of paths) fx.remove('git', path);
+    case 'rm': {
+      // rm's options are flags (`-rf` is not `-f` with a value), but for --pathspec-from-file.
+      const removed = dashDash === -1 ? operandsOf(parseArgv(rest, { long: ['pathspec-from-file'] }), { program: 'git', args: rest, stdinArgs: false }) : paths;
+      if (!rest.some((arg) => arg.value === '--cached')) for (const path of removed) for (const ref of pathspecPaths(path, fx)) fx.remove('git', ref);
       return;
+    }
     case 'mv':
       if (operands.length >= 2) for (const source of operands.slice(0, -1)) fx.move('git', source, operands[operands.length - 1]!);
       return;
+    case 'worktree': {
+      // `git worktree add PATH`: a checkout made there.
+      const added = rest[0]?.value === 'add' ? operandsOf(parseArgv(rest.slice(1), { short: 'bB', long: ['reason'] }), { program: 'git', args: rest.slice(1), stdinArgs: false })[0] : undefined;
+      fx.write('git', added ? everythingBelow(fx, added) : everythingBelow(fx));
+      return;
+    }
+    case 'checkout-index': {
+      // The files it names are rewritten from the index (`-a`: every tracked file).
+      const named = operandsOf(parseArgv(rest, { long: ['prefix', 'stage'] }), { program: 'git', args: rest, stdinArgs: false });
+      if (named.length > 0 && !rest.some((arg) => /^-[a-z]*a|^--all$/.test(arg.value))) for (const path of named) writePathspec(path, fx);
+      else fx.write('git', everythingBelow(fx));
+      return;
+    }
     case 'clone': {
       const [url, directory] = operands;
       if (directory) fx.write('git', directory);
@@ -237,10 +265,8 @@ function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffec
     case 'switch':
     case 'stash':
     case 'bisect':
-    case 'worktree':
     case 'sparse-checkout':
     case 'submodule':
-    case 'checkout-index':
     case 'merge-file':
     case 'read-tree':
       if (!(sub === 'apply' && hasOption(parsed, '--cached'))) fx.write('git', everythingBelow(fx));

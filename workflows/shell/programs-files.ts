@@ -450,7 +450,13 @@ const mktemp: ProgramHandler = (site, fx) => {
   if (hasOption(parsed, '-u', '--dry-run')) return;
   const template = operandsOf(parsed, site)[0];
   const directory = optionValues(parsed, '-p', '--tmpdir')[0];
-  const base = directory ? fx.path(directory).path : '/tmp';
+  // A template with a folder is made there (`mktemp src/xXXXX`); `-t` or `-p` place it in the
+  // temporary folder, which TMPDIR may move (`TMPDIR=. mktemp`): that place is only known at run time then.
+  if (template && template.value.includes('/') && !directory && !hasOption(parsed, '-t')) {
+    fx.write('mktemp', { ...fx.path(template), dynamic: true });
+    return;
+  }
+  const base = directory ? fx.path(directory).path : fx.tmpdir();
   fx.write('mktemp', { path: `${base}/${template ? baseName(template.value) : 'tmp.XXXXXXXXXX'}`, dynamic: true });
 };
 
@@ -497,7 +503,9 @@ const sqlite: ProgramHandler = (site, fx) => {
   const code = [...sql, ...optionValues(parsed, '--cmd')];
   const fromInput = code.length === 0 || optionValues(parsed, '--init').length > 0;
   const readOnly = hasOption(parsed, '--readonly') || (!fromInput && sqliteOnlyReads(code));
-  if (database) (readOnly ? fx.read : fx.write).call(fx, 'sqlite3', database);
+  // A URI filename (`file:data.db?mode=ro`) names the file before its query.
+  const file = database && /^file:/.test(database.value) ? { ...database, value: database.value.replace(/^file:(?:\/\/localhost)?/, '').replace(/\?.*$/, '') } : database;
+  if (file) (readOnly ? fx.read : fx.write).call(fx, 'sqlite3', file);
   // Dot-commands (.shell, .system, .output), SQL that writes other files and SQL read from stdin can do anything.
   if (fromInput || code.some((arg) => arg.dynamic || (/(^|\n)\s*\.|load_extension|\bATTACH\b|writefile|\bedit\s*\(|\bvacuum\b/i.test(arg.value) && !sqliteOnlyReads([arg])))) {
     fx.opaque('sqlite3 runs SQL and dot-commands (.shell, .output) it reads from stdin or a file', 'sqlite3');
@@ -530,9 +538,12 @@ const rsync: ProgramHandler = (site, fx) => {
     // A source ending in `/` is copied as its contents (`rsync -a tmpl/ .claude/`), whatever they are named.
     for (const source of operands) if (!remote(source)) fx.copy('rsync', source, /\/\.?$/.test(source.value) ? everythingBelow(fx, destination) : destination);
     if (operands.some((source) => remote(source))) fx.write('rsync', everythingBelow(fx, destination));
-    if (hasOption(parsed, '--delete', '--delete-before', '--delete-after', '--delete-during', '--delete-excluded', '--remove-source-files')) {
-      fx.remove('rsync', everythingBelow(fx, destination));
+    // --delete removes from the destination whatever the source lacks: any name below it, dot names included.
+    if (hasOption(parsed, '--delete', '--delete-before', '--delete-after', '--delete-during', '--delete-excluded', '--del')) {
+      const below = fx.path(destination).path.replace(/\/$/, '');
+      for (const glob of ['**/*', '**/.*']) fx.remove('rsync', { path: `${below}/${glob}`, dynamic: true });
     }
+    if (hasOption(parsed, '--remove-source-files')) for (const source of operands) if (!remote(source)) fx.remove('rsync', /\/\.?$/.test(source.value) ? everythingBelow(fx, source) : source);
   }
 };
 
