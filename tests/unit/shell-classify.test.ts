@@ -174,6 +174,9 @@ const FALSE_BLOCK_ROWS: readonly Row[] = [
   row('man git-rebase && tldr tar', []),
   row('terraform --version && code --help', [], 'asking any program what it is'),
   // Ordinary work a read-only phase must let through.
+  row('git ls-remote origin', ['git ls-remote', 'network origin']),
+  row('python -m dis x.py && python -m uuid && python -m pydoc json', ['read /repo/x.py'], "standard modules that print"),
+  row("RUSTFLAGS='-D warnings' cargo test", ['test cargo test']),
   row('python -m pytest -c pytest.ini && python3 -um pytest -x && python -W ignore -m pytest', ['test python -m pytest', 'test python3 -m pytest'], "options after -m MODULE are the module's"),
   row('python manage.py test && php artisan test && python -m django test', ['read /repo/manage.py', 'read /repo/artisan', 'test python manage.py test', 'test php artisan test', 'test python -m django test'], "a framework's test command"),
   row('bin/rails test && bundle exec rails test && bin/rspec', ['test rails test', 'test rspec'], "Ruby's binstubs"),
@@ -769,6 +772,22 @@ const BYPASS_ROWS: readonly Row[] = [
   row('java -javaagent:/tmp/a.jar -version', ['opaque'], 'an agent loads code even before -version'),
   row('oxlint --fix src && clang-tidy a.cpp --fix', ['write /repo/src', 'write /repo/a.cpp']),
   row('pyenv install 3.12', ['exec pyenv install']),
+  // Options that load code, write, or run a program, wherever they stand.
+  row('npm --script-shell=/tmp/sh test', ['test npm test', 'opaque'], 'an option before the subcommand'),
+  row('pytest -o pythonpath=/tmp/pp -p plug', ['test pytest', 'opaque']),
+  row('npx vitest run --execArgv=--require=/tmp/r.cjs', ['test vitest', 'opaque']),
+  row('make -nf /tmp/mk', ['read /tmp/mk', 'opaque'], 'a makefile from elsewhere runs $(shell) even in a dry run'),
+  row('go vet -vettool=/tmp/x ./...', ['opaque']),
+  row('go test -c ./pkg', ['write /repo/*.test dyn', 'test go test']),
+  row('mvn test -DargLine=-javaagent:/tmp/a.jar', ['test mvn test', 'opaque']),
+  row("RUSTFLAGS='-C linker=/tmp/lk' cargo test", ['opaque', 'test cargo test']),
+  row('git clone --template=/tmp/t . /tmp/cl', ['opaque', 'git clone', 'network .', 'write /tmp/cl']),
+  row('git clone --separate-git-dir=y . /tmp/cl', ['git clone', 'network .', 'write /repo/y/** dyn', 'write /tmp/cl']),
+  row('git fsck --lost-found', ['write /repo/.git/lost-found/** dyn', 'git fsck']),
+  row('pytest --debug=README.md', ['test pytest', 'write /repo/README.md'], 'the debug log replaces the file'),
+  row('history -w README.md', ['write /repo/README.md'], 'history -w empties it even in a script'),
+  row('python -m pydoc -w json', ['write /repo/*.html dyn']),
+  row('mktemp src/xXXXX && TMPDIR=. mktemp', ['write /repo/src/xXXXX dyn', 'write $TMPDIR/tmp.XXXXXXXXXX dyn']),
 ];
 
 const TABLE: readonly Row[] = [...FALSE_BLOCK_ROWS, ...BYPASS_ROWS];

@@ -229,6 +229,11 @@ export function writesOutputOptions(fx: ShellEffects, program: string, args: rea
     const eq = arg.value.indexOf('=');
     const spelled = (eq === -1 ? arg.value : arg.value.slice(0, eq)).replace(/^-+/, '').toLowerCase();
     const name = spelled.replaceAll('-', '');
+    // pytest's `--debug[=FILE]` writes its debug log, `pytestdebug.log` when no file is named.
+    if (name === 'debug' && program.startsWith('py')) {
+      fx.write(program, eq !== -1 ? { value: arg.value.slice(eq + 1), dynamic: arg.dynamic, unknownAt: -1 } : literalArg('pytestdebug.log'));
+      continue;
+    }
     // `-Dsurefire.reportsDirectory=target/x`: a build property, named like an option.
     if (/^-D[\w.-]+=/.test(arg.value)) {
       pairs(arg.value.slice(2), /$^/);
@@ -306,8 +311,17 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
     const eq = arg.value.indexOf('=');
     const name = (eq === -1 ? arg.value : arg.value.slice(0, eq)).replace(/^-+/, '').replaceAll('-', '').toLowerCase();
     const value = eq !== -1 ? arg.value.slice(eq + 1) : args[i + 1]?.dynamic ? undefined : args[i + 1]?.value;
-    const outsideCode = name === 'nodeoptions' && value !== undefined ? nodeOptionsLoadOutside(value, fx) : undefined;
-    if (outsideCode !== undefined) return `is given --node-options that ${outsideCode}`;
+    const outsideCode = (name === 'nodeoptions' || name === 'execargv' || name === 'nodeoption') && value !== undefined ? nodeOptionsLoadOutside(value.replace(/,/g, ' '), fx) : undefined;
+    if (outsideCode !== undefined) return `is given ${arg.value.split('=')[0]} that ${outsideCode}`;
+    // pytest's `-o pythonpath=/tmp/x`, `-o addopts='-p plugin'`: a search path, or more options, of the caller's choosing.
+    if ((name === 'o' || name === 'overrideini') && program.startsWith('py') && value !== undefined && /^\s*(?:addopts|pythonpath|python_files|required_plugins)\s*=/.test(value)) {
+      const [key, setting] = value.split('=', 2) as [string, string];
+      if (key.trim() === 'addopts' || setting.split(/\s+/).some((entry) => /^(?:\/|~|\.\.)/.test(entry) && !isWithin(fx.path(literalArg(entry)).path, fx.projectRoot))) return `is given -o ${value}, which can load code from anywhere`;
+    }
+    // go's `-vettool=/tmp/x`, `-ldflags=-extld=/tmp/x`, `-toolexec`: a program to run.
+    if (program === 'go' && (name === 'vettool' || (name === 'ldflags' && /extld|linker/.test(value ?? '')))) return `is given ${arg.value.split('=')[0]}, which names a program to run`;
+    // `-DargLine=-javaagent:/tmp/a.jar`, `-Dorg.gradle.jvmargs=…`: JVM options for the test JVM.
+    if (/^-D/.test(arg.value) && /javaagent|agentpath|agentlib/.test(arg.value)) return `is given ${arg.value}, which loads code into the tests' JVM`;
     if (RUNS_A_PROGRAM.test(name) && program === 'go') return `runs its test binaries through \`${value ?? ''}\``;
     if (name === 'config' && program === 'cargo' && value?.includes('=')) return `is given --config ${value}, which can name a program to run`;
     // `--roots=/tmp/x`, `--env-file=~/x`: a path outside the project, given to an option that is no

@@ -8,7 +8,7 @@ import { literalArg, type Arg } from './words.js';
 
 /** Environment variables that make a program load or run code of the setter's choosing. */
 const CODE_INJECTING_VARIABLE =
-  /^(?:PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|CDPATH|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PYTHONINSPECT|PYTHONUSERBASE|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|GIT_\w+|EDITOR|VISUAL|PAGER|MANPAGER|GIT_PAGER|SSH_ASKPASS|SUDO_ASKPASS|LESSOPEN|LESSCLOSE|BROWSER|BASH_FUNC_\S*|npm_config_\w+|NPM_CONFIG_\w+|YARN_\w+|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|DENO_\w+|BUN_\w+|MAKEFLAGS|MAKEFILES|TERMINFO|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|XDG_DATA_HOME|XDG_DATA_DIRS|PIP_CONFIG_FILE|PYTEST_ADDOPTS|PYTEST_PLUGINS|CARGO_HOME|CARGO_\w+|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|GOFLAGS|GOENV)$/;
+  /^(?:PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|CDPATH|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PYTHONINSPECT|PYTHONUSERBASE|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|GIT_\w+|EDITOR|VISUAL|PAGER|MANPAGER|GIT_PAGER|SSH_ASKPASS|SUDO_ASKPASS|LESSOPEN|LESSCLOSE|BROWSER|BASH_FUNC_\S*|npm_config_\w+|NPM_CONFIG_\w+|YARN_\w+|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|DENO_\w+|BUN_\w+|MAKEFLAGS|MAKEFILES|TERMINFO|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|XDG_DATA_HOME|XDG_DATA_DIRS|PIP_CONFIG_FILE|PYTEST_ADDOPTS|PYTEST_PLUGINS|CARGO_HOME|CARGO_\w+|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTFLAGS|RUSTDOCFLAGS|GOFLAGS|GOENV)$/;
 /**
  * Variables that name a program to run (`CC=clang`, `SHELL=/bin/bash`): a bare name is looked up on
  * PATH, like any command; a path (`CC=/tmp/x.sh`) is a file the agent may have written.
@@ -69,6 +69,8 @@ function seenThrough(name: string, fx: ShellEffects, value: Arg | undefined): bo
     // The variable's own earlier value (`:$PATH`) adds nothing new; every other entry must be a fixed folder of the project's or the system's.
     return value.value.split(':').every((entry) => entry === `$${name}` || entry === `\${${name}}` || (entry !== '' && !/[$`*?[]/.test(entry) && projectOrSystem(fx, entry)));
   }
+  // `RUSTFLAGS='-D warnings'` tunes the compiler; a linker, a plugin or a path (`-C linker=/tmp/x`) runs code.
+  if (name === 'RUSTFLAGS' || name === 'RUSTDOCFLAGS') return !value.dynamic && !/link|plugin|[/~]|-Z/.test(value.value);
   return name === 'NODE_OPTIONS' && !value.dynamic && nodeOptionsLoadOutside(value.value, fx) === undefined;
 }
 
@@ -207,6 +209,9 @@ function interpreter(spec: InterpreterSpec): ProgramHandler {
   };
 }
 
+/** Standard modules run with -m that print what they are given (`python -m dis x.py`, `python -m uuid`): their operands are read. */
+const PYTHON_READING_MODULES = new Set(['this', 'site', 'platform', 'sysconfig', 'tokenize', 'timeit', 'calendar', 'dis', 'inspect', 'ast', 'filecmp', 'mimetypes', 'uuid', 'pickletools', 'tabnanny', 'pyclbr', 'symtable', 'sysconfig', 'locale', 'encodings', 'json']);
+
 /** `python -m mypy src` is `mypy src`: tools the tables know by their program name. */
 const PYTHON_TOOL_MODULES = new Set(['mypy', 'pylint', 'flake8', 'pyflakes', 'pycodestyle', 'black', 'isort', 'ruff', 'pyright', 'coverage']);
 
@@ -215,6 +220,10 @@ const PYTHON_TOOL_MODULES = new Set(['mypy', 'pylint', 'flake8', 'pyflakes', 'py
  * `compileall` write `__pycache__` folders next to what they compile.
  */
 const PYTHON_MODULES_THAT_WRITE: Readonly<Record<string, (operands: readonly Arg[], fx: ShellEffects, program: string) => void>> = {
+  // `pydoc -w name` writes name.html here; without -w it prints.
+  pydoc: (operands, fx, program) => {
+    if (operands.some((arg) => arg.value === '-w')) fx.write(program, { path: `${fx.cwd}/*.html`, dynamic: true });
+  },
   'json.tool': (operands, fx, program) => {
     if (operands[0]) fx.read(program, operands[0]);
     if (operands[1]) fx.write(program, operands[1]);
@@ -308,8 +317,9 @@ const python: ProgramHandler = (site, fx) => {
     else if (['pip', 'pip3', 'ensurepip'].includes(module.value)) fx.run([literalArg('pip'), ...rest]);
     else if (PYTHON_TOOL_MODULES.has(module.value)) fx.run([literalArg(module.value), ...rest]);
     else if (['venv', 'virtualenv'].includes(module.value)) for (const dir of rest.filter((arg) => !arg.value.startsWith('-'))) fx.write(site.program, dir);
-    else if (PYTHON_MODULES_THAT_WRITE[module.value]) PYTHON_MODULES_THAT_WRITE[module.value]!(rest.filter((arg) => !arg.value.startsWith('-')), fx, site.program);
-    else if (['this', 'site', 'platform', 'sysconfig', 'tokenize', 'pydoc', 'timeit', 'calendar'].includes(module.value)) return;
+    else if (PYTHON_MODULES_THAT_WRITE[module.value]) PYTHON_MODULES_THAT_WRITE[module.value]!(module.value === 'pydoc' ? rest : rest.filter((arg) => !arg.value.startsWith('-')), fx, site.program);
+    else if (module.value === 'sqlite3') fx.run([literalArg('sqlite3'), ...rest]);
+    else if (PYTHON_READING_MODULES.has(module.value)) for (const file of rest.filter((arg) => !arg.value.startsWith('-'))) fx.read(site.program, file);
     else fx.unknown(`${site.program} -m ${module.value}`);
     return;
   }

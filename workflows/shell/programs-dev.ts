@@ -131,13 +131,14 @@ const git: ProgramHandler = (site, fx) => {
     fx.emit({ kind: 'git', subcommand: sub, changesFiles: true, program: 'git' });
     return;
   }
-  if (sub === 'fetch' || (sub === 'remote' && rest[0]?.value === 'update')) {
+  if (sub === 'fetch' || sub === 'ls-remote' || (sub === 'remote' && rest[0]?.value === 'update')) {
     // Remote-tracking refs and objects only: the working tree, the index and HEAD stay as they are.
     if (rest.some((arg) => arg.dynamic || arg.value.startsWith('--upload-pack'))) fx.opaque('git fetch --upload-pack runs the program it names', 'git');
     fx.emit({ kind: 'git', subcommand: sub, changesFiles: false, program: 'git' });
-    fx.network('git', sub === 'fetch' ? (rest.find((arg) => !arg.value.startsWith('-'))?.value ?? 'origin') : 'remotes');
+    fx.network('git', sub === 'remote' ? 'remotes' : (rest.find((arg) => !arg.value.startsWith('-'))?.value ?? 'origin'));
     return;
   }
+  if (sub === 'fsck' && rest.some((arg) => arg.value === '--lost-found')) here.write('git', { path: `${repository.path}/.git/lost-found/**`, dynamic: true });
   if (GIT_READS.has(sub) || gitSubcommandReads(sub, rest)) {
     // `git diff/log/show --output=FILE` writes what it would print.
     for (let j = 0; j < rest.length; j++) {
@@ -156,7 +157,7 @@ const git: ProgramHandler = (site, fx) => {
     return;
   }
   // `git clone --upload-pack=/tmp/x …`, `git push --receive-pack=…`, `git clone --config core.sshCommand=…`: a program to run.
-  if (rest.some((arg) => /^--(?:upload-pack|receive-pack|exec|config)\b/.test(arg.value) || (sub === 'clone' && /^-[a-zA-Z]*[uc]/.test(arg.value)))) {
+  if (rest.some((arg) => /^--(?:upload-pack|receive-pack|exec|config|template)\b/.test(arg.value) || (sub === 'clone' && /^-[a-zA-Z]*[uc]/.test(arg.value)))) {
     fx.opaque(`git ${sub} is given a program or configuration to run`, 'git');
   }
   fx.emit({ kind: 'git', subcommand: sub, changesFiles: !leavesTheProjectAsItIs(sub, rest, here), program: 'git' });
@@ -245,6 +246,8 @@ function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffec
       return;
     }
     case 'clone': {
+      // `--separate-git-dir DIR`: the repository itself is made there.
+      for (const gitDir of optionValues(parsed, '--separate-git-dir')) fx.write('git', everythingBelow(fx, gitDir));
       const [url, directory] = operands;
       if (directory) fx.write('git', directory);
       else if (url) fx.write('git', literalArg(baseName(url.value).replace(/\.git$/, '')));
@@ -331,7 +334,8 @@ function manager(spec: ManagerSpec): ProgramHandler {
         if (action === 'install+test') runsTests(here, site.program, `${site.program} test`, rest);
         return;
       case 'test':
-        runsTests(here, site.program, `${site.program} ${sub ?? 'test'}`, rest);
+        // Options before the subcommand count too (`npm --script-shell=/tmp/x test`).
+        runsTests(here, site.program, `${site.program} ${sub ?? 'test'}`, [...site.args.slice(0, parsed.rest), ...rest]);
         return;
       case 'read':
         return;
@@ -414,7 +418,6 @@ function testRunner(runner?: string): ProgramHandler {
   };
 }
 
-/** Build tools with goals or tasks: a test goal is a test run, anything else is the named task. */
 /**
  * Gradle's test tasks, written with their project path (`:app:test`, `:core:check`) or as a
  * variant's (`testDebugUnitTest`, `connectedAndroidTest`, `integrationTest`).
@@ -441,6 +444,7 @@ function withoutMavenPairs(program: string, args: readonly Arg[]): readonly Arg[
 const TEST_GOALS = /^(?:test|check|verify|surefire:test|failsafe:integration-test|integration-test|tests|clean)$/;
 
 /**
+ * Build tools with goals or tasks: a test goal is a test run, anything else is the named task.
  * `dryRun`: the options with which nothing runs (make's `-n`, gradle's `-m`). `code`: options whose
  * value is code for the runner itself (`make --eval='x: ; rm -rf src'`).
  */
@@ -452,7 +456,11 @@ function taskRunner(testGoals: RegExp, options: OptionSpec, dryRun: readonly str
     const here = directory ? fx.at(directory) : fx;
     for (const file of optionValues(parsed, '-f', '--file', '--makefile', '-b', '--build-file')) here.read(site.program, file);
     if (optionValues(parsed, ...code).length > 0) here.opaque(`${site.program} is given code of its own to run`, site.program);
-    if (hasOption(parsed, ...dryRun)) return;
+    // A makefile or build script from elsewhere runs its own code (`$(shell …)`, init scripts) even in a dry run.
+    if (hasOption(parsed, ...dryRun)) {
+      loadsForeignCode(here, site.program, site.program, site.args);
+      return;
+    }
     const goals = operandsOf(parsed, site).filter((arg) => !arg.value.includes('=') && !/^\d+$/.test(arg.value));
     if (goals.some((goal) => goal.dynamic)) here.opaque(`${site.program} runs a target named at run time`, site.program);
     else if (goals.length > 0 && goals.every((goal) => REPORT_GOALS.has(goal.value))) return;
@@ -511,6 +519,10 @@ function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>):
       return;
     }
     let action = table[sub.value];
+    // `go vet -vettool=/tmp/x`, `go build -toolexec=…`, `cargo check --config …`: a program or configuration from elsewhere, whatever the subcommand.
+    if (action !== 'test') loadsForeignCode(fx, site.program, `${site.program} ${sub.value}`, site.args);
+    // `go test -c` leaves the test binary in the working directory.
+    if (site.program === 'go' && sub.value === 'test' && site.args.some((arg) => arg.value === '-c')) fx.write('go', { path: `${fx.cwd}/*.test`, dynamic: true });
     // A check changes nothing (`cargo fmt --check`, `dotnet format --verify-no-changes`); a fix does (`cargo clippy --fix`).
     if (/^(?:fmt|format)$/.test(sub.value) && site.args.some((arg) => arg.value === '--check' || arg.value === '--verify-no-changes')) action = 'read';
     if (action === 'read' && site.args.some((arg) => arg.value === '--fix' || arg.value === '--allow-dirty' || (sub.value === 'audit' && arg.value === 'fix'))) action = 'write';

@@ -31,7 +31,7 @@ const PURE_PROGRAMS = [
   'printenv', 'tput', 'clear', 'numfmt', 'tr', 'logname', 'users', 'who', 'w', 'lscpu', 'lsblk', 'vmstat',
   'iostat', 'mpstat', 'sensors', 'jobs', 'dirs', 'umask', 'ulimit', 'times', 'shift', 'return',
   'exit', 'break', 'continue', 'wait', 'set', 'unset', 'shopt', 'getopts', 'let', 'local', 'declare',
-  'typeset', 'readonly', 'export', 'read', 'unalias', 'caller', 'disown', 'history', 'help', 'hash',
+  'typeset', 'readonly', 'export', 'read', 'unalias', 'caller', 'disown', 'help', 'hash',
   'compgen', 'complete', 'compopt', 'bc', 'date', 'hostname', 'realpath', 'readlink', 'dmesg', 'c++filt',
   'arp', 'getent', 'lsmod', 'last', 'lastlog', 'nvidia-smi', 'pkg-config', 'sw_vers', 'pg_isready', 'lsusb', 'lspci',
 ];
@@ -445,6 +445,15 @@ const split: ProgramHandler = (site, fx) => {
   fx.write(site.program, { value: `${prefix}*`, dynamic: true, unknownAt: operands[1]?.unknownAt ?? -1 });
 };
 
+/** `history -w FILE` (or `-a`, `-n`, `-r`): the history file, `$HISTFILE` when none is named; -w writes it even in a script, emptying it. */
+const history: ProgramHandler = (site, fx) => {
+  const mode = site.args.find((arg) => /^-[a-z]*[wanr]/.test(arg.value));
+  if (mode === undefined) return;
+  const file = site.args.find((arg) => !arg.value.startsWith('-')) ?? { value: '$HISTFILE', dynamic: true, unknownAt: 0 };
+  if (/[wa]/.test(mode.value)) fx.write('history', file);
+  else fx.read('history', file);
+};
+
 const mktemp: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { short: 'p', long: ['tmpdir', 'suffix'] });
   if (hasOption(parsed, '-u', '--dry-run')) return;
@@ -683,6 +692,7 @@ export const FILE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['patch', { handle: patch }],
   ...entries(split, 'split', 'csplit'),
   ['mktemp', { handle: mktemp }],
+  ['history', { handle: history }],
   ...entries(editor, 'vi', 'vim', 'nvim', 'view', 'ex', 'ed', 'emacs', 'nano', 'pico', 'micro', 'joe', 'kak', 'hx'),
   ['sqlite3', { handle: sqlite }],
   ...entries(manual, 'man', 'info', 'apropos', 'whatis', 'tldr'),
