@@ -220,7 +220,9 @@ export function sweepsUntrackedGround(invocation: ShellInvocation, ground: Prote
  */
 export function linkToGround(invocation: ShellInvocation, ground: ProtectedGround): GuardDenial | null {
   const program = invocation.program.slice(invocation.program.lastIndexOf('/') + 1);
-  if (program !== 'ln' && program !== 'link') return null;
+  // `cp -s` and `cp -l` (`-al`) make links instead of copies.
+  const copiesAsLinks = program === 'cp' && invocation.args.some((arg) => arg === '--symbolic-link' || arg === '--link' || /^-[a-zA-Z]*[sl]/.test(arg));
+  if (program !== 'ln' && program !== 'link' && !copiesAsLinks) return null;
   const operands: string[] = [];
   let intoFolder = false;
   let folder: string | undefined;

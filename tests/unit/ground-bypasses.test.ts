@@ -188,6 +188,14 @@ describe("gobby's own ground, spelled another way", () => {
     ['rsync --remove-source-files .claude/settings.json /tmp/', 'protected-file'],
     ["sqlite3 file:/home/dev/.gobby/gobby.db 'delete from x'", 'protected-file'],
     ['mktemp .gobby/xXXXX', 'protected-file'],
+    // Links made by cp; compressors' and csplit's output names; curl's URL globs.
+    ['cp -s .claude/settings.json /tmp/r', 'protected-file'],
+    ['cp -al .claude /tmp/cl', 'protected-file'],
+    ['gzip -f -S son .claude/settings.j', 'protected-file'],
+    ['gunzip -f .claude/settings.json.gz', 'protected-file'],
+    ["csplit -s -f .claude/settings.json -b '%.0d' /tmp/x 2", 'protected-file'],
+    [`curl 'http://127.0.0.1:{${PORT},1}/'`, 'daemon-network'],
+    [`curl 'http://127.0.0.1:[${PORT - 3}-${PORT + 3}]/'`, 'daemon-network'],
     // A program's name made to run something else first.
     ['hash -p /bin/rm ls; ls -rf .claude', 'protected-file'],
     ['BASH_CMDS[ls]=/bin/rm; ls -rf .claude', 'protected-file'],
@@ -351,6 +359,7 @@ describe("gobby's own ground, spelled another way", () => {
     'shopt -s dotglob && ls * && rm -rf dist/* && shopt -s extglob && rm -rf build/!(keep) && rm -rf !(src)',
     "find . -name '*.log' -not -path './node_modules/*' -delete && find . -path ./node_modules -prune -o -name '*.tmp' -delete && find src -type f -delete && find . -path ./.gobby -prune -o -name '*.yaml' -delete",
     "alias ll='ls -la' && ll && ls .claude && hash -r && cat .claude/settings.json",
+    "cp -a src /tmp/x && gzip -k notes.txt && gunzip -f /tmp/a.gz && curl 'https://example.com/{a,b}' && csplit -f /tmp/part f 5",
     `kill ${PORT}`,
     'GOBBY_HOME=/tmp/scratch; echo 1 > $GOBBY_HOME/config.json',
     'out=dist; rm -rf $out && mkdir $out && port=3000 && curl localhost:$port/health',

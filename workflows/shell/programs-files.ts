@@ -394,16 +394,30 @@ const zip: ProgramHandler = (site, fx) => {
 };
 
 /** gzip and friends replace each file with its (de)compressed twin unless told to keep it or print. */
+/** Each compressor's own suffix, which compressing adds and decompressing takes off. */
+const COMPRESSED_SUFFIX: Readonly<Record<string, string>> = { gzip: '.gz', gunzip: '.gz', bzip2: '.bz2', bunzip2: '.bz2', xz: '.xz', unxz: '.xz', zstd: '.zst', unzstd: '.zst', lz4: '.lz4', brotli: '.br', compress: '.Z', uncompress: '.Z' };
+
+/**
+ * gzip and its kind replace each file with the compressed one (`a` → `a.gz`) or, decompressing,
+ * the other way (`a.gz` → `a`); `-S` sets the suffix (`gzip -S son settings.j` makes
+ * `settings.json`). The written name is the one judged.
+ */
 const compressor: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { short: 'SbT', long: ['suffix', 'threads'] });
   const toStdout = hasOption(parsed, '-c', '--stdout', '--to-stdout', '-l', '--list', '-t', '--test');
   const keep = hasOption(parsed, '-k', '--keep');
+  const decompress = /^(?:un|gunzip|bunzip2)/.test(site.program) || hasOption(parsed, '-d', '--decompress', '--uncompress');
+  const suffixArg = optionValues(parsed, '-S', '--suffix')[0];
+  const suffix = suffixArg?.value ?? COMPRESSED_SUFFIX[site.program] ?? '';
   for (const file of operandsOf(parsed, site)) {
-    if (toStdout) fx.read(site.program, file);
-    else {
-      fx.write(site.program, file);
-      if (!keep) fx.remove(site.program, file);
+    if (toStdout) {
+      fx.read(site.program, file);
+      continue;
     }
+    fx.read(site.program, file);
+    const named = decompress ? (file.value.endsWith(suffix) && suffix !== '' ? file.value.slice(0, -suffix.length) : file.value) : file.value + suffix;
+    fx.write(site.program, { ...file, value: named, dynamic: file.dynamic || suffixArg?.dynamic === true });
+    if (!keep) fx.remove(site.program, file);
   }
 };
 
@@ -452,6 +466,15 @@ const history: ProgramHandler = (site, fx) => {
   const file = site.args.find((arg) => !arg.value.startsWith('-')) ?? { value: '$HISTFILE', dynamic: true, unknownAt: 0 };
   if (/[wa]/.test(mode.value)) fx.write('history', file);
   else fx.read('history', file);
+};
+
+/** csplit FILE PATTERN…: the pieces are `<prefix>NN` (`-f`, default `xx`), and `-b '%.0d'` can make the first one the prefix itself. */
+const csplit: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'fbn', long: ['prefix', 'suffix-format', 'digits'] });
+  const operands = operandsOf(parsed, site);
+  if (operands[0] && operands[0].value !== '-') fx.read('csplit', operands[0]);
+  const prefix = optionValues(parsed, '-f', '--prefix')[0] ?? literalArg('xx');
+  fx.write('csplit', { ...prefix, value: `${prefix.value}*`, dynamic: true });
 };
 
 const mktemp: ProgramHandler = (site, fx) => {
@@ -690,7 +713,8 @@ export const FILE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['zip', { handle: zip }],
   ...entries(compressor, 'gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'zstd', 'unzstd', 'lz4', 'brotli', 'compress', 'uncompress'),
   ['patch', { handle: patch }],
-  ...entries(split, 'split', 'csplit'),
+  ['split', { handle: split }],
+  ['csplit', { handle: csplit }],
   ['mktemp', { handle: mktemp }],
   ['history', { handle: history }],
   ...entries(editor, 'vi', 'vim', 'nvim', 'view', 'ex', 'ed', 'emacs', 'nano', 'pico', 'micro', 'joe', 'kak', 'hx'),

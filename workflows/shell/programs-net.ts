@@ -17,6 +17,32 @@ const CURL_VALUES: OptionSpec = {
   long: ['output', 'dump-header', 'data', 'data-raw', 'data-binary', 'data-urlencode', 'data-ascii', 'json', 'header', 'request', 'user', 'user-agent', 'referer', 'upload-file', 'form', 'form-string', 'cookie', 'cookie-jar', 'config', 'max-time', 'proxy', 'write-out', 'cert', 'key', 'cacert', 'capath', 'connect-timeout', 'retry', 'retry-delay', 'retry-max-time', 'range', 'output-dir', 'url', 'resolve', 'connect-to', 'interface', 'limit-rate', 'max-filesize', 'proto', 'proto-redir', 'quote', 'time-cond', 'trace', 'trace-ascii', 'stderr', 'unix-socket', 'abstract-unix-socket', 'variable', 'expand-url', 'aws-sigv4', 'oauth2-bearer', 'etag-save', 'etag-compare', 'libcurl', 'hsts', 'alt-svc', 'netrc-file', 'local-port', 'dns-servers', 'doh-url', 'preproxy', 'proxy-user', 'socks5', 'socks5-hostname', 'socks4', 'socks4a', 'noproxy', 'ftp-port', 'krb', 'mail-from', 'mail-rcpt', 'pinnedpubkey', 'request-target', 'ciphers', 'max-redirs', 'keepalive-time', 'speed-limit', 'speed-time', 'continue-at', 'create-file-mode', 'delegation', 'parallel-max', 'happy-eyeballs-timeout-ms', 'expect100-timeout'],
 };
 
+/** More URLs than this from one curl glob are not listed: the command is opaque then. */
+const MAX_CURL_URLS = 64;
+
+/** The URLs curl makes from one with `{a,b}` sets and `[1-5]`/`[a-c]` ranges; undefined past MAX_CURL_URLS. */
+function curlGlob(url: string): string[] | undefined {
+  const glob = /\{([^{}]*)\}|\[(\d+)-(\d+)(?::\d+)?\]|\[([a-zA-Z])-([a-zA-Z])\]/.exec(url);
+  if (glob === null) return [url];
+  let choices: string[];
+  if (glob[1] !== undefined) choices = glob[1].split(',');
+  else if (glob[2] !== undefined) {
+    const [from, to] = [Number(glob[2]), Number(glob[3])];
+    if (to - from >= MAX_CURL_URLS) return undefined;
+    choices = [];
+    for (let n = from; n <= to; n++) choices.push(String(n).padStart(glob[2].length, '0'));
+  } else {
+    choices = [];
+    for (let c = glob[4]!.charCodeAt(0); c <= glob[5]!.charCodeAt(0); c++) choices.push(String.fromCharCode(c));
+  }
+  const urls: string[] = [];
+  for (const choice of choices) {
+    const rest = curlGlob(url.slice(0, glob.index) + choice + url.slice(glob.index + glob[0].length));
+    if (rest === undefined || urls.push(...rest) > MAX_CURL_URLS) return undefined;
+  }
+  return urls;
+}
+
 const curl: ProgramHandler = (site, fx) => {
   if (onlyAsksVersion(site.args)) return;
   const parsed = parseArgv(site.args, CURL_VALUES);
@@ -25,7 +51,13 @@ const curl: ProgramHandler = (site, fx) => {
     fx.opaque(`curl reads its options from \`${config.value}\``, 'curl');
   }
   const urls = [...operandsOf(parsed, site), ...optionValues(parsed, '--url')];
-  for (const url of urls) fx.network('curl', url.value);
+  // curl expands `{a,b}` and `[1-9]` in a URL itself, unless -g: each URL it makes is a target.
+  const globbing = !hasOption(parsed, '-g', '--globoff');
+  for (const url of urls) {
+    const expanded = globbing ? curlGlob(url.value) : [url.value];
+    if (expanded === undefined) fx.opaque(`curl reaches URLs made from \`${url.value}\`, too many to list`, 'curl');
+    else for (const target of expanded) fx.network('curl', target);
+  }
   const directory = optionValues(parsed, '--output-dir')[0];
   const here = directory ? fx.at(directory) : fx;
   for (const out of optionValues(parsed, '-o', '--output')) if (out.value !== '-') here.write('curl', out);
