@@ -788,6 +788,14 @@ const BYPASS_ROWS: readonly Row[] = [
   row('history -w README.md', ['write /repo/README.md'], 'history -w empties it even in a script'),
   row('python -m pydoc -w json', ['write /repo/*.html dyn']),
   row('mktemp src/xXXXX && TMPDIR=. mktemp', ['write /repo/src/xXXXX dyn', 'write $TMPDIR/tmp.XXXXXXXXXX dyn']),
+  // Paths through what the command opened or linked itself.
+  row('exec 3<src; echo x > /dev/fd/3/a.ts', ['read /repo/src', 'write /repo/src/a.ts'], 'a descriptor opened on a folder'),
+  row('exec 3<src; exec 4<&3; cat /proc/self/fd/4/a.ts', ['read /repo/src', 'read /repo/src/a.ts']),
+  row('echo x > /dev/fd/5/y', ['write /dev/fd/5/y dyn'], 'a descriptor gobby did not see opened'),
+  row('cd /tmp; shopt -s cdable_vars; p=/repo/src; cd p; echo x > a.ts', ['write /repo/src/a.ts dyn'], 'cd to the folder a variable names'),
+  row('ln -s /repo/README.md /tmp/r && : > /tmp/r', ['write /tmp/r', 'write /repo/README.md'], 'a write through a link made just before'),
+  row('cp -s /repo/README.md /tmp/r && echo > /tmp/r', ['copy /repo/README.md -> /tmp/r', 'write /repo/README.md']),
+  row('ln -s /repo/src /tmp/v && echo x > /tmp/v/a.ts', ['write /tmp/v', 'write /repo/src/a.ts']),
 ];
 
 const TABLE: readonly Row[] = [...FALSE_BLOCK_ROWS, ...BYPASS_ROWS];

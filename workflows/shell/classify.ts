@@ -57,6 +57,8 @@ const DEVICE_SOCKET = /^\/dev\/(?:tcp|udp)\/([^/]+)\/([^/]+)$/;
 const WRITES_THROUGH_DESCRIPTOR = /^\/dev\/stdin$|^\/dev\/fd\/(?![12]$)\d+$|^\/proc\/(?:self|thread-self|\$\$|\$BASHPID)\/fd\/(?![12]$)\d+$/;
 /** The process's own view of its working directory and root. */
 const PROC_SELF_LINK = /^\/proc\/(?:self|thread-self)\/(cwd|root)(?=\/|$)/;
+/** A path through an open file descriptor: `/dev/fd/3`, `/proc/self/fd/3`. */
+const DESCRIPTOR_PATH = /^\/(?:dev\/fd|proc\/(?:self|thread-self)\/fd)\/(\d+)(?=\/|$)/;
 const DEFAULT_PORTS: Readonly<Record<string, number>> = { http: 80, https: 443, ws: 80, wss: 443, ftp: 21, ssh: 22 };
 
 interface Run {
@@ -469,6 +471,17 @@ function visitRedirects(run: Run, redirects: readonly Redirection[], scope: Scop
   visitNested(run, nested, scope, depth, reparses);
 }
 
+function openDescriptors(fx: CommandEffects, redirects: readonly Redirection[], env: WordEnv): void {
+  for (const redirect of redirects) {
+    if (redirect.type !== 'Redirect' || redirect.descriptor?.type !== 'FileDescriptor' || !redirect.target) continue;
+    const target = renderWord(redirect.target, env, []);
+    const duplicated = redirect.operator === '<&' || redirect.operator === '>&';
+    const from = duplicated && /^\d+$/.test(target.value) ? fx.scope.descriptors.get(Number(target.value)) : undefined;
+    const path = target.dynamic || (duplicated && from === undefined) ? undefined : (from ?? fx.path(target).path);
+    fx.scope.openDescriptor(redirect.descriptor.value, path);
+  }
+}
+
 function applyRedirect(fx: CommandEffects, redirect: Redirection, env: WordEnv, nested: NestedScript[]): void {
   switch (redirect.type) {
     case 'HereDoc':
@@ -569,6 +582,8 @@ function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>,
   // `export PAGER=cat`, `declare PYTHONPATH=src`: the value as rendered among the arguments.
   if (assignments !== undefined) for (const assignment of assignments) checkAssignment(assignment.name, fx, assignedValue(assignment, args), fixedIndex(assignment, env));
   if (redirects !== undefined) for (const redirect of redirects) applyRedirect(fx, redirect, env, nested);
+  // `exec 3<dir` opens a descriptor for the rest of the shell: `/dev/fd/3/x` is then `dir/x`.
+  if (redirects !== undefined && args.length === 0 && name?.value === 'exec') openDescriptors(fx, redirects, env);
   if (nested.length > 0) visitNested(run, nested, scope, depth, reparses);
   if (name !== undefined) runCommand(fx, name, args, false, true);
   else if (args.length > 0) runCommand(fx, args[0]!, args.slice(1), false, true);
@@ -793,7 +808,7 @@ function changeDirectory(fx: CommandEffects, name: string, args: readonly Arg[])
   const home = fx.runState.home;
   if (!target) destination = home === null ? { path: before, dynamic: true } : { path: home, dynamic: false };
   else if (target.value === '-' && !target.dynamic) destination = scope.previous === null ? { path: before, dynamic: true } : { path: scope.previous, dynamic: false };
-  else destination = fx.path(target);
+  else destination = cdableVariable(fx, target) ?? fx.path(target);
   if (name === 'pushd') scope.pushDirectory(before);
   scope.previous = before;
   if (destination.path.length > MAX_PATH) fx.opaque(`cd to a path longer than ${MAX_PATH} characters`);
@@ -804,6 +819,27 @@ function changeDirectory(fx: CommandEffects, name: string, args: readonly Arg[])
     // so `cd .cl* && rm settings.local.json` still names `.cl*/settings.local.json`.
     if (destination.path.startsWith('/')) scope.cwd = destination.path;
   }
+}
+
+/**
+ * With `shopt -s cdable_vars`, `cd p` goes to the folder held by the variable p when there is no
+ * folder p here: gobby cannot tell which, so the variable's folder is where later relative paths
+ * are placed, as only one possibility (`p=~/.claude; cd p; echo > settings.json`).
+ */
+function cdableVariable(fx: CommandEffects, target: Arg): PathRef | undefined {
+  if (target.dynamic || target.value.includes('/') || !fx.runState.command.includes('cdable_vars')) return undefined;
+  const value = fx.scope.variables.get(target.value);
+  if (typeof value !== 'string' || value === '') return undefined;
+  return { path: fx.path(literalArg(value)).path, dynamic: true };
+}
+
+/** A path through a symbolic link the command made earlier: the target's path, and the rest below it. */
+function throughNewLinks(ref: PathRef, links: ReadonlyMap<string, string>): PathRef {
+  for (const [link, target] of links) {
+    if (ref.path === link) return { ...ref, path: target };
+    if (ref.path.startsWith(`${link}/`)) return { ...ref, path: normalizeAbsolute(target + ref.path.slice(link.length)) };
+  }
+  return ref;
 }
 
 function networkEffect(program: string, target: string): ShellEffect {
@@ -848,10 +884,15 @@ class CommandEffects implements ShellEffects {
   }
 
   path(arg: Arg): PathRef {
+    const ref = this.resolve(arg);
+    return this.scope.links.size === 0 ? ref : throughNewLinks(ref, this.scope.links);
+  }
+
+  private resolve(arg: Arg): PathRef {
     if (arg.unknownAt === 0) return { path: arg.value, dynamic: true };
     if (arg.value.startsWith('/')) {
       const path = normalizeAbsolute(arg.value);
-      return path.startsWith('/proc/') ? this.throughProc(path, arg.dynamic) : { path, dynamic: arg.dynamic };
+      return path.startsWith('/proc/') || path.startsWith('/dev/fd/') ? this.throughProc(path, arg.dynamic) : { path, dynamic: arg.dynamic };
     }
     const path = resolveAgainst(this.scope.cwd, arg.value);
     return this.scope.cwdKnown ? { path, dynamic: arg.dynamic } : { path, dynamic: true, unplaced: true };
@@ -859,6 +900,14 @@ class CommandEffects implements ShellEffects {
 
   /** `/proc/self/cwd/x` is `x` in the working directory, `/proc/self/root/x` is `/x`. */
   private throughProc(path: string, dynamic: boolean): PathRef {
+    // `/dev/fd/3/x` after `exec 3<dir`: x in that folder; a descriptor gobby did not see open may be anything.
+    const descriptor = DESCRIPTOR_PATH.exec(path);
+    if (descriptor !== null) {
+      const rest = path.slice(descriptor[0].length);
+      const opened = this.scope.descriptors.get(Number(descriptor[1]));
+      if (opened !== undefined) return { path: normalizeAbsolute(`${opened}${rest}`), dynamic };
+      return rest === '' ? { path, dynamic } : { path, dynamic: true, unplaced: true };
+    }
     const match = PROC_SELF_LINK.exec(path);
     if (match === null) return { path, dynamic };
     const rest = path.slice(match[0].length);
@@ -950,6 +999,10 @@ class CommandEffects implements ShellEffects {
 
   knows(program: string): boolean {
     return PROGRAMS.has(program);
+  }
+
+  linkMade(link: string, target: string): void {
+    this.scope.addLink(link, target);
   }
 
   tmpdir(): string {

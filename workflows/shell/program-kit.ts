@@ -95,6 +95,8 @@ export interface ShellEffects {
   redefineProgramName(name?: string): void;
   /** The temporary folder programs use (`$TMPDIR`, else /tmp); dynamic when the command sets TMPDIR to something gobby cannot read. */
   tmpdir(): string;
+  /** A symbolic link made at `link` (absolute) to `target` (absolute): later paths through it are the target's. */
+  linkMade(link: string, target: string): void;
   /** Whether the tables know `program` (`pnpm tsc` runs the project's tsc when package.json has no script of that name). */
   knows(program: string): boolean;
   /** A named program or project task the tables do not know. */

@@ -17,7 +17,7 @@ import {
   type ShellEffects,
   writesOutputOptions,
 } from './program-kit.js';
-import { baseName } from './paths.js';
+import { baseName, dirName, normalizeAbsolute, resolveAgainst } from './paths.js';
 import { selectedBelow } from './find-expression.js';
 import { inspectSedScript } from './sed-script.js';
 import type { PathRef } from './types.js';
@@ -224,6 +224,8 @@ const cpLike = (kind: 'copy' | 'move', spec: OptionSpec = CP_OPTIONS): ProgramHa
     else fx.move(site.program, source, destination);
   }
   if (kind === 'copy' && hasOption(parsed, '-l', '--link')) writesThroughHardLinks(fx, site.program, operands);
+  // `cp -s` makes symbolic links (to absolute sources, or relative ones in the destination's folder).
+  if (kind === 'copy' && hasOption(parsed, '-s', '--symbolic-link')) writesThroughNewSymlinks(fx, operands, destination);
   if (operands.length === 0) fx.write(site.program, destination);
 };
 
@@ -235,8 +237,27 @@ const ln: ProgramHandler = (site, fx) => {
   if (target) fx.write('ln', target);
   else if (operands.length === 1) fx.write('ln', { value: baseName(operands[0]!.value), dynamic: operands[0]!.dynamic, unknownAt: operands[0]!.unknownAt });
   else if (operands.length > 1) fx.write('ln', operands[operands.length - 1]!);
-  if (!hasOption(parsed, '-s', '--symbolic')) writesThroughHardLinks(fx, site.program, target || operands.length === 1 ? operands : operands.slice(0, -1));
+  const files = target || operands.length === 1 ? operands : operands.slice(0, -1);
+  if (!hasOption(parsed, '-s', '--symbolic')) writesThroughHardLinks(fx, site.program, files);
+  else writesThroughNewSymlinks(fx, files, target ?? (operands.length > 1 ? operands[operands.length - 1] : undefined));
 };
+
+/**
+ * A symbolic link made now is not on disk yet when the daemon looks for links, so the shell
+ * remembers it: a later path through it in the same command (`ln -s ~/app/README.md /tmp/r && :
+ * > /tmp/r`) is the file it points to. A relative target is read from the link's folder.
+ */
+function writesThroughNewSymlinks(fx: ShellEffects, files: readonly Arg[], place: Arg | undefined): void {
+  if (place === undefined || place.dynamic) return;
+  const link = fx.path(place).path;
+  for (const file of files) {
+    if (file.dynamic) continue;
+    const target = file.value.startsWith('/') ? normalizeAbsolute(file.value) : resolveAgainst(dirName(link), file.value);
+    // One source into an existing folder lands inside it under its own name; the shell cannot tell which.
+    fx.linkMade(link, target);
+    fx.linkMade(`${link}/${baseName(file.value)}`, target);
+  }
+}
 
 /**
  * A hard link is the same file under a second name: writing one writes the other, wherever the

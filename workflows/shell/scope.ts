@@ -11,6 +11,8 @@
 export type VariableValue = string | { readonly glob: string };
 
 const NO_VARIABLES: ReadonlyMap<string, VariableValue> = new Map();
+const NO_DESCRIPTORS: ReadonlyMap<number, string> = new Map();
+const NO_LINKS: ReadonlyMap<string, string> = new Map();
 
 /** A function's body as the parser gave it (its span is what a call costs the revisit budget). */
 export interface FunctionBody {
@@ -29,10 +31,26 @@ export class Scope {
     public functions: ReadonlyMap<string, FunctionBody>,
     /** Variables whose value is known text; any other variable is only known at run time. */
     public variables: ReadonlyMap<string, VariableValue> = NO_VARIABLES,
+    /** File descriptors `exec 3<path` opened on a known path (`/dev/fd/3/x` is then `path/x`). */
+    public descriptors: ReadonlyMap<number, string> = NO_DESCRIPTORS,
+    /** Symbolic links the command made, link → target (both absolute): not on disk when the daemon looked. */
+    public links: ReadonlyMap<string, string> = NO_LINKS,
   ) {}
 
   clone(): Scope {
-    return new Scope(this.cwd, this.cwdKnown, this.previous, this.dirStack, this.functions, this.variables);
+    return new Scope(this.cwd, this.cwdKnown, this.previous, this.dirStack, this.functions, this.variables, this.descriptors, this.links);
+  }
+
+  addLink(link: string, target: string): void {
+    this.links = new Map(this.links).set(link, target);
+  }
+
+  /** `path` undefined: closed, or opened on something only known at run time. */
+  openDescriptor(fd: number, path: string | undefined): void {
+    const next = new Map(this.descriptors);
+    if (path === undefined) next.delete(fd);
+    else next.set(fd, path);
+    this.descriptors = next;
   }
 
   /** `value` undefined: the variable is set to something only known at run time (or unset). */
@@ -88,6 +106,15 @@ export class Scope {
         changed = true;
       }
     }
+    // A link made on either path may be there: links are kept, not dropped.
+    if (other.links !== this.links) for (const [link, target] of other.links) if (this.links.get(link) !== target) this.addLink(link, target);
+    if (other.descriptors !== this.descriptors) {
+      for (const [fd, path] of this.descriptors) {
+        if (other.descriptors.get(fd) === path) continue;
+        this.openDescriptor(fd, undefined);
+        changed = true;
+      }
+    }
     return changed;
   }
 
@@ -97,6 +124,7 @@ export class Scope {
     this.previous = null;
     this.dirStack = [];
     this.variables = NO_VARIABLES;
+    this.descriptors = NO_DESCRIPTORS;
   }
 
   /** `eval` of code built at run time may have set any variable. */
@@ -111,5 +139,7 @@ export class Scope {
     this.dirStack = other.dirStack;
     this.functions = other.functions;
     this.variables = other.variables;
+    this.descriptors = other.descriptors;
+    this.links = other.links;
   }
 }
