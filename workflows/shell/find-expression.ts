@@ -36,8 +36,15 @@ export function selectedBelow(root: string, args: readonly { readonly value: str
   return [...new Set(selection(alternatives))];
 }
 
-function readAlternatives(root: string, args: readonly { readonly value: string; readonly dynamic: boolean }[], reader: { at: number; dynamic: boolean }): Item[][] {
+/** Deeper groups than this are not read: the expression then selects what only run time knows. */
+const MAX_GROUP_DEPTH = 32;
+
+function readAlternatives(root: string, args: readonly { readonly value: string; readonly dynamic: boolean }[], reader: { at: number; dynamic: boolean }, depth = 0): Item[][] {
   const alternatives: Item[][] = [[]];
+  if (depth > MAX_GROUP_DEPTH) {
+    reader.dynamic = true;
+    return alternatives;
+  }
   let negated = false;
   for (; reader.at < args.length; reader.at++) {
     const { value, dynamic } = args[reader.at]!;
@@ -45,7 +52,7 @@ function readAlternatives(root: string, args: readonly { readonly value: string;
     if (value === ')') break;
     if (value === '(') {
       reader.at++;
-      current.push({ kind: 'group', alternatives: readAlternatives(root, args, reader), negated });
+      current.push({ kind: 'group', alternatives: readAlternatives(root, args, reader, depth + 1), negated });
     } else if (value === '-o' || value === '-or' || value === ',') alternatives.push([]);
     else if (value === '!' || value === '-not') {
       negated = !negated;
