@@ -62,7 +62,7 @@ function namesInside(patterns: readonly string[], p: number, names: readonly str
     for (let skip = n; skip < names.length; skip++) if (namesInside(patterns, p + 1, names, skip, false)) return true;
     return false;
   }
-  return segmentMatches(patterns[p]!, names[n]!) && namesInside(patterns, p + 1, names, n + 1, true);
+  return segmentMatches(patterns[p]!, names[n]!, patterns[p - 1] !== '**') && namesInside(patterns, p + 1, names, n + 1, true);
 }
 
 /** A read of everything below a folder (`grep -r x ~`, `tar -c ~/.gobby`: `<folder>/**`) that holds `file`. */
@@ -79,7 +79,9 @@ export function namesByGlob(path: string, file: string): boolean {
 
 /**
  * Segment by segment; a `**` segment (the classifier's "any depth below": `find . -name x -delete`
- * deletes `<root>`, `**`, `x`) matches any number of segments, dot folders included, as find walks them.
+ * deletes `<root>`, `**`, `x`) matches any number of segments, dot folders included, as find walks
+ * them, and the segment after it has no dot rule either: find's `-name '*obby'` and a git
+ * pathspec `'*obby'` match `.gobby`.
  */
 export function globMatches(glob: string, path: string): boolean {
   const patterns = glob.split('/');
@@ -96,7 +98,7 @@ function segmentsMatch(patterns: readonly string[], p: number, names: readonly s
     for (let skip = n; skip <= names.length; skip++) if (segmentsMatch(patterns, p + 1, names, skip)) return true;
     return false;
   }
-  return n < names.length && segmentMatches(patterns[p]!, names[n]!) && segmentsMatch(patterns, p + 1, names, n + 1);
+  return n < names.length && segmentMatches(patterns[p]!, names[n]!, patterns[p - 1] !== '**') && segmentsMatch(patterns, p + 1, names, n + 1);
 }
 
 /** No file name is longer (Linux NAME_MAX): a longer pattern segment names nothing. */
@@ -107,10 +109,10 @@ const NAME_MAX = 255;
  * `*` would make one backtrack for ever): the classic scan that returns to the last `*`, so the
  * work is at most the two lengths multiplied, and the pattern is at most NAME_MAX long.
  */
-export function segmentMatches(extended: string, name: string): boolean {
+export function segmentMatches(extended: string, name: string, dotRule = true): boolean {
   if (extended.length > NAME_MAX) return false;
   const pattern = plainGlob(extended);
-  if (name.startsWith('.') && !pattern.startsWith('.')) return false;
+  if (dotRule && name.startsWith('.') && !pattern.startsWith('.')) return false;
   let p = 0;
   let n = 0;
   let star = -1;

@@ -13,7 +13,7 @@ import { filteredText, literalInput, printedText, printsText, substitutionOutput
 import { PROGRAMS, programForPath } from './programs.js';
 import { Scope, type FunctionBody, type VariableValue } from './scope.js';
 import type { PathRef, ShellAnalysis, ShellContext, ShellEffect, ShellEffectKind, ShellInvocation, SignalTarget } from './types.js';
-import { codeInValues, collectNestedScripts, globOptionsOf, subscriptCode, literalArg, renderWord, renderWordFields, type Arg, type GlobOptions, type NestedScript, type WordEnv } from './words.js';
+import { codeInValues, collectNestedScripts, subscriptCode, literalArg, renderWord, renderWordFields, type Arg, type GlobOptions, type NestedScript, type WordEnv } from './words.js';
 
 /** Deeper than this (compound commands, substitutions and re-parsed code together) is opaque. */
 const MAX_NESTING = 64;
@@ -79,8 +79,8 @@ interface Run {
   readonly calling: Set<string>;
   /** Names that may run another program from here on, or `all` (ShellEffects.redefineProgramName). */
   redefinedNames: Set<string> | 'all' | undefined;
-  /** How the command sets bash's globbing, read from its text the first time a glob asks (WordEnv.globOptions). */
-  readonly globOptions: () => GlobOptions;
+  /** How the command has set bash's globbing so far (`shopt -s dotglob`, `GLOBIGNORE=…`): later words follow it. */
+  readonly globOptions: GlobOptions;
   readonly effects: ShellEffect[];
   /** The effects recorded so far other than reads, writes and deletes, by kind: a few of each, most repeated. */
   readonly byKind: Map<ShellEffectKind, ShellEffect[]>;
@@ -100,7 +100,6 @@ export function analyzeShellCommand(command: string, ctx: ShellContext): ShellAn
 function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis {
   // Above the cap nothing else looks at the command, not even a regex.
   if (command.length > MAX_COMMAND_LENGTH) return { effects: [{ kind: 'opaque', why: overTheCap(command) }], programs: [], invocations: [] };
-  let globOptions: GlobOptions | undefined;
   const run: Run = {
     ctx,
     home: ASSIGNS_HOME.test(command) ? null : ctx.home,
@@ -111,7 +110,7 @@ function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis
     revisits: REVISIT_BUDGET,
     calling: new Set(),
     redefinedNames: undefined,
-    globOptions: () => (globOptions ??= globOptionsOf(command)),
+    globOptions: { dotGlob: false, noCase: false },
     effects: [],
     byKind: new Map(),
     keys: new Map(),
@@ -1010,6 +1009,10 @@ class CommandEffects implements ShellEffects {
     if (typeof value === 'string' && value.startsWith('/')) return normalizeAbsolute(value);
     if (typeof value === 'string' && value !== '') return resolveAgainst(this.scope.cwd, value);
     return TMPDIR_SET.test(this.runState.command) ? '$TMPDIR' : '/tmp';
+  }
+
+  widenGlobs(option: keyof GlobOptions): void {
+    this.runState.globOptions[option] = true;
   }
 
   redefineProgramName(name?: string): void {

@@ -5,8 +5,8 @@
 // (`-o`), those that hold the action select the union of theirs, and one with no name or path
 // test selects anything.
 
-/** Anything below the start path: any name, dot names included (find has no dot rule). */
-const ANYTHING_BELOW: readonly string[] = ['**/*', '**/.*'];
+/** Anything below the start path: any name, dot names included (after `**` no dot rule applies: ground-paths.ts). */
+const ANYTHING_BELOW: readonly string[] = ['**/*'];
 
 const NAME_TESTS = new Set(['-name', '-iname']);
 const PATH_TESTS = new Set(['-path', '-wholename', '-ipath', '-iwholename']);
@@ -30,10 +30,41 @@ type Item =
  * deletes only the `.log` files).
  */
 export function selectedBelow(root: string, args: readonly { readonly value: string; readonly dynamic: boolean }[]): readonly string[] | undefined {
+  const simple = oneAlternative(root, args);
+  if (simple !== null) return simple;
   const reader = { at: 0, dynamic: false };
   const alternatives = readAlternatives(root, args, reader);
   if (reader.dynamic) return undefined;
   return [...new Set(selection(alternatives))];
+}
+
+/**
+ * The common expression, without groups or alternatives (`-name '*.ts' -not -path './x/*' -exec wc -l {} +`):
+ * its first positive name or path test, read in one pass; null when the expression needs the full reading.
+ */
+function oneAlternative(root: string, args: readonly { readonly value: string; readonly dynamic: boolean }[]): readonly string[] | undefined | null {
+  let found: readonly string[] | undefined | null = null;
+  let negated = false;
+  for (let i = 0; i < args.length; i++) {
+    const { value, dynamic } = args[i]!;
+    if (value === '(' || value === ')' || value === '-o' || value === '-or' || value === ',') return null;
+    if (value === '!' || value === '-not') {
+      negated = true;
+      continue;
+    }
+    if (value === '-exec' || value === '-execdir' || value === '-ok' || value === '-okdir') {
+      while (i < args.length && args[i]!.value !== ';' && args[i]!.value !== '+') i++;
+    } else if (NAME_TESTS.has(value) || PATH_TESTS.has(value) || OPAQUE_TESTS.has(value)) {
+      const pattern = args[++i];
+      if (pattern === undefined || pattern.dynamic || dynamic) return undefined;
+      if (!negated && found === null) {
+        const text = value.startsWith('-i') ? anyCase(pattern.value) : pattern.value;
+        found = OPAQUE_TESTS.has(value) ? ANYTHING_BELOW : NAME_TESTS.has(value) ? anyDepth(text) : (pathBelow(root, text) ?? ANYTHING_BELOW);
+      }
+    } else if (ONE_OPERAND.has(value)) i++;
+    negated = false;
+  }
+  return found ?? ANYTHING_BELOW;
 }
 
 /** Deeper groups than this are not read: the expression then selects what only run time knows. */
@@ -106,36 +137,15 @@ function pathBelow(root: string, pattern: string): readonly string[] | undefined
   // A `*` that is a whole segment before the last may stand for any number of folders.
   const segments = rest.split('/');
   const glob = segments.map((segment, index) => (segment === '*' && index < segments.length - 1 ? '**' : segment)).join('/');
-  return glob === '' ? undefined : withDotNames(glob);
+  return glob === '' ? undefined : [glob];
 }
 
 /**
  * A name pattern at any depth below a folder (find's `-name`, a git pathspec): `**` and the name.
- * find and git have no dot rule, so a name that starts with a wildcard also matches a dot name
- * (`-name '*obby'` matches `.gobby`): that variant is added.
+ * The name has no dot rule after `**` (`-name '*obby'` matches `.gobby`: ground-paths.ts).
  */
 export function anyDepth(name: string): readonly string[] {
-  return withDotNames(`**/${name}`);
-}
-
-/** The glob, and the same with its last segment made to match a dot name when it starts with a wildcard. */
-function withDotNames(glob: string): readonly string[] {
-  const slash = glob.lastIndexOf('/');
-  const last = glob.slice(slash + 1);
-  const dotted = dotName(last);
-  return dotted === undefined ? [glob] : [glob, `${glob.slice(0, slash + 1)}${dotted}`];
-}
-
-/** `*x` → `.*x`, `?x` → `.x`, `[.]x` → `.x`: the names a leading wildcard also matches where no dot rule applies. */
-function dotName(segment: string): string | undefined {
-  if (segment.startsWith('*')) return `.${segment}`;
-  if (segment.startsWith('?')) return `.${segment.slice(1)}`;
-  if (!segment.startsWith('[')) return undefined;
-  const close = segment.indexOf(']', 2);
-  if (close === -1) return undefined;
-  const members = segment.slice(1, close);
-  const negated = members.startsWith('!') || members.startsWith('^');
-  return members.includes('.') !== negated ? `.${segment.slice(close + 1)}` : undefined;
+  return [`**/${name}`];
 }
 
 /** A pattern that matches its letters in either case (`-iname`, `-ipath`). */

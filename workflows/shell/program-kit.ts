@@ -95,6 +95,8 @@ export interface ShellEffects {
   redefineProgramName(name?: string): void;
   /** The temporary folder programs use (`$TMPDIR`, else /tmp); dynamic when the command sets TMPDIR to something gobby cannot read. */
   tmpdir(): string;
+  /** `shopt -s dotglob`, `GLOBIGNORE=…`, `shopt -s nocaseglob`: globs match more names from here on. */
+  widenGlobs(option: 'dotGlob' | 'noCase'): void;
   /** A symbolic link made at `link` (absolute) to `target` (absolute): later paths through it are the target's. */
   linkMade(link: string, target: string): void;
   /** Whether the tables know `program` (`pnpm tsc` runs the project's tsc when package.json has no script of that name). */
@@ -323,7 +325,7 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
     // go's `-vettool=/tmp/x`, `-ldflags=-extld=/tmp/x`, `-toolexec`: a program to run.
     if (program === 'go' && (name === 'vettool' || (name === 'ldflags' && /extld|linker/.test(value ?? '')))) return `is given ${arg.value.split('=')[0]}, which names a program to run`;
     // `-DargLine=-javaagent:/tmp/a.jar`, `-Dorg.gradle.jvmargs=…`: JVM options for the test JVM.
-    if (/^-D/.test(arg.value) && /javaagent|agentpath|agentlib/.test(arg.value)) return `is given ${arg.value}, which loads code into the tests' JVM`;
+    if (arg.value.startsWith('-D') && /javaagent|agentpath|agentlib/.test(arg.value)) return `is given ${arg.value}, which loads code into the tests' JVM`;
     if (RUNS_A_PROGRAM.test(name) && program === 'go') return `runs its test binaries through \`${value ?? ''}\``;
     if (name === 'config' && program === 'cargo' && value?.includes('=')) return `is given --config ${value}, which can name a program to run`;
     // `--roots=/tmp/x`, `--env-file=~/x`: a path outside the project, given to an option that is no
@@ -368,8 +370,10 @@ const PRINTS_SUBCOMMAND_HELP = new Set([
 ]);
 
 export function onlyAsksHelp(program: string, args: readonly Arg[]): boolean {
-  if (!PRINTS_SUBCOMMAND_HELP.has(program) || args.length === 0 || args.length > 3 || args.some((arg) => arg.dynamic)) return false;
-  return args[0]!.value === 'help' || args[0]!.value === '--help' || (args[1]?.value === '--help' && !args[0]!.value.startsWith('-'));
+  if (args.length === 0 || args.length > 3) return false;
+  const first = args[0]!.value;
+  const asks = first === 'help' || first === '--help' || (args[1]?.value === '--help' && !first.startsWith('-'));
+  return asks && PRINTS_SUBCOMMAND_HELP.has(program) && !args.some((arg) => arg.dynamic);
 }
 
 export function entries(handle: ProgramHandler, ...names: readonly string[]): [string, ProgramEntry][] {

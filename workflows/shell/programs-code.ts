@@ -32,6 +32,8 @@ export function checkAssignment(name: string, fx: ShellEffects, value?: Arg, ind
   const namesAFile = value === undefined || value.dynamic || (value.value.includes('/') && !/^\/(?:usr\/(?:local\/)?)?s?bin\/[^/]+$/.test(value.value));
   if ((CODE_INJECTING_VARIABLE.test(name) && !seenThrough(name, fx, value)) || (PROGRAM_VARIABLE.test(name) && namesAFile)) fx.opaque(`setting ${name} changes which code the commands run`);
   if (HOOKLESS_CLAUDE_VARIABLES.has(name)) fx.emit({ kind: 'nested_claude', flags: [name], program: 'claude' });
+  // GLOBIGNORE, set to anything, makes globs match dot names as dotglob does.
+  if (name === 'GLOBIGNORE') fx.widenGlobs('dotGlob');
   // `BASH_CMDS[ls]=/bin/rm` hashes a name to a file; `BASH_ALIASES[ls]='rm -rf'` makes an alias.
   if (name === 'BASH_CMDS' || name === 'BASH_ALIASES') {
     fx.redefineProgramName(index);

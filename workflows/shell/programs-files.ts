@@ -204,8 +204,12 @@ const find: ProgramHandler = (site, fx) => {
     } else if (['-exec', '-execdir', '-ok', '-okdir'].includes(value)) {
       const command: Arg[] = [];
       for (i++; i < args.length && args[i]!.value !== ';' && args[i]!.value !== '+'; i++) command.push(args[i]!);
-      // Once for each kind of file {} may be: the command is judged on each.
-      for (const path of found) fx.run(command.map((arg) => (arg.value.includes('{}') ? { value: arg.value.replaceAll('{}', path.path), dynamic: true, unknownAt: -1 } : arg)));
+      // `{}` is each kind of file it may be (all of them as operands where it is a word of its own,
+      // one run each where it is part of a word): the command is judged on each.
+      const operands = found.map((path): Arg => ({ value: path.path, dynamic: true, unknownAt: -1 }));
+      if (command.some((arg) => arg.value.includes('{}') && arg.value !== '{}')) {
+        for (const path of found) fx.run(command.map((arg) => (arg.value.includes('{}') ? { value: arg.value.replaceAll('{}', path.path), dynamic: true, unknownAt: -1 } : arg)));
+      } else fx.run(command.flatMap((arg) => (arg.value === '{}' ? operands : [arg])));
     }
   }
 };
@@ -480,6 +484,15 @@ const split: ProgramHandler = (site, fx) => {
   fx.write(site.program, { value: `${prefix}*`, dynamic: true, unknownAt: operands[1]?.unknownAt ?? -1 });
 };
 
+/** `shopt -s dotglob` and `-s nocaseglob` widen what later globs match; an option named at run time may be either. */
+const shopt: ProgramHandler = (site, fx) => {
+  if (!site.args.some((arg) => arg.value === '-s')) return;
+  for (const arg of site.args) {
+    if (arg.dynamic || arg.value === 'dotglob') fx.widenGlobs('dotGlob');
+    if (arg.dynamic || arg.value === 'nocaseglob') fx.widenGlobs('noCase');
+  }
+};
+
 /** `history -w FILE` (or `-a`, `-n`, `-r`): the history file, `$HISTFILE` when none is named; -w writes it even in a script, emptying it. */
 const history: ProgramHandler = (site, fx) => {
   const mode = site.args.find((arg) => /^-[a-z]*[wanr]/.test(arg.value));
@@ -594,7 +607,7 @@ const rsync: ProgramHandler = (site, fx) => {
     // --delete removes from the destination whatever the source lacks: any name below it, dot names included.
     if (hasOption(parsed, '--delete', '--delete-before', '--delete-after', '--delete-during', '--delete-excluded', '--del')) {
       const below = fx.path(destination).path.replace(/\/$/, '');
-      for (const glob of ['**/*', '**/.*']) fx.remove('rsync', { path: `${below}/${glob}`, dynamic: true });
+      fx.remove('rsync', { path: `${below}/**/*`, dynamic: true });
     }
     if (hasOption(parsed, '--remove-source-files')) for (const source of operands) if (!remote(source)) fx.remove('rsync', /\/\.?$/.test(source.value) ? everythingBelow(fx, source) : source);
   }
@@ -738,6 +751,7 @@ export const FILE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['csplit', { handle: csplit }],
   ['mktemp', { handle: mktemp }],
   ['history', { handle: history }],
+  ['shopt', { handle: shopt }],
   ...entries(editor, 'vi', 'vim', 'nvim', 'view', 'ex', 'ed', 'emacs', 'nano', 'pico', 'micro', 'joe', 'kak', 'hx'),
   ['sqlite3', { handle: sqlite }],
   ...entries(manual, 'man', 'info', 'apropos', 'whatis', 'tldr'),

@@ -36,8 +36,8 @@ export interface WordEnv {
    * likely names, but the word stays dynamic, so a phase that restricts an effect still refuses it.
    */
   readonly variablesUncertain?: boolean;
-  /** How the command has set bash's globbing, asked only when a word has a glob (see GlobOptions). */
-  readonly globOptions?: (() => GlobOptions) | undefined;
+  /** How the command has set bash's globbing so far (see GlobOptions). */
+  readonly globOptions?: GlobOptions | undefined;
   /** What a command substitution prints, when that is fixed text (`$(echo rm)`; workflows/shell/printed.ts). */
   readonly outputOf?: ((script: ParsedScript | undefined, env: WordEnv) => Arg | undefined) | undefined;
 }
@@ -49,27 +49,23 @@ export interface WordEnv {
  * `.claude`, `.CLAUDE` reaches `.claude`).
  */
 export interface GlobOptions {
-  readonly dotGlob: boolean;
-  readonly noCase: boolean;
-}
-
-const DOT_GLOB = /\bdotglob\b|\bGLOBIGNORE\b/;
-const NO_CASE_GLOB = /\bnocaseglob\b/;
-
-export function globOptionsOf(command: string): GlobOptions {
-  return { dotGlob: DOT_GLOB.test(command), noCase: NO_CASE_GLOB.test(command) };
+  dotGlob: boolean;
+  noCase: boolean;
 }
 
 /** More glob segments than this in one word are widened all at once, not in every combination. */
 const MAX_VARIANT_SEGMENTS = 3;
 const GLOB_SEGMENT = /[*?[]/;
 
-/** Pushes `arg`, and when it is a glob under widened options, the names those options add. */
+/** Pushes `arg`, and when it is a glob under widened options, the names those options add (hot path: most words are not dynamic). */
 function pushField(into: Arg[], arg: Arg, env: WordEnv): void {
   into.push(arg);
-  if (!arg.dynamic || arg.unknownAt !== -1 || env.globOptions === undefined || !GLOB_SEGMENT.test(arg.value)) return;
-  const options = env.globOptions();
-  if (!options.dotGlob && !options.noCase) return;
+  if (arg.dynamic) widenGlob(into, arg, env);
+}
+
+function widenGlob(into: Arg[], arg: Arg, env: WordEnv): void {
+  const options = env.globOptions;
+  if (options === undefined || (!options.dotGlob && !options.noCase) || arg.unknownAt !== -1 || !GLOB_SEGMENT.test(arg.value)) return;
   const segments = arg.value.split('/');
   const globbed = segments.flatMap((segment, index) => (GLOB_SEGMENT.test(segment) ? [index] : []));
   const variants = new Set<string>();
@@ -214,7 +210,9 @@ export function renderWordFields(word: Word, env: WordEnv, nested: NestedScript[
   // (`'{"a": 1}'`, `"%{http_code}"`), is one word, without asking unbash for its parts and
   // without a list of its own (hot path: most words of a long script).
   if (!word.text.includes('{')) {
-    pushField(into, renderWord(word, env, nested), env);
+    const arg = renderWord(word, env, nested);
+    into.push(arg);
+    if (arg.dynamic) widenGlob(into, arg, env);
     return;
   }
   const simple = simpleWord(word.text);
