@@ -188,12 +188,14 @@ const find: ProgramHandler = (site, fx) => {
   // can select (`find . -name '*.pyc' -delete` deletes `<root>/**/*.pyc`; with no such test, anything
   // below it, dot names included: workflows/shell/find-expression.ts).
   const expression = args.slice(i);
-  const found = roots.flatMap((root) => {
+  const found: PathRef[] = [];
+  for (const root of roots) {
     const at = fx.path(root);
     const base = at.path === '/' ? '' : at.path;
-    const below = root.dynamic ? undefined : selectedBelow(root.value, expression);
-    return (below ?? ['**']).map((glob): PathRef => ({ ...at, path: `${base}/${glob}`, dynamic: true }));
-  });
+    for (const glob of (root.dynamic ? undefined : selectedBelow(root.value, expression)) ?? ['**']) {
+      found.push(at.unplaced === true ? { path: `${base}/${glob}`, dynamic: true, unplaced: true } : { path: `${base}/${glob}`, dynamic: true });
+    }
+  }
   for (; i < args.length; i++) {
     const value = args[i]!.value;
     if (value === '-delete') for (const path of found) fx.remove('find', path);
@@ -204,12 +206,8 @@ const find: ProgramHandler = (site, fx) => {
     } else if (['-exec', '-execdir', '-ok', '-okdir'].includes(value)) {
       const command: Arg[] = [];
       for (i++; i < args.length && args[i]!.value !== ';' && args[i]!.value !== '+'; i++) command.push(args[i]!);
-      // `{}` is each kind of file it may be (all of them as operands where it is a word of its own,
-      // one run each where it is part of a word): the command is judged on each.
-      const operands = found.map((path): Arg => ({ value: path.path, dynamic: true, unknownAt: -1 }));
-      if (command.some((arg) => arg.value.includes('{}') && arg.value !== '{}')) {
-        for (const path of found) fx.run(command.map((arg) => (arg.value.includes('{}') ? { value: arg.value.replaceAll('{}', path.path), dynamic: true, unknownAt: -1 } : arg)));
-      } else fx.run(command.flatMap((arg) => (arg.value === '{}' ? operands : [arg])));
+      // `{}` is each kind of file it may be: the command is judged once for each.
+      for (const path of found) fx.run(command.map((arg) => (arg.value.includes('{}') ? { value: arg.value.replaceAll('{}', path.path), dynamic: true, unknownAt: -1 } : arg)));
     }
   }
 };
