@@ -89,6 +89,8 @@ interface Run {
   /** Reads, writes and deletes recorded so far, by path: most effects are these, and most repeat. */
   readonly pathEffects: Map<string, PathEffect[]>;
   readonly programs: string[];
+  /** The same names, for a membership test that does not scan the list (recordProgram runs for every command). */
+  readonly programSet: Set<string>;
   readonly invocations: ShellInvocation[];
 }
 
@@ -116,6 +118,7 @@ function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis
     keys: new Map(),
     pathEffects: new Map(),
     programs: [],
+    programSet: new Set(),
     invocations: [],
   };
   const scope = new Scope(normalizeAbsolute(ctx.cwd), true, null, [], new Map());
@@ -775,7 +778,10 @@ function callFunction(fx: CommandEffects, name: string, body: FunctionBody, args
 const POSITIONAL_PARAMETERS = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
 
 function recordProgram(run: Run, program: string, args: readonly Arg[], cwd: string, nameAtRunTime = false): void {
-  if (!run.programs.includes(program)) run.programs.push(program);
+  if (!run.programSet.has(program)) {
+    run.programSet.add(program);
+    run.programs.push(program);
+  }
   // A loop into an array of the right size: `args.map` here was the costliest line of a long script.
   const values = new Array<string>(args.length);
   for (let i = 0; i < args.length; i++) values[i] = args[i]!.value;
@@ -883,8 +889,8 @@ class CommandEffects implements ShellEffects {
   }
 
   path(arg: Arg): PathRef {
-    const ref = this.resolve(arg);
-    return this.scope.links.size === 0 ? ref : throughNewLinks(ref, this.scope.links);
+    const links = this.scope.links;
+    return links.size === 0 ? this.resolve(arg) : throughNewLinks(this.resolve(arg), links);
   }
 
   private resolve(arg: Arg): PathRef {
