@@ -17,6 +17,8 @@ export function normalizeAbsolute(path: string): string {
 
 /** `target` resolved against `base` (absolute) as the shell would, then normalised. */
 export function resolveAgainst(base: string, target: string): string {
+  // `find .`, `ls .`: the folder itself (base is already normal), without splitting the path.
+  if (target === '.' || target === './') return normalizeAbsolute(base);
   return normalizeAbsolute(target.startsWith('/') ? target : `${base}/${target}`);
 }
 
