@@ -196,6 +196,11 @@ describe("gobby's own ground, spelled another way", () => {
     ["csplit -s -f .claude/settings.json -b '%.0d' /tmp/x 2", 'protected-file'],
     [`curl 'http://127.0.0.1:{${PORT},1}/'`, 'daemon-network'],
     [`curl 'http://127.0.0.1:[${PORT - 3}-${PORT + 3}]/'`, 'daemon-network'],
+    // A value the command set, cut, replaced, recased or sliced by a parameter expansion.
+    ['x=.claude/settings.jsonX; echo {} > ${x%X}', 'protected-file'],
+    ['x=.claude/settings.jsoN; echo {} > "${x/N/n}"', 'protected-file'],
+    ['x=.CLAUDE/SETTINGS.JSON; echo {} > ${x,,}', 'protected-file'],
+    ['x=A.gobby; rm -rf ${x:1}', 'protected-file'],
     // A program's name made to run something else first.
     ['hash -p /bin/rm ls; ls -rf .claude', 'protected-file'],
     ['BASH_CMDS[ls]=/bin/rm; ls -rf .claude', 'protected-file'],

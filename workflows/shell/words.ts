@@ -3,7 +3,7 @@
 // (`f=x; cat $f`) are expanded, `${VAR:-default}` reads as its default when VAR is not known,
 // brace expansion makes one word per alternative (`a{,.bak}` is `a a.bak`), and anything else
 // only known at run time ($VAR, $(…), globs) marks the word dynamic and stays as written.
-import { forEachChild, parse, type ParsedScript, type SyntaxNode, type Word, type WordPart } from 'unbash';
+import { forEachChild, parse, type ParameterOperation, type ParsedScript, type SyntaxNode, type Word, type WordPart } from 'unbash';
 import { constantArithmetic } from './arithmetic.js';
 import type { VariableValue } from './scope.js';
 
@@ -405,7 +405,10 @@ function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: b
         if (builder.nested && MAY_SUBSTITUTE.test(part.text.slice(1))) collectNestedScripts(part, builder.nested);
         // `${x@P}` expands x's value as a prompt: a substitution in it runs.
         if (builder.nested && part.operation?.type === 'Transform' && part.operation.operand.text === 'P') codeInValues(part.parameter, env, builder.nested);
-        builder.unknown(part.text, false);
+        // `${f%X}`, `${f/X/n}`, `${f,,}`, `${f:0:8}` on a value the command set: what it most likely gives, as one possibility.
+        const operated = part.prefix === undefined && part.index === undefined ? operatedValue(part.parameter, part.operation, env) : undefined;
+        if (operated !== undefined && (quoted || ONE_WORD.test(operated))) builder.append(literalArg(operated), true);
+        else builder.unknown(part.text, false);
       }
       return;
     case 'Glob':
@@ -474,6 +477,53 @@ const SUBSCRIPT_WITH_CODE = /[A-Za-z_]\w*\[([^\]]*(?:\$\(|`)[^\]]*)\]/g;
 export function subscriptCode(text: string, nested: NestedScript[]): void {
   if (!text.includes('[')) return;
   for (const [, inside] of text.matchAll(SUBSCRIPT_WITH_CODE)) nested.push({ script: parse(inside!), text: inside! });
+}
+
+/**
+ * `${x%pat}`, `${x#pat}` (and `%%`, `##`), `${x/pat/rep}` (and `//`, `/#`, `/%`), `${x^^}`, `${x,,}`
+ * (and `^`, `,`) and `${x:off:len}` applied to a value the command set, when the patterns are fixed
+ * text without glob characters; undefined otherwise (left to run time).
+ */
+function operatedValue(name: string, operation: ParameterOperation | undefined, env: WordEnv): string | undefined {
+  const value = env.variables?.get(name);
+  if (typeof value !== 'string' || operation === undefined) return undefined;
+  const fixed = (word: Word | undefined): string | undefined => {
+    if (word === undefined) return '';
+    const rendered = renderWord(word, env, []);
+    return rendered.dynamic || /[*?[]/.test(word.text) ? undefined : rendered.value;
+  };
+  switch (operation.type) {
+    case 'Remove': {
+      const pattern = fixed(operation.operand);
+      if (pattern === undefined) return undefined;
+      if (operation.operator.startsWith('#')) return value.startsWith(pattern) ? value.slice(pattern.length) : value;
+      return value.endsWith(pattern) ? value.slice(0, value.length - pattern.length) : value;
+    }
+    case 'Replace': {
+      const pattern = fixed(operation.pattern);
+      const replacement = fixed(operation.replacement);
+      if (pattern === undefined || replacement === undefined || pattern === '') return undefined;
+      if (operation.operator === '//') return value.split(pattern).join(replacement);
+      if (operation.operator === '/#') return value.startsWith(pattern) ? replacement + value.slice(pattern.length) : value;
+      if (operation.operator === '/%') return value.endsWith(pattern) ? value.slice(0, value.length - pattern.length) + replacement : value;
+      return value.replace(pattern, () => replacement);
+    }
+    case 'CaseModification': {
+      if (operation.operand !== undefined) return undefined;
+      if (operation.operator === '^^') return value.toUpperCase();
+      if (operation.operator === ',,') return value.toLowerCase();
+      if (operation.operator === '^') return value.charAt(0).toUpperCase() + value.slice(1);
+      return value.charAt(0).toLowerCase() + value.slice(1);
+    }
+    case 'Slice': {
+      const offset = Number(fixed(operation.offset));
+      const length = operation.length === undefined ? undefined : Number(fixed(operation.length));
+      if (!Number.isInteger(offset) || offset < 0 || (length !== undefined && (!Number.isInteger(length) || length < 0))) return undefined;
+      return length === undefined ? value.slice(offset) : value.slice(offset, offset + length);
+    }
+    default:
+      return undefined;
+  }
 }
 
 /** A variable's value when the classifier knows it, else null. */
