@@ -174,6 +174,9 @@ const FALSE_BLOCK_ROWS: readonly Row[] = [
   row('man git-rebase && tldr tar', []),
   row('terraform --version && code --help', [], 'asking any program what it is'),
   // Ordinary work a read-only phase must let through.
+  row('meson test -C build && zig build test', ['test meson test', 'test zig build test']),
+  row('mix format --check-formatted && dart format --output=none . && npx tsc -b --dry', [], 'formatters and builds that only check'),
+  row('kubectl rollout status deploy/x && kustomize build . && jar tf app.jar && keytool -list -keystore k.jks && gpg --list-keys', ['network kubernetes cluster', 'read /repo/app.jar']),
   row('git ls-remote origin', ['git ls-remote', 'network origin']),
   row('python -m dis x.py && python -m uuid && python -m pydoc json', ['read /repo/x.py'], "standard modules that print"),
   row("RUSTFLAGS='-D warnings' cargo test", ['test cargo test']),
@@ -632,7 +635,7 @@ const BYPASS_ROWS: readonly Row[] = [
   row('node -r ./hook.js app.js', ['opaque', 'read /repo/app.js']),
   row('git restore --source=HEAD~1 .', ['git+ restore', 'write /repo', 'write /repo/** dyn']),
   row('git worktree add ../wt', ['git+ worktree', 'write /wt/** dyn']),
-  row('cmake -E rm -rf src', ['exec cmake'], 'an unknown program is named, never allowed silently'),
+  row('cmake -E rm -rf src', ['exec cmake -E'], 'an unknown program is named, never allowed silently'),
   row('ruby -run -e rm_rf src', ['opaque']),
   row('env FOO=1 ./run.sh', ['read /repo/run.sh', 'opaque']),
   row('npx --yes prettier --write src', ['write /repo/src']),
@@ -796,6 +799,10 @@ const BYPASS_ROWS: readonly Row[] = [
   row('ln -s /repo/README.md /tmp/r && : > /tmp/r', ['write /tmp/r', 'write /repo/README.md'], 'a write through a link made just before'),
   row('cp -s /repo/README.md /tmp/r && echo > /tmp/r', ['copy /repo/README.md -> /tmp/r', 'write /repo/README.md']),
   row('ln -s /repo/src /tmp/v && echo x > /tmp/v/a.ts', ['write /tmp/v', 'write /repo/src/a.ts']),
+  row('jar xf app.jar', ['read /repo/app.jar', 'write /repo/** dyn']),
+  row('gpg --import k.asc', ['exec gpg --import']),
+  row('cmake -P /tmp/x.cmake', ['exec cmake -P'], "cmake's script mode runs CMake code"),
+  row('cmake -S . -B /tmp/build && cmake --build /tmp/build', ['write /tmp/build/** dyn'], 'a build folder outside the project'),
 ];
 
 const TABLE: readonly Row[] = [...FALSE_BLOCK_ROWS, ...BYPASS_ROWS];

@@ -524,7 +524,7 @@ function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>):
     // `go test -c` leaves the test binary in the working directory.
     if (site.program === 'go' && sub.value === 'test' && site.args.some((arg) => arg.value === '-c')) fx.write('go', { path: `${fx.cwd}/*.test`, dynamic: true });
     // A check changes nothing (`cargo fmt --check`, `dotnet format --verify-no-changes`); a fix does (`cargo clippy --fix`).
-    if (/^(?:fmt|format)$/.test(sub.value) && site.args.some((arg) => arg.value === '--check' || arg.value === '--verify-no-changes')) action = 'read';
+    if (/^(?:fmt|format)$/.test(sub.value) && site.args.some((arg) => /^--(?:check|verify-no-changes|check-formatted|output=none|set-exit-if-changed)$/.test(arg.value))) action = 'read';
     if (action === 'read' && site.args.some((arg) => arg.value === '--fix' || arg.value === '--allow-dirty' || (sub.value === 'audit' && arg.value === 'fix'))) action = 'write';
     if (sub.value === 'mod') action = ['download', 'tidy', 'get', 'vendor'].includes(site.args[site.args.indexOf(sub) + 1]?.value ?? '') ? 'install' : 'read';
     switch (action) {
@@ -614,7 +614,7 @@ const tsc: ProgramHandler = (site, fx) => {
   loadsForeignCode(fx, 'tsc', 'tsc', site.args);
   writesOutputOptions(fx, 'tsc', site.args); // `--generateTrace dir`, `--tsBuildInfoFile x`, even with --noEmit
   const words = site.args.map((arg) => arg.value);
-  if (onlyAsksVersion(site.args) || words.some((word) => /^--(?:noEmit|showConfig|listFilesOnly)$/.test(word) || word === '--noEmit=true')) return;
+  if (onlyAsksVersion(site.args) || words.some((word) => /^--(?:noEmit|showConfig|listFilesOnly|dry)$/.test(word) || word === '--noEmit=true')) return;
   const parsed = parseArgv(site.args, { short: 'p', long: ['project', 'outDir', 'outFile', 'declarationDir', 'target', 'module', 'lib', 'jsx', 'rootDir'] });
   const out = optionValues(parsed, '--outDir', '--outFile', '--declarationDir')[0];
   fx.write('tsc', out ? { ...fx.path(out), dynamic: true } : everythingBelow(fx));
@@ -646,13 +646,36 @@ const gobby: ProgramHandler = (site, fx) => {
 };
 
 /** kubectl: the reads of a cluster; anything else changes it and is named for an author to allow. */
+const ZIG = subcommands({ test: 'test', build: 'write', run: 'opaque', fmt: 'write', 'ast-check': 'read', version: 'read' });
+
+/**
+ * cmake configures (`-S src -B build`) or builds (`--build build`) into its build folder, running
+ * the project's CMake code and compilers: a write of that folder (the working directory when none
+ * is named). Its command mode (`-E`), script mode (`-P`) and `--install` are named for an author to allow.
+ */
+const cmake: ProgramHandler = (site, fx) => {
+  if (onlyAsksVersion(site.args)) return;
+  const mode = site.args.find((arg) => arg.value === '-E' || arg.value === '-P' || arg.value === '--install');
+  if (mode !== undefined || site.args.some((arg) => arg.dynamic)) {
+    fx.unknown(`cmake ${mode?.value ?? ''}`.trim());
+    return;
+  }
+  const at = site.args.findIndex((arg) => arg.value === '-B' || arg.value === '--build');
+  const glued = site.args.find((arg) => arg.value.startsWith('-B') && arg.value.length > 2);
+  const folder = at !== -1 ? site.args[at + 1] : glued === undefined ? undefined : { ...glued, value: glued.value.slice(2) };
+  // The build folder is output; any other path outside the project (`-S /tmp/src`, `-C /tmp/x.cmake`) is code.
+  loadsForeignCode(fx, 'cmake', 'cmake', site.args.filter((arg, i) => i !== at + 1 || at === -1).filter((arg) => arg !== glued));
+  fx.write('cmake', everythingBelow(fx, folder));
+};
+
 const KUBECTL_READS = new Set(['get', 'describe', 'logs', 'top', 'explain', 'version', 'api-resources', 'api-versions', 'cluster-info', 'events', 'auth', 'diff']);
 const kubectl: ProgramHandler = (site, fx) => {
   if (onlyAsksVersion(site.args)) return;
   const parsed = parseArgv(site.args, { short: 'nlcosf', long: ['namespace', 'context', 'cluster', 'kubeconfig', 'selector', 'output', 'server', 'user', 'token', 'container', 'filename', 'since', 'tail'] });
   const [sub, action] = operandsOf(parsed, site).map((arg) => arg.value);
   const configRead = sub === 'config' && ['view', 'get-contexts', 'current-context', 'get-clusters', 'get-users'].includes(action ?? '');
-  if (sub !== undefined && (KUBECTL_READS.has(sub) || configRead)) {
+  const rolloutRead = sub === 'rollout' && ['status', 'history'].includes(action ?? '');
+  if (sub !== undefined && (KUBECTL_READS.has(sub) || configRead || rolloutRead)) {
     for (const file of optionValues(parsed, '-f', '--filename', '--kubeconfig')) fx.read('kubectl', file);
     if (!configRead) fx.network('kubectl', 'kubernetes cluster');
   } else fx.unknown(sub === undefined ? 'kubectl' : `kubectl ${sub}`);
@@ -811,7 +834,13 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ...entries(workspaceTasks, 'turbo', 'nx', 'lerna'),
   ...entries(subcommands({ test: 'test', coverage: 'test', build: 'write', run: 'opaque', query: 'read', cquery: 'read', aquery: 'read', info: 'read', version: 'read', clean: 'write', fetch: 'install', sync: 'install', mod: 'install' }), 'bazel', 'bazelisk'),
   ['xcodebuild', { handle: (site, fx) => (site.args.some((arg) => /^(?:test|test-without-building)$/.test(arg.value)) ? runsTests(fx, 'xcodebuild', 'xcodebuild test', site.args) : site.args.some((arg) => /^-(?:list|showsdks|showBuildSettings|version|showdestinations)$/.test(arg.value)) ? undefined : fx.unknown('xcodebuild')) }],
-  ...entries(subcommands({ test: 'test', build: 'write', run: 'opaque', install: 'install' }), 'stack', 'cabal', 'lein', 'sbt', 'zig'),
+  ...entries(subcommands({ test: 'test', build: 'write', run: 'opaque', install: 'install' }), 'stack', 'cabal', 'lein', 'sbt'),
+  // `zig build test` runs the build's test step; another step is the build's own.
+  ['zig', { handle: (site, fx) => (site.args[0]?.value === 'build' && site.args[1]?.value === 'test' ? runsTests(fx, 'zig', 'zig build test', site.args.slice(2)) : ZIG(site, fx)) }],
+  ['cmake', { handle: cmake }],
+  ['meson', { handle: subcommands({ test: 'test', setup: 'write', compile: 'write', configure: 'write', introspect: 'read', install: 'install', dist: 'write' }) }],
+  // `kustomize build` prints the manifests; with -o it writes them.
+  ['kustomize', { handle: (site, fx) => (site.args[0]?.value === 'build' && !site.args.some((arg) => /^(?:-o|--output)/.test(arg.value)) ? undefined : fx.unknown(`kustomize ${site.args[0]?.value ?? ''}`.trim())) }],
   ...entries(taskRunner(/^(?:tests?|check|checks|test-[\w.-]+|check-[\w.-]+|unit|unittest|spec)$/, { short: 'CfjIloE', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs', 'load-average', 'old-file', 'what-if', 'new-file', 'eval'] }, ['-n', '--dry-run', '--just-print', '--recon', '-q', '--question', '-p', '--print-data-base'], ['-E', '--eval']), 'make', 'gmake', 'bmake'),
   ...entries(taskRunner(TEST_GOALS, { short: 'fDPplbsSt', long: ['file', 'projects', 'activate-profiles', 'threads', 'settings', 'project-dir', 'build-file', 'settings-file', 'init-script', 'exclude-task', 'console'] }), 'mvn', 'mvnw'),
   // gradle's `--tests Pattern` and `-x task` take a value: `./gradlew test --tests FooTest` runs one test class.

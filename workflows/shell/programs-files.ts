@@ -491,6 +491,23 @@ const shopt: ProgramHandler = (site, fx) => {
   }
 };
 
+/** jar's first word is its mode: `t` lists (and `x` extracts here, `c`/`u` write the archive named with `f`). */
+const jar: ProgramHandler = (site, fx) => {
+  const mode = site.args[0]?.value.replace(/^-/, '') ?? '';
+  const archive = mode.includes('f') ? site.args[1] : undefined;
+  if (/^[tx]/.test(mode) && archive) fx.read('jar', archive);
+  if (mode.startsWith('x')) fx.write('jar', everythingBelow(fx));
+  else if (/^[cu]/.test(mode)) fx.write('jar', archive ?? literalArg('(the archive on stdout)'));
+  else if (!mode.startsWith('t')) fx.unknown(`jar ${mode}`.trim());
+};
+
+/** keytool and gpg list and check keys without changing a keystore or keyring only with these options. */
+const KEY_READS = /^-(?:list|printcert|printcertreq|printcrl|-list-keys|-list-public-keys|-list-secret-keys|-list-sigs|-check-sigs|-fingerprint|-verify|k|K|-version)$/;
+const keyTool: ProgramHandler = (site, fx) => {
+  const action = site.args.find((arg) => arg.value.startsWith('-'));
+  if (action === undefined || !KEY_READS.test(action.value)) fx.unknown(`${site.program} ${action?.value ?? ''}`.trim());
+};
+
 /** `history -w FILE` (or `-a`, `-n`, `-r`): the history file, `$HISTFILE` when none is named; -w writes it even in a script, emptying it. */
 const history: ProgramHandler = (site, fx) => {
   const mode = site.args.find((arg) => /^-[a-z]*[wanr]/.test(arg.value));
@@ -749,6 +766,8 @@ export const FILE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['csplit', { handle: csplit }],
   ['mktemp', { handle: mktemp }],
   ['history', { handle: history }],
+  ['jar', { handle: jar }],
+  ...entries(keyTool, 'keytool', 'gpg', 'gpg2'),
   ['shopt', { handle: shopt }],
   ...entries(editor, 'vi', 'vim', 'nvim', 'view', 'ex', 'ed', 'emacs', 'nano', 'pico', 'micro', 'joe', 'kak', 'hx'),
   ['sqlite3', { handle: sqlite }],
