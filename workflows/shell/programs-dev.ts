@@ -646,7 +646,19 @@ const gobby: ProgramHandler = (site, fx) => {
 };
 
 /** kubectl: the reads of a cluster; anything else changes it and is named for an author to allow. */
-const ZIG = subcommands({ test: 'test', build: 'write', run: 'opaque', fmt: 'write', 'ast-check': 'read', version: 'read' });
+const zigSubcommands = subcommands({ test: 'test', build: 'write', run: 'opaque', fmt: 'write', 'ast-check': 'read', version: 'read' });
+
+/** `zig build test` runs the build's test step; another step is the build's own. */
+const zig: ProgramHandler = (site, fx) => {
+  if (site.args[0]?.value === 'build' && site.args[1]?.value === 'test') runsTests(fx, 'zig', 'zig build test', site.args.slice(2));
+  else zigSubcommands(site, fx);
+};
+
+/** `kustomize build` prints the manifests; with -o it writes them, and its other commands edit the kustomization. */
+const kustomize: ProgramHandler = (site, fx) => {
+  const prints = site.args[0]?.value === 'build' && !site.args.some((arg) => /^(?:-o|--output)/.test(arg.value));
+  if (!prints) fx.unknown(`kustomize ${site.args[0]?.value ?? ''}`.trim());
+};
 
 /**
  * cmake configures (`-S src -B build`) or builds (`--build build`) into its build folder, running
@@ -835,12 +847,10 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ...entries(subcommands({ test: 'test', coverage: 'test', build: 'write', run: 'opaque', query: 'read', cquery: 'read', aquery: 'read', info: 'read', version: 'read', clean: 'write', fetch: 'install', sync: 'install', mod: 'install' }), 'bazel', 'bazelisk'),
   ['xcodebuild', { handle: (site, fx) => (site.args.some((arg) => /^(?:test|test-without-building)$/.test(arg.value)) ? runsTests(fx, 'xcodebuild', 'xcodebuild test', site.args) : site.args.some((arg) => /^-(?:list|showsdks|showBuildSettings|version|showdestinations)$/.test(arg.value)) ? undefined : fx.unknown('xcodebuild')) }],
   ...entries(subcommands({ test: 'test', build: 'write', run: 'opaque', install: 'install' }), 'stack', 'cabal', 'lein', 'sbt'),
-  // `zig build test` runs the build's test step; another step is the build's own.
-  ['zig', { handle: (site, fx) => (site.args[0]?.value === 'build' && site.args[1]?.value === 'test' ? runsTests(fx, 'zig', 'zig build test', site.args.slice(2)) : ZIG(site, fx)) }],
+  ['zig', { handle: zig }],
   ['cmake', { handle: cmake }],
   ['meson', { handle: subcommands({ test: 'test', setup: 'write', compile: 'write', configure: 'write', introspect: 'read', install: 'install', dist: 'write' }) }],
-  // `kustomize build` prints the manifests; with -o it writes them.
-  ['kustomize', { handle: (site, fx) => (site.args[0]?.value === 'build' && !site.args.some((arg) => /^(?:-o|--output)/.test(arg.value)) ? undefined : fx.unknown(`kustomize ${site.args[0]?.value ?? ''}`.trim())) }],
+  ['kustomize', { handle: kustomize }],
   ...entries(taskRunner(/^(?:tests?|check|checks|test-[\w.-]+|check-[\w.-]+|unit|unittest|spec)$/, { short: 'CfjIloE', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs', 'load-average', 'old-file', 'what-if', 'new-file', 'eval'] }, ['-n', '--dry-run', '--just-print', '--recon', '-q', '--question', '-p', '--print-data-base'], ['-E', '--eval']), 'make', 'gmake', 'bmake'),
   ...entries(taskRunner(TEST_GOALS, { short: 'fDPplbsSt', long: ['file', 'projects', 'activate-profiles', 'threads', 'settings', 'project-dir', 'build-file', 'settings-file', 'init-script', 'exclude-task', 'console'] }), 'mvn', 'mvnw'),
   // gradle's `--tests Pattern` and `-x task` take a value: `./gradlew test --tests FooTest` runs one test class.
