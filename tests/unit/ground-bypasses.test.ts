@@ -201,6 +201,10 @@ describe("gobby's own ground, spelled another way", () => {
     ['x=.claude/settings.jsoN; echo {} > "${x/N/n}"', 'protected-file'],
     ['x=.CLAUDE/SETTINGS.JSON; echo {} > ${x,,}', 'protected-file'],
     ['x=A.gobby; rm -rf ${x:1}', 'protected-file'],
+    ['x=.claude/settings.json; y=x; echo {} > ${!y}', 'protected-file'],
+    ['read f <<< .claude/settings.json; echo {} > $f', 'protected-file'],
+    ['printf -v f "%s/%s" .claude settings.json; echo {} > "$f"', 'protected-file'],
+    ['x=.gobby; declare -n r=x; rm -rf $r', 'protected-file'],
     // A program's name made to run something else first.
     ['hash -p /bin/rm ls; ls -rf .claude', 'protected-file'],
     ['BASH_CMDS[ls]=/bin/rm; ls -rf .claude', 'protected-file'],

@@ -474,8 +474,8 @@ const BYPASS_ROWS: readonly Row[] = [
   row('y=/tmp/a; for i in 1 2; do echo hi > $y; y=src/a.ts; done', ['write /tmp/a', 'write $y dyn']),
   row('for i in 1 2; do cd src; done; rm a', ['delete /repo/a dyn'], 'src or src/src: where rm runs is only known at run time'),
   row('f=a; read f; rm $f', ['delete /repo/a dyn'], 'read sets it to what only run time knows: the last fixed value is only the likeliest'),
-  row('c=echo; "printf" -v c rm; $c -rf src', ['opaque'], 'a quoted builtin that sets a variable'),
-  row('c=echo; "read" c <<< rm; $c -rf src', ['opaque']),
+  row('c=echo; "printf" -v c rm; $c -rf src', ['delete /repo/src', 'opaque'], 'a quoted builtin that sets a variable: its likeliest value, and opaque'),
+  row('c=echo; "read" c <<< rm; $c -rf src', ['delete /repo/src', 'opaque']),
   row('c=/tmp/x; \\declare -n c=d; d=src; rm -rf $c', ['delete /tmp/x dyn']),
   row('f=a; (f=b); rm $f', ['delete /repo/a'], 'a subshell cannot change it'),
   row('f="a b"; rm $f', ['delete /repo/a', 'delete /repo/b'], 'two words once split'),
@@ -803,6 +803,10 @@ const BYPASS_ROWS: readonly Row[] = [
   row('gpg --import k.asc', ['exec gpg --import']),
   row('cmake -P /tmp/x.cmake', ['exec cmake -P'], "cmake's script mode runs CMake code"),
   row('cmake -S . -B /tmp/build && cmake --build /tmp/build', ['write /tmp/build/** dyn'], 'a build folder outside the project'),
+  row('x=src; y=x; rm -rf ${!y}', ['delete /repo/src dyn'], 'the variable y names'),
+  row('read f <<< src/a.ts; echo > $f', ['write /repo/src/a.ts dyn'], 'read from fixed input'),
+  row('printf -v f "%s/%s" src a.ts; echo > "$f"', ['write /repo/src/a.ts dyn']),
+  row('x=src; declare -n r=x; rm -rf $r', ['delete /repo/src dyn'], 'a nameref'),
 ];
 
 const TABLE: readonly Row[] = [...FALSE_BLOCK_ROWS, ...BYPASS_ROWS];

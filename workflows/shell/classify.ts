@@ -9,7 +9,7 @@ import { parseShell, firstParseError, MAX_COMMAND_LENGTH, overTheCap } from './p
 import { isWithin, normalizeAbsolute, resolveAgainst } from './paths.js';
 import { guardedProgramOf, onlyAsksHelp, programFoundByName, type CommandSite, type ProgramEntry, type ShellEffects } from './program-kit.js';
 import { checkAssignment } from './programs-code.js';
-import { filteredText, literalInput, printedText, printsText, substitutionOutput } from './printed.js';
+import { filteredText, literalInput, printedText, printfOutput, printsText, substitutionOutput } from './printed.js';
 import { PROGRAMS, programForPath } from './programs.js';
 import { Scope, type FunctionBody, type VariableValue } from './scope.js';
 import type { PathRef, ShellAnalysis, ShellContext, ShellEffect, ShellEffectKind, ShellInvocation, SignalTarget } from './types.js';
@@ -712,6 +712,8 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
     for (const arg of args) subscriptCode(arg.value, nested);
     if (nested.length > 0) visitNested(state, nested, fx.scope, fx.depth + 1, fx.reparses);
   }
+  // What these builtins most likely set (`read f <<< x`, `printf -v f …`, `declare -n r=x`), kept as the likeliest value.
+  if (facts?.setsVariables === true || name === 'printf') likelySetVariables(fx, name, args);
   // The text check (SETS_VARIABLES_UNSEEN) misses these spelled another way (`"read" c`, `\printf -v c`): once one runs, no variable is followed.
   if (facts?.setsVariables === true || (name === 'printf' && args.some((arg) => arg.dynamic || arg.value.startsWith('-v'))) || (name === 'wait' && args.some((arg) => arg.value.startsWith('-p')))) {
     state.tracksVariables = false;
@@ -748,6 +750,37 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
   const child = fx.child();
   entry.handle(site, child);
   if (!child.delegated) recordProgram(state, name, args, fx.cwd);
+}
+
+/**
+ * The value a variable-setting builtin most likely gives: `read a b <<< 'x y'` (its fixed input,
+ * split into the names), `printf -v f FORMAT ARGS…` (what printf would print), `declare -n r=x`
+ * (a name for x: x's value). Variables stay uncertain after these (tracksVariables is false), so a
+ * word renders the value but stays dynamic.
+ */
+function likelySetVariables(fx: CommandEffects, name: string, args: readonly Arg[]): void {
+  const set = (variable: string, value: string): void => {
+    if (/^[A-Za-z_]\w*$/.test(variable) && !UNTRACKED_VARIABLES.has(variable)) fx.scope.setVariable(variable, value);
+  };
+  if (name === 'read') {
+    const names = args.filter((arg) => !arg.value.startsWith('-') && !arg.dynamic).map((arg) => arg.value);
+    if (fx.stdin === undefined || fx.stdin.dynamic || names.length === 0 || args.some((arg) => /^-[a-zA-Z]*[adnNptu]/.test(arg.value))) return;
+    const line = fx.stdin.value.split('\n')[0]!.trim();
+    const fields = line.split(/\s+/);
+    names.forEach((variable, i) => set(variable, i === names.length - 1 ? fields.slice(i).join(' ') : (fields[i] ?? '')));
+  } else if (name === 'printf') {
+    const at = args.findIndex((arg) => arg.value === '-v');
+    const variable = args[at + 1];
+    const printed = at === -1 || variable === undefined ? undefined : printfOutput(args.slice(at + 2));
+    if (variable !== undefined && printed !== undefined && !variable.dynamic) set(variable.value, printed);
+  } else if (args.some((arg) => /^-[a-zA-Z]*n/.test(arg.value))) {
+    // `declare -n r=x`: r names x.
+    for (const arg of args) {
+      const eq = arg.value.indexOf('=');
+      const target = eq === -1 ? undefined : fx.scope.variables.get(arg.value.slice(eq + 1));
+      if (!arg.dynamic && typeof target === 'string') set(arg.value.slice(0, eq), target);
+    }
+  }
 }
 
 /**

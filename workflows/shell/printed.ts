@@ -53,7 +53,7 @@ function echoed(words: readonly Arg[]): string | undefined {
  * interpreted for `%b`) and `%%`, the format applied again while arguments remain, as printf
  * does. Any other directive (`%d`, `%x`, widths) is left to run time: undefined.
  */
-function printfOutput(words: readonly Arg[]): string | undefined {
+export function printfOutput(words: readonly Arg[]): string | undefined {
   const [format, ...args] = words;
   if (!format) return undefined;
   const pieces = format.value.split(/(%.)/);

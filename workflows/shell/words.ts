@@ -405,8 +405,9 @@ function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: b
         if (builder.nested && MAY_SUBSTITUTE.test(part.text.slice(1))) collectNestedScripts(part, builder.nested);
         // `${x@P}` expands x's value as a prompt: a substitution in it runs.
         if (builder.nested && part.operation?.type === 'Transform' && part.operation.operand.text === 'P') codeInValues(part.parameter, env, builder.nested);
-        // `${f%X}`, `${f/X/n}`, `${f,,}`, `${f:0:8}` on a value the command set: what it most likely gives, as one possibility.
-        const operated = part.prefix === undefined && part.index === undefined ? operatedValue(part.parameter, part.operation, env) : undefined;
+        // `${f%X}`, `${f/X/n}`, `${f,,}`, `${f:0:8}` on a value the command set, and `${!y}` (the
+        // variable whose name y holds): what it most likely gives, as one possibility.
+        const operated = part.index !== undefined ? undefined : part.prefix === undefined ? operatedValue(part.parameter, part.operation, env) : part.prefix === '!' && part.operation === undefined ? indirectValue(part.parameter, env) : undefined;
         if (operated !== undefined && (quoted || ONE_WORD.test(operated))) builder.append(literalArg(operated), true);
         else builder.unknown(part.text, false);
       }
@@ -477,6 +478,14 @@ const SUBSCRIPT_WITH_CODE = /[A-Za-z_]\w*\[([^\]]*(?:\$\(|`)[^\]]*)\]/g;
 export function subscriptCode(text: string, nested: NestedScript[]): void {
   if (!text.includes('[')) return;
   for (const [, inside] of text.matchAll(SUBSCRIPT_WITH_CODE)) nested.push({ script: parse(inside!), text: inside! });
+}
+
+/** `${!y}`: the value of the variable whose name y holds, when both are known. */
+function indirectValue(name: string, env: WordEnv): string | undefined {
+  const target = env.variables?.get(name);
+  if (typeof target !== 'string' || !/^[A-Za-z_]\w*$/.test(target)) return undefined;
+  const value = variableValue(target, env);
+  return typeof value === 'string' ? value : undefined;
 }
 
 /**
