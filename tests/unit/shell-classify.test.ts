@@ -174,6 +174,8 @@ const FALSE_BLOCK_ROWS: readonly Row[] = [
   row('man git-rebase && tldr tar', []),
   row('terraform --version && code --help', [], 'asking any program what it is'),
   // Ordinary work a read-only phase must let through.
+  row('go tool cover -func=/tmp/c.out && npm pack --dry-run && npm publish --dry-run', [], 'reports and dry runs'),
+  row('aws logs tail /x && helm diff upgrade x y', ['network aws cloud', 'network kubernetes cluster']),
   row('meson test -C build && zig build test', ['test meson test', 'test zig build test']),
   row('mix format --check-formatted && dart format --output=none . && npx tsc -b --dry', [], 'formatters and builds that only check'),
   row('kubectl rollout status deploy/x && kustomize build . && jar tf app.jar && keytool -list -keystore k.jks && gpg --list-keys', ['network kubernetes cluster', 'read /repo/app.jar']),
@@ -807,6 +809,8 @@ const BYPASS_ROWS: readonly Row[] = [
   row('read f <<< src/a.ts; echo > $f', ['write /repo/src/a.ts dyn'], 'read from fixed input'),
   row('printf -v f "%s/%s" src a.ts; echo > "$f"', ['write /repo/src/a.ts dyn']),
   row('x=src; declare -n r=x; rm -rf $r', ['delete /repo/src dyn'], 'a nameref'),
+  row('go tool cover -html=c.out -o cov.html', ['write /repo/cov.html']),
+  row('npm config set script-shell /tmp/x --dry-run', ['opaque'], 'configuration is not a dry run'),
 ];
 
 const TABLE: readonly Row[] = [...FALSE_BLOCK_ROWS, ...BYPASS_ROWS];

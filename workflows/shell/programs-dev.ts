@@ -322,6 +322,8 @@ function manager(spec: ManagerSpec): ProgramHandler {
     // What only lists or checks: `uv pip list`, `uv python list`, `uv lock --check`, `conda env list`.
     const verb = rest.find((arg) => !arg.value.startsWith('-'))?.value;
     if (action === 'install' && ((verb !== undefined && LISTING_VERBS.has(verb)) || rest.some((arg) => arg.value === '--check' || arg.value === '--dry-run' || arg.value === '--locked'))) action = 'read';
+    // `npm pack --dry-run`, `npm publish --dry-run`: what would be packed or sent, only listed.
+    if ((action === 'write' || action === 'network') && sub !== 'config' && sub !== 'c' && sub !== 'set' && rest.some((arg) => arg.value === '--dry-run')) action = 'read';
     // `pnpm recursive run test`, `pnpm -r test`: the command, in every package.
     if (site.program === 'pnpm' && (sub === 'recursive' || sub === 'multi' || sub === 'm')) {
       if (rest.length > 0) manager(spec)({ program: site.program, args: rest, stdinArgs: site.stdinArgs }, fx);
@@ -519,6 +521,13 @@ function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>):
       return;
     }
     let action = table[sub.value];
+    // `go tool cover -func=c.out` prints a coverage report; `-html=c.out -o x.html` writes one.
+    if (site.program === 'go' && sub.value === 'tool' && site.args[site.args.indexOf(sub) + 1]?.value === 'cover') {
+      const out = optionArg(site.args, '-o', false);
+      if (out) fx.write('go', out.arg);
+      else if (site.args.some((arg) => arg.value.startsWith('-html'))) fx.opaque('go tool cover -html opens a browser', 'go');
+      return;
+    }
     // `go vet -vettool=/tmp/x`, `go build -toolexec=…`, `cargo check --config …`: a program or configuration from elsewhere, whatever the subcommand.
     if (action !== 'test') loadsForeignCode(fx, site.program, `${site.program} ${sub.value}`, site.args);
     // `go test -c` leaves the test binary in the working directory.
@@ -756,7 +765,7 @@ const terraform: ProgramHandler = (site, fx) => {
  * ls`, `gcloud compute instances list`, `az vm show`) reads the account over the network; any
  * other changes it, or writes files (`aws s3 cp`), and is named for an author to allow.
  */
-const CLOUD_READ_VERB = /^(?:describe|list|get|show|head|ls|info|get-value|whoami|account|version)(?:-|$)/;
+const CLOUD_READ_VERB = /^(?:describe|list|get|show|head|ls|info|get-value|whoami|account|version|tail)(?:-|$)/;
 const CLOUD_CHANGE_VERB = /^(?:create|delete|update|set|add|remove|start|stop|restart|deploy|apply|import|export|reset|resize|ssh|scp|run|exec|invoke|attach|detach|enable|disable|login|logout|copy|cp|mv|rm|sync|upload|download|put|tag|untag)(?:-|$)/;
 const cloudCli: ProgramHandler = (site, fx) => {
   if (onlyAsksVersion(site.args)) return;
@@ -774,7 +783,7 @@ const cloudCli: ProgramHandler = (site, fx) => {
 };
 
 /** helm: the listings and renderings of charts and releases; installs, upgrades and deletes change the cluster. */
-const HELM_READS = new Set(['list', 'ls', 'status', 'get', 'history', 'show', 'inspect', 'search', 'template', 'lint', 'version', 'env', 'verify', 'dependency']);
+const HELM_READS = new Set(['list', 'ls', 'status', 'get', 'history', 'show', 'inspect', 'search', 'template', 'lint', 'version', 'env', 'verify', 'dependency', 'diff']);
 const helm: ProgramHandler = (site, fx) => {
   if (onlyAsksVersion(site.args)) return;
   const words = site.args.filter((arg) => !arg.value.startsWith('-'));
