@@ -185,9 +185,29 @@ export function isBelow(path: string, folder: string): boolean {
   return folder === '/' ? path !== '/' : path.startsWith(folder.endsWith('/') ? folder : `${folder}/`);
 }
 
-/** find's -path test: a glob over the whole path, where `*` also matches `/`. */
+/**
+ * find's -path test: a glob over the whole path, where `*` also matches `/`. The scan returns to
+ * the last `*` (no regular expression: `*?*?*?…` would make one backtrack for ever), so the work
+ * is at most the two lengths multiplied.
+ */
 export function wholePathMatches(pattern: string, path: string): boolean {
   if (pattern.length > 4 * NAME_MAX || /[[\\]/.test(pattern)) return true; // too odd to judge: assume it may match
-  const regex = new RegExp(`^${pattern.replace(/[.+^${}()|]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.')}$`, 's');
-  return regex.test(path);
+  let p = 0;
+  let n = 0;
+  let star = -1;
+  let resume = 0;
+  while (n < path.length) {
+    if (pattern[p] === '*') {
+      star = p++;
+      resume = n;
+    } else if (p < pattern.length && (pattern[p] === '?' || pattern[p] === path[n])) {
+      p++;
+      n++;
+    } else if (star !== -1) {
+      p = star + 1;
+      n = ++resume;
+    } else return false;
+  }
+  while (pattern[p] === '*') p++;
+  return p === pattern.length;
 }

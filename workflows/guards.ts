@@ -277,11 +277,15 @@ function searchesForTheDaemon(shell: ShellAnalysis, ground: ProtectedGround): bo
 /**
  * Whether a process-search pattern (an extended regular expression, as `pkill`, `pgrep -f` and
  * `killall -r` take) matches the daemon's name or command line. Case is ignored (`-i` is one
- * letter away), and a pattern JavaScript cannot read is taken to match: gobby cannot tell.
+ * letter away). A pattern JavaScript cannot read is taken to match (gobby cannot tell), and so is
+ * one that could take exponential or high-polynomial time to try (a quantified group holding a
+ * quantifier, or more than MAX_PATTERN_REPEATS repeats, or longer than MAX_PATTERN_LENGTH): the
+ * agent's pattern must not be able to stall the daemon.
  */
 function patternFindsTheDaemon(pattern: string, ground: ProtectedGround): boolean {
   const daemon = ground.daemonProcess;
   if (daemon === undefined || pattern === '') return false;
+  if (pattern.length > MAX_PATTERN_LENGTH || NESTED_REPEAT.test(pattern) || (pattern.match(REPEAT) ?? []).length > MAX_PATTERN_REPEATS) return true;
   let regex: RegExp;
   try {
     regex = new RegExp(pattern.replace(/\[:(\w+):\]/g, (whole, name: string) => POSIX_CLASSES[name] ?? whole), 'i');
@@ -290,6 +294,12 @@ function patternFindsTheDaemon(pattern: string, ground: ProtectedGround): boolea
   }
   return regex.test(daemon.commandLine) || daemon.names.some((name) => regex.test(name));
 }
+
+const MAX_PATTERN_LENGTH = 256;
+const MAX_PATTERN_REPEATS = 4;
+const REPEAT = /[*+]|\{\d*,\d*\}/g;
+/** A group with a repeat inside, itself repeated: `(a+)+`, `(.*x){9}`. */
+const NESTED_REPEAT = /\([^)]*(?:[*+?]|\{\d*,?\d*\})[^)]*\)\s*(?:[*+?]|\{\d*,?\d*\})/;
 
 const POSIX_CLASSES: Readonly<Record<string, string>> = {
   alpha: 'a-zA-Z',

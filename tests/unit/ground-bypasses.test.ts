@@ -145,6 +145,9 @@ describe("gobby's own ground, spelled another way", () => {
     ["pgrep -f 'tools/gob' | xargs kill", 'daemon-signal'],
     ["ps aux | grep 'main[.]js' | awk '{print $2}' | xargs kill -9", 'daemon-signal'],
     ["pkill -f '(unclosed'", 'daemon-signal'],
+    // A pattern that could take too long to try is taken to find the daemon: it must not stall it.
+    ["pkill -f '(.*a)+$'", 'daemon-signal'],
+    ["pkill -f '.*.*.*.*.*.*.*.*.*x'", 'daemon-signal'],
     // A name put in a variable first.
     ["f=.claude/settings.local.json; echo '{\"disableAllHooks\": true}' > \"$f\"", 'protected-file'],
     ['d=~/.gobby; rm -rf $d', 'protected-file'],

@@ -869,6 +869,14 @@ describe('shell classification table', () => {
     });
   });
 
+  it('reads subscripts in long words in one pass: a run of brackets does not make it quadratic', () => {
+    const brackets = `declare ${'['.repeat(30_000)}${']'.repeat(30_000)}`;
+    const word = `declare ${'a'.repeat(60_000)}[`;
+    // Classified at all (no stall, no throw): nothing in them runs.
+    expect(classify(brackets)).toEqual([]);
+    expect(classify(word)).toEqual([]);
+  });
+
   it('follows loops nested 40 deep without multiplying the work: past a budget, what the loops do is opaque', () => {
     // Each nested loop that changes the directory is visited again; unbounded, 40 levels would be 2^40 visits.
     const nested = 'while true; do cd a; '.repeat(40) + 'echo x' + '; done'.repeat(40);

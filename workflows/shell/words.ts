@@ -453,6 +453,8 @@ function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: b
 }
 
 const NAME_IN_EXPRESSION = /[A-Za-z_]\w*/g;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
 const SUBSTITUTES = /\$\(|`/;
 
 /**
@@ -468,7 +470,6 @@ export function codeInValues(text: string, env: WordEnv, nested: NestedScript[])
   }
 }
 
-const SUBSCRIPT_WITH_CODE = /[A-Za-z_]\w*\[([^\]]*(?:\$\(|`)[^\]]*)\]/g;
 
 /**
  * A subscript in a variable name that a builtin evaluates is expanded, even when the word was
@@ -476,8 +477,19 @@ const SUBSCRIPT_WITH_CODE = /[A-Za-z_]\w*\[([^\]]*(?:\$\(|`)[^\]]*)\]/g;
  * `let`, `[[ -v … ]]`): its substitutions are code that runs, added to `nested`.
  */
 export function subscriptCode(text: string, nested: NestedScript[]): void {
+  // Each `]` with the last `[` before it, in one forward pass (no regular expression, no search
+  // backwards: neither a long word before a `[` nor a run of brackets may make it quadratic).
   if (!text.includes('[')) return;
-  for (const [, inside] of text.matchAll(SUBSCRIPT_WITH_CODE)) nested.push({ script: parse(inside!), text: inside! });
+  let open = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === OPEN_BRACKET) open = i;
+    else if (c === CLOSE_BRACKET && open !== -1) {
+      const inside = text.slice(open + 1, i);
+      if (open > 0 && /\w/.test(text[open - 1]!) && (inside.includes('$(') || inside.includes('`'))) nested.push({ script: parse(inside), text: inside });
+      open = -1;
+    }
+  }
 }
 
 /** `${!y}`: the value of the variable whose name y holds, when both are known. */
