@@ -11,7 +11,7 @@ import type { EngineEvent } from './events.js';
 import { daemonNetworkDenial, daemonProcessDenial, opaqueCodeNamingGround, overrideDenial, protectedFileDenial, secretDenial, secretInTreeDenial } from './ground-denials.js';
 import { linkToGround, overrideCommandOf, runTimePathFromGround, sweepsUntrackedGround, unknownProgramGivenGround } from './ground-invocations.js';
 import { globReaches, holdsProtected, isBelow, isGlob, isProtected, namesByGlob, treeHolds, treeReaches } from './ground-paths.js';
-import { DIRECTORY_BUILTINS, type PathRef, type ShellAnalysis, type ShellEffect } from './shell/index.js';
+import { DIRECTORY_BUILTINS, type PathRef, type ShellAnalysis, type ShellEffect, type ShellInvocation } from './shell/index.js';
 import { resolveAgainst } from './shell/paths.js';
 import { throughLinks } from './shell-through-links.js';
 import { HOOKLESS_CLAUDE_VARIABLES } from './shell/programs-code.js';
@@ -173,14 +173,19 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   // Code gobby cannot see into (`bash -c "$x"`, `python -c …`, a command over the length cap) is
   // judged by its text as a last resort: it could run an override or change gobby's files however
   // the phase is set.
-  if (shell.effects.some((effect) => effect.kind === 'opaque')) {
+  // A program gobby does not know may run what it is given as code (`sg root -c 'gobby daemon stop'`,
+  // `ssh-agent sh -c '…'`): its own arguments get the same last-resort reading as code gobby cannot
+  // see into gets for the whole command.
+  const opaque = shell.effects.some((effect) => effect.kind === 'opaque');
+  const unknown = opaque ? [] : unknownInvocations(shell);
+  if (opaque || unknown.length > 0) {
     // `gobby $(echo workflow) phase …`, `… | xargs gobby`: what it would do is only known at run time.
     if (shell.effects.some((effect) => effect.kind === 'opaque' && effect.program === 'gobby')) return overrideDenial('gobby with arguments built at run time');
-    const override = findOverrideCommand(command);
-    if (override) return { kind: 'override', reason: override, because: 'guard: human-only override' };
     // As written and as the programs receive it, quotes removed and `$'…'` decoded: `'settings.js'on''`
     // and `$'settings.js\x6fn'` reach the program as `settings.json`.
-    const texts = [command, ...shell.invocations.map((invocation) => invocation.args.join(' '))];
+    const texts = opaque ? [command, ...shell.invocations.map((invocation) => invocation.args.join(' '))] : unknown.map((invocation) => invocation.args.join(' '));
+    const override = texts.map(findOverrideCommand).find((found) => found !== null);
+    if (override) return { kind: 'override', reason: override, because: 'guard: human-only override' };
     const named = ground.protectedNames?.find((name) => texts.some((text) => text.includes(name)));
     if (named) return opaqueCodeNamingGround(named);
     if (ground.daemonPort !== undefined && texts.some((text) => mentionsNumber(text, ground.daemonPort!))) {
@@ -198,6 +203,10 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   // `exec` names the program as an author would allow it (`python3 -m http.server`, `npm run x`): its first word is the invocation's.
   const unknownPrograms = new Set(shell.effects.flatMap((effect) => (effect.kind === 'exec' ? [effect.program.split(' ')[0]!] : [])));
   for (const invocation of shell.invocations) {
+    // The token named as an argument, however the program reads it (`column -t token` after `cd
+    // ~/.gobby`, `jq --rawfile t token`, `wc --files0-from=token`, `strings @token`): never needed.
+    const named = secretNamedBy(invocation, ground);
+    if (named) return secretDenial(named);
     const override = overrideCommandOf(invocation);
     if (override) return overrideDenial(override);
     const linked = linkToGround(invocation, ground);
@@ -256,6 +265,24 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
  */
 function readsTheDaemonProcess(path: string, ground: ProtectedGround): boolean {
   return ground.daemonPid !== undefined && (path === `/proc/${ground.daemonPid}` || path.startsWith(`/proc/${ground.daemonPid}/`));
+}
+
+/** The runs of programs gobby does not know, or named at run time. */
+function unknownInvocations(shell: ShellAnalysis): ShellInvocation[] {
+  const unknown = new Set(shell.effects.flatMap((effect) => (effect.kind === 'exec' ? [effect.program.split(' ')[0]!] : [])));
+  return unknown.size === 0 ? [] : shell.invocations.filter((invocation) => unknown.has(invocation.program) || invocation.nameAtRunTime === true);
+}
+
+/** A secret file an argument names, as a path from the invocation's folder, after an option's `=` or a response file's `@`. */
+function secretNamedBy(invocation: ShellInvocation, ground: ProtectedGround): string | undefined {
+  for (const arg of invocation.args) {
+    const value = arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg.startsWith('@') ? arg.slice(1) : arg;
+    if (value === '' || value.startsWith('-') || value.includes(' ')) continue;
+    const path = resolveAgainst(invocation.cwd, value);
+    const secret = ground.secretFiles.find((file) => path === file || namesByGlob(path, file));
+    if (secret) return secret;
+  }
+  return undefined;
 }
 
 /** Programs whose operands are patterns matched against processes or their listing (`pgrep -f 'daemon/mai' | xargs kill`, `ps aux | grep …`). */

@@ -226,7 +226,7 @@ const BYPASS_ROWS: readonly Row[] = [
   row(': > src/a.ts', ['write /repo/src/a.ts'], 'truncation with a bare redirection'),
   row('> src/a.ts', ['write /repo/src/a.ts']),
   row("sed -i 's/a/b/' src/a.ts", ['write /repo/src/a.ts']),
-  row("sed -i.bak -e 's/a/b/' src/a.ts", ['write /repo/src/a.ts']),
+  row("sed -i.bak -e 's/a/b/' src/a.ts", ['write /repo/src/a.ts', 'write /repo/src/a.ts.bak'], 'the backup is written too'),
   row("sed --in-place 's/a/b/' src/a.ts", ['write /repo/src/a.ts']),
   row("sed -n 'w out.txt' in.txt", ['write /repo/out.txt', 'read /repo/in.txt'], "sed's w command writes"),
   row("sed 's/x/rm -rf y/e' in.txt", ['opaque', 'read /repo/in.txt'], 's///e runs the result'),

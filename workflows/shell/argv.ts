@@ -50,7 +50,7 @@ export function parseArgv(args: readonly Arg[], spec: OptionSpec): ParsedArgv {
       const eq = text.indexOf('=');
       // The option's name is the text itself unless a value is attached: no new string (hot path).
       if (eq !== -1) options.push({ name: text.slice(0, eq), value: sliceArg(arg, eq + 1) });
-      else if (long.length > 0 && long.includes(text.slice(2))) options.push({ name: text, value: args[++i] });
+      else if (long.length > 0 && takesValue(text.slice(2), long)) options.push({ name: text, value: args[++i] });
       else options.push({ name: text, value: undefined });
       continue;
     }
@@ -66,13 +66,40 @@ export function parseArgv(args: readonly Arg[], spec: OptionSpec): ParsedArgv {
   return { options, operands, rest: i };
 }
 
+/**
+ * Long options GNU programs take with an optional value, given only after `=` (`--backup`,
+ * `--color`, `--interactive`, `--output-error`, `--preserve`): the next word is not theirs.
+ */
+const OPTIONAL_VALUE = new Set(['backup', 'color', 'colour', 'interactive', 'output-error', 'preserve', 'update', 'unified', 'hyperlink', 'dereference-command-line-symlink-to-dir']);
+
+/**
+ * Whether `--name` takes the next word: listed in the spec, or a shortening of one that is
+ * (getopt_long takes `--outp` for `--output`). A shortening that ends where the option's next word
+ * starts (`--cache` of `--cache-location`) is most likely a flag of its own, which the spec does
+ * not list: it takes nothing.
+ */
+function takesValue(name: string, long: readonly string[]): boolean {
+  if (OPTIONAL_VALUE.has(name)) return false;
+  if (long.includes(name)) return true;
+  return name.length >= 2 && long.some((option) => option.startsWith(name) && option[name.length] !== '-' && !OPTIONAL_VALUE.has(option));
+}
+
+/**
+ * Whether `spelled` (as parsed: `--outp`) is the option `name` (`--output`) as GNU programs read
+ * it, shortened to a prefix. A prefix several options share is taken for each of them: which one
+ * a program means cannot matter to a check that looks for any.
+ */
+function isOption(spelled: string, name: string): boolean {
+  return spelled === name || (spelled.length >= 4 && name.startsWith('--') && spelled.startsWith('--') && name.startsWith(spelled) && name[spelled.length] !== '-');
+}
+
 export function hasOption(parsed: ParsedArgv, ...names: readonly string[]): boolean {
-  return parsed.options.some((option) => names.includes(option.name));
+  return parsed.options.some((option) => names.some((name) => isOption(option.name, name)));
 }
 
 export function optionValues(parsed: ParsedArgv, ...names: readonly string[]): Arg[] {
   const values: Arg[] = [];
-  for (const option of parsed.options) if (option.value !== undefined && names.includes(option.name)) values.push(option.value);
+  for (const option of parsed.options) if (option.value !== undefined && names.some((name) => isOption(option.name, name))) values.push(option.value);
   return values;
 }
 

@@ -143,8 +143,12 @@ const git: ProgramHandler = (site, fx) => {
     // `git diff/log/show --output=FILE` writes what it would print.
     for (let j = 0; j < rest.length; j++) {
       const value = rest[j]!.value;
-      if (value.startsWith('--output=')) here.write('git', { ...rest[j]!, value: value.slice('--output='.length) });
-      else if (value === '--output' && rest[j + 1]) here.write('git', rest[++j]!);
+      // git takes any unambiguous shortening of a long option (`--outp=x`).
+      const eq = value.indexOf('=');
+      const spelled = eq === -1 ? value : value.slice(0, eq);
+      if (spelled.length < 5 || !'--output'.startsWith(spelled)) continue;
+      if (eq !== -1) here.write('git', { ...rest[j]!, value: value.slice(eq + 1) });
+      else if (rest[j + 1]) here.write('git', rest[++j]!);
     }
     if (sub === 'diff' && rest.some((arg) => arg.value === '--ext-diff')) fx.opaque('git diff --ext-diff runs the configured diff program', 'git');
     if (sub === 'grep' && rest.some((arg) => /^(?:-O|--open-files-in-pager)/.test(arg.value))) fx.opaque('git grep -O runs a pager program', 'git');

@@ -225,6 +225,13 @@ const cpLike = (kind: 'copy' | 'move', spec: OptionSpec = CP_OPTIONS): ProgramHa
     if (kind === 'copy') fx.copy(site.program, source, source.value.endsWith('/.') ? everythingBelow(fx, destination) : destination);
     else fx.move(site.program, source, destination);
   }
+  // `-b`/`--backup` keeps what the destination held under its name plus a suffix (`-S .json` turns
+  // `settings` into `settings.json`; the default is `~`).
+  if (hasOption(parsed, '-b', '--backup') || site.args.some((arg) => arg.value.startsWith('--backup='))) {
+    const suffix = optionValues(parsed, '-S', '--suffix')[0]?.value ?? '~';
+    fx.write(site.program, backupOf(destination, suffix, fx));
+    for (const source of operands) fx.write(site.program, backupOf({ ...destination, value: `${destination.value}/${baseName(source.value)}` }, suffix, fx));
+  }
   if (kind === 'copy' && hasOption(parsed, '-l', '--link')) writesThroughHardLinks(fx, site.program, operands);
   // `cp -s` makes symbolic links (to absolute sources, or relative ones in the destination's folder).
   if (kind === 'copy' && hasOption(parsed, '-s', '--symbolic-link')) writesThroughNewSymlinks(fx, operands, destination);
@@ -313,7 +320,11 @@ const sed: ProgramHandler = (site, fx) => {
   // -E and -r are flags (extended expressions); -e, -f and -l take a value.
   const parsed = parseArgv(site.args, { short: 'efl', long: ['expression', 'file', 'line-length'] });
   // -i and --in-place take an optional suffix glued to the flag; parseArgv sees -i then letters.
-  const inPlace = site.args.some((arg) => !arg.dynamic && (/^-[^-]*i/.test(arg.value) || arg.value.startsWith('--in-place')));
+  // `-i`, `-iSUFFIX`, `--in-place[=SUFFIX]`, and `--in-place` shortened (`--i`, `--in-pl`).
+  const inPlaceArg = site.args.find((arg) => !arg.dynamic && (/^-[^-]*i/.test(arg.value) || isSedInPlace(arg.value.split('=')[0]!)));
+  const inPlace = inPlaceArg !== undefined;
+  // A backup suffix names the backup: `-i.json` makes `f.json`; with `*`, it is the name (`--in-place='bak/*'`).
+  const suffix = inPlaceArg === undefined ? '' : inPlaceArg.value.startsWith('--') ? (inPlaceArg.value.split('=')[1] ?? '') : inPlaceArg.value.slice(inPlaceArg.value.indexOf('i') + 1);
   const scripts = optionValues(parsed, '-e', '--expression');
   for (const file of optionValues(parsed, '-f', '--file')) {
     fx.read('sed', file);
@@ -326,10 +337,25 @@ const sed: ProgramHandler = (site, fx) => {
   }
   for (const script of scripts) inspectSed(script, fx, site.program);
   for (const file of operands) {
-    if (inPlace) fx.write('sed', file);
-    else if (file.value !== '-') fx.read('sed', file);
+    if (inPlace) {
+      fx.write('sed', file);
+      if (suffix !== '') fx.write('sed', backupOf(file, suffix, fx));
+    } else if (file.value !== '-') fx.read('sed', file);
   }
 };
+
+/** `--in-place` as sed reads it, shortened to any prefix from `--i` (no other sed option starts with i). */
+function isSedInPlace(spelled: string): boolean {
+  return spelled.length >= 3 && '--in-place'.startsWith(spelled);
+}
+
+/** The backup a program makes of `file` with `suffix` (sed's and perl's `-i`, cp's `-b -S`): `*` stands for the file's name. */
+function backupOf(file: Arg, suffix: string, fx: ShellEffects): PathRef {
+  const path = fx.path(file);
+  if (!suffix.includes('*')) return { ...path, path: path.path + suffix };
+  const named = suffix.replaceAll('*', baseName(path.path));
+  return named.includes('/') ? fx.path({ ...file, value: named }) : { ...path, path: `${dirName(path.path)}/${named}` };
+}
 
 /** sed's `w file`, `s///w file` write, `r file` reads, `e` and `s///e` run commands (workflows/shell/sed-script.ts). */
 function inspectSed(script: Arg, fx: Parameters<ProgramHandler>[1], program: string): void {
@@ -405,10 +431,12 @@ const unzip: ProgramHandler = (site, fx) => {
 };
 
 const zip: ProgramHandler = (site, fx) => {
-  const parsed = parseArgv(site.args, { short: 'bnPstxiZTO', long: ['temp-path', 'suffixes', 'password', 'exclude', 'include', 'unzip-command', 'output-file'] });
-  for (const command of optionValues(parsed, '-TT', '--unzip-command')) fx.opaque(`zip runs \`${command.value}\``, 'zip');
-  if (site.args.some((arg) => arg.value === '-TT' || arg.value.startsWith('--unzip-command'))) fx.opaque('zip -TT runs a command of the caller\'s choosing', 'zip');
-  const operands = operandsOf(parsed, site);
+  // `-TT cmd` (two letters, one option) and `--unzip-command`: a command zip runs. `-T` alone only tests.
+  const tt = site.args.findIndex((arg) => arg.value === '-TT');
+  const args = tt === -1 ? site.args : [...site.args.slice(0, tt), ...site.args.slice(tt + 2)];
+  const parsed = parseArgv(args, { short: 'bnPstxiZO', long: ['temp-path', 'suffixes', 'password', 'exclude', 'include', 'unzip-command', 'output-file'] });
+  if (tt !== -1 || hasOption(parsed, '--unzip-command')) fx.opaque('zip -TT runs a command of the caller\'s choosing', 'zip');
+  const operands = operandsOf(parsed, { ...site, args });
   const archive = operands.shift();
   if (archive) fx.write('zip', archive);
   const moves = hasOption(parsed, '-m', '--move');
