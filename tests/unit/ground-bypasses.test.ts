@@ -218,6 +218,13 @@ describe("gobby's own ground, spelled another way", () => {
     ['cp -b -S .json /tmp/evil .claude/settings', 'protected-file'],
     ["sed -i.json 's/a/a/' .claude/settings", 'protected-file'],
     ["sed --in-place='/home/dev/.gobby/*' 's/a/b/' /tmp/f", 'secret'],
+    // git subcommands that write a file they are given.
+    ['git merge-file .claude/settings.json /tmp/base /tmp/evil', 'protected-file'],
+    ['git config -f .claude/settings.json hooks.x y', 'protected-file'],
+    ['git bundle create ~/.gobby/token HEAD', 'secret'],
+    ['git init .gobby', 'protected-file'],
+    // Items read from the input after all.
+    ['echo .claude | xargs -a /dev/stdin rm -rf', 'protected-file'],
     // The token named as an argument, however read; an unknown program handed code as text.
     ['cd ~/.gobby && column -t token', 'secret'],
     ["cd ~/.gobby && jq -n --rawfile t token '$t'", 'secret'],

@@ -811,6 +811,14 @@ const BYPASS_ROWS: readonly Row[] = [
   row('x=src; declare -n r=x; rm -rf $r', ['delete /repo/src dyn'], 'a nameref'),
   row('go tool cover -html=c.out -o cov.html', ['write /repo/cov.html']),
   row('npm config set script-shell /tmp/x --dry-run', ['opaque'], 'configuration is not a dry run'),
+  row('git merge-file src/a.ts base.ts theirs.ts', ['git+ merge-file', 'write /repo/src/a.ts'], 'the merge is written into the first file'),
+  row('git config -f src/x.cfg a.b c', ['git+ config', 'write /repo/src/x.cfg']),
+  row('git bundle create /tmp/b HEAD && git init /tmp/r', ['git+ bundle', 'git+ init', 'write /tmp/b', 'write /tmp/r/** dyn']),
+  row('make -f /dev/stdin < /tmp/mk', ['read /tmp/mk', 'opaque', 'exec make'], 'the build file comes from the input'),
+  row('mawk -W exec /tmp/prog.awk', ['opaque', 'read /tmp/prog.awk']),
+  row('GCONV_PATH=/tmp/g iconv -f x f', ['opaque', 'read /repo/f'], 'glibc loads converter modules from there'),
+  row('GEM_HOME=vendor/bundle bundle exec rspec', ['test rspec'], "gems in the project's own folder"),
+  row('GOPATH=/tmp/go go test ./...', ['opaque', 'test go test'], 'modules from a folder the agent can fill'),
 ];
 
 const TABLE: readonly Row[] = [...FALSE_BLOCK_ROWS, ...BYPASS_ROWS];

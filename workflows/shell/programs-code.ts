@@ -8,7 +8,7 @@ import { literalArg, type Arg } from './words.js';
 
 /** Environment variables that make a program load or run code of the setter's choosing. */
 const CODE_INJECTING_VARIABLE =
-  /^(?:PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|CDPATH|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PYTHONINSPECT|PYTHONUSERBASE|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|GIT_\w+|EDITOR|VISUAL|PAGER|MANPAGER|GIT_PAGER|SSH_ASKPASS|SUDO_ASKPASS|LESSOPEN|LESSCLOSE|BROWSER|BASH_FUNC_\S*|npm_config_\w+|NPM_CONFIG_\w+|YARN_\w+|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|DENO_\w+|BUN_\w+|MAKEFLAGS|MAKEFILES|TERMINFO|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|XDG_DATA_HOME|XDG_DATA_DIRS|PIP_CONFIG_FILE|PYTEST_ADDOPTS|PYTEST_PLUGINS|CARGO_HOME|CARGO_\w+|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTFLAGS|RUSTDOCFLAGS|GOFLAGS|GOENV)$/;
+  /^(?:PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|CDPATH|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PYTHONINSPECT|PYTHONUSERBASE|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|GIT_\w+|EDITOR|VISUAL|PAGER|MANPAGER|GIT_PAGER|SSH_ASKPASS|SUDO_ASKPASS|LESSOPEN|LESSCLOSE|BROWSER|BASH_FUNC_\S*|npm_config_\w+|NPM_CONFIG_\w+|YARN_\w+|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|DENO_\w+|BUN_\w+|MAKEFLAGS|MAKEFILES|TERMINFO|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|XDG_DATA_HOME|XDG_DATA_DIRS|PIP_CONFIG_FILE|PYTEST_ADDOPTS|PYTEST_PLUGINS|CARGO_HOME|CARGO_\w+|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTFLAGS|RUSTDOCFLAGS|GOFLAGS|GOENV|GCONV_PATH|LOCPATH|GIO_MODULE_DIR|GIO_EXTRA_MODULES|GTK_PATH|QT_PLUGIN_PATH|LUA_PATH|LUA_CPATH|TCLLIBPATH|GEM_PATH|GEM_HOME|GOPATH)$/;
 /**
  * Variables that name a program to run (`CC=clang`, `SHELL=/bin/bash`): a bare name is looked up on
  * PATH, like any command; a path (`CC=/tmp/x.sh`) is a file the agent may have written.
@@ -47,7 +47,7 @@ export function checkAssignment(name: string, fx: ShellEffects, value?: Arg, ind
 /** Variables whose value is a command that the program run with them starts (`GIT_PAGER=cat git log`). */
 const COMMAND_VARIABLES = new Set(['PAGER', 'MANPAGER', 'GIT_PAGER', 'EDITOR', 'VISUAL', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_SSH_COMMAND', 'BROWSER']);
 /** Search paths for code and programs (`PYTHONPATH=src pytest`, `PATH=./node_modules/.bin:$PATH`). */
-const SEARCH_PATH_VARIABLES = new Set(['PATH', 'PYTHONPATH', 'NODE_PATH', 'PERL5LIB', 'PERLLIB', 'RUBYLIB']);
+const SEARCH_PATH_VARIABLES = new Set(['PATH', 'PYTHONPATH', 'NODE_PATH', 'PERL5LIB', 'PERLLIB', 'RUBYLIB', 'GEM_HOME', 'GEM_PATH', 'GOPATH']);
 /** git's variables that carry data, not code, paths or configuration. */
 const GIT_DATA_VARIABLE = /^GIT_(?:(?:AUTHOR|COMMITTER)_(?:NAME|EMAIL|DATE)|TERMINAL_PROMPT|OPTIONAL_LOCKS|FLUSH|LFS_SKIP_SMUDGE|MERGE_AUTOEDIT)$/;
 
@@ -573,12 +573,15 @@ const xargs: ProgramEntry = {
   prefix: true,
   handle: (site, fx) => {
     const parsed = parseArgv(site.args, { short: 'adEILlnPs', long: ['arg-file', 'delimiter', 'eof', 'replace', 'max-lines', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'], stopAtOperand: true });
-    for (const file of optionValues(parsed, '-a', '--arg-file')) fx.read('xargs', file);
+    const argFiles = optionValues(parsed, '-a', '--arg-file');
+    for (const file of argFiles) if (file.value !== '/dev/stdin' && file.value !== '-') fx.read('xargs', file);
+    // `-a /dev/stdin` reads the items from the input after all.
+    const fromInput = argFiles.length === 0 || argFiles.every((file) => file.value === '/dev/stdin' || file.value === '-');
     const replace = optionValues(parsed, '-I', '--replace')[0]?.value ?? (hasOption(parsed, '-i') ? '{}' : undefined);
     let command = site.args.slice(parsed.rest);
     if (command.length === 0) command = [literalArg('echo')];
     // Input that is fixed text (`xargs rm <<< file`, `echo 4711 | xargs kill`): its words are the operands.
-    const input = fx.stdin !== undefined && !fx.stdin.dynamic && !hasOption(parsed, '-a', '--arg-file') ? inputWords(fx.stdin.value, hasOption(parsed, '-0', '--null'), replace !== undefined) : undefined;
+    const input = fx.stdin !== undefined && !fx.stdin.dynamic && fromInput ? inputWords(fx.stdin.value, hasOption(parsed, '-0', '--null'), replace !== undefined) : undefined;
     if (input !== undefined) {
       if (replace === undefined) fx.run([...command, ...input.map(literalArg)]);
       else for (const line of input) fx.run(command.map((arg) => (arg.value.includes(replace) ? { ...arg, value: arg.value.replaceAll(replace, line) } : arg)));

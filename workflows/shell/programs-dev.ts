@@ -274,10 +274,31 @@ function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffec
     case 'bisect':
     case 'sparse-checkout':
     case 'submodule':
-    case 'merge-file':
     case 'read-tree':
       if (!(sub === 'apply' && hasOption(parsed, '--cached'))) fx.write('git', everythingBelow(fx));
       return;
+    case 'merge-file':
+      // The merge is written into the first file, unless printed.
+      if (!rest.some((arg) => arg.value === '-p' || arg.value === '--stdout') && paths[0]) fx.write('git', paths[0]);
+      return;
+    case 'config': {
+      // `git config --file F …` (and `-f F`, `--blob`): a file of the caller's naming, written unless only read.
+      const file = rest.findIndex((arg) => arg.value === '-f' || arg.value === '--file');
+      const named = file !== -1 ? rest[file + 1] : rest.find((arg) => arg.value.startsWith('--file='));
+      if (named) fx.write('git', named.value.startsWith('--file=') ? { ...named, value: named.value.slice('--file='.length) } : named);
+      return;
+    }
+    case 'bundle':
+      // `git bundle create FILE …` writes FILE.
+      if (rest[0]?.value === 'create' && rest[1]) fx.write('git', rest[1]);
+      return;
+    case 'init': {
+      // `git init [DIR]`, `--separate-git-dir D`: a repository made there.
+      const made = operands[0];
+      fx.write('git', everythingBelow(fx, made));
+      for (const gitDir of optionValues(parsed, '--separate-git-dir')) fx.write('git', everythingBelow(fx, gitDir));
+      return;
+    }
     default:
       return; // the repository's own state (refs, index, objects, config) only
   }
@@ -460,7 +481,11 @@ function taskRunner(testGoals: RegExp, options: OptionSpec, dryRun: readonly str
     const parsed = parseArgv(withoutMavenPairs(site.program, site.args), options);
     const directory = optionValues(parsed, '-C', '--directory', '--project-dir', ...(site.program.startsWith('gradle') ? ['-p'] : []))[0];
     const here = directory ? fx.at(directory) : fx;
-    for (const file of optionValues(parsed, '-f', '--file', '--makefile', '-b', '--build-file')) here.read(site.program, file);
+    for (const file of optionValues(parsed, '-f', '--file', '--makefile', '-b', '--build-file')) {
+      // `make -f /dev/stdin <<< 'all: ; rm -rf x'`: the makefile is the input, code gobby does not read.
+      if (file.value === '-' || file.value === '/dev/stdin') here.opaque(`${site.program} reads its build file from its input`, site.program);
+      else here.read(site.program, file);
+    }
     if (optionValues(parsed, ...code).length > 0) here.opaque(`${site.program} is given code of its own to run`, site.program);
     // A makefile or build script from elsewhere runs its own code (`$(shell …)`, init scripts) even in a dry run.
     if (hasOption(parsed, ...dryRun)) {

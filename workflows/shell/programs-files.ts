@@ -371,7 +371,9 @@ function inspectSed(script: Arg, fx: Parameters<ProgramHandler>[1], program: str
 
 const awk: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { short: 'fvFiWE', long: ['file', 'assign', 'field-separator', 'include', 'load', 'source', 'exec'] });
-  const programFiles = optionValues(parsed, '-f', '--file', '-E', '--exec', '-i', '--include', '-l', '--load');
+  // mawk's `-W exec FILE` (and `-W e…`) runs a program file as gawk's `-E` does.
+  const mawkExec = optionValues(parsed, '-W').some((option) => /^e/.test(option.value));
+  const programFiles = [...optionValues(parsed, '-f', '--file', '-E', '--exec', '-i', '--include', '-l', '--load'), ...(mawkExec ? [literalArg('(a program file)')] : [])];
   const inPlace = programFiles.some((file) => file.value === 'inplace');
   const operands = operandsOf(parsed, site);
   if (programFiles.some((file) => file.value !== 'inplace')) fx.opaque('awk runs a program read from a file', site.program);
