@@ -10,9 +10,9 @@ import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { createIdleCollector, type IdleCollector } from '../../daemon/idle-collector.js';
+import type { IdleCollector } from '../../daemon/idle-collector.js';
 import { DAEMON_NODE_FLAGS } from '../../hooks/daemon-locator.js';
-import { analyzeShellCommand, MAX_COMMAND_LENGTH, type ShellContext } from '../../workflows/index.js';
+import { MAX_COMMAND_LENGTH, type ShellContext } from '../../workflows/index.js';
 import { metric, nsToMs, summarize, type BenchResult } from './stats.js';
 
 interface ShellBenchOptions {
@@ -24,6 +24,27 @@ interface ShellBenchOptions {
 }
 
 export const SHELL_DEFAULTS: ShellBenchOptions = { rounds: 2_000, warmup: 300, largeRuns: 30 };
+
+/**
+ * The code the daemon runs: the build in dist/ (`npm run bench` builds it first), not the sources
+ * through tsx, whose transform differs (helpers such as `__name` run as closures are made) and
+ * measured about 5 % slower. Loaded in the measuring child only.
+ */
+interface Shipped {
+  readonly analyzeShellCommand: typeof import('../../workflows/index.js').analyzeShellCommand;
+  readonly createIdleCollector: typeof import('../../daemon/idle-collector.js').createIdleCollector;
+}
+
+async function loadShipped(): Promise<Shipped> {
+  const built = (file: string): string => new URL(`../../dist/${file}`, import.meta.url).href;
+  try {
+    const shell = (await import(built('workflows/index.js'))) as typeof import('../../workflows/index.js');
+    const idle = (await import(built('daemon/idle-collector.js'))) as typeof import('../../daemon/idle-collector.js');
+    return { analyzeShellCommand: shell.analyzeShellCommand, createIdleCollector: idle.createIdleCollector };
+  } catch (error) {
+    throw new Error(`bench: the shell measurement runs the built code; run \`npm run build\` first (${(error as Error).message})`);
+  }
+}
 
 const CTX: ShellContext = { cwd: '/home/dev/project', home: '/home/dev', projectRoot: '/home/dev/project' };
 
@@ -161,7 +182,7 @@ interface TimedLoop {
  * gets its turn before each command (untimed), as between two hook events of a session; without
  * it, commands follow each other with no gap, as in a burst.
  */
-async function timedLoop(spread: readonly { readonly command: string }[], rounds: number, serial: { next: number }, collector: IdleCollector | undefined): Promise<TimedLoop> {
+async function timedLoop(analyzeShellCommand: Shipped['analyzeShellCommand'], spread: readonly { readonly command: string }[], rounds: number, serial: { next: number }, collector: IdleCollector | undefined): Promise<TimedLoop> {
   const gcPausesMs: number[] = [];
   const gcObserver = new PerformanceObserver((list) => {
     // Collections the idle collector asked for (forced) ran outside the timed regions: V8's own only.
@@ -200,6 +221,7 @@ async function timedLoop(spread: readonly { readonly command: string }[], rounds
 }
 
 async function measureShellClassify(options: ShellBenchOptions): Promise<BenchResult> {
+  const { analyzeShellCommand, createIdleCollector } = await loadShipped();
   const spread = commandSpread();
   // A benchmark of the wrong path is worse than none: every command must parse and be classified.
   for (const { command, label } of spread) {
@@ -212,8 +234,8 @@ async function measureShellClassify(options: ShellBenchOptions): Promise<BenchRe
   const serial = { next: 0 };
   for (let i = 0; i < options.warmup; i++) for (const { command } of spread) sink += analyzeShellCommand(uniqueCopy(command, serial.next++), CTX).effects.length;
 
-  const session = await timedLoop(spread, options.rounds, serial, collector);
-  const burst = await timedLoop(spread, options.rounds, serial, undefined);
+  const session = await timedLoop(analyzeShellCommand, spread, options.rounds, serial, collector);
+  const burst = await timedLoop(analyzeShellCommand, spread, options.rounds, serial, undefined);
 
   // Linearity: the same statement mix at growing sizes. Above the cap nothing is parsed.
   const sizes = [4 * 1024, 16 * 1024, 64 * 1024 - 64, 300 * 1024];
@@ -271,7 +293,7 @@ async function measureShellClassify(options: ShellBenchOptions): Promise<BenchRe
       metric('p99 repeated command (remembered)', repeatedLatency.p99, 'ms'),
     ],
     notes: [
-      `${spread.length} commands (${spread.map((entry) => entry.label).join(', ')}), ${options.rounds} rounds each, timed one by one with process.hrtime.bigint() after ${options.warmup} warm-up rounds, in a node process with the daemon's flags (${DAEMON_NODE_FLAGS.join(' ')})`,
+      `${spread.length} commands (${spread.map((entry) => entry.label).join(', ')}), ${options.rounds} rounds each, timed one by one with process.hrtime.bigint() after ${options.warmup} warm-up rounds, the built code (dist/) in a node process with the daemon's flags (${DAEMON_NODE_FLAGS.join(' ')})`,
       `as in a session (the targets): before each command the daemon's idle collector has its turn, as it has between two hook events (daemon/idle-collector.ts; it ran ${session.idleCollections} times); ${gcNote(session)}`,
       `back to back (no target): commands with no gap between them, as in a burst the idle collector never sees; ${gcNote(burst)}`,
       `4 KB commands: p50 ${fourKb.p50.toFixed(3)} ms, p99 ${fourKb.p99.toFixed(3)} ms, max ${fourKb.max.toFixed(3)} ms; back to back p50 ${burstFourKb.p50.toFixed(3)} ms, p99 ${burstFourKb.p99.toFixed(3)} ms, max ${burstFourKb.max.toFixed(3)} ms`,
