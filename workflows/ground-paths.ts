@@ -104,26 +104,31 @@ function segmentsMatch(patterns: readonly string[], p: number, names: readonly s
 /** No file name is longer (Linux NAME_MAX): a longer pattern segment names nothing. */
 const NAME_MAX = 255;
 
-/**
- * One path segment against one glob segment, without a regular expression (a pattern of many
- * `*` would make one backtrack for ever): the classic scan that returns to the last `*`, so the
- * work is at most the two lengths multiplied, and the pattern is at most NAME_MAX long.
- */
+/** One path segment against one glob segment; the pattern is at most NAME_MAX long. */
 export function segmentMatches(extended: string, name: string, dotRule = true): boolean {
   if (extended.length > NAME_MAX) return false;
   const pattern = plainGlob(extended);
   if (dotRule && name.startsWith('.') && !pattern.startsWith('.')) return false;
+  return matchesWithStars(pattern, name);
+}
+
+/**
+ * `subject` against a glob whose `*` matches any run of characters: the classic scan that returns
+ * to the last `*` on a mismatch, so the work is at most the two lengths multiplied (a regular
+ * expression of `*?*?*?…` would backtrack for ever).
+ */
+function matchesWithStars(pattern: string, subject: string): boolean {
   let p = 0;
   let n = 0;
   let star = -1;
   let resume = 0;
-  while (n < name.length) {
+  while (n < subject.length) {
     if (pattern[p] === '*') {
       star = p++;
       resume = n;
       continue;
     }
-    const next = p < pattern.length ? matchOneCharacter(pattern, p, name[n]!) : -1;
+    const next = p < pattern.length ? matchOneCharacter(pattern, p, subject[n]!) : -1;
     if (next !== -1) {
       p = next;
       n++;
@@ -185,29 +190,8 @@ export function isBelow(path: string, folder: string): boolean {
   return folder === '/' ? path !== '/' : path.startsWith(folder.endsWith('/') ? folder : `${folder}/`);
 }
 
-/**
- * find's -path test: a glob over the whole path, where `*` also matches `/`. The scan returns to
- * the last `*` (no regular expression: `*?*?*?…` would make one backtrack for ever), so the work
- * is at most the two lengths multiplied.
- */
+/** find's -path test: a glob over the whole path, where `*` also matches `/`. */
 export function wholePathMatches(pattern: string, path: string): boolean {
   if (pattern.length > 4 * NAME_MAX || /[[\\]/.test(pattern)) return true; // too odd to judge: assume it may match
-  let p = 0;
-  let n = 0;
-  let star = -1;
-  let resume = 0;
-  while (n < path.length) {
-    if (pattern[p] === '*') {
-      star = p++;
-      resume = n;
-    } else if (p < pattern.length && (pattern[p] === '?' || pattern[p] === path[n])) {
-      p++;
-      n++;
-    } else if (star !== -1) {
-      p = star + 1;
-      n = ++resume;
-    } else return false;
-  }
-  while (pattern[p] === '*') p++;
-  return p === pattern.length;
+  return matchesWithStars(pattern, path);
 }
