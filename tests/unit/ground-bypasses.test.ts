@@ -308,6 +308,15 @@ describe("gobby's own ground, spelled another way", () => {
     // Permissions changed on everything in a folder of gobby's.
     ['chmod -R a-r .claude', 'protected-file'],
     ['chattr -R +i ~/.claude', 'protected-file'],
+    // A folder's own mode, owner or attributes decide who may read what is in it.
+    ['chmod 000 .claude', 'protected-file'],
+    ['chown nobody ~/.claude/', 'protected-file'],
+    ['chattr +i .claude', 'protected-file'],
+    ['setfacl -m u:dev:--- .claude', 'protected-file'],
+    // Temporary files made where TMPDIR says; xxd's -n takes a name.
+    ['TMPDIR=.gobby mktemp', 'protected-file'],
+    ['export TMPDIR=~/.gobby; mktemp', 'protected-file'],
+    ['xxd -r -n x /tmp/f .claude/settings.json', 'protected-file'],
     // A debugger or tracer attached to the daemon can stop or kill it.
     ['strace -p 4242', 'daemon-signal'],
     ["gdb -p $(pgrep -f daemon/main.js) -batch -ex 'call exit(0)'", 'daemon-signal'],
@@ -410,7 +419,8 @@ describe("gobby's own ground, spelled another way", () => {
     "find . -name '*.ts' | xargs wc -l && find ~ -name '*.md' | xargs grep -l todo && cat $(git ls-files src)",
     'git clean -n -d && git clean -fdx build dist && git clean -fdx -e .claude -e .gobby && git -C src clean -fd',
     "git stash && git stash -u -- src && git stash -u -- ':!.claude' ':!.gobby' && git stash pop",
-    'chmod -R u+w build && chmod 644 src/a.ts',
+    'chmod -R u+w build && chmod 644 src/a.ts && chmod 700 ~/.ssh && chmod +x .claude/hooks/check.sh',
+    'TMPDIR=/tmp/x npm test && xxd -n data -i logo.png > /tmp/logo.h',
     'strace -f -o /tmp/trace.txt npm test && gdb -batch -ex bt ./a.out core && strace -p 12345',
     'cloc . && code . && mytool ~ && semgrep --config auto .',
     'cat /etc/claude-code/managed-settings.json; ls ~/.local/bin',

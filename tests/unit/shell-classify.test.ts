@@ -659,6 +659,8 @@ const BYPASS_ROWS: readonly Row[] = [
   // Recursive attribute changes reach everything below.
   row('chmod -R a-w src', ['write /repo/src', 'write /repo/src/** dyn']),
   row('chattr -i src/a.ts', ['write /repo/src/a.ts']),
+  row('chmod 700 build', ['write /repo/build', 'write /repo/build/** dyn'], "a folder's mode decides access to what is in it"),
+  row('TMPDIR=tmp pytest', ['write /repo/tmp/** dyn', 'test pytest'], 'temporary files go there'),
   // script records the session into a file.
   row("script -q -c 'npm test' out.txt", ['test npm test', 'write /repo/out.txt']),
   row("script -c 'ls'", ['write /repo/typescript']),
@@ -792,7 +794,7 @@ const BYPASS_ROWS: readonly Row[] = [
   row('pytest --debug=README.md', ['test pytest', 'write /repo/README.md'], 'the debug log replaces the file'),
   row('history -w README.md', ['write /repo/README.md'], 'history -w empties it even in a script'),
   row('python -m pydoc -w json', ['write /repo/*.html dyn']),
-  row('mktemp src/xXXXX && TMPDIR=. mktemp', ['write /repo/src/xXXXX dyn', 'write $TMPDIR/tmp.XXXXXXXXXX dyn']),
+  row('mktemp src/xXXXX && TMPDIR=. mktemp', ['write /repo/src/xXXXX dyn', 'write /repo/** dyn', 'write $TMPDIR/tmp.XXXXXXXXXX dyn']),
   // Paths through what the command opened or linked itself.
   row('exec 3<src; echo x > /dev/fd/3/a.ts', ['read /repo/src', 'write /repo/src/a.ts'], 'a descriptor opened on a folder'),
   row('exec 3<src; exec 4<&3; cat /proc/self/fd/4/a.ts', ['read /repo/src', 'read /repo/src/a.ts']),

@@ -81,8 +81,8 @@ function projectOrSystem(fx: ShellEffects, folder: string): boolean {
   return !path.dynamic && (isWithin(path.path, fx.projectRoot) || isSystemPath(path.path));
 }
 
-/** Variables naming a folder where the program run with them writes files of its own naming. */
-const OUTPUT_FOLDER_VARIABLES = new Set(['NODE_V8_COVERAGE', 'NODE_COMPILE_CACHE', 'PYTHONPYCACHEPREFIX', 'JEST_JUNIT_OUTPUT_DIR', 'COVERAGE_DIR', 'CARGO_TARGET_DIR', 'GOCACHE', 'GOTMPDIR']);
+/** Variables naming a folder where the program run with them writes files of its own naming (`TMPDIR`: its temporary files). */
+const OUTPUT_FOLDER_VARIABLES = new Set(['TMPDIR', 'NODE_V8_COVERAGE', 'NODE_COMPILE_CACHE', 'PYTHONPYCACHEPREFIX', 'JEST_JUNIT_OUTPUT_DIR', 'COVERAGE_DIR', 'CARGO_TARGET_DIR', 'GOCACHE', 'GOTMPDIR']);
 
 /** Joins literal words into one code string, as `eval` and `watch` do; undefined when a word is dynamic. */
 function joinLiteral(args: readonly Arg[]): Arg | undefined {

@@ -301,7 +301,10 @@ const MODE_ARGUMENT: Readonly<Record<string, RegExp>> = { chmod: /^[-+=][rwxXstu
 
 /**
  * chmod/chown/chgrp/chattr/setfacl: the first operand is the mode or owner unless --reference gives
- * it (setfacl's come as options). With -R every file below each operand changes too.
+ * it (setfacl's come as options). With -R every file below each operand changes too. Without it, a
+ * folder's mode, owner or attributes still decide who may read or change what is in it (`chmod 000
+ * .claude` takes Claude Code's settings away from it): an operand that may be a folder, a name
+ * without an extension (`.claude`, `src`, `.`), counts as changing everything below it as well.
  */
 const changeAttributes: ProgramHandler = (site, fx) => {
   const mode = MODE_ARGUMENT[site.program];
@@ -312,9 +315,16 @@ const changeAttributes: ProgramHandler = (site, fx) => {
   const recursive = hasOption(parsed, '-R', '--recursive');
   for (const file of files) {
     fx.write(site.program, file);
-    if (recursive) fx.write(site.program, everythingBelow(fx, file));
+    if (recursive || mayBeFolder(file)) fx.write(site.program, everythingBelow(fx, file));
   }
 };
+
+/** A path whose last name has no extension: `src`, `.claude`, `..`, `~`, `$DIR` (not `run.sh`, `a.ts`). */
+function mayBeFolder(file: Arg): boolean {
+  const name = file.value.replace(/\/+$/, '');
+  const last = name.slice(name.lastIndexOf('/') + 1);
+  return file.dynamic || !last.slice(1).includes('.') || last === '..';
+}
 
 const sed: ProgramHandler = (site, fx) => {
   // -E and -r are flags (extended expressions); -e, -f and -l take a value.
@@ -758,7 +768,7 @@ export const FILE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['find', { handle: find }],
   ['sort', { handle: sortHandler }],
   ...entries(inputThenOutput({ short: 'fsw', long: ['skip-fields', 'skip-chars', 'check-chars'] }), 'uniq'),
-  ...entries(inputThenOutput({ short: 'lscgo', long: ['len', 'seek', 'cols', 'groupsize', 'offset'] }), 'xxd'),
+  ...entries(inputThenOutput({ short: 'lscgonR', long: ['len', 'seek', 'cols', 'groupsize', 'offset', 'name'] }), 'xxd'),
   ...entries(readsWithOutput({ short: 'nio', long: ['head-count', 'input-range', 'output', 'random-source'] }, ['-o', '--output']), 'shuf'),
   ...entries(readsWithOutput({ short: 'ftco', long: ['from-code', 'to-code', 'output'] }, ['-o', '--output']), 'iconv'),
   ...entries(readsWithOutput({ short: 'woIW', long: ['width', 'output'] }, ['-o', '--output']), 'sdiff'),

@@ -1,0 +1,17 @@
+import { Session } from 'node:inspector/promises';
+import { commandSpread, uniqueCopy, CTX } from './spread.ts';
+import { analyzeShellCommand } from '../../workflows/index.js';
+const label = process.argv[2] ?? '4 KB script';
+const e = commandSpread().find((x) => x.label === label)!;
+let serial = 0;
+for (let i = 0; i < 2000; i++) analyzeShellCommand(uniqueCopy(e.command, serial++), CTX);
+const s = new Session(); s.connect();
+await s.post('HeapProfiler.startSampling', { samplingInterval: 512, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } as any);
+const N = 2000;
+for (let i = 0; i < N; i++) analyzeShellCommand(uniqueCopy(e.command, serial++), CTX);
+const { profile } = await s.post('HeapProfiler.stopSampling') as any;
+const self = new Map<string, number>(); let total = 0;
+const walk = (n: any) => { const sz = n.selfSize; if (sz) { const k = `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.replace(/.*\/work\/main\//, '')}:${n.callFrame.lineNumber + 1}:${n.callFrame.columnNumber}`; self.set(k, (self.get(k) ?? 0) + sz); total += sz; } n.children.forEach(walk); };
+walk(profile.head);
+console.log('total KB per command', (total / N / 1024).toFixed(0));
+for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log((v / N / 1024).toFixed(1).padStart(6), 'KB', k);

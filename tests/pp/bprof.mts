@@ -1,0 +1,20 @@
+import { commandSpread, uniqueCopy, CTX } from './spread.ts';
+import { analyzeShellCommand } from '../../workflows/index.js';
+import { createIdleCollector } from '../../daemon/idle-collector.js';
+const spread = commandSpread();
+const only = process.argv[2];
+const col = createIdleCollector();
+let serial = 0;
+const times = spread.map(() => [] as number[]);
+const R = Number(process.argv[3] ?? 3000);
+for (let r = 0; r < R; r++) spread.forEach((e, i) => {
+  const c = uniqueCopy(e.command, serial++);
+  col.collectIfWorthIt();
+  const t0 = process.hrtime.bigint();
+  analyzeShellCommand(c, CTX);
+  if (r > 300) times[i]!.push(Number(process.hrtime.bigint() - t0) / 1e6);
+});
+const q = (a: number[], p: number) => { const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length * p)]!.toFixed(3); };
+const four = spread.flatMap((e, i) => (e.command.length > 3000 ? times[i]! : []));
+console.log('4KB p50', q(four, 0.5), 'p99', q(four, 0.99));
+console.log(spread.map((e, i) => e.command.length > 3000 ? `${e.label} ${q(times[i]!, 0.5)}/${q(times[i]!, 0.99)}` : '').filter(Boolean).join('; '));
