@@ -85,34 +85,39 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
   const selected = createSelectedWorkflows({ store, catalog });
   const sessionWorkflows = createSessionWorkflows({ store, catalog, selected });
   const userHome = options.userHome ?? homedir();
-  // gobby's own ground in a project: built once per project root, not on every hook event.
-  const grounds = new Map<string, ProtectedGround>();
+  // gobby's own ground in a project: built once per project root, not on every hook event, and
+  // again when the port changes or the catalog has read a definition folder again.
+  const grounds = new Map<string, { readonly ground: ProtectedGround; readonly project: readonly string[]; readonly user: readonly string[] }>();
   const daemonProcess = ownProcess();
+  const { layout } = options;
+  // The files gobby keeps in its home, whether or not they exist yet.
+  const homeFiles = [layout.database, `${layout.database}-wal`, `${layout.database}-shm`, layout.logFile, layout.startupLog, layout.config, layout.token, layout.daemonFile, layout.lockFile];
   const groundFor = (projectRoot: string): ProtectedGround => {
-    let ground = grounds.get(projectRoot);
+    const known = grounds.get(projectRoot);
+    const definitions = catalog.definitionFiles(projectRoot);
     // Built again only if the listening port changed (an app under inject() listens nowhere).
-    if (!ground || ground.daemonPort !== listeningPort()) {
-      ground = {
-        secretFiles: [options.layout.token],
-        protectedPaths: [
-          options.layout.home,
-          join(projectRoot, '.gobby'),
-          ...['settings.json', 'settings.local.json'].flatMap((file) => [join(projectRoot, '.claude', file), join(userHome, '.claude', file)]),
-          // Claude Code's policy folders: a change there cannot be blocked once written (ConfigChange
-          // does not stop one), and managed settings can switch every other hook off.
-          ...MANAGED_SETTINGS_FILES.map((file) => dirname(file)),
-          // The launchers `gobby setup` writes: the user's overrides run through them.
-          join(userHome, '.local', 'bin', 'gobby'),
-          join(userHome, 'bin', 'gobby'),
-        ],
-        protectedFolders: [join(projectRoot, '.claude'), join(userHome, '.claude')],
-        protectedNames: ['.claude/settings.json', '.claude/settings.local.json', '.gobby', 'GOBBY_HOME', options.layout.home, 'managed-settings', 'disableAllHooks', 'allowManagedHooksOnly'],
-        daemonPort: listeningPort(),
-        daemonPid: process.pid,
-        daemonProcess,
-      };
-      grounds.set(projectRoot, ground);
-    }
+    if (known && known.ground.daemonPort === listeningPort() && known.project === definitions.project && known.user === definitions.user) return known.ground;
+    const ground: ProtectedGround = {
+      secretFiles: [layout.token],
+      protectedPaths: [
+        layout.home,
+        join(projectRoot, '.gobby'),
+        ...['settings.json', 'settings.local.json'].flatMap((file) => [join(projectRoot, '.claude', file), join(userHome, '.claude', file)]),
+        // Claude Code's policy folders: a change there cannot be blocked once written (ConfigChange
+        // does not stop one), and managed settings can switch every other hook off.
+        ...MANAGED_SETTINGS_FILES.map((file) => dirname(file)),
+        // The launchers `gobby setup` writes: the user's overrides run through them.
+        join(userHome, '.local', 'bin', 'gobby'),
+        join(userHome, 'bin', 'gobby'),
+      ],
+      protectedFolders: [join(projectRoot, '.claude'), join(userHome, '.claude')],
+      filesInside: [...homeFiles, ...definitions.user, ...definitions.project],
+      protectedNames: ['.claude/settings.json', '.claude/settings.local.json', '.gobby', 'GOBBY_HOME', layout.home, 'managed-settings', 'disableAllHooks', 'allowManagedHooksOnly'],
+      daemonPort: listeningPort(),
+      daemonPid: process.pid,
+      daemonProcess,
+    };
+    grounds.set(projectRoot, { ground, project: definitions.project, user: definitions.user });
     return ground;
   };
   // Asked by the request guard and the ground of every hook event. The port never changes once

@@ -47,11 +47,14 @@ export interface CatalogLookup {
 
 interface DirectoryEntry {
   files: Map<string, FileEntry>;
+  /** The paths of `files`, made again only when the folder is read again (its identity says whether it changed). */
+  paths: readonly string[];
   dirty: boolean;
   watcher?: FSWatcher;
 }
 
 const WATCHED_TIERS: readonly DefinitionTier[] = ['project', 'user'];
+const NO_FILES: readonly string[] = [];
 
 export interface CatalogListing {
   readonly workflows: readonly { workflow: CompiledWorkflow; shadowedBy?: DefinitionTier }[];
@@ -101,7 +104,7 @@ export function createWorkflowCatalog(options: WorkflowCatalogOptions) {
   function directoryEntry(directory: string, tier: DefinitionTier, rescan: boolean): DirectoryEntry {
     let entry = directories.get(directory);
     if (!entry) {
-      entry = { files: new Map(), dirty: true };
+      entry = { files: new Map(), paths: [], dirty: true };
       directories.set(directory, entry);
     }
     if (entry.dirty || rescan) refreshDirectory(directory, tier, entry);
@@ -135,6 +138,7 @@ export function createWorkflowCatalog(options: WorkflowCatalogOptions) {
       names = readdirSync(directory).filter((name) => /\.ya?ml$/.test(name));
     } catch {
       entry.files = new Map();
+      if (entry.paths.length > 0) entry.paths = [];
       watchWhenPresent(directory, tier, entry, false);
       return;
     }
@@ -175,10 +179,22 @@ export function createWorkflowCatalog(options: WorkflowCatalogOptions) {
       }
     }
     entry.files = next;
+    entry.paths = [...next.keys()];
     if (newErrors.length > 0) options.onReloadError?.(newErrors);
   }
 
   return {
+    /**
+     * The definition files of the project's and the user's tiers, as the catalog last read them
+     * (read again only when a watcher saw a change): gobby's own files, for its ground. The same
+     * arrays come back until a folder changes.
+     */
+    definitionFiles(projectRoot: string | null): { readonly project: readonly string[]; readonly user: readonly string[] } {
+      const user = directoryEntry(options.userDirectory, 'user', false).paths;
+      const project = projectRoot ? directoryEntry(join(projectRoot, PROJECT_WORKFLOWS), 'project', false).paths : NO_FILES;
+      return { project, user };
+    },
+
     /**
      * The definition a new session in `projectRoot` gets for `name`, or undefined.
      * `rescan` re-checks the files now (the CLI's view); hooks rely on the watchers.

@@ -40,13 +40,17 @@ function plainGlob(segment: string): string {
  * expands it: `*`, `?` and `[…]` within one segment, and a leading dot matched only by a dot,
  * so `rm -rf *` does not reach `.claude/` and `rm -rf .c*` does.
  */
-export function globReaches(glob: string, ground: ProtectedGround, orAbove: boolean): boolean {
+export function globReaches(glob: string, ground: ProtectedGround, orAbove: boolean, except: readonly string[] = []): boolean {
   // Inside a protected folder, anything the glob names is protected.
   if (isProtected(literalFolderOf(glob), ground)) return true;
   const patterns = glob.split('/');
-  return (ground.protectedPaths ?? []).some(
-    (root) => (orAbove ? ancestorsAndSelf(root) : [root]).some((path) => globMatches(glob, path)) || namesInside(patterns, 0, root.split('/'), 0, false),
+  // A folder the search keeps out of (`find . -path ./.gobby -prune -o …`) holds nothing it names.
+  const searched = (path: string): boolean => !except.some((folder) => path === folder || isBelow(path, folder));
+  const reachesRoot = (ground.protectedPaths ?? []).some(
+    (root) => searched(root) && ((orAbove ? ancestorsAndSelf(root) : [root]).some((path) => globMatches(glob, path)) || namesInside(patterns, 0, root.split('/'), 0, false)),
   );
+  // `find . -name '*.yaml' -delete` names no protected folder, but finds the definitions in one.
+  return reachesRoot || (ground.filesInside ?? []).some((file) => searched(file) && isProtected(file, ground) && globMatches(glob, file));
 }
 
 /**

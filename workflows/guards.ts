@@ -31,6 +31,12 @@ export interface ProtectedGround {
    */
   readonly protectedFolders?: readonly string[];
   /**
+   * Files known to be in the protected folders: gobby's database, logs and token, the workflow
+   * definitions the daemon has read. A pattern that reaches into every folder (`find . -name
+   * '*.yaml' -delete`, a glob with `**`) is judged against these, as it would find them.
+   */
+  readonly filesInside?: readonly string[];
+  /**
    * How code would name those paths (`.claude/settings.local.json`, `.gobby`, `GOBBY_HOME`):
    * code gobby cannot see into whose text names one is refused, as a last resort.
    */
@@ -427,7 +433,7 @@ const HOOK_DROPPING_FLAGS = new Set(['--bare', '--safe-mode', '--settings', '--s
 function changes(path: PathRef, ground: ProtectedGround, program: string, orAbove = false): GuardDenial | null {
   const secret = ground.secretFiles.find((file) => path.path === file || namesByGlob(path.path, file));
   if (secret) return secretDenial(secret);
-  if (isGlob(path.path)) return globReaches(path.path, ground, orAbove) ? protectedFileDenial(path.path, program) : null;
+  if (isGlob(path.path)) return globReaches(path.path, ground, orAbove, path.except) ? protectedFileDenial(path.path, program) : null;
   if (path.path.endsWith('/**')) return treeReaches(path.path, ground) ? protectedFileDenial(path.path, program) : null;
   // A dynamic path is checked as rendered too: `${F:-.claude/settings.json}` most likely is that
   // file, and one behind a `cd` that may not have run most likely is where the cd was going.

@@ -253,6 +253,27 @@ describe('hot reload of project definitions (file watching on)', () => {
     expect(await tierOfNewSession()).toBe('project');
   });
 
+  // gobby's ground knows the definitions the catalog has read: a search that would find one
+  // (`find . -name … -delete`) is refused once the file is there, not only after a restart.
+  it("protects a definition added while the daemon runs from a search that would delete it", async () => {
+    t = TestDaemon.create({ watchDefinitions: true });
+    const directory = join(t.project, '.gobby', 'workflows');
+    writeProjectWorkflow(t.project, 'free.yaml', 'name: free\nphases:\n  - name: work\n    allowed_tools: all\n');
+    await t.setWorkflow('free');
+    const session = t.newSessionId();
+    await t.sessionStart(session);
+    const search = "find . -name 'late*.yaml' -delete";
+    const before = (await t.preToolUse(session, 'Bash', { command: search })).body;
+    expect(before.hookSpecificOutput?.permissionDecision).not.toBe('deny');
+    const seen = t.nextDefinitionsChange(directory);
+    writeProjectWorkflow(t.project, 'late-review.yaml', ONLY_READ);
+    await seen;
+    const after = (await t.preToolUse(session, 'Bash', { command: search })).body;
+    expect(after.hookSpecificOutput?.permissionDecision).toBe('deny');
+    expect(String(after.hookSpecificOutput?.permissionDecisionReason)).toContain("gobby's own ground");
+    expect(t.auditRows(session).some((row) => row.event === 'tamper:protected-file')).toBe(true);
+  });
+
   it('picks up a user-tier definition added to $GOBBY_HOME/workflows/', async () => {
     t = TestDaemon.create({ watchDefinitions: true });
     // The daemon creates this folder when it starts (daemon/main.ts), so it is watched.

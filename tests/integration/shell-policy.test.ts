@@ -212,6 +212,9 @@ describe("gobby's own ground, in a phase that allows everything", () => {
     ['mv .c?aude .old', 'guard: protected file'],
     ['rm -rf .[!c]*', 'guard: protected file'],
     ['rm .gobby/workflows/*.yaml', 'guard: protected file'],
+    // A pattern searched for in every folder finds the definitions the daemon has read.
+    ["find . -name '*.yaml' -delete", 'guard: protected file'],
+    ["find . -name 'review*' -exec rm {} +", 'guard: protected file'],
     // A second name, written through later.
     ["ln -s .claude/settings.local.json notes.json && echo '{}' > notes.json", 'guard: link to a protected file'],
     ['ln -s .claude cfg', 'guard: link to a protected file'],

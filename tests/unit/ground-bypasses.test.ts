@@ -21,6 +21,7 @@ const ground: ProtectedGround = {
     `${HOME}/.local/bin/gobby`,
   ],
   protectedFolders: [`${PROJECT}/.claude`, `${HOME}/.claude`],
+  filesInside: [`${GOBBY_HOME}/gobby.db`, `${GOBBY_HOME}/logs/daemon.log`, `${PROJECT}/.gobby/workflows/review.yaml`],
   protectedNames: ['.claude/settings.json', '.claude/settings.local.json', '.gobby', 'GOBBY_HOME', GOBBY_HOME, 'managed-settings', 'disableAllHooks'],
   daemonPort: PORT,
   daemonPid: 4242,
@@ -243,6 +244,13 @@ describe("gobby's own ground, spelled another way", () => {
     ["find . -regex '.*settings.json' -delete", 'protected-file'],
     ['find . -type f -exec rm {} +', 'protected-file'],
     ["find .gobby -path .gobby/keep -prune -o -name '*.yaml' -delete", 'protected-file'],
+    // A name searched for everywhere reaches the files known to be in gobby's folders.
+    ["find . -name '*.yaml' -delete", 'protected-file'],
+    ["find ~ -name 'gobby.db*' -exec rm {} +", 'protected-file'],
+    ["find / -name '*.log' -mtime +7 -delete", 'protected-file'],
+    // find matches -path against the path as it prints it: `.gobby` under `.` is never `./.gobby`.
+    ["find . -path .gobby -prune -o -name '*.yaml' -delete", 'protected-file'],
+    ["find . -not -path './.gobby/*' -o -name '*.yaml' -delete", 'protected-file'],
     ['t=~/.gobby/token; cat "$t"', 'secret'],
     // gobby's home through its variable.
     ['cat "$GOBBY_HOME/token"', 'secret'],
@@ -425,6 +433,8 @@ describe("gobby's own ground, spelled another way", () => {
     'cloc . && code . && mytool ~ && semgrep --config auto .',
     'cat /etc/claude-code/managed-settings.json; ls ~/.local/bin',
     "find ~ -name '*.md' -exec cat {} + && find . -name '*.pyc' -delete && ls src | xargs -I{} cp src/{} /tmp/{}",
+    // A search kept out of gobby's folders.
+    "find . -path ./.gobby -prune -o -name '*.yaml' -delete && find . -not -path './.gobby/*' -name '*.yaml' -delete",
     'git diff --name-only | xargs rm -f && ls .claude/commands | xargs -I{} rm .claude/commands/{}',
     'ssh -N -L 9000:127.0.0.1:5432 db.example.com && claude mcp add fs -- npx -y @modelcontextprotocol/server-filesystem .',
     'cat /proc/cpuinfo /proc/self/status /proc/12345/status && cat /proc/$(pgrep -f vite)/status',

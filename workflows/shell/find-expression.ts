@@ -67,6 +67,35 @@ function oneAlternative(root: string, args: readonly { readonly value: string; r
   return found ?? ANYTHING_BELOW;
 }
 
+/**
+ * The folders, as written (relative to the start path `root` as find prints paths), that the
+ * expression keeps its actions out of: pruned at its start (`-path ./node_modules -prune -o …`,
+ * one or more), or excluded by a negated path test in an expression without alternatives
+ * (`-not -path './.gobby/*'`). Only fixed paths that start with the start path count: find matches
+ * `-path` against the path as it prints it, so `-path .gobby` under `.` excludes nothing.
+ */
+export function skippedBelow(root: string, args: readonly { readonly value: string; readonly dynamic: boolean }[]): readonly string[] {
+  const skipped: string[] = [];
+  const fixedBelowRoot = (pattern: { readonly value: string; readonly dynamic: boolean }): boolean =>
+    !pattern.dynamic && !/[*?[\\]/.test(pattern.value) && (pattern.value === root || pattern.value.startsWith(root.endsWith('/') ? root : `${root}/`));
+  let at = 0;
+  // `-path X -prune -o`, repeated, at the start.
+  while (PATH_TESTS.has(args[at]?.value ?? '') && !args[at]!.value.startsWith('-i') && args[at + 2]?.value === '-prune' && (args[at + 3]?.value === '-o' || args[at + 3]?.value === '-or')) {
+    if (fixedBelowRoot(args[at + 1]!)) skipped.push(args[at + 1]!.value);
+    at += 4;
+  }
+  const rest = args.slice(at);
+  if (rest.some((arg) => arg.value === '-o' || arg.value === '-or' || arg.value === '(' || arg.value === ',' || arg.value === '-prune')) return skipped;
+  for (let i = 1; i + 1 < rest.length; i++) {
+    const negated = rest[i - 1]!.value === '!' || rest[i - 1]!.value === '-not';
+    const pattern = rest[i + 1]!;
+    if (!negated || !PATH_TESTS.has(rest[i]!.value) || rest[i]!.value.startsWith('-i') || !pattern.value.endsWith('/*')) continue;
+    const folder = { value: pattern.value.slice(0, -2), dynamic: pattern.dynamic };
+    if (fixedBelowRoot(folder)) skipped.push(folder.value);
+  }
+  return skipped;
+}
+
 /** Deeper groups than this are not read: the expression then selects what only run time knows. */
 const MAX_GROUP_DEPTH = 32;
 

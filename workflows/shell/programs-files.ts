@@ -18,7 +18,7 @@ import {
   writesOutputOptions,
 } from './program-kit.js';
 import { baseName, dirName, normalizeAbsolute, resolveAgainst } from './paths.js';
-import { selectedBelow } from './find-expression.js';
+import { selectedBelow, skippedBelow } from './find-expression.js';
 import { inspectSedScript } from './sed-script.js';
 import type { PathRef } from './types.js';
 import { literalArg, type Arg } from './words.js';
@@ -198,7 +198,11 @@ const find: ProgramHandler = (site, fx) => {
   }
   for (; i < args.length; i++) {
     const value = args[i]!.value;
-    if (value === '-delete') for (const path of found) fx.remove('find', path);
+    if (value === '-delete') {
+      // What the expression keeps out of (`-path ./.gobby -prune -o …`) is not deleted: the guard may leave it out.
+      const except = roots.length === 1 && !roots[0]!.dynamic ? skippedBelow(roots[0]!.value, expression).map((folder) => fx.path(literalArg(folder)).path) : [];
+      for (const path of found) fx.remove('find', except.length > 0 ? { ...path, except } : path);
+    }
     else if (['-fprint', '-fprint0', '-fls', '-fprintf'].includes(value)) {
       const target = args[i + 1];
       if (target) fx.write('find', target);

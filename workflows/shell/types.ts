@@ -25,6 +25,8 @@ export interface PathRef {
   readonly dynamic: boolean;
   /** A relative path under a working directory only known at run time: `path` places it in the last one known. */
   readonly unplaced?: true;
+  /** Folders a search behind a glob path keeps out of (`find . -path ./.gobby -prune -o …`): nothing in them is named. */
+  readonly except?: readonly string[];
 }
 
 /** How a signal picks its processes: `pattern` is a regular expression over names or command lines (`pkill`, `killall -r`). */
