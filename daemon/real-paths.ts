@@ -2,7 +2,7 @@
 // a symbolic link the agent made earlier (`ln -s ~/.gobby g`, by code gobby could not see into)
 // must not let the Read tool or `cat` reach the token as `g/token`. The engine compares names;
 // this is where the disk is asked.
-import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { toolInputPaths, type PathRef, type ShellAnalysis } from '../workflows/index.js';
 
@@ -40,7 +40,7 @@ export function realPathsOfShell(analysis: ShellAnalysis, into?: Map<string, str
     if (realFolder === undefined) folders.set(folder, (realFolder = realPathOfExisting(folder)));
     const candidate = join(realFolder, basename(path));
     try {
-      return lstatSync(candidate, { throwIfNoEntry: false })?.isSymbolicLink() ? realpathSync.native(candidate) : candidate;
+      return lstatSync(candidate, { throwIfNoEntry: false })?.isSymbolicLink() ? realPathOf(candidate) : candidate;
     } catch {
       return candidate; // a dangling link, or not searchable: judged by the name it has
     }
@@ -81,9 +81,52 @@ function realPathOfExisting(path: string): string {
       missing.push(basename(current));
       current = parent;
     }
-    const real = realpathSync.native(current);
+    const real = realPathOf(current);
     return missing.length === 0 ? real : join(real, ...missing.reverse());
   } catch {
     return path; // not searchable on the way (EACCES, ENOTDIR): judged by its name only
   }
+}
+
+/**
+ * realpath of a path that exists. `/proc/self` is the process that opens the path: resolved here
+ * it is the daemon, but the agent's `cat /proc/self/status` (or `/proc/mounts` and `/etc/mtab`,
+ * links into `self/`) reads its own process. A path that reaches the daemon's `/proc` folder is
+ * therefore resolved again with `self` kept, and what is below it taken as written (the engine
+ * reads `/proc/self/cwd` and `/proc/self/fd/N` itself).
+ */
+function realPathOf(existing: string): string {
+  const real = realpathSync.native(existing);
+  return real === OWN_PROC || real.startsWith(`${OWN_PROC}/`) ? resolveKeepingSelf(existing) : real;
+}
+
+const OWN_PROC = `/proc/${process.pid}`;
+/** Links followed before a path counts as a loop, as the kernel's ELOOP limit. */
+const MAX_LINKS = 40;
+
+/** realpath of an existing path, component by component, where `/proc/self` and `/proc/thread-self` are not followed. */
+function resolveKeepingSelf(path: string): string {
+  let links = 0;
+  const walk = (absolute: string): string => {
+    let resolved = '/';
+    let inSelf = false;
+    for (const name of absolute.split('/')) {
+      if (name === '' || name === '.') continue;
+      const next = name === '..' ? dirname(resolved) : join(resolved, name);
+      inSelf ||= next === '/proc/self' || next === '/proc/thread-self';
+      if (inSelf || name === '..') {
+        resolved = next;
+        continue;
+      }
+      if (!lstatSync(next).isSymbolicLink()) {
+        resolved = next;
+        continue;
+      }
+      if (++links > MAX_LINKS) return path;
+      const target = readlinkSync(next);
+      resolved = walk(isAbsolute(target) ? target : join(resolved, target));
+    }
+    return resolved;
+  };
+  return walk(path);
 }

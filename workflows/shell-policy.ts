@@ -4,6 +4,7 @@
 // (workflows/shell/): everything that changes the project's files is refused, whatever
 // program or spelling does it, and so is code gobby cannot see into, unless the workflow's
 // author allows it by name.
+import { globReaches } from './ground-paths.js';
 import type { PathRef, ShellAnalysis, ShellEffect } from './shell/index.js';
 import { isSystemPath, isWithin } from './shell/paths.js';
 import { throughLinks } from './shell-through-links.js';
@@ -62,14 +63,15 @@ function changesWhatCommandsDo(path: string, home: string): boolean {
  * Whether a path only known at run time can only name files in one fixed folder outside the
  * project: what is unknown is a glob or "anything below" (`/tmp/t/**` of `cargo build --target-dir
  * /tmp/t`, `/tmp/*.log`, `mktemp`'s `/tmp/tmp.XXXXXXXXXX`), never text from a substitution or a
- * variable (`/tmp/r-$(…)` could hold `../` back into the project), and the project is not in that
- * folder (`/tmp/*` would reach a project under /tmp).
+ * variable (`/tmp/r-$(…)` could hold `../` back into the project), and none of them is the project
+ * or in it (`/tmp/*` reaches a project under /tmp; `/tmp/tmp.*` only one named `tmp.…`).
  */
 function namesOnlyFilesIn(path: string, projectRoot: string, home: string): boolean {
   if (!path.startsWith('/') || /[$`]|\/\.\.?(?:\/|$)/.test(path)) return false;
   const wildcard = path.search(/[*?[]/);
   const folder = wildcard === -1 ? path : path.slice(0, path.lastIndexOf('/', wildcard)) || '/';
-  return !isWithin(projectRoot, folder) && !isWithin(folder, projectRoot) && !changesWhatCommandsDo(folder, home);
+  if (isWithin(folder, projectRoot) || changesWhatCommandsDo(folder, home)) return false;
+  return !isWithin(projectRoot, folder) || (wildcard !== -1 && !globReaches(path, { secretFiles: [], protectedPaths: [projectRoot] }, true));
 }
 
 function judgeEffect(effect: ShellEffect, policy: ShellPolicy, place: PolicyPlace): ShellRefusal | null {

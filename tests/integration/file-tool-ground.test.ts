@@ -67,3 +67,16 @@ it('follows the same links for a Bash command, and lets a link itself be removed
   expect(await bash('cat readme-link.md && grep -rn hi . && echo x > notes.txt')).toBeUndefined();
   expect(t.auditRows(session).filter((row) => row.event === 'tamper:secret')).toHaveLength(2);
 });
+
+it("reads the agent's own process through /proc/self, not the daemon's, and still keeps the daemon's out of reach", async () => {
+  const bash = (command: string) => denied('Bash', { command });
+  // The daemon resolves /proc/self to itself; the agent's command reads its own process there.
+  expect(await bash('cat /proc/self/status && ls /proc/self/fd && cat /proc/mounts /etc/mtab')).toBeUndefined();
+  expect(await denied('Read', { file_path: '/proc/self/status' })).toBeUndefined();
+  expect(await denied('Read', { file_path: '/proc/mounts' })).toBeUndefined();
+  // The daemon's process by its pid, or through a link to it, stays out of reach.
+  expect(await bash(`cat /proc/${process.pid}/environ`)).toContain("gobby's daemon process");
+  symlinkSync(`/proc/${process.pid}`, join(t.project, 'dp'));
+  expect(await bash('cat dp/environ')).toContain("gobby's daemon process");
+  expect(await denied('Read', { file_path: join(t.project, 'dp', 'status') })).toContain("gobby's daemon process");
+});

@@ -104,6 +104,8 @@ describe('shell commands in a phase that blocks the file tools', () => {
     'git commit --help && pnpm tsc --noEmit && yarn vitest run && ./gradlew test --tests FooTest',
     'vendor/bin/phpunit && .venv/bin/pytest && php -l src/a.php && docker network ls && nm a.out',
     'git clone https://example.com/r.git /tmp/r && git archive -o /tmp/src.tar HEAD && git push --dry-run',
+    // Temporary files whose names are made at run time, in /tmp.
+    'tmp=$(mktemp) && git diff > "$tmp" && wc -l "$tmp"; git diff > /tmp/d.$$; npm test > /tmp/test-$RANDOM.log 2>&1',
   ])('lets %j run', async (command) => {
     const { denied, reason } = await bash(command);
     expect(denied, reason).toBe(false);

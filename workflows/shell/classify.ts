@@ -436,7 +436,7 @@ function loopValues(run: Run, node: Extract<CommandNode, { type: 'For' }>, scope
 }
 
 function wordEnv(run: Run, scope: Scope): WordEnv {
-  return { home: run.home, pwd: scope.cwdKnown ? scope.cwd : null, gobbyHome: run.gobbyHome, variables: scope.variables, variablesUncertain: run.tracksVariables !== true, globOptions: run.globOptions, outputOf: substitutionOutput };
+  return { home: run.home, pwd: scope.cwdKnown ? scope.cwd : null, gobbyHome: run.gobbyHome, variables: scope.variables, variablesUncertain: run.tracksVariables !== true, globOptions: run.globOptions, outputOf: substitutionOutput, command: run.command };
 }
 
 function visitWords(run: Run, words: readonly Word[], scope: Scope, depth: number, reparses: number): void {
@@ -578,7 +578,7 @@ function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>,
     for (const assignment of prefixAssignments) {
       const rendered = renderAssignment(assignment, env, nested);
       checkAssignment(assignment.name, fx, { ...rendered, value: rendered.value.slice(assignment.name.length + 1) }, fixedIndex(assignment, env));
-      if (setsShellVariables) rememberVariable(run, scope, assignment, rendered);
+      if (setsShellVariables) rememberVariable(run, scope, assignment, rendered, env);
     }
   }
   // `export PAGER=cat`, `declare PYTHONPATH=src`: the value as rendered among the arguments.
@@ -606,9 +606,20 @@ function assignedValue(assignment: Assignment, args: readonly Arg[]): Arg | unde
 }
 
 /** `name=value` in the current shell. */
-function rememberVariable(run: Run, scope: Scope, assignment: Assignment, rendered: Arg): void {
+function rememberVariable(run: Run, scope: Scope, assignment: Assignment, rendered: Arg, env: WordEnv): void {
   const value = rendered.value.slice(assignment.name.length + 1);
-  setShellVariable(run, scope, assignment.name, !rendered.dynamic && !assignment.append && assignment.index === undefined ? value : undefined);
+  const plain = !assignment.append && assignment.index === undefined;
+  setShellVariable(run, scope, assignment.name, plain && !rendered.dynamic ? value : plain ? madeName(assignment, env) : undefined);
+}
+
+/** `tmp=$(mktemp)`: the variable holds the name mktemp made, which a glob stands for (undefined for any other value). */
+function madeName(assignment: Assignment, env: WordEnv): VariableValue | undefined {
+  if (assignment.value.type === 'ArrayValue') return undefined;
+  let [part, ...others] = assignment.value.parts ?? [];
+  if (part?.type === 'DoubleQuoted' && others.length === 0) [part, ...others] = part.parts;
+  if (part?.type !== 'CommandExpansion' || others.length > 0) return undefined;
+  const output = substitutionOutput(part.script, env);
+  return output?.dynamic === true && output.unknownAt === -1 ? { glob: output.value } : undefined;
 }
 
 /** Remembered when the value is fixed text (`value` undefined: only known at run time). */
@@ -633,6 +644,14 @@ function renderAssignment(assignment: Assignment, env: WordEnv, nested: NestedSc
 
 /** A command that sets TMPDIR (`TMPDIR=. mktemp`, `export TMPDIR=…`): where temporary files go is then its value. */
 const TMPDIR_SET = /\bTMPDIR=/;
+
+/** TMPDIR as the command set it (see ShellEffects.tmpdir). */
+function tmpdirOf(run: Run, scope: Scope): string | undefined {
+  const value = scope.variables.get('TMPDIR');
+  if (typeof value === 'string' && value.startsWith('/')) return normalizeAbsolute(value);
+  if (typeof value === 'string' && value !== '') return resolveAgainst(scope.cwd, value);
+  return TMPDIR_SET.test(run.command) ? '$TMPDIR' : undefined;
+}
 
 /** Builtins besides the variable-setting ones whose operands may be variable names with subscripts (`test -v`, `printf -v`, `wait -p`). */
 const NAMES_VARIABLES = new Set(['test', '[', 'printf', 'wait']);
@@ -1043,11 +1062,8 @@ class CommandEffects implements ShellEffects {
     this.scope.addLink(link, target);
   }
 
-  tmpdir(): string {
-    const value = this.scope.variables.get('TMPDIR');
-    if (typeof value === 'string' && value.startsWith('/')) return normalizeAbsolute(value);
-    if (typeof value === 'string' && value !== '') return resolveAgainst(this.scope.cwd, value);
-    return TMPDIR_SET.test(this.runState.command) ? '$TMPDIR' : '/tmp';
+  tmpdir(): string | undefined {
+    return tmpdirOf(this.runState, this.scope);
   }
 
   widenGlobs(option: keyof GlobOptions): void {

@@ -3,6 +3,7 @@
 // shell that way (`echo 'rm -rf x' | sh`, `echo cm0g… | base64 -d | sh`, `sh -c "$(echo …)"`):
 // the text is then judged as the code it is, instead of as something only known at run time.
 import type { CommandNode, ParsedScript, Redirection } from 'unbash';
+import { mktempTarget } from './mktemp.js';
 import { literalArg, renderWord, renderWordFields, type Arg, type WordEnv } from './words.js';
 
 type SimpleCommand = Extract<CommandNode, { type: 'Command' }>;
@@ -211,13 +212,30 @@ function asText(bytes: Uint8Array): string | undefined {
 
 /**
  * The output of a command substitution that only prints fixed text (`$(echo rm)`, `$(printf
- * '%s' x)`), without its trailing newlines, as the shell puts it in the word; undefined otherwise.
+ * '%s' x)`), without its trailing newlines, as the shell puts it in the word; for `$(mktemp …)`,
+ * the name it makes, as a glob (`/tmp/tmp.*`); undefined otherwise.
  */
 export function substitutionOutput(script: ParsedScript | undefined, env: WordEnv): Arg | undefined {
   const statement = script?.commands.length === 1 ? script.commands[0] : undefined;
   if (statement?.type !== 'Statement' || statement.background) return undefined;
   const node = statement.command;
   if (node.type !== 'Command') return undefined;
+  if (node.name?.text === 'mktemp') return madeTemporaryName(node, env);
   const printed = printedText(node, env);
   return printed && !printed.dynamic ? literalArg(printed.value.replace(/\n+$/, '')) : undefined;
+}
+
+/**
+ * The name `mktemp` prints, as a glob that stands for it (dynamic, placed: unknownAt -1). Left to
+ * run time when the command sets TMPDIR, which moves it, or redirects mktemp's output.
+ */
+function madeTemporaryName(node: SimpleCommand, env: WordEnv): Arg | undefined {
+  if (node.prefix.length > 0 || env.command === undefined || /\bTMPDIR\b/.test(env.command)) return undefined;
+  const args: Arg[] = [];
+  for (const item of node.suffix) {
+    if (item.type !== 'Word') return undefined;
+    renderWordFields(item, env, [], args);
+  }
+  const target = mktempTarget(args, undefined);
+  return target.dynamic ? undefined : { value: target.glob, dynamic: true, unknownAt: -1 };
 }

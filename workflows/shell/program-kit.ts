@@ -93,8 +93,8 @@ export interface ShellEffects {
    * does not know; without a name (one known only at run time), every later program is.
    */
   redefineProgramName(name?: string): void;
-  /** The temporary folder programs use (`$TMPDIR`, else /tmp); dynamic when the command sets TMPDIR to something gobby cannot read. */
-  tmpdir(): string;
+  /** TMPDIR as the command set it: its folder, `$TMPDIR` when only known at run time, undefined when left alone (programs then use /tmp). */
+  tmpdir(): string | undefined;
   /** `shopt -s dotglob`, `GLOBIGNORE=…`, `shopt -s nocaseglob`: globs match more names from here on. */
   widenGlobs(option: 'dotGlob' | 'noCase'): void;
   /** A symbolic link made at `link` (absolute) to `target` (absolute): later paths through it are the target's. */

@@ -17,6 +17,7 @@ import {
   type ShellEffects,
   writesOutputOptions,
 } from './program-kit.js';
+import { mktempTarget } from './mktemp.js';
 import { baseName, dirName, normalizeAbsolute, resolveAgainst } from './paths.js';
 import { selectedBelow, skippedBelow } from './find-expression.js';
 import { inspectSedScript } from './sed-script.js';
@@ -571,18 +572,9 @@ const csplit: ProgramHandler = (site, fx) => {
 };
 
 const mktemp: ProgramHandler = (site, fx) => {
-  const parsed = parseArgv(site.args, { short: 'p', long: ['tmpdir', 'suffix'] });
-  if (hasOption(parsed, '-u', '--dry-run')) return;
-  const template = operandsOf(parsed, site)[0];
-  const directory = optionValues(parsed, '-p', '--tmpdir')[0];
-  // A template with a folder is made there (`mktemp src/xXXXX`); `-t` or `-p` place it in the
-  // temporary folder, which TMPDIR may move (`TMPDIR=. mktemp`): that place is only known at run time then.
-  if (template && template.value.includes('/') && !directory && !hasOption(parsed, '-t')) {
-    fx.write('mktemp', { ...fx.path(template), dynamic: true });
-    return;
-  }
-  const base = directory ? fx.path(directory).path : fx.tmpdir();
-  fx.write('mktemp', { path: `${base}/${template ? baseName(template.value) : 'tmp.XXXXXXXXXX'}`, dynamic: true });
+  const target = mktempTarget(site.args, fx.tmpdir());
+  if (target.dryRun) return;
+  fx.write('mktemp', fx.path({ value: target.glob, dynamic: true, unknownAt: target.dynamic || target.glob.startsWith('$') ? 0 : -1 }));
 };
 
 const editor: ProgramHandler = (site, fx) => {

@@ -38,6 +38,8 @@ export interface WordEnv {
   readonly variablesUncertain?: boolean;
   /** How the command has set bash's globbing so far (see GlobOptions). */
   readonly globOptions?: GlobOptions | undefined;
+  /** The whole command, for what only a rare construct needs to know (whether it sets TMPDIR). */
+  readonly command?: string | undefined;
   /** What a command substitution prints, when that is fixed text (`$(echo rm)`; workflows/shell/printed.ts). */
   readonly outputOf?: ((script: ParsedScript | undefined, env: WordEnv) => Arg | undefined) | undefined;
 }
@@ -346,6 +348,9 @@ function renderFromParts(word: Word, env: WordEnv, nested: NestedScript[]): Arg 
   }
   // One pass renders the word and finds the substitutions in it (walking it twice showed in the profile).
   const builder = new WordBuilder(MAY_SUBSTITUTE.test(text) ? nested : undefined);
+  // A word that is only `$$` (or `"$!"`) names a process, not a file: left as written for the signal checks.
+  const only = parts.length === 1 ? parts[0]! : undefined;
+  builder.standsAlone = only !== undefined && (only.type === 'SimpleExpansion' || only.type === 'ParameterExpansion' || (only.type === 'DoubleQuoted' && only.parts.length === 1));
   for (let index = 0; index < parts.length; index++) appendPart(builder, parts[index]!, env, index === 0);
   return builder.finish();
 }
@@ -354,6 +359,8 @@ class WordBuilder {
   value = '';
   dynamic = false;
   unknownAt = -1;
+  /** The word is one expansion and nothing else. */
+  standsAlone = false;
   /** Where substitutions go; undefined when the word's text cannot contain one. */
   constructor(readonly nested: NestedScript[] | undefined) {}
   known(text: string): void {
@@ -419,9 +426,10 @@ function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: b
       return;
     case 'CommandExpansion': {
       builder.nested?.push({ script: part.script, text: part.text });
-      // `$(echo rm)`, `"$(printf 'rm -rf x')"`: fixed text, one word unless quoted.
+      // `$(echo rm)`, `"$(printf 'rm -rf x')"`: fixed text, one word unless quoted; `$(mktemp)`: a name the glob stands for.
       const output = env.outputOf?.(part.script, env);
-      if (output !== undefined && (quoted || ONE_WORD.test(output.value))) builder.known(output.value);
+      if (output !== undefined && output.dynamic && (quoted || !/\s/.test(output.value))) builder.append(output, false);
+      else if (output !== undefined && !output.dynamic && (quoted || ONE_WORD.test(output.value))) builder.known(output.value);
       else builder.unknown(part.text, false);
       return;
     }
@@ -560,11 +568,22 @@ function globArg(value: { readonly glob: string }): Arg {
 /** A variable's known value stands for it where it stays one word: always inside double quotes, unquoted only without spaces or globs. */
 function appendVariable(builder: WordBuilder, name: string, text: string, env: WordEnv, quoted: boolean): void {
   const value = variableValue(name, env);
-  if (value === null) builder.unknown(text, false);
+  if (value === null && !builder.standsAlone && isRunTimeNumber(name, env)) builder.unknown('*', true);
+  else if (value === null) builder.unknown(text, false);
   else if (typeof value !== 'string') builder.append(globArg(value), false);
   else if (!quoted && !ONE_WORD.test(value)) builder.unknown(text, false);
   else if (env.variablesUncertain && isTracked(name)) builder.append(literalArg(value), true);
   else builder.known(value);
+}
+
+/** Parameters that always expand to digits (`/tmp/out.$$`): a `*` stands for them, in the folder the word names. */
+const ALWAYS_NUMBERS = new Set(['$', '?', '#', 'PPID', 'UID', 'EUID']);
+/** Digits too, unless the command unsets or sets them, which it can only do by naming them. */
+const NUMBER_VARIABLES = new Set(['RANDOM', 'SRANDOM', 'BASHPID', 'EPOCHSECONDS', 'SECONDS', 'LINENO']);
+const NAMES_NUMBER_VARIABLE = /(?<!\$\{?)\b(?:RANDOM|SRANDOM|BASHPID|EPOCHSECONDS|SECONDS|LINENO)\b/;
+
+function isRunTimeNumber(name: string, env: WordEnv): boolean {
+  return ALWAYS_NUMBERS.has(name) || (NUMBER_VARIABLES.has(name) && env.command !== undefined && !NAMES_NUMBER_VARIABLE.test(env.command));
 }
 
 /** A variable of the command's own (not HOME, PWD or GOBBY_HOME, which the classifier follows itself). */
