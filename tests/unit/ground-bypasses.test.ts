@@ -69,6 +69,13 @@ describe("gobby's own ground, spelled another way", () => {
     ['systemd-run --user --unit x gobby workflow reset --reason x', 'override'],
     ["echo 'gobby workflow disable --for 1h --reason x' | at now", 'override'],
     ["tmux new -d 'gobby workflow phase fix --force --reason x'", 'override'],
+    // git runs the program an option names for the remote side, or as grep's pager.
+    ["git ls-remote --upload='gobby workflow reset --reason x; false' .", 'override'],
+    ["git fetch --upl='gobby workflow phase fix --force; false' .", 'override'],
+    ["git archive --remote=. --exec='gobby workflow disable --reason x; false' HEAD", 'override'],
+    ["git push -n --rece='rm -rf .claude; false' . HEAD:refs/heads/zz", 'protected-file'],
+    ["git grep --open-files='cat ~/.gobby/token;' x", 'secret'],
+    ["git -c core.pager='gobby workflow reset --reason x' log", 'override'],
     // Code printed into a shell, or handed to a session of its own, is judged as if it ran here.
     ["echo 'rm -rf .claude' | sh", 'protected-file'],
     ["echo cm0gLXJmIC5jbGF1ZGU= | base64 -d | sh", 'protected-file'],

@@ -47,8 +47,50 @@ const GIT_KNOWN_WRITERS = new Set([
   'pack-refs', 'checkout', 'restore', 'reset', 'clean', 'rm', 'mv', 'apply', 'format-patch', 'archive', 'bundle', 'mktag', 'mktree',
   'checkout-index', 'merge-file', 'rerere', 'fast-import', 'pull', 'clone', 'push',
 ]);
-/** `git -c` keys that only change how output looks. Any other can make git run a command. */
-const SAFE_GIT_CONFIG = /^(?:color\.[\w.-]+|user\.(?:name|email)|advice\.[\w.-]+|core\.quotepath|init\.defaultbranch|column\.ui|log\.\w+|diff\.(?:noprefix|mnemonicprefix|renames|relative|algorithm|colormoved)|status\.\w+|pager\.\w+=false|safe\.directory|core\.abbrev|i18n\.\w+|format\.pretty)$/i;
+/** `git -c` keys that only change how output looks or how text is compared. Any other can make git run a command. */
+const SAFE_GIT_CONFIG = /^(?:color\.[\w.-]+|user\.(?:name|email)|advice\.[\w.-]+|core\.(?:quotepath|abbrev|autocrlf|safecrlf|eol|filemode|ignorecase|precomposeunicode|whitespace|commentchar|commentstring)|init\.defaultbranch|column\.\w+|log\.\w+|diff\.(?:noprefix|mnemonicprefix|renames|renamelimit|relative|algorithm|colormoved|colormovedws|context|interhunkcontext|statgraphwidth|statnamewidth|indentheuristic|suppressblankempty|wserrorhighlight|ignoresubmodules|submodule)|merge\.conflictstyle|status\.\w+|grep\.\w+|blame\.\w+|safe\.directory|i18n\.\w+|format\.pretty|protocol\.version|fetch\.prune)$/i;
+/** `git -c` keys whose value is a command git runs (a pager, an editor, ssh): judged as that command. */
+const GIT_COMMAND_CONFIG = /^(?:core\.(?:pager|editor|sshcommand)|sequence\.editor|pager\.[\w-]+|gpg\.program|gpg\.\w+\.program)$/i;
+/** A boolean, as `pager.<cmd>` takes to switch paging off or on (`pager.log=false`). */
+const GIT_BOOLEAN = /^(?:true|false|yes|no|on|off|[01])$/i;
+/**
+ * Long options with which git runs the program they name, as any unambiguous shortening
+ * (`--upl=…`): on the remote side's behalf, `--upload-pack`, `--receive-pack`, `--exec`; to show
+ * files, `git grep --open-files-in-pager`. `-u` (clone, ls-remote) and `-O` (grep) are short forms.
+ */
+const GIT_PROGRAM_OPTIONS = ['--upload-pack', '--receive-pack', '--exec', '--open-files-in-pager'];
+const GIT_PROGRAM_SHORT: Readonly<Record<string, string>> = { clone: 'u', 'ls-remote': 'u', grep: 'O' };
+
+/**
+ * The programs a git subcommand is told to run, each judged as the shell command it is
+ * (`git ls-remote --upload-pack='rm -rf x; false' .` deletes x); a value only known at run time is opaque.
+ */
+function gitProgramOptions(sub: string, rest: readonly Arg[], fx: ShellEffects): void {
+  const short = GIT_PROGRAM_SHORT[sub];
+  for (let j = 0; j < rest.length; j++) {
+    const arg = rest[j]!;
+    const value = arg.value;
+    if (value === '--') return;
+    // grep's pager is an optional value, given only attached (`-Oless`, `--open-files-in-pager=less`).
+    const optional = sub === 'grep';
+    let program: Arg | undefined;
+    if (value.startsWith('--') && value.length > 4) {
+      const eq = value.indexOf('=');
+      const spelled = eq === -1 ? value : value.slice(0, eq);
+      if (!GIT_PROGRAM_OPTIONS.some((option) => option.startsWith(spelled))) continue;
+      program = eq !== -1 ? { ...arg, value: value.slice(eq + 1), unknownAt: arg.unknownAt === -1 ? -1 : Math.max(0, arg.unknownAt - eq - 1) } : optional ? undefined : rest[++j];
+    } else if (short !== undefined && value.startsWith(`-${short}`) && !value.startsWith('--')) {
+      program = value.length > 2 ? { ...arg, value: value.slice(2), unknownAt: arg.unknownAt === -1 ? -1 : Math.max(0, arg.unknownAt - 2) } : optional ? undefined : rest[++j];
+    } else continue;
+    if (program === undefined) fx.opaque(`git ${sub} ${value} runs the configured pager`, 'git');
+    else fx.runShellCode(program, 'git', false);
+  }
+}
+
+/** Whether `--no-<name>` (or a shortening of it, `--no-dry`) undoes `name` somewhere in the words. */
+function negated(words: readonly string[], name: string): boolean {
+  return words.some((word) => word.length > 6 && word.startsWith('--no-') && `--no-${name}`.startsWith(word));
+}
 
 /** Listing forms of `git branch`/`tag`/`remote`/`config`/`stash`/… that change nothing. */
 function gitSubcommandReads(sub: string, rest: readonly Arg[]): boolean {
@@ -64,24 +106,27 @@ function gitSubcommandReads(sub: string, rest: readonly Arg[]): boolean {
       return operands.length === 0 || ['show', 'get-url'].includes(operands[0]!);
     case 'config':
       return flags.some((flag) => /^(?:--get|--get-all|--get-regexp|--get-urlmatch|-l|--list|--show-origin|--show-scope|--name-only)$/.test(flag)) || ['get', 'list'].includes(operands[0] ?? '') || (operands.length === 1 && !flags.some((flag) => /^--(?:unset|unset-all|add|replace-all|rename-section|remove-section|edit)$|^-e$/.test(flag)));
+    case 'reflog':
+      // `git reflog`, `git reflog -n 10`, `git reflog main`: shown; only `expire` and `delete` change it.
+      return operands[0] !== 'expire' && operands[0] !== 'delete';
     case 'stash':
     case 'worktree':
     case 'notes':
-    case 'reflog':
     case 'submodule':
     case 'sparse-checkout':
     case 'lfs':
     case 'bisect':
-      return ['list', 'show', 'status', 'summary', 'log', 'ls-files', 'env', 'visualize', 'view'].includes(operands[0] ?? (sub === 'reflog' ? 'show' : sub === 'submodule' ? 'status' : ''));
+      return ['list', 'show', 'status', 'summary', 'log', 'ls-files', 'env', 'visualize', 'view'].includes(operands[0] ?? (sub === 'submodule' ? 'status' : ''));
     case 'symbolic-ref':
       return operands.length <= 1 && !flags.includes('-d') && !flags.includes('--delete');
+    // The flag that makes them only print counts unless a `--no-` form undoes it (`--check --no-check` applies).
     case 'apply':
-      return flags.some((flag) => /^--(?:check|stat|numstat|summary)$/.test(flag)) && !flags.includes('--apply');
+      return flags.some((flag) => /^--(?:check|stat|numstat|summary)$/.test(flag) && !negated(flags, flag.slice(2))) && !flags.includes('--apply');
     case 'clean':
-      return flags.some((flag) => /^(?:-n|--dry-run|-[a-zA-Z]*n[a-zA-Z]*)$/.test(flag));
+      return flags.some((flag) => /^(?:-n|--dry-run|-[a-zA-Z]*n[a-zA-Z]*)$/.test(flag)) && !negated(flags, 'dry-run');
     case 'archive':
     case 'format-patch':
-      return flags.includes('--stdout') || (sub === 'archive' && !flags.some((flag) => flag === '-o' || flag.startsWith('--output')));
+      return (flags.includes('--stdout') && !negated(flags, 'stdout')) || (sub === 'archive' && !flags.some((flag) => flag.startsWith('-o') || (flag.length > 4 && '--output'.startsWith(flag.split('=')[0]!))));
     default:
       return false;
   }
@@ -103,8 +148,13 @@ const git: ProgramHandler = (site, fx) => {
     if (value === '-C') here = here.at(args[++i] ?? literalArg('.'));
     else if (value === '-c' || value === '--config-env') {
       const setting = args[++i];
-      const key = setting?.value.split('=')[0] ?? '';
-      if (!setting || setting.dynamic || !SAFE_GIT_CONFIG.test(key)) fx.opaque(`git -c ${setting?.value ?? ''} sets configuration that can make git run a command (core.pager, alias.*, core.fsmonitor…)`, 'git');
+      const eq = setting?.value.indexOf('=') ?? -1;
+      const key = eq === -1 ? (setting?.value ?? '') : setting!.value.slice(0, eq);
+      const value = eq === -1 ? '' : setting!.value.slice(eq + 1);
+      if (setting && !setting.dynamic && GIT_COMMAND_CONFIG.test(key)) {
+        // `-c core.pager=cat`, `-c pager.log=false`: the command it names, if any, is judged as such.
+        if (!GIT_BOOLEAN.test(value) || !/^pager\./i.test(key)) fx.runShellCode(literalArg(value), 'git', false);
+      } else if (!setting || setting.dynamic || !SAFE_GIT_CONFIG.test(key)) fx.opaque(`git -c ${setting?.value ?? ''} sets configuration that can make git run a command (core.pager, alias.*, core.fsmonitor…)`, 'git');
     } else if (value.startsWith('--config-env=') || value.startsWith('--exec-path=')) fx.opaque(`git ${value} can make git run a command`, 'git');
     else if (value === '--work-tree' || value.startsWith('--work-tree=')) here = here.at(value.includes('=') ? { ...arg, value: value.slice(value.indexOf('=') + 1) } : args[++i] ?? literalArg('.'));
     else if (value === '--git-dir' || value.startsWith('--git-dir=')) gitDir = value.includes('=') ? { ...arg, value: value.slice(value.indexOf('=') + 1) } : args[++i];
@@ -119,6 +169,7 @@ const git: ProgramHandler = (site, fx) => {
   }
   const sub = subArg.value;
   const rest = args.slice(i + 1);
+  gitProgramOptions(sub, rest, fx);
   // A repository outside the project has a configuration the agent may have written
   // (`core.fsmonitor`, `core.pager`, `diff.external`): even `git status` there can run a command.
   const root = here.projectRoot;
@@ -133,7 +184,7 @@ const git: ProgramHandler = (site, fx) => {
   }
   if (sub === 'fetch' || sub === 'ls-remote' || (sub === 'remote' && rest[0]?.value === 'update')) {
     // Remote-tracking refs and objects only: the working tree, the index and HEAD stay as they are.
-    if (rest.some((arg) => arg.dynamic || arg.value.startsWith('--upload-pack'))) fx.opaque('git fetch --upload-pack runs the program it names', 'git');
+    if (rest.some((arg) => arg.dynamic && arg.value.startsWith('-'))) fx.opaque(`git ${sub} is given options built at run time`, 'git');
     fx.emit({ kind: 'git', subcommand: sub, changesFiles: false, program: 'git' });
     fx.network('git', sub === 'remote' ? 'remotes' : (rest.find((arg) => !arg.value.startsWith('-'))?.value ?? 'origin'));
     return;
@@ -151,7 +202,6 @@ const git: ProgramHandler = (site, fx) => {
       else if (rest[j + 1]) here.write('git', rest[++j]!);
     }
     if (sub === 'diff' && rest.some((arg) => arg.value === '--ext-diff')) fx.opaque('git diff --ext-diff runs the configured diff program', 'git');
-    if (sub === 'grep' && rest.some((arg) => /^(?:-O|--open-files-in-pager)/.test(arg.value))) fx.opaque('git grep -O runs a pager program', 'git');
     fx.emit({ kind: 'git', subcommand: sub, changesFiles: false, program: 'git' });
     return;
   }
@@ -161,8 +211,8 @@ const git: ProgramHandler = (site, fx) => {
     return;
   }
   // `git clone --upload-pack=/tmp/x …`, `git push --receive-pack=…`, `git clone --config core.sshCommand=…`: a program to run.
-  if (rest.some((arg) => /^--(?:upload-pack|receive-pack|exec|config|template)\b/.test(arg.value) || (sub === 'clone' && /^-[a-zA-Z]*[uc]/.test(arg.value)))) {
-    fx.opaque(`git ${sub} is given a program or configuration to run`, 'git');
+  if (rest.some((arg) => /^--(?:config|template)\b/.test(arg.value) || (sub === 'clone' && /^-[a-zA-Z]*c/.test(arg.value)))) {
+    fx.opaque(`git ${sub} is given configuration that can make it run a program`, 'git');
   }
   fx.emit({ kind: 'git', subcommand: sub, changesFiles: !leavesTheProjectAsItIs(sub, rest, here), program: 'git' });
   if (GIT_NETWORK.has(sub)) {
@@ -191,7 +241,7 @@ function leavesTheProjectAsItIs(sub: string, rest: readonly Arg[], fx: ShellEffe
     const path = fx.path(arg);
     return !path.dynamic && !isWithin(path.path, fx.projectRoot);
   };
-  if (sub === 'push') return rest.some((arg) => arg.value === '--dry-run' || arg.value === '-n');
+  if (sub === 'push') return rest.some((arg) => arg.value === '--dry-run' || arg.value === '-n') && !negated(rest.map((arg) => arg.value), 'dry-run');
   if (sub === 'clone') {
     const operands = cloneOperands(rest);
     return operands.length === 2 && outside(operands[1]);
