@@ -300,11 +300,51 @@ const SEARCHES_BY_PATTERN = new Set(['pgrep', 'pidof', 'grep', 'egrep', 'rg']);
  * that finds it.
  */
 function searchesForTheDaemon(shell: ShellAnalysis, ground: ProtectedGround): boolean {
-  return shell.invocations.some(
+  const named = shell.invocations.some(
     (invocation) =>
       !DIRECTORY_BUILTINS.has(invocation.program) &&
-      invocation.args.some((arg) => namesTheDaemon(arg, ground) || (SEARCHES_BY_PATTERN.has(invocation.program) && !arg.startsWith('-') && patternFindsTheDaemon(arg, ground))),
+      (invocation.args.some((arg) => namesTheDaemon(arg, ground) || (SEARCHES_BY_PATTERN.has(invocation.program) && !arg.startsWith('-') && patternFindsTheDaemon(arg, ground))) ||
+        (FILTERS_BY_PROGRAM.has(invocation.program) && filterKeepsTheDaemon(invocation.args, ground)) ||
+        (invocation.program === 'lsof' && invocation.args.some((arg) => /^-[a-zA-Z]*i(?:4|6|tcp|udp)?$/i.test(arg))) ||
+        // `lsof -t ~/.gob*/*.db`: whoever holds gobby's files open is the daemon.
+        (LISTS_BY_FILE.has(invocation.program) && invocation.args.some((arg) => !arg.startsWith('-') && namesGround(resolveAgainst(invocation.cwd, arg), ground)))),
   );
+  // `kill $(jq .pid ~/.go?by/d*.json)`: pids read from gobby's own files are the daemon's.
+  return named || readsGobbysFiles(shell, ground) || listsEveryProcess(shell);
+}
+
+/** Programs that pick lines by a program of their own (`ps -eo pid,comm | awk '$2=="node"{print $1}'`). */
+const FILTERS_BY_PROGRAM = new Set(['awk', 'gawk', 'mawk', 'nawk', 'busybox awk', 'sed', 'perl']);
+
+/**
+ * Whether a filter program may keep the daemon's line: its strings and regular expressions are
+ * tried as patterns against the daemon; one with none keeps every line.
+ */
+function filterKeepsTheDaemon(args: readonly string[], ground: ProtectedGround): boolean {
+  const code = args.filter((arg) => !arg.startsWith('-')).join('\n');
+  const literals = [...code.matchAll(/"((?:[^"\\]|\\.)*)"|\/((?:[^/\\\n]|\\.)+)\//g)].map((match) => match[1] ?? match[2] ?? '');
+  return literals.length === 0 || literals.some((literal) => literal !== '' && (namesTheDaemon(literal, ground) || patternFindsTheDaemon(literal, ground)));
+}
+
+/** Programs that list the processes holding the files they are given. */
+const LISTS_BY_FILE = new Set(['lsof', 'fuser']);
+
+function readsGobbysFiles(shell: ShellAnalysis, ground: ProtectedGround): boolean {
+  return shell.effects.some((effect) => effect.kind === 'read' && namesGround(effect.path.path, ground));
+}
+
+/** One of gobby's files or folders, or a glob that reaches one. */
+function namesGround(path: string, ground: ProtectedGround): boolean {
+  return isProtected(path, ground) || (isGlob(path) && globReaches(path, ground, false));
+}
+
+/**
+ * `ps -eo pid | tail -n +2 | xargs kill`: a listing of every process, with no search of the
+ * command to narrow it, reaches the daemon (`ps -C vite`, `ps -p 42` and a grep narrow it).
+ */
+function listsEveryProcess(shell: ShellAnalysis): boolean {
+  const narrowed = shell.invocations.some((invocation) => SEARCHES_BY_PATTERN.has(invocation.program) || FILTERS_BY_PROGRAM.has(invocation.program));
+  return !narrowed && shell.invocations.some((invocation) => invocation.program === 'ps' && !invocation.args.some((arg) => /^-[a-zA-Z]*[Cpq]|^--(?:pid|ppid|quick-pid)/.test(arg)));
 }
 
 /**
@@ -349,9 +389,16 @@ const POSIX_CLASSES: Readonly<Record<string, string>> = {
 
 /** An argument that picks out the daemon's process: its name, its state file, its port, or `node` (which it runs as). */
 function namesTheDaemon(arg: string, ground: ProtectedGround): boolean {
-  // A search pattern written so it does not find itself (`grep '[g]obby'`) still names it.
-  const plain = arg.replace(/[[\]\\]/g, '');
-  return /gobby|daemon\.json|daemon\/main/.test(plain) || plain === 'node' || (ground.daemonPort !== undefined && mentionsNumber(plain, ground.daemonPort));
+  // A search pattern written so it does not find itself (`grep '[g]obby'`) still names it, in any case (`killall -I NODE`).
+  const plain = arg.replace(/[[\]\\]/g, '').toLowerCase();
+  // `node` as a word of its own, also attached to an option or in a list (`ps -Cnode`, `-C node,bash`).
+  const words = plain.replace(/^-[a-z]/, '').split(/[,=:\s]/);
+  return (
+    /gobby|daemon\.json|daemon\/main/.test(plain) ||
+    words.includes('node') ||
+    (ground.daemonPort !== undefined && mentionsNumber(plain, ground.daemonPort)) ||
+    (ground.daemonPid !== undefined && mentionsNumber(plain, ground.daemonPid))
+  );
 }
 
 function checkShellEffect(effect: ShellEffect, ground: ProtectedGround): GuardDenial | null {
@@ -500,6 +547,7 @@ function signalsTheDaemon(target: string, by: string, ground: ProtectedGround): 
   if (by === 'port') return ground.daemonPort !== undefined && Number.parseInt(target, 10) === ground.daemonPort;
   // -1 is every process the user may signal; -PID the process group the daemon leads.
   if (by === 'pid') {
+    if (target.startsWith('-1 (')) return true; // every process of a user, every child, whoever uses a file
     // kill reads `0042`, `+42` and ` 42 ` as 42.
     const number = target.trim().replace(/^\+/, '');
     if (!/^-?\d+$/.test(number)) return namesTheDaemon(target, ground); // `$(cat ~/.gobby/daemon.json …)`

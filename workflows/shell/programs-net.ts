@@ -2,6 +2,7 @@
 // written; signal targets say whether they name a pid, a process name, a port or a job.
 import { hasOption, optionValues, parseArgv, type OptionSpec } from './argv.js';
 import { entries, everythingBelow, onlyAsksVersion, operandsOf, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { isWithin } from './paths.js';
 import { literalArg, type Arg } from './words.js';
 
 /** The file curl -O / wget would save a URL to: its last path segment. */
@@ -319,24 +320,45 @@ const pkill: ProgramHandler = (site, fx) => {
   }
   const patterns = operandsOf(parsed, site);
   for (const pattern of patterns) fx.signal(site.program, pattern.value, 'pattern');
-  if (patterns.length === 0) for (const owner of optionValues(parsed, '-u', '-U', '--euid', '--uid', '-P', '--parent')) fx.signal(site.program, owner.value, 'pid');
+  if (patterns.length > 0) return;
+  // Without a pattern the options pick the processes: a process group or session by its number
+  // (the daemon leads its own), every process of a user, or every child of a process.
+  for (const group of optionValues(parsed, '-g', '--pgroup', '-s', '--session')) fx.signal(site.program, group.value, 'pid');
+  for (const owner of optionValues(parsed, '-u', '-U', '--euid', '--uid')) fx.signal(site.program, `-1 (every process of ${owner.value})`, 'pid');
+  for (const parent of optionValues(parsed, '-P', '--parent')) fx.signal(site.program, OWN_PIDS.test(parent.value) ? parent.value : `-1 (every child of ${parent.value})`, 'pid');
 };
+
+/** The shell's own pid and its last job: their children are the command's own. */
+const OWN_PIDS = /^(?:\$\$|\$\{\$\}|\$BASHPID|\$!|\$\{!\})$/;
 
 const killall: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { short: 'sounyYZ', long: ['signal', 'user', 'older-than', 'younger-than', 'context'] });
   const by = hasOption(parsed, '-r', '--regexp') ? 'pattern' : 'name';
-  for (const name of operandsOf(parsed, site)) fx.signal(site.program, name.value, by);
+  const names = operandsOf(parsed, site);
+  for (const name of names) fx.signal(site.program, name.value, by);
+  // `killall -u dev`: every process of the user.
+  if (names.length === 0) for (const user of optionValues(parsed, '-u', '--user')) fx.signal(site.program, `-1 (every process of ${user.value})`, 'pid');
+};
+
+/** `killall5`: every process but the kernel's and its own session's. */
+const killall5: ProgramHandler = (site, fx) => {
+  fx.signal(site.program, '-1', 'pid');
 };
 
 const fuser: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { short: 'n', long: ['namespace'] });
   const kills = hasOption(parsed, '-k', '--kill') || site.args.some((arg) => /^-[a-zA-Z]*k/.test(arg.value));
   const namespace = optionValues(parsed, '-n', '--namespace')[0]?.value;
+  const mounted = hasOption(parsed, '-m', '--mount', '-M', '--ismountpoint') || site.args.some((arg) => /^-[a-zA-Z]*[mM]/.test(arg.value));
   for (const target of operandsOf(parsed, site)) {
     if (/^-/.test(target.value)) continue;
     const port = /^(\d+)(?:,[^/]*)?\/(?:tcp|udp)$/.exec(target.value)?.[1] ?? (namespace && /^\d+$/.test(target.value) ? target.value : undefined);
-    if (kills) fx.signal('fuser', port ?? target.value, port ? 'port' : 'name');
-    else if (!port) fx.read('fuser', target);
+    // A file or folder: whoever has it open, which outside the project may be the daemon (its
+    // database, its log, its folder); with -m, every process on that file system.
+    const anyone = kills && !port && (mounted || !isWithin(fx.path(target).path, fx.projectRoot) || fx.path(target).dynamic);
+    if (anyone) fx.signal('fuser', `-1 (whoever uses ${target.value})`, 'pid');
+    else if (kills) fx.signal('fuser', port ?? target.value, port ? 'port' : 'name');
+    if (!port) fx.read('fuser', target);
   }
 };
 
@@ -374,6 +396,7 @@ export const NET_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['kill', { handle: kill }],
   ...entries(pkill, 'pkill'),
   ...entries(killall, 'killall'),
+  ['killall5', { handle: killall5 }],
   ['fuser', { handle: fuser }],
   ['kill-port', { handle: killPort }],
   ...entries(serviceManager, 'systemctl', 'launchctl', 'service'),
