@@ -238,7 +238,8 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   // Without HOME (`env -i claude`, `env -u HOME claude`, `unset HOME`) it has no user settings either.
   const relocated = shell.effects.some((effect) => effect.kind === 'nested_claude') ? (RELOCATES_CLAUDE_SETTINGS.exec(command) ?? CLEARS_HOME.exec(command)) : null;
   if (relocated) {
-    const how = relocated[1] !== undefined ? `setting ${relocated[1]}` : 'clearing HOME';
+    const variable = relocated.slice(1).find((group) => group !== undefined);
+    const how = variable !== undefined ? `setting ${variable}` : 'clearing HOME';
     return {
       kind: 'nested-claude',
       reason: `gobby: ${how} for a nested Claude Code starts it without the user settings that may hold gobby's hooks; the agent may not run it.`,
@@ -462,10 +463,29 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround): GuardDe
   }
 }
 
-/** An assignment, anywhere in the command, of a variable that moves where Claude Code reads its user settings. */
-const RELOCATES_CLAUDE_SETTINGS = /(?:^|[\s;&|(`])(?:export\s+|env\s+(?:-\S+\s+)*)?(CLAUDE_CONFIG_DIR|HOME)=/;
-/** `env -i`, `env -`, `env -u HOME`, `env --unset=HOME`, `unset HOME`: the environment a nested Claude Code finds its home by, emptied. */
-const CLEARS_HOME = /(?:^|[\s;&|(`])(?:env\s+(?:-[^\s-]*\s+)*(?:-[a-zA-Z]*i\b|--ignore-environment\b|-(?=\s)|-u\s*HOME\b|--unset[=\s]HOME\b)|unset\s+(?:-\w+\s+)*(?:\w+\s+)*HOME\b)/;
+/** Variables that move where Claude Code reads its user settings, or start it without hooks. */
+const CLAUDE_SETTINGS_VARIABLE = `(CLAUDE_CONFIG_DIR|HOME|${[...HOOKLESS_CLAUDE_VARIABLES].join('|')})`;
+/**
+ * A command that sets one of them, anywhere and in any of bash's ways: an assignment (`HOME=…`,
+ * `HOME+=…`, `export`/`declare`/`local`), `printf -v`, `read`, `mapfile`, `getopts`, a `for` loop's
+ * variable, a nameref (`declare -n h=HOME; h=/tmp`).
+ */
+const RELOCATES_CLAUDE_SETTINGS = new RegExp(
+  [
+    `(?:^|[\\s;&|(\`])(?:(?:export|declare|typeset|local|readonly)\\s+(?:-\\w+\\s+)*|env\\s+(?:-\\S+\\s+)*)?${CLAUDE_SETTINGS_VARIABLE}\\+?=`,
+    `\\bprintf\\s+(?:-\\S+\\s+)*-v\\s*${CLAUDE_SETTINGS_VARIABLE}\\b`,
+    `\\b(?:read|mapfile|readarray)\\b[^;&|\\n]*\\s${CLAUDE_SETTINGS_VARIABLE}\\b`,
+    `\\bgetopts\\s+\\S+\\s+${CLAUDE_SETTINGS_VARIABLE}\\b`,
+    `\\bfor\\s+${CLAUDE_SETTINGS_VARIABLE}\\s+in\\b`,
+    `\\b(?:declare|typeset|local)\\s+-\\w*n\\w*\\s+\\w+=${CLAUDE_SETTINGS_VARIABLE}\\b`,
+  ].join('|'),
+);
+/**
+ * `env -i` (also `-iv`, `--ignore-env…`), `env -`, `env -u HOME`, `env --unset=HOME`, `exec -c`,
+ * `unset HOME`: the environment a nested Claude Code finds its home by, emptied.
+ */
+const CLEARS_HOME =
+  /(?:^|[\s;&|(`])(?:env\s+(?:-[^\s-]*\s+)*(?:-[a-zA-Z]*i[a-zA-Z]*\b|--i[\w-]*|-(?=\s)|-u\s*HOME\b|--u[\w-]*[=\s]HOME\b)|exec\s+(?:-\w+\s+)*-[a-zA-Z]*c|unset\s+(?:-\w+\s+)*(?:\w+\s+)*HOME\b)/;
 
 /** MCP tools whose name says they move, rename or delete what their paths name. */
 const MCP_REMOVING_WORDS = new Set(['move', 'rename', 'delete', 'remove', 'rm', 'trash', 'unlink']);

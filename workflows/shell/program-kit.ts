@@ -49,7 +49,8 @@ export function programFoundByName(word: Arg): string | undefined {
 export function guardedProgramOf(file: Arg): string | undefined {
   const name = programFoundByName(file) ?? file.value.slice(file.value.lastIndexOf('/') + 1);
   if (IDENTIFIED_BY_NAME.has(name)) return name;
-  return file.value.includes('@anthropic-ai/claude-code/') ? 'claude' : undefined;
+  // The npm package's files, and the native installer's binaries, named by version (`~/.local/share/claude/versions/2.1.0`).
+  return file.value.includes('@anthropic-ai/claude-code/') || /(?:^|\/)claude\/versions\/[^/]+$/.test(file.value) ? 'claude' : undefined;
 }
 
 export interface CommandSite {
