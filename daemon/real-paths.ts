@@ -4,7 +4,7 @@
 // this is where the disk is asked.
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { toolInputPaths, type PathRef, type ShellAnalysis } from '../workflows/index.js';
+import { literalFolderOf, toolInputPaths, type PathRef, type ShellAnalysis } from '../workflows/index.js';
 
 
 /** Each path of the input → its real path, when that differs; undefined when there is nothing to add. */
@@ -46,9 +46,9 @@ export function realPathsOfShell(analysis: ShellAnalysis, into?: Map<string, str
     }
   };
   const consider = (ref: PathRef): void => {
-    // `<folder>/**` (everything below, `grep -r x g`) is placed by its folder.
-    const path = ref.path.endsWith('/**') ? ref.path.slice(0, -3) || '/' : ref.path;
-    if ((ref.dynamic && path === ref.path) || !path.startsWith('/') || path === '/' || path.startsWith('/dev/') || looked >= SHELL_PATH_LIMIT || found?.has(path)) return;
+    // A glob or `<folder>/**` (everything below, `grep -r x g`) is placed by its folder, links followed.
+    const path = ref.dynamic ? literalFolderOf(ref) : ref.path;
+    if (path === undefined || !path.startsWith('/') || path === '/' || path.startsWith('/dev/') || looked >= SHELL_PATH_LIMIT || found?.has(path)) return;
     looked++;
     const real = realOf(path);
     if (real !== path) (found ??= new Map()).set(path, real);
@@ -57,9 +57,9 @@ export function realPathsOfShell(analysis: ShellAnalysis, into?: Map<string, str
   const folderOf = (ref: PathRef): PathRef => ({ path: dirname(ref.path), dynamic: ref.dynamic });
   for (const effect of analysis.effects) {
     if (effect.kind === 'read' || effect.kind === 'write') consider(effect.path);
-    else if (effect.kind === 'delete') consider(folderOf(effect.path));
+    else if (effect.kind === 'delete') consider(effect.path.dynamic ? effect.path : folderOf(effect.path));
     else if (effect.kind === 'copy' || effect.kind === 'move') {
-      consider(effect.kind === 'move' ? folderOf(effect.from) : effect.from);
+      consider(effect.kind === 'move' && !effect.from.dynamic ? folderOf(effect.from) : effect.from);
       consider(effect.to);
     }
   }

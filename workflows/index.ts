@@ -8,6 +8,7 @@ export { isToolEvent } from './events.js';
 export type { EngineEvent, EngineEventName, EventOrigin, SubagentRef, ToolEvent } from './events.js';
 export { findOverrideCommand } from './guards.js';
 export { toolInputPaths } from './tool-paths.js';
+export { literalFolderOf } from './shell-through-links.js';
 export type { HookSettingsChange, ProtectedGround } from './guards.js';
 export { workflowStateSchema } from './state.js';
 export type { WorkflowState } from './state.js';

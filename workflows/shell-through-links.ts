@@ -4,20 +4,36 @@
 // (`ln -s "$PWD/src/app.ts" /tmp/x`, then `echo x > /tmp/x`) does not hide what is written.
 import type { PathRef, ShellEffect } from './shell/index.js';
 
+/**
+ * The folder a path only known at run time is certainly in: the part before the first glob or
+ * expansion (`/tmp/s` of `/tmp/s/*.ts`, `/tmp/s/**` and `/tmp/s/$f`). What the glob matches is
+ * inside that folder, through whatever links lead to it. Undefined when it is not an absolute folder.
+ */
+export function literalFolderOf(ref: PathRef): string | undefined {
+  if (ref.unplaced === true) return undefined;
+  const first = ref.path.search(/[*?[$`{]/);
+  const folder = ref.path.slice(0, ref.path.lastIndexOf('/', first === -1 ? ref.path.length : first));
+  return folder.startsWith('/') ? folder : undefined;
+}
+
 /** The effect with each path replaced by the real one behind its links, or the effect itself when none differs. */
 export function throughLinks(effect: ShellEffect, realPaths: ReadonlyMap<string, string>): ShellEffect {
+  // A glob (`sed -i … /tmp/s/*.ts`) or a folder's contents (`/tmp/s/**`) are placed by their folder.
+  const inRealFolder = (ref: PathRef): PathRef => {
+    const folder = literalFolderOf(ref);
+    const real = folder === undefined ? undefined : realPaths.get(folder);
+    return real === undefined ? ref : { path: `${real === '/' ? '' : real}${ref.path.slice(folder!.length)}`, dynamic: true };
+  };
   const real = (ref: PathRef): PathRef => {
-    if (ref.path.endsWith('/**')) {
-      const folder = realPaths.get(ref.path.slice(0, -3) || '/');
-      return folder === undefined ? ref : { path: `${folder === '/' ? '' : folder}/**`, dynamic: true };
-    }
-    const path = ref.dynamic ? undefined : realPaths.get(ref.path);
+    if (ref.dynamic) return inRealFolder(ref);
+    const path = realPaths.get(ref.path);
     return path === undefined ? ref : { path, dynamic: false };
   };
   // Deleting or moving a link acts on the link: only the folder it is in is followed.
   const realFolder = (ref: PathRef): PathRef => {
+    if (ref.dynamic) return inRealFolder(ref);
     const slash = ref.path.lastIndexOf('/');
-    const folder = ref.dynamic || slash <= 0 ? undefined : realPaths.get(ref.path.slice(0, slash));
+    const folder = slash <= 0 ? undefined : realPaths.get(ref.path.slice(0, slash));
     return folder === undefined ? ref : { path: `${folder === '/' ? '' : folder}${ref.path.slice(slash)}`, dynamic: false };
   };
   switch (effect.kind) {

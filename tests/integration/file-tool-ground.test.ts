@@ -61,11 +61,15 @@ it('follows the same links for a Bash command, and lets a link itself be removed
   expect(await bash("echo '{}' > cl/settings.local.json")).toContain("gobby's own ground");
   expect(await bash('rm cl/settings.local.json')).toContain("gobby's own ground");
   expect(await bash('mv cl/settings.local.json /tmp/x')).toContain("gobby's own ground");
+  // Through a glob or a trailing slash, the link's folder is followed too.
+  expect(await bash('sed -i s/a/b/ cl/*.json')).toContain("gobby's own ground");
+  expect(await bash('rm -rf gh/')).toContain("gobby's own ground");
+  expect(await bash('cat gh/tok*')).toContain("gobby's control token");
   // Removing or renaming the link acts on the link, not on what it points to.
   expect(await bash('rm cl && mv gh gobby-home-link')).toBeUndefined();
   symlinkSync(join(t.project, 'README.md'), join(t.project, 'readme-link.md'));
   expect(await bash('cat readme-link.md && grep -rn hi . && echo x > notes.txt')).toBeUndefined();
-  expect(t.auditRows(session).filter((row) => row.event === 'tamper:secret')).toHaveLength(2);
+  expect(t.auditRows(session).filter((row) => row.event === 'tamper:secret')).toHaveLength(3);
 });
 
 it("reads the agent's own process through /proc/self, not the daemon's, and still keeps the daemon's out of reach", async () => {

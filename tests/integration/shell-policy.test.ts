@@ -126,6 +126,13 @@ describe('shell commands in a phase that blocks the file tools', () => {
       expect(hard.reason).toContain(`writes ${join(t.project, 'src', 'app.ts')} (ln)`);
       // Scratch files outside the project are still the agent's.
       expect((await bash(`echo notes > ${join(outside, 'notes.md')} && ln -s ${join(t.project, 'src')} ${join(outside, 'src-view')}`)).denied).toBe(false);
+      // Once that link to a folder is on disk, a glob through it, a trailing slash, or find following links reach the project.
+      symlinkSync(join(t.project, 'src'), join(outside, 'src-view'));
+      for (const command of [`sed -i s/a/b/ ${outside}/src-view/*.ts`, `rm -rf ${outside}/src-view/`, `find ${outside}/src-view/ -name '*.ts' -delete`, `find -L ${outside} -name '*.ts' -delete`]) {
+        const glob = await bash(command);
+        expect(glob.denied, command).toBe(true);
+      }
+      expect((await bash(`rm ${outside}/src-view && rm -rf ${outside}/*.md`)).denied).toBe(false);
     } finally {
       rmSync(outside, { recursive: true, force: true });
     }

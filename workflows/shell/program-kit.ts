@@ -160,7 +160,11 @@ export function writesOperands(spec: OptionSpec = {}, skip = 0): ProgramHandler 
 
 export function deletesOperands(spec: OptionSpec = {}): ProgramHandler {
   return (site, fx) => {
-    for (const file of operandsOf(parseArgv(site.args, spec), site)) fx.remove(site.program, file);
+    for (const file of operandsOf(parseArgv(site.args, spec), site)) {
+      fx.remove(site.program, file);
+      // `rm -rf link/`: with the slash, a link to a folder is followed and what is in that folder removed.
+      if (file.value.length > 1 && file.value.endsWith('/') && !file.dynamic) fx.remove(site.program, everythingBelow(fx, file));
+    }
   };
 }
 

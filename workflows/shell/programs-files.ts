@@ -175,7 +175,9 @@ const find: ProgramHandler = (site, fx) => {
   // find's own grammar: start paths, then an expression. Its actions decide the effect.
   const args = site.args;
   let i = 0;
-  while (i < args.length && ['-H', '-L', '-P', '-O0', '-O1', '-O2', '-O3'].includes(args[i]!.value)) i++;
+  // `-L` (and the `-follow` test) follow every link below the start paths: what is found may be anywhere.
+  let followsLinks = args.some((arg) => arg.value === '-follow');
+  for (; i < args.length && ['-H', '-L', '-P', '-O0', '-O1', '-O2', '-O3'].includes(args[i]!.value); i++) followsLinks ||= args[i]!.value === '-L';
   if (args[i]?.value === '-D') i += 2;
   const roots: Arg[] = [];
   for (; i < args.length; i++) {
@@ -194,7 +196,7 @@ const find: ProgramHandler = (site, fx) => {
     const at = fx.path(root);
     const base = at.path === '/' ? '' : at.path;
     for (const glob of (root.dynamic ? undefined : selectedBelow(root.value, expression)) ?? ['**']) {
-      found.push(at.unplaced === true ? { path: `${base}/${glob}`, dynamic: true, unplaced: true } : { path: `${base}/${glob}`, dynamic: true });
+      found.push(at.unplaced === true || followsLinks ? { path: `${base}/${glob}`, dynamic: true, unplaced: true } : { path: `${base}/${glob}`, dynamic: true });
     }
   }
   for (; i < args.length; i++) {
