@@ -6,7 +6,7 @@ import type { PathRef, ShellEffect, SignalTarget } from './types.js';
 import { literalArg, type Arg } from './words.js';
 
 /** node options whose value is code to load or run; the others tune the runtime. */
-const NODE_CODE_OPTION = /^(?:-r|--require|--import|--loader|--experimental-loader|--env-file)$/;
+const NODE_CODE_OPTION = /^(?:-r|--require|--import|--loader|--experimental-loader|--env-file|--test-reporter)$/;
 const NODE_INLINE_OPTION = /^(?:-e|--eval|-p|--print)$/;
 
 /**
@@ -23,6 +23,8 @@ export function nodeOptionsLoadOutside(options: string, fx: ShellEffects): strin
     if (!NODE_CODE_OPTION.test(name)) continue;
     const target = eq === -1 ? words[++i] : words[i]!.slice(eq + 1);
     if (target === undefined || /[$`]/.test(target)) return `loads code named at run time (${name})`;
+    // A module given as its text or fetched (`--import=data:text/javascript,…`, `https://…`) is code of the caller's choosing.
+    if (/^(?:data|https?|blob):/i.test(target)) return `loads code given in the option itself (${name}=${target.slice(0, 40)}…)`;
     if (!/^(?:\/|~|\.|file:)/.test(target)) continue;
     const path = fx.path(literalArg(target.replace(/^file:(?:\/\/)?/, '')));
     if (path.dynamic || !isWithin(path.path, fx.projectRoot)) return `loads ${path.path} (${name}), outside the project`;
@@ -173,8 +175,21 @@ export function deletesOperands(spec: OptionSpec = {}): ProgramHandler {
  * checking it: such a run changes project files. `-u` only for the runners where it means that
  * (mocha's `-u` picks an interface), and for `npm test -- -u`, whose runner is not known.
  */
-const REWRITES_EXPECTATIONS = new Set(['--update', '--updateSnapshot', '--update-snapshots', '--snapshot-update', '--force-regen', '--test-update-snapshots', '--inline-snapshot=fix', '--inline-snapshot=create', '--inline-snapshot=update']);
-const SHORT_UPDATE_RUNNERS = new Set(['vitest', 'jest', 'playwright', 'npm', 'pnpm', 'yarn', 'bun']);
+const SHORT_UPDATE_RUNNERS = new Set(['vitest', 'jest', 'playwright', 'npm', 'pnpm', 'yarn', 'bun', 'deno']);
+/**
+ * Options, as runners and their plugins spell them, that rewrite snapshots, goldens or expected
+ * output: `--update`, `--updateSnapshot[=true]`, `-update` and `-args -update-golden` (go),
+ * `--update-goldens` (flutter), `--snapshot-update`, `--force-regen`, `--regen-all`,
+ * `--regtest-reset`, `--bless` (`cargo test -- --bless`), `--enable-snapshot-record`, and
+ * pytest's `--inline-snapshot=…` other than `disable` and `report`.
+ */
+const REWRITES_EXPECTATIONS = /^--?(?:update|regen|bless|overwrite|record|force-regen|snapshot-update|test-update|enable-snapshot-record|regtest-reset)[\w-]*(?:=(?!false$|0$|no$|none$).*)?$/i;
+
+function rewritesExpectations(value: string, program: string): boolean {
+  if (value === '-u') return SHORT_UPDATE_RUNNERS.has(program);
+  if (value.startsWith('--inline-snapshot=')) return !/^--inline-snapshot=(?:disable|report|short-report)$/.test(value);
+  return REWRITES_EXPECTATIONS.test(value);
+}
 
 /**
  * Options that name a file or folder a run writes (lower-cased, dashes dropped), by name: reports
@@ -208,9 +223,7 @@ const NODE_PROFILERS = new Set(['--cpu-prof', '--heap-prof', '--prof']);
 export function runsTests(fx: ShellEffects, program: string, runner: string, args: readonly Arg[]): void {
   fx.emit({ kind: 'test_run', runner, program });
   loadsForeignCode(fx, program, runner, args);
-  if (args.some((arg) => REWRITES_EXPECTATIONS.has(arg.value) || (arg.value === '-u' && SHORT_UPDATE_RUNNERS.has(program)))) {
-    fx.write(program, everythingBelow(fx));
-  }
+  if (args.some((arg) => rewritesExpectations(arg.value, program))) fx.write(program, everythingBelow(fx));
   if (program === 'node' && args.some((arg) => NODE_PROFILERS.has(arg.value))) fx.write(program, everythingBelow(fx));
   writesOutputOptions(fx, program, args);
 }
@@ -272,7 +285,7 @@ export function writesOutputOptions(fx: ShellEffects, program: string, args: rea
  * modules, custom reporters, environments, transforms, runners, pytest plugins. A bare name is a
  * package (`--reporter dot`, `-p xdist`); a path names a file.
  */
-const CODE_OPTION = /^(?:scriptshell|nodeoptions|userconfig|globalconfig|config|c|configfile|setupfiles|setupfilesafterenv|globalsetup|globalteardown|require|r|import|loader|experimentalloader|testrunner|testenvironment|environment|reporter|reporters|transform|preset|resolver|snapshotresolver|testsequencer|watchplugins|p|plugin|plugins|rootdir|f|file|makefile|prefix|dir|cwd|directory|rulesdir|resolvepluginsrelativeto|rcfile|configpath|pluginsearchdir|project|loadplugins|manifestpath|bootstrap|testdir|workdir|gemfile|initscript|buildfile|settingsfile|projectdir)$/;
+const CODE_OPTION = /^(?:testreporter|scriptshell|nodeoptions|userconfig|globalconfig|config|c|configfile|setupfiles|setupfilesafterenv|globalsetup|globalteardown|require|r|import|loader|experimentalloader|testrunner|testenvironment|environment|reporter|reporters|transform|preset|resolver|snapshotresolver|testsequencer|watchplugins|p|plugin|plugins|rootdir|f|file|makefile|prefix|dir|cwd|directory|rulesdir|resolvepluginsrelativeto|rcfile|configpath|pluginsearchdir|project|loadplugins|manifestpath|bootstrap|testdir|workdir|gemfile|initscript|buildfile|settingsfile|projectdir)$/;
 /** Runs every test binary through a program (`go test -exec`), or sets what runs them (`cargo --config target.*.runner=…`). */
 const RUNS_A_PROGRAM = /^(?:exec|toolexec)$/;
 /** make's own variables that pick the shell recipes run in, given on its command line. */
@@ -311,6 +324,8 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
       // Bazel's targets are labels of the workspace (`//...`, `//pkg:test`, `@repo//x`), not paths.
       const label = (program === 'bazel' || program === 'bazelisk') && /^(?:\/\/|@)/.test(arg.value);
       if (!isOutput && !label && /^(?:\/|~\/|\.\.)/.test(arg.value) && outside(fx.path(arg).path)) return `runs ${fx.path(arg).path}, outside the project`;
+      // `deno test https://…/x_test.ts`: test code fetched from the network, or written in the argument.
+      if (program === 'deno' && /^(?:https?|data):/i.test(arg.value)) return `runs ${arg.value.slice(0, 60)}, code from outside the project`;
       if (!make) continue;
       // `make test CC=/tmp/x.sh`: a variable set to a file outside the project.
       const assigned = /^[A-Za-z_][A-Za-z0-9_]*=(.+)$/.exec(arg.value)?.[1];
@@ -340,6 +355,10 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
       if (outside(path)) return `loads ${path} (${arg.value.slice(0, eq)}), outside the project`;
     }
     if (!CODE_OPTION.test(name) || value === undefined || value === '' || value.startsWith('-')) continue;
+    // `go list -f '{{.Dir}}'`: go's -f is an output template.
+    if (program === 'go' && name === 'f') continue;
+    // A module given as its text or fetched (`--import=data:text/javascript,…`): code of the caller's choosing.
+    if (/^(?:data|https?|blob):/i.test(value)) return `is given ${name} code written in the option itself or fetched (${value.slice(0, 40)}…)`;
     if (value.startsWith('{')) return `is given an inline ${name} that can load any file`;
     if (/^[~./]/.test(value) || value.includes('/')) {
       const path = fx.path({ value, dynamic: false, unknownAt: -1 }).path;

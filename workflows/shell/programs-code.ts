@@ -8,7 +8,7 @@ import { literalArg, type Arg } from './words.js';
 
 /** Environment variables that make a program load or run code of the setter's choosing. */
 const CODE_INJECTING_VARIABLE =
-  /^(?:PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|CDPATH|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PYTHONINSPECT|PYTHONUSERBASE|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|GIT_\w+|EDITOR|VISUAL|PAGER|MANPAGER|GIT_PAGER|SSH_ASKPASS|SUDO_ASKPASS|LESSOPEN|LESSCLOSE|BROWSER|BASH_FUNC_\S*|npm_config_\w+|NPM_CONFIG_\w+|YARN_\w+|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|DENO_\w+|BUN_\w+|MAKEFLAGS|MAKEFILES|TERMINFO|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|XDG_DATA_HOME|XDG_DATA_DIRS|PIP_CONFIG_FILE|PYTEST_ADDOPTS|PYTEST_PLUGINS|CARGO_HOME|CARGO_\w+|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTFLAGS|RUSTDOCFLAGS|GOFLAGS|GOENV|GCONV_PATH|LOCPATH|GIO_MODULE_DIR|GIO_EXTRA_MODULES|GTK_PATH|QT_PLUGIN_PATH|LUA_PATH|LUA_CPATH|TCLLIBPATH|GEM_PATH|GEM_HOME|GOPATH)$/;
+  /^(?:PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|CDPATH|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PYTHONINSPECT|PYTHONUSERBASE|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|GIT_\w+|EDITOR|VISUAL|PAGER|MANPAGER|GIT_PAGER|SSH_ASKPASS|SUDO_ASKPASS|LESSOPEN|LESSCLOSE|BROWSER|BASH_FUNC_\S*|npm_config_\w+|NPM_CONFIG_\w+|YARN_\w+|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|DENO_\w+|BUN_\w+|MAKEFLAGS|MAKEFILES|TERMINFO|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|XDG_DATA_HOME|XDG_DATA_DIRS|PIP_CONFIG_FILE|PYTEST_ADDOPTS|PYTEST_PLUGINS|CARGO_HOME|CARGO_\w+|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTFLAGS|RUSTDOCFLAGS|GOFLAGS|GOENV|GCONV_PATH|LOCPATH|GIO_MODULE_DIR|GIO_EXTRA_MODULES|GTK_PATH|QT_PLUGIN_PATH|LUA_PATH|LUA_CPATH|TCLLIBPATH|GEM_PATH|GEM_HOME|GOPATH|TAR_OPTIONS|CURL_HOME|WGETRC|RIPGREP_CONFIG_PATH|MAVEN_OPTS|MAVEN_ARGS|GRADLE_OPTS|DOTNET_STARTUP_HOOKS|DOTNET_ROOT|BUNDLE_GEMFILE|COVERAGE_RCFILE|COVERAGE_PROCESS_START|RUSTUP_TOOLCHAIN|RUSTUP_HOME|UV_PYTHON|VIRTUAL_ENV|CONDA_PREFIX|PIPENV_PIPFILE|POETRY_\w+|BAT_PAGER|GH_PAGER|DELTA_PAGER|SYSTEMD_PAGER)$/;
 /**
  * Variables that name a program to run (`CC=clang`, `SHELL=/bin/bash`): a bare name is looked up on
  * PATH, like any command; a path (`CC=/tmp/x.sh`) is a file the agent may have written.
@@ -39,17 +39,24 @@ export function checkAssignment(name: string, fx: ShellEffects, value?: Arg, ind
     fx.redefineProgramName(index);
     fx.opaque(`setting ${name} changes what a program's name runs`);
   }
+  if (REWRITES_EXPECTATIONS_VARIABLE.test(name) && (value === undefined || value.dynamic || !/^(?:0|no|false|never|off|)$/i.test(value.value))) fx.write(name, everythingBelow(fx));
   // Variables that tell the programs run with them where to write (`NODE_V8_COVERAGE=dir npm test`).
   const folder = OUTPUT_FOLDER_VARIABLES.has(name) ? value : undefined;
   if (folder && folder.value !== '') fx.write(name, folder.dynamic ? folder : everythingBelow(fx, folder));
 }
 
 /** Variables whose value is a command that the program run with them starts (`GIT_PAGER=cat git log`). */
-const COMMAND_VARIABLES = new Set(['PAGER', 'MANPAGER', 'GIT_PAGER', 'EDITOR', 'VISUAL', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_SSH_COMMAND', 'BROWSER']);
-/** Search paths for code and programs (`PYTHONPATH=src pytest`, `PATH=./node_modules/.bin:$PATH`). */
-const SEARCH_PATH_VARIABLES = new Set(['PATH', 'PYTHONPATH', 'NODE_PATH', 'PERL5LIB', 'PERLLIB', 'RUBYLIB', 'GEM_HOME', 'GEM_PATH', 'GOPATH']);
-/** git's variables that carry data, not code, paths or configuration. */
-const GIT_DATA_VARIABLE = /^GIT_(?:(?:AUTHOR|COMMITTER)_(?:NAME|EMAIL|DATE)|TERMINAL_PROMPT|OPTIONAL_LOCKS|FLUSH|LFS_SKIP_SMUDGE|MERGE_AUTOEDIT)$/;
+const COMMAND_VARIABLES = new Set(['PAGER', 'MANPAGER', 'GIT_PAGER', 'EDITOR', 'VISUAL', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_SSH_COMMAND', 'BROWSER', 'BAT_PAGER', 'GH_PAGER', 'DELTA_PAGER', 'SYSTEMD_PAGER']);
+/**
+ * Search paths for code and programs (`PYTHONPATH=src pytest`, `PATH=./node_modules/.bin:$PATH`), and
+ * files or folders of code and configuration (`BUNDLE_GEMFILE=Gemfile.ci`, `VIRTUAL_ENV=.venv`):
+ * seen through when they name the project's or the system's.
+ */
+const SEARCH_PATH_VARIABLES = new Set(['PATH', 'PYTHONPATH', 'NODE_PATH', 'PERL5LIB', 'PERLLIB', 'RUBYLIB', 'GEM_HOME', 'GEM_PATH', 'GOPATH', 'BUNDLE_GEMFILE', 'COVERAGE_RCFILE', 'COVERAGE_PROCESS_START', 'VIRTUAL_ENV', 'CONDA_PREFIX', 'PIPENV_PIPFILE', 'RIPGREP_CONFIG_PATH', 'CURL_HOME', 'WGETRC', 'RUSTUP_HOME', 'DOTNET_ROOT']);
+/** git's and cargo's variables that carry data, not code, paths or configuration. */
+const GIT_DATA_VARIABLE = /^(?:GIT_(?:(?:AUTHOR|COMMITTER)_(?:NAME|EMAIL|DATE)|TERMINAL_PROMPT|OPTIONAL_LOCKS|FLUSH|LFS_SKIP_SMUDGE|MERGE_AUTOEDIT)|CARGO_(?:TERM_\w+|INCREMENTAL|BUILD_JOBS|NET_OFFLINE|NET_RETRY|PROFILE_\w+_DEBUG))$/;
+/** git's trace variables print to stderr when set to a number or a boolean; a path makes them write that file. */
+const GIT_TRACE_VARIABLE = /^GIT_TRACE\w*$/;
 
 /**
  * Whether a variable that could change which code runs is set, here, to something gobby can see
@@ -61,6 +68,7 @@ const GIT_DATA_VARIABLE = /^GIT_(?:(?:AUTHOR|COMMITTER)_(?:NAME|EMAIL|DATE)|TERM
 function seenThrough(name: string, fx: ShellEffects, value: Arg | undefined): boolean {
   if (GIT_DATA_VARIABLE.test(name)) return true;
   if (value === undefined) return false;
+  if (GIT_TRACE_VARIABLE.test(name)) return !value.dynamic && /^(?:\d|true|false|yes|no|on|off)?$/i.test(value.value);
   if (value.value === '') return true; // emptied: nothing of the agent's is named
   if (COMMAND_VARIABLES.has(name)) {
     if (value.dynamic) return false;
@@ -82,7 +90,13 @@ function projectOrSystem(fx: ShellEffects, folder: string): boolean {
 }
 
 /** Variables naming a folder where the program run with them writes files of its own naming (`TMPDIR`: its temporary files). */
-const OUTPUT_FOLDER_VARIABLES = new Set(['TMPDIR', 'NODE_V8_COVERAGE', 'NODE_COMPILE_CACHE', 'PYTHONPYCACHEPREFIX', 'JEST_JUNIT_OUTPUT_DIR', 'COVERAGE_DIR', 'CARGO_TARGET_DIR', 'GOCACHE', 'GOTMPDIR']);
+const OUTPUT_FOLDER_VARIABLES = new Set(['TMPDIR', 'TEMP', 'TMP', 'XDG_CACHE_HOME', 'XDG_STATE_HOME', 'PYTEST_DEBUG_TEMPROOT', 'NODE_V8_COVERAGE', 'NODE_COMPILE_CACHE', 'PYTHONPYCACHEPREFIX', 'JEST_JUNIT_OUTPUT_DIR', 'COVERAGE_DIR', 'CARGO_TARGET_DIR', 'GOCACHE', 'GOTMPDIR']);
+/**
+ * Variables with which test libraries rewrite the expectations they check (snapshots, goldens,
+ * the expected text in the sources): `UPDATE_EXPECT=1 cargo test`, `INSTA_UPDATE=always`. Set to
+ * anything but an explicit no, the run changes the project.
+ */
+const REWRITES_EXPECTATIONS_VARIABLE = /^(?:UPDATE_EXPECT|INSTA_UPDATE|INSTA_FORCE_PASS|TRYBUILD|SNAPSHOT_TESTING_RECORD|UPDATE_SNAPSHOTS?|UPDATE_GOLDENS?|GOLDEN_UPDATE|SNAPSHOT_UPDATE|REGENERATE_SNAPSHOTS|BLESS|CI_UPDATE_SNAPSHOTS)$/;
 
 /** Joins literal words into one code string, as `eval` and `watch` do; undefined when a word is dynamic. */
 function joinLiteral(args: readonly Arg[]): Arg | undefined {
