@@ -653,10 +653,36 @@ const readsLinted = readsOperands(LINT_OPTIONS);
 
 /** mypy, pylint, flake8, shellcheck…: they read what they check, and write the reports they are asked for. */
 const linter: ProgramHandler = (site, fx) => {
+  // A linter told to fix, or to write a baseline or stubs, changes the files it is given (or the project).
+  if (fixesInPlace(site)) {
+    fixer(/$^/, undefined, LINT_OPTIONS)(site, fx);
+    return;
+  }
   loadsForeignCode(fx, site.program, site.program, site.args);
   for (const report of optionValues(parseArgv(site.args, LINT_OPTIONS), ...LINT_REPORTS)) fx.write(site.program, report);
   readsLinted(site, fx);
 };
+
+/**
+ * Long options with which linters and formatters change files (`--fix`, `--fix-only`,
+ * `--unsafe-fixes`, `--add-noqa`, `--write`, `--in-place`, `--auto-correct`, `--autofix`,
+ * `--generate-baseline`, `--writebaseline`, `--createstub`, `--install-types`), as any tool spells
+ * them; `--fix-dry-run` and `--fix=false` change nothing.
+ */
+const FIXES_IN_PLACE = /^--(?:fix(?!-dry-run)[\w-]*|unsafe-fixes|add-noqa|write|in-?place|auto-?correct[\w-]*|autofix|generate-baseline|write-?baseline|createstub|install-types)(?:=(?!false$|0$|no$).*)?$/i;
+/** The same, spelled by one tool: `jsonlint -i`, `ktlint -F`, `detekt -ac`, `golangci-lint fmt`, `markdownlint -f`. */
+const FIXES_BY_TOOL: Readonly<Record<string, RegExp>> = {
+  jsonlint: /^-[a-zA-Z]*i[a-zA-Z]*$/,
+  ktlint: /^(?:-F|--format)$/,
+  detekt: /^-ac$/,
+  'golangci-lint': /^(?:fmt|format)$/,
+  markdownlint: /^-[a-zA-Z]*f[a-zA-Z]*$/,
+};
+
+function fixesInPlace(site: CommandSite): boolean {
+  const byTool = FIXES_BY_TOOL[site.program];
+  return site.args.some((arg) => !arg.dynamic && (FIXES_IN_PLACE.test(arg.value) || byTool?.test(arg.value) === true));
+}
 
 function fixer(writeFlags: RegExp, readFlags: RegExp | undefined, spec: OptionSpec, writesByDefault = false): ProgramHandler {
   return (site, fx) => {
@@ -666,8 +692,11 @@ function fixer(writeFlags: RegExp, readFlags: RegExp | undefined, spec: OptionSp
     for (const out of optionValues(parsed, '-o', '--output-file', '--output')) fx.write(site.program, out);
     writesOutputOptions(fx, site.program, site.args); // `--cache-location`, `--report-dir`, …
     const words = site.args.map((arg) => arg.value);
-    const writes = words.some((word) => writeFlags.test(word)) || (writesByDefault && !words.some((word) => readFlags?.test(word)));
-    const files = operandsOf(parsed, site).filter((arg) => !/^(?:check|format|lint|fmt)$/.test(arg.value));
+    const writes = words.some((word) => writeFlags.test(word)) || fixesInPlace(site) || (writesByDefault && !words.some((word) => readFlags?.test(word)));
+    // Subcommands are not files (`ruff check`, `golangci-lint run`, `phpstan analyse`); go's `./...` is every package below.
+    const files = operandsOf(parsed, site)
+      .filter((arg) => !/^(?:check|format|lint|fmt|run|analyse|analyze)$/.test(arg.value))
+      .map((arg) => (arg.value.endsWith('...') ? everythingBelow(fx, { ...arg, value: arg.value.slice(0, -3) || '.' }) : arg));
     if (!writes) {
       for (const file of files) fx.read(site.program, file);
       return;
