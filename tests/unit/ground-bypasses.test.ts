@@ -80,6 +80,14 @@ describe("gobby's own ground, spelled another way", () => {
     ['declare -n h=HOME; h=/tmp; claude -p hi', 'nested-claude'],
     ['printf -v CLAUDE_CODE_SIMPLE 1; export CLAUDE_CODE_SIMPLE; claude -p hi', 'nested-claude'],
     ['~/.local/share/claude/versions/2.1.0 --bare -p hi', 'nested-claude'],
+    // socat's addresses: a file (bare path, OPEN:, a dual address), a socket, a program.
+    ["echo '{}' | socat -u - .claude/settings.local.json", 'protected-file'],
+    ['socat -u /dev/null ~/.gobby/gobby.db', 'protected-file'],
+    [`socat - TCP4-CONNECT:127.0.0.1:${PORT}`, 'daemon-network'],
+    [`socat - INET:localhost:${PORT}`, 'daemon-network'],
+    ["socat - EXEC:'gobby workflow reset --reason x'", 'override'],
+    ["sqlite3 ~/.gobby/gobby.db 'pragma user_version(0)'", 'protected-file'],
+    ['zip /tmp/x.zip -O ~/.gobby/gobby.db /etc/hostname', 'protected-file'],
     // git runs the program an option names for the remote side, or as grep's pager.
     ["git ls-remote --upload='gobby workflow reset --reason x; false' .", 'override'],
     ["git fetch --upl='gobby workflow phase fix --force; false' .", 'override'],

@@ -457,7 +457,10 @@ const zip: ProgramHandler = (site, fx) => {
   if (tt !== -1 || hasOption(parsed, '--unzip-command')) fx.opaque('zip -TT runs a command of the caller\'s choosing', 'zip');
   const operands = operandsOf(parsed, { ...site, args });
   const archive = operands.shift();
-  if (archive) fx.write('zip', archive);
+  // `-O FILE`/`--output-file FILE`: the archive's new version goes there, the archive named is only read.
+  const output = optionValues(parsed, '-O', '--output-file')[0];
+  if (output) fx.write('zip', output);
+  if (archive) (output ? fx.read : fx.write).call(fx, 'zip', archive);
   const moves = hasOption(parsed, '-m', '--move');
   const read = hasOption(parsed, '-r', '--recurse-paths', '-R', '--recurse-patterns') ? fx.readTree : fx.read;
   for (const member of operands) (moves ? fx.remove : read).call(fx, 'zip', member);
@@ -603,10 +606,25 @@ function sqliteOnlyReads(code: readonly Arg[]): boolean {
       const trimmed = statement.trim();
       if (trimmed === '') return true;
       if (trimmed.startsWith('.')) return SQLITE_PRINTING_DOT_COMMANDS.test(trimmed);
-      return /^(?:(?:select|with|explain|values)\b|pragma\s+[\w.]+\s*(?:\(\s*[\w.]*\s*\))?\s*$)/i.test(trimmed) && !SQL_CHANGES.test(trimmed);
+      return /^(?:select|with|explain|values)\b/i.test(trimmed) ? !SQL_CHANGES.test(trimmed) : pragmaOnlyReads(trimmed);
     });
   });
 }
+
+/**
+ * `pragma table_info(users)` and `pragma integrity_check` read; a pragma given a value
+ * (`user_version(2)`, `journal_mode = wal`) sets it, and `optimize`, `wal_checkpoint` and
+ * `incremental_vacuum` change the file.
+ */
+function pragmaOnlyReads(statement: string): boolean {
+  const match = /^pragma\s+(?:\w+\.)?(\w+)\s*(\(\s*[\w.]*\s*\))?\s*$/i.exec(statement);
+  if (match === null) return false;
+  const name = match[1]!.toLowerCase();
+  return match[2] === undefined ? !/^(?:optimize|wal_checkpoint|incremental_vacuum)$/.test(name) : PRAGMAS_OF_A_TABLE.has(name);
+}
+
+/** Pragmas whose argument names what to describe, not a value to set. */
+const PRAGMAS_OF_A_TABLE = new Set(['table_info', 'table_xinfo', 'table_list', 'index_list', 'index_info', 'index_xinfo', 'foreign_key_list', 'foreign_key_check', 'integrity_check', 'quick_check']);
 
 /** Manual pages print; a pager, a browser or an output file of the caller's choosing is another matter. */
 const manual: ProgramHandler = (site, fx) => {

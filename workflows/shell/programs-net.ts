@@ -115,16 +115,37 @@ const socketClient: ProgramHandler = (site, fx) => {
   else if (operands[0]) fx.network(site.program, operands[1] ? `${operands[0].value}:${operands[1].value}` : operands[0].value);
 };
 
+/**
+ * socat ADDRESS ADDRESS: each address is `TYPE:params,options`, a dual `A!!B`, or a bare path
+ * (GOPEN: a file opened to read and write). Files are written unless `-u` makes the first address
+ * only read (`-U` the second); programs run; sockets are network (`TCP4-CONNECT:h:p`, `INET:h:p`).
+ */
 const socat: ProgramHandler = (site, fx) => {
-  for (const address of site.args.filter((arg) => !arg.value.startsWith('-') || arg.value === '-')) {
-    const [type = '', ...rest] = address.value.split(':');
-    const upper = type.toUpperCase();
-    if (upper === 'EXEC' || upper === 'SYSTEM') fx.opaque(`socat runs \`${rest.join(':')}\``, 'socat');
-    else if (['OPEN', 'CREATE', 'CREAT', 'GOPEN', 'PIPE'].includes(upper)) fx.write('socat', { value: rest.join(':').split(',')[0] ?? '', dynamic: address.dynamic, unknownAt: -1 });
-    else if (/^(?:TCP|TCP4|TCP6|UDP|UDP4|UDP6|SSL|OPENSSL|TCP-CONNECT|TCP-LISTEN|UDP-LISTEN|SOCKS4|SOCKS4A|PROXY)$/.test(upper)) fx.network('socat', rest.join(':').split(',')[0] ?? address.value);
-    else if (address.value !== '-' && address.value !== 'STDIO' && address.value !== 'STDOUT') fx.network('socat', address.value);
-  }
+  const parsed = parseArgv(site.args, { short: 'lLbDdTt', long: [] });
+  for (const log of site.args.flatMap((arg, i) => (arg.value === '-lf' ? [site.args[i + 1]] : arg.value.startsWith('-lf') ? [{ ...arg, value: arg.value.slice(3) }] : []))) if (log) fx.write('socat', log);
+  const unidirectional = hasOption(parsed, '-u') ? 0 : hasOption(parsed, '-U') ? 1 : -1;
+  const addresses = site.args.filter((arg, i) => (!arg.value.startsWith('-') || arg.value === '-') && site.args[i - 1]?.value !== '-lf');
+  addresses.forEach((address, index) => {
+    for (const part of address.value.split('!!')) {
+      const colon = part.indexOf(':');
+      const type = colon === -1 ? part : part.slice(0, colon);
+      const rest = colon === -1 ? '' : part.slice(colon + 1);
+      const upper = type.toUpperCase();
+      const target = rest.split(',')[0] ?? '';
+      if (upper === 'EXEC' || upper === 'SYSTEM') fx.runShellCode({ value: rest.split(',')[0] ?? '', dynamic: address.dynamic, unknownAt: address.dynamic ? 0 : -1 }, 'socat', false);
+      else if (/^(?:OPEN|CREATE|CREAT|GOPEN|PIPE|FILE|NAMED|UNIX\w*|ABSTRACT\w*)$/.test(upper)) fileAddress(fx, { value: target, dynamic: address.dynamic, unknownAt: -1 }, index === unidirectional);
+      else if (colon === -1 && (part.includes('/') || part.includes('.'))) fileAddress(fx, { value: part.split(',')[0] ?? part, dynamic: address.dynamic, unknownAt: -1 }, index === unidirectional);
+      else if (/TCP|UDP|SCTP|DCCP|INET|SSL|OPENSSL|SOCKS|PROXY|^IP/.test(upper)) fx.network('socat', target || address.value);
+      else if (!/^(?:-|STDIO|STDIN|STDOUT|STDERR|FD|PTY|TUN)$/.test(upper)) fx.network('socat', part);
+    }
+  });
 };
+
+function fileAddress(fx: ShellEffects, file: Arg, onlyRead: boolean): void {
+  if (file.value === '') return;
+  if (onlyRead) fx.read('socat', file);
+  else fx.write('socat', file);
+}
 
 const SSH_VALUES: OptionSpec = { short: 'BbcDEeFIiJLlmOoPpQRSWw', long: [] };
 
