@@ -9,6 +9,7 @@ import { createAuditHandler } from './effects/audit-handler.js';
 import { createEffectRunner, type EffectHandler } from './effects/effect-runner.js';
 import { createLogHandler } from './effects/log-handler.js';
 import type { ProtectedGround } from '../workflows/index.js';
+import { isWithin } from '../workflows/shell/paths.js';
 import { GOBBY_HOOK_EVENTS } from '../hooks/install.js';
 import { createHookService } from './hook-service.js';
 import { createHookSettingsWatch, MANAGED_SETTINGS_FILES } from './hook-settings-watch.js';
@@ -18,7 +19,7 @@ import { createProcReader, type ProcReader } from './provenance/proc-reader.js';
 import { userNameFromPasswd } from './provenance/user-names.js';
 import type { HomeLayout } from './home-layout.js';
 import { buildServer } from './http/build-server.js';
-import { BUILTIN_TEMPLATES_DIR, MIGRATIONS_DIR, PACKAGE_VERSION } from './package-info.js';
+import { BUILTIN_TEMPLATES_DIR, MIGRATIONS_DIR, PACKAGE_ROOT, PACKAGE_VERSION } from './package-info.js';
 import { ownProcess } from './own-process.js';
 import { createProjectRootResolver } from './project-root.js';
 import { createSelectedWorkflows } from './selected-workflow.js';
@@ -109,6 +110,9 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
         // The launchers `gobby setup` writes: the user's overrides run through them.
         join(userHome, '.local', 'bin', 'gobby'),
         join(userHome, 'bin', 'gobby'),
+        // gobby's installed package (`rm -rf …/node_modules/gobby` takes the hooks' command away),
+        // unless the project is gobby's own repository or holds it: then it is the project's code.
+        ...(isWithin(projectRoot, PACKAGE_ROOT) || isWithin(PACKAGE_ROOT, projectRoot) ? [] : [PACKAGE_ROOT]),
       ],
       protectedFolders: [join(projectRoot, '.claude'), join(userHome, '.claude')],
       filesInside: [...homeFiles, ...definitions.user, ...definitions.project],

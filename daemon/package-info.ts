@@ -14,7 +14,8 @@ function findPackageRoot(start: string): string {
   return directory;
 }
 
-const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
+/** The folder gobby's package is installed in (`…/node_modules/gobby`, or a clone of the repository). */
+export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
 export const PACKAGE_VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 export const BUILTIN_TEMPLATES_DIR = join(PACKAGE_ROOT, 'templates');
 export const MIGRATIONS_DIR = join(PACKAGE_ROOT, 'migrations');

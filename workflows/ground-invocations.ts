@@ -84,17 +84,28 @@ function looksWhereItIs(invocation: ShellInvocation, file: string): boolean {
   return true;
 }
 
-/** Package managers' subcommands that remove a package (`npm uninstall -g gobby`, `pipx uninstall gobby`). */
+/**
+ * Package managers' subcommands that remove a package (`npm uninstall -g gobby`, `pipx uninstall
+ * gobby`), or put another version in its place (`npm i -g gobby@0.0.1`).
+ */
 const REMOVES_PACKAGE: Readonly<Record<string, readonly string[]>> = {
-  npm: ['uninstall', 'remove', 'rm', 'r', 'un', 'unlink'],
-  pnpm: ['remove', 'rm', 'uninstall', 'un', 'unlink'],
-  yarn: ['remove', 'unlink'],
-  bun: ['remove', 'rm', 'unlink'],
+  npm: ['uninstall', 'remove', 'rm', 'r', 'un', 'unlink', 'install', 'i', 'add', 'link', 'ln'],
+  pnpm: ['remove', 'rm', 'uninstall', 'un', 'unlink', 'install', 'i', 'add', 'link'],
+  yarn: ['remove', 'unlink', 'add', 'link'],
+  bun: ['remove', 'rm', 'unlink', 'install', 'i', 'add', 'link'],
+  volta: ['uninstall', 'install'],
   pip: ['uninstall'],
   pip3: ['uninstall'],
   pipx: ['uninstall'],
   brew: ['uninstall', 'remove', 'rm', 'unlink'],
 };
+/** Subcommands that put a package in place: they count for gobby only when global (a project's own gobby is the project's). */
+const INSTALLS = new Set(['install', 'i', 'add', 'link', 'ln']);
+const GOBBY_PACKAGE = /^(?:@[^/]+\/)?gobby(?:@.*)?$/;
+/** gobby's command line run by its script: `node …/dist/daemon/cli/main.js`, also `cli//main.js`, `cli/./main`, without the extension. */
+const CLI_SCRIPT = /(?:^|\/)daemon\/cli\/(?:main|program)(?:\.[cm]?[jt]s)?$/;
+/** Subcommands of `gobby workflow` that only a human may run. */
+const HUMAN_ONLY_WORKFLOW = ['phase', 'reset', 'disable', 'enable', 'clear', 'set'];
 
 /** The human-only gobby command an invocation runs, spelled as argv, or null. */
 export function overrideCommandOf(invocation: ShellInvocation): string | null {
@@ -103,21 +114,31 @@ export function overrideCommandOf(invocation: ShellInvocation): string | null {
   const removal = REMOVES_PACKAGE[program];
   if (removal) {
     const words = invocation.args.filter((arg) => !arg.startsWith('-'));
-    return removal.includes(words[0] ?? '') && words.slice(1).some((word) => /^(?:@[^/]+\/)?gobby(?:@.*)?$/.test(word)) ? `${program} ${words[0]} gobby` : null;
+    // `yarn global remove gobby`
+    if (words[0] === 'global') words.shift();
+    const global = invocation.args.some((arg) => /^(?:-g|--global|--location=global)$/.test(arg)) || invocation.args[0] === 'global' || program === 'volta';
+    const sub = words[0] ?? '';
+    const names = removal.includes(sub) && (!INSTALLS.has(sub) || global) && words.slice(1).some((word) => GOBBY_PACKAGE.test(word));
+    return names ? `${program} ${sub} gobby` : null;
   }
   let argv: readonly string[] | undefined;
-  if (program === 'gobby') argv = invocation.args;
+  // `~/.local/bin/gob* workflow reset`: a glob that finds gobby runs it.
+  if (program === 'gobby' || (/[*?[]/.test(program) && segmentMatches(program, 'gobby'))) argv = invocation.args;
   else {
-    const script = invocation.args.findIndex((arg) => /(^|\/)daemon\/cli\/(?:main|program)\.[jt]s$/.test(arg));
+    const script = invocation.args.findIndex((arg) => CLI_SCRIPT.test(resolveAgainst(invocation.cwd, arg)));
     if (script >= 0) argv = invocation.args.slice(script + 1);
+    // A program named at run time (`g=$(ls -d ~/.npm-global/bin/gob*); $g workflow reset`) given a human-only subcommand.
+    else if (invocation.nameAtRunTime === true) argv = invocation.args;
   }
   if (!argv) return null;
+  // Only gobby's own words count for a program named at run time (`$PM install` is not gobby's install).
+  const surelyGobby = invocation.nameAtRunTime !== true || program === 'gobby';
   const words = argv.filter((arg) => !arg.startsWith('-'));
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
     const next = words[i + 1];
-    if (word === 'install' || word === 'uninstall' || word === 'setup') return `gobby ${word}`;
-    if (word === 'workflow' && next && ['phase', 'reset', 'disable', 'enable', 'clear', 'set'].includes(next)) return `gobby workflow ${next}`;
+    if (surelyGobby && (word === 'install' || word === 'uninstall' || word === 'setup')) return `gobby ${word}`;
+    if (word === 'workflow' && next && HUMAN_ONLY_WORKFLOW.includes(next)) return `gobby workflow ${next}`;
     if (word === 'daemon' && (next === 'stop' || next === 'start')) return `gobby daemon ${next}`;
   }
   return null;

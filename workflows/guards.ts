@@ -528,7 +528,7 @@ function groundNames(ground: ProtectedGround): string[] {
     const segments = protectedPath.split('/');
     const name = segments[segments.length - 1]!;
     const parent = segments[segments.length - 2] ?? '';
-    if (parent.startsWith('.')) names.push(`${parent}/${name}`);
+    if (parent.startsWith('.') || parent === 'node_modules') names.push(`${parent}/${name}`);
     else if (name.startsWith('.')) names.push(name);
   }
   return names;

@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../daemon/package-info.js';
 import { TestDaemon, writeProjectWorkflow, type Json } from './test-daemon.js';
 
 const REVIEW = `
@@ -233,6 +234,9 @@ describe("gobby's own ground, in a phase that allows everything", () => {
     ['git clean -fdx', 'guard: untracked sweep of a protected file'],
     ['git stash -u', 'guard: untracked sweep of a protected file'],
     ['echo \'{"disableAllHooks":true}\' > /etc/claude-code/managed-settings.json', 'guard: protected file'],
+    // gobby's installed package (here the checkout the tests run from, outside the project).
+    [`rm -rf ${PACKAGE_ROOT}`, 'guard: protected file'],
+    [`echo 'process.exit(0)' > ${PACKAGE_ROOT}/dist/daemon/main.js`, 'guard: protected file'],
     // A debugger attached to the daemon (here, this very process).
     [`gdb -p ${process.pid} -batch -ex 'call exit(0)'`, 'guard: signal to the daemon'],
   ])('refuses %j', async (command, because) => {
