@@ -101,6 +101,14 @@ describe("gobby's own ground, spelled another way", () => {
     ['volta uninstall gobby', 'override'],
     ['npm i -g gobby@0.0.1', 'override'],
     ['npm install --global gobby --force', 'override'],
+    // Descriptors opened for a compound command or by name, /proc/$$, case transforms, substitutions that print names.
+    ['{ rm -rf /dev/fd/5/*; } 5<.claude', 'protected-file'],
+    ['cd ~; exec {d}<.gobby; cat /dev/fd/$d/token', 'secret'],
+    ['exec 3<.gobby; rm -rf /proc/$$/fd/3/*', 'protected-file'],
+    ['cd ~; x=.gobby/TOKEN; cat ${x@L}', 'secret'],
+    ['echo {} > "$(ls -d .cl*)/settings.json"', 'protected-file'],
+    ['rm -rf $(echo LmdvYmJ5 | base64 -d)', 'protected-file'],
+    ['rm -rf "$(echo .gob*)"', 'protected-file'],
     // git runs the program an option names for the remote side, or as grep's pager.
     ["git ls-remote --upload='gobby workflow reset --reason x; false' .", 'override'],
     ["git fetch --upl='gobby workflow phase fix --force; false' .", 'override'],

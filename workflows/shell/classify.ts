@@ -283,10 +283,15 @@ function visitNode(run: Run, node: AnyNode, scope: Scope, depth: number, reparse
     case 'BraceGroup':
       visitStatements(run, node.body.commands, scope, next, reparses);
       return;
-    case 'Redirected':
+    case 'Redirected': {
       visitRedirects(run, node.redirects, scope, next, reparses);
+      // `{ rm -rf /dev/fd/5/*; } 5<dir`: what the command opens holds while it runs, then closes.
+      const open = scope.descriptors;
+      openDescriptors(new CommandEffects(run, scope, next, reparses, undefined), node.redirects, wordEnv(run, scope));
       visitNode(run, node.command, scope, next, reparses);
+      scope.descriptors = open;
       return;
+    }
     case 'If': {
       visitStatements(run, node.clause.commands, scope, next, reparses);
       const outcomes: Scope[] = [];
@@ -475,14 +480,24 @@ function visitRedirects(run: Run, redirects: readonly Redirection[], scope: Scop
 
 function openDescriptors(fx: CommandEffects, redirects: readonly Redirection[], env: WordEnv): void {
   for (const redirect of redirects) {
-    if (redirect.type !== 'Redirect' || redirect.descriptor?.type !== 'FileDescriptor' || !redirect.target) continue;
+    if (redirect.type !== 'Redirect' || redirect.descriptor === undefined || !redirect.target) continue;
     const target = renderWord(redirect.target, env, []);
     const duplicated = redirect.operator === '<&' || redirect.operator === '>&';
     const from = duplicated && /^\d+$/.test(target.value) ? fx.scope.descriptors.get(Number(target.value)) : undefined;
     const path = target.dynamic || (duplicated && from === undefined) ? undefined : (from ?? fx.path(target).path);
-    fx.scope.openDescriptor(redirect.descriptor.value, path);
+    if (redirect.descriptor.type === 'FileDescriptor') fx.scope.openDescriptor(redirect.descriptor.value, path);
+    else {
+      // `exec {d}<dir`: bash picks a free descriptor from 10 up and puts its number in d.
+      let fd = FIRST_NAMED_DESCRIPTOR;
+      while (fx.scope.descriptors.has(fd)) fd++;
+      fx.scope.openDescriptor(fd, path);
+      fx.scope.setVariable(redirect.descriptor.name, String(fd));
+    }
   }
 }
+
+/** The first descriptor bash gives `{name}<file`. */
+const FIRST_NAMED_DESCRIPTOR = 10;
 
 function applyRedirect(fx: CommandEffects, redirect: Redirection, env: WordEnv, nested: NestedScript[]): void {
   switch (redirect.type) {

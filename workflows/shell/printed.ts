@@ -30,7 +30,9 @@ export function printedText(node: SimpleCommand, env: WordEnv): Arg | undefined 
   }
   const text = node.name!.text === 'echo' ? echoed(words) : printfOutput(words);
   if (text === undefined) return words[0] && { value: words[0].value, dynamic: true, unknownAt: 0 };
-  return words.some((word) => word.dynamic) ? { value: text, dynamic: true, unknownAt: 0 } : literalArg(text);
+  // Globs only (`echo .cl*`): what it prints is one of the names they match, placed (unknownAt -1).
+  if (!words.some((word) => word.dynamic)) return literalArg(text);
+  return { value: text, dynamic: true, unknownAt: words.some((word) => word.dynamic && word.unknownAt !== -1) ? 0 : -1 };
 }
 
 /** bash's `echo`: options first (`-n`, `-e` interprets escapes, `-E`), the words joined by spaces. */
@@ -219,10 +221,36 @@ export function substitutionOutput(script: ParsedScript | undefined, env: WordEn
   const statement = script?.commands.length === 1 ? script.commands[0] : undefined;
   if (statement?.type !== 'Statement' || statement.background) return undefined;
   const node = statement.command;
+  // `$(echo cm0g… | base64 -d)`: what the pipeline's last command prints of fixed text.
+  if (node.type === 'Pipeline') {
+    let text: Arg | undefined;
+    for (const [index, command] of node.commands.entries()) {
+      if (command.type !== 'Command') return undefined;
+      text = index === 0 ? printedText(command, env) : filteredText(command, text, env);
+      if (text === undefined || text.dynamic) return undefined;
+    }
+    return text && literalArg(text.value.replace(/\n+$/, ''));
+  }
   if (node.type !== 'Command') return undefined;
   if (node.name?.text === 'mktemp') return madeTemporaryName(node, env);
-  const printed = printedText(node, env);
-  return printed && !printed.dynamic ? literalArg(printed.value.replace(/\n+$/, '')) : undefined;
+  const printed = node.name?.text === 'ls' ? listedName(node, env) : printedText(node, env);
+  if (printed === undefined || (printed.dynamic && printed.unknownAt !== -1)) return undefined;
+  // Fixed text, or names a glob matches (`$(echo .cl*)`, `$(ls -d .cl*)`): that glob stands for them.
+  return { value: printed.value.replace(/\n+$/, ''), dynamic: printed.dynamic, unknownAt: -1 };
+}
+
+/** `ls -d NAME` prints the name (a glob: each name it matches); undefined for anything else ls may print. */
+function listedName(node: SimpleCommand, env: WordEnv): Arg | undefined {
+  if (node.prefix.length > 0) return undefined;
+  const args: Arg[] = [];
+  for (const item of node.suffix) {
+    if (item.type !== 'Word') return undefined;
+    renderWordFields(item, env, [], args);
+  }
+  const options = args.filter((arg) => !arg.dynamic && arg.value.startsWith('-'));
+  const names = args.filter((arg) => arg.dynamic || !arg.value.startsWith('-'));
+  if (names.length !== 1 || !options.some((option) => /^-[a-zA-Z1]*d/.test(option.value)) || options.some((option) => !/^-[1adA]+$/.test(option.value))) return undefined;
+  return names[0];
 }
 
 /**

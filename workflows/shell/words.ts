@@ -544,6 +544,11 @@ function operatedValue(name: string, operation: ParameterOperation | undefined, 
       if (operation.operator === '^') return value.charAt(0).toUpperCase() + value.slice(1);
       return value.charAt(0).toLowerCase() + value.slice(1);
     }
+    case 'Transform': {
+      // `${x@L}`, `${x@U}`, `${x@u}`: the value in another case.
+      const how = operation.operand.text;
+      return how === 'L' ? value.toLowerCase() : how === 'U' ? value.toUpperCase() : how === 'u' ? value.charAt(0).toUpperCase() + value.slice(1) : undefined;
+    }
     case 'Slice': {
       const offset = Number(fixed(operation.offset));
       const length = operation.length === undefined ? undefined : Number(fixed(operation.length));
@@ -568,7 +573,9 @@ function globArg(value: { readonly glob: string }): Arg {
 /** A variable's known value stands for it where it stays one word: always inside double quotes, unquoted only without spaces or globs. */
 function appendVariable(builder: WordBuilder, name: string, text: string, env: WordEnv, quoted: boolean): void {
   const value = variableValue(name, env);
-  if (value === null && !builder.standsAlone && isRunTimeNumber(name, env)) builder.unknown('*', true);
+  // `/proc/$$/fd/3` is the shell's own process: `/proc/self/…` to the command that opens it.
+  if (value === null && (name === '$' || name === 'BASHPID') && builder.value === '/proc/') builder.known('self');
+  else if (value === null && !builder.standsAlone && isRunTimeNumber(name, env)) builder.unknown('*', true);
   else if (value === null) builder.unknown(text, false);
   else if (typeof value !== 'string') builder.append(globArg(value), false);
   else if (!quoted && !ONE_WORD.test(value)) builder.unknown(text, false);
