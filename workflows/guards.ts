@@ -41,6 +41,8 @@ export interface ProtectedGround {
    * code gobby cannot see into whose text names one is refused, as a last resort.
    */
   readonly protectedNames?: readonly string[];
+  /** The user's home, for `~/…` in code gobby cannot see into. */
+  readonly home?: string | undefined;
   /** The daemon's port: no network access to it from the agent's tools, no signal by it. */
   readonly daemonPort?: number | undefined;
   /** The daemon's pid: no signal to it. */
@@ -184,6 +186,8 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   // see into gets for the whole command.
   const opaque = shell.effects.some((effect) => effect.kind === 'opaque');
   const unknown = opaque ? [] : unknownInvocations(shell);
+  // A glob in that text that reaches gobby's files: refused after what the invocations say more precisely (an override).
+  let globbed: string | undefined;
   if (opaque || unknown.length > 0) {
     // `gobby $(echo workflow) phase …`, `… | xargs gobby`: what it would do is only known at run time.
     if (shell.effects.some((effect) => effect.kind === 'opaque' && effect.program === 'gobby')) return overrideDenial('gobby with arguments built at run time');
@@ -194,6 +198,7 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
     if (override) return { kind: 'override', reason: override, because: 'guard: human-only override' };
     const named = ground.protectedNames?.find((name) => texts.some((text) => text.includes(name)));
     if (named) return opaqueCodeNamingGround(named);
+    globbed = globInTextReachingGround(texts, shell.invocations[0]?.cwd, ground);
     if (ground.daemonPort !== undefined && texts.some((text) => mentionsNumber(text, ground.daemonPort!))) {
       return daemonNetworkDenial('code gobby cannot see into', `port ${ground.daemonPort}`);
     }
@@ -225,6 +230,7 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
       if (handed) return handed;
     }
   }
+  if (globbed) return opaqueCodeNamingGround(globbed);
   for (const effect of shell.effects) {
     // The path as written, then the real path behind a symbolic link on the way (read by the daemon).
     const real = realPaths && realPaths.size > 0 ? throughLinks(effect, realPaths) : effect;
@@ -273,6 +279,29 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
 function readsTheDaemonProcess(path: string, ground: ProtectedGround): boolean {
   return ground.daemonPid !== undefined && (path === `/proc/${ground.daemonPid}` || path.startsWith(`/proc/${ground.daemonPid}/`));
 }
+
+/**
+ * A glob in the text of code gobby cannot see into that would name one of gobby's files or a
+ * folder above them where the code runs (`concurrently 'rm -rf ~/.gob*'`, `nodemon --exec 'rm
+ * .cla?de/settings*'`): the text, split at the shell's and most languages' separators, read as
+ * paths from the command's folder (`~/` from the home).
+ */
+function globInTextReachingGround(texts: readonly string[], cwd: string | undefined, ground: ProtectedGround): string | undefined {
+  if (cwd === undefined) return undefined;
+  for (const text of texts) {
+    for (const token of text.split(/[\s'"`;|&()<>=,]+/)) {
+      if (!/[*?[]/.test(token) || !/[./]/.test(token) || token.length > MAX_GLOB_TOKEN) continue;
+      const home = /^(?:~|\$HOME|\$\{HOME\})\//.exec(token);
+      if (home && ground.home === undefined) continue;
+      const path = home ? `${ground.home}/${token.slice(home[0].length)}` : resolveAgainst(cwd, token);
+      if (globReaches(path, ground, true)) return token;
+    }
+  }
+  return undefined;
+}
+
+/** Longer words are not paths anyone writes; they are not tried as globs. */
+const MAX_GLOB_TOKEN = 256;
 
 /** The runs of programs gobby does not know, or named at run time. */
 function unknownInvocations(shell: ShellAnalysis): ShellInvocation[] {

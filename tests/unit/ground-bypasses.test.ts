@@ -24,6 +24,7 @@ const ground: ProtectedGround = {
   protectedFolders: [`${PROJECT}/.claude`, `${HOME}/.claude`],
   filesInside: [`${GOBBY_HOME}/gobby.db`, `${GOBBY_HOME}/logs/daemon.log`, `${PROJECT}/.gobby/workflows/review.yaml`],
   protectedNames: ['.claude/settings.json', '.claude/settings.local.json', '.gobby', 'GOBBY_HOME', GOBBY_HOME, 'managed-settings', 'disableAllHooks'],
+  home: HOME,
   daemonPort: PORT,
   daemonPid: 4242,
   daemonProcess: { names: ['node'], commandLine: '/usr/bin/node --max-semi-space-size=4 --expose-gc --no-parallel-scavenge /opt/tools/gobby/dist/daemon/main.js' },
@@ -109,6 +110,11 @@ describe("gobby's own ground, spelled another way", () => {
     ['echo {} > "$(ls -d .cl*)/settings.json"', 'protected-file'],
     ['rm -rf $(echo LmdvYmJ5 | base64 -d)', 'protected-file'],
     ['rm -rf "$(echo .gob*)"', 'protected-file'],
+    // Code gobby cannot see into, or a program it does not know, given a glob that reaches its files.
+    ["concurrently 'rm -rf ~/.gob*'", 'protected-file'],
+    ["nodemon --exec 'rm -rf ~/.gob*'", 'protected-file'],
+    ["python3 -c \"import shutil, glob; [shutil.rmtree(p) for p in glob.glob('.gob?y')]\"", 'protected-file'],
+    ["mise exec -- sh -c 'echo {} > .cla*/settings*.json'", 'protected-file'],
     // git runs the program an option names for the remote side, or as grep's pager.
     ["git ls-remote --upload='gobby workflow reset --reason x; false' .", 'override'],
     ["git fetch --upl='gobby workflow phase fix --force; false' .", 'override'],
@@ -473,6 +479,7 @@ describe("gobby's own ground, spelled another way", () => {
     'curl --resolve example.com:443:127.0.0.1 https://example.com/ && curl -x http://proxy.corp:8080 https://example.com/',
     'python3 -c "print(17377)"',
     'claude -p "summarise the diff" < diff.txt',
+    "python3 -c \"import glob; print(glob.glob('*.json'), glob.glob('src/**/*.ts'))\" && concurrently 'prettier --check *.md' 'rm -rf dist/*'",
     'npm install gobby --save-dev && $PM install && npm i -g typescript && yarn global add vite',
     'claude -p "fix the HOME page and read the README" && echo "$HOME"',
     'ls "$GOBBY_HOME" && cat $GOBBY_HOME/config.json',
