@@ -289,7 +289,7 @@ function readsTheDaemonProcess(path: string, ground: ProtectedGround): boolean {
 function globInTextReachingGround(texts: readonly string[], cwd: string | undefined, ground: ProtectedGround): string | undefined {
   if (cwd === undefined) return undefined;
   for (const text of texts) {
-    for (const token of text.split(/[\s'"`;|&()<>=,]+/)) {
+    for (const token of text.split(/[\s'"`;|&()<>=,{}]+/)) {
       if (!/[*?[]/.test(token) || !/[./]/.test(token) || token.length > MAX_GLOB_TOKEN) continue;
       const home = /^(?:~|\$HOME|\$\{HOME\})\//.exec(token);
       if (home && ground.home === undefined) continue;

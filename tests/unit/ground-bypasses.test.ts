@@ -115,6 +115,8 @@ describe("gobby's own ground, spelled another way", () => {
     ["nodemon --exec 'rm -rf ~/.gob*'", 'protected-file'],
     ["python3 -c \"import shutil, glob; [shutil.rmtree(p) for p in glob.glob('.gob?y')]\"", 'protected-file'],
     ["mise exec -- sh -c 'echo {} > .cla*/settings*.json'", 'protected-file'],
+    ["parallel 'rm -rf {}' ::: ~/.gob*", 'protected-file'],
+    ["expect -c 'spawn sh -c {rm -rf ~/.gob*}'", 'protected-file'],
     // git runs the program an option names for the remote side, or as grep's pager.
     ["git ls-remote --upload='gobby workflow reset --reason x; false' .", 'override'],
     ["git fetch --upl='gobby workflow phase fix --force; false' .", 'override'],

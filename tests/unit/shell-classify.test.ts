@@ -828,6 +828,9 @@ const BYPASS_ROWS: readonly Row[] = [
   row("sqlite3 data.db 'pragma user_version(2)'", ['write /repo/data.db'], 'a pragma given a value sets it'),
   row("sqlite3 data.db 'pragma optimize'", ['write /repo/data.db']),
   row('zip /tmp/x.zip -O src/a.ts /tmp/y', ['write /repo/src/a.ts', 'read /tmp/x.zip', 'read /tmp/y']),
+  row("parallel 'rm -rf {}' ::: src build", ['delete /repo/src', 'delete /repo/build'], "parallel's command runs once per argument"),
+  row("parallel ::: 'rm a' 'touch b'", ['delete /repo/a', 'write /repo/b']),
+  row('parallel gzip ::: a.txt', ['read /repo/a.txt', 'write /repo/a.txt.gz', 'delete /repo/a.txt']),
   // Linters and formatters told to fix, however the tool spells it.
   row('ruff check --fix-only', ['write /repo/** dyn']),
   row('ruff check --add-noqa src', ['write /repo/src']),

@@ -534,6 +534,45 @@ function prefix(spec: OptionSpec, skip = 0, onOptions?: (parsed: ReturnType<type
   };
 }
 
+/**
+ * GNU parallel runs its command (the words joined, as a shell runs them) once for each argument
+ * given after `:::`, put where `{}` (or `{.}`, `{/}`, `{1}`, …) is, or appended. Each run is judged
+ * as the shell code it is (`parallel 'rm -rf {}' ::: ~/.gob*`); arguments read from the input or a
+ * file are only known at run time, as xargs's are.
+ */
+const parallel: ProgramEntry = {
+  prefix: true,
+  handle: (site, fx) => {
+    const parsed = parseArgv(site.args, { short: 'jSa', long: ['jobs', 'sshlogin', 'arg-file'], stopAtOperand: true });
+    const rest = site.args.slice(parsed.rest);
+    const separator = rest.findIndex((arg) => PARALLEL_SEPARATOR.test(arg.value));
+    const command = separator === -1 ? rest : rest.slice(0, separator);
+    const inputs = separator === -1 ? [] : rest.slice(separator + 1).filter((arg) => !PARALLEL_SEPARATOR.test(arg.value));
+    // Without a command, the arguments are the commands (`parallel ::: 'npm test' 'npm run lint'`).
+    if (command.length === 0) {
+      if (separator === -1 || rest.some((arg) => arg.value.startsWith('::::'))) fx.opaque('parallel runs the commands it is given as input', 'parallel');
+      else for (const input of inputs) fx.runShellCode(input, 'parallel', false);
+      return;
+    }
+    if (inputs.length === 0 || rest.some((arg) => arg.value.startsWith('::::')) || optionValues(parsed, '-a', '--arg-file').length > 0) {
+      fx.run(command, { stdinArgs: true });
+      return;
+    }
+    for (const input of inputs) {
+      if (input.unknownAt !== -1) {
+        fx.opaque('parallel runs its command with arguments only known at run time', 'parallel');
+        continue;
+      }
+      const code = command.map((arg) => arg.value).join(' ');
+      const placed = PARALLEL_REPLACEMENT.test(code) ? code.replace(PARALLEL_REPLACEMENT_ALL, input.value) : `${code} ${input.value}`;
+      fx.runShellCode({ value: placed, dynamic: command.some((arg) => arg.dynamic), unknownAt: command.some((arg) => arg.unknownAt !== -1) ? 0 : -1 }, 'parallel', false);
+    }
+  },
+};
+const PARALLEL_SEPARATOR = /^::::?\+?$/;
+const PARALLEL_REPLACEMENT = /\{[./#%]*\d*\}|\{\/\.\}/;
+const PARALLEL_REPLACEMENT_ALL = new RegExp(PARALLEL_REPLACEMENT.source, 'g');
+
 const env: ProgramEntry = {
   prefix: true,
   handle: (site, fx) => {
@@ -911,7 +950,7 @@ export const CODE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['watch', watch],
   ['flock', flock],
   ['entr', prefix({})],
-  ['parallel', prefix({ short: 'jSa', long: ['jobs', 'sshlogin', 'arg-file'] })],
+  ['parallel', parallel],
   ['hyperfine', hyperfine],
   ['su', shellStringOption(['-c', '--command', '--session-command'], { short: 'cgGs', long: ['command', 'session-command', 'group', 'supp-group', 'shell'] }, 'su starts a shell that reads commands from its input')],
   ['runuser', shellStringOption(['-c', '--command'], { short: 'cgGsu', long: ['command', 'group', 'supp-group', 'shell', 'user'] }, 'runuser starts a shell')],
