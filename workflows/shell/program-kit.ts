@@ -145,13 +145,44 @@ export function everythingBelow(fx: ShellEffects, folder?: Arg | PathRef): PathR
  * everything below it (`ag`), which a searcher also reads below each operand.
  */
 export function readsOperands(spec: OptionSpec = {}, skip = 0, withoutOperands?: 'cwd' | 'tree'): ProgramHandler {
+  const options = withReaderOptions(spec);
   return (site, fx) => {
-    const parsed = parseArgv(site.args, spec);
+    const parsed = parseArgv(site.args, options);
+    readerOptions(site, parsed, fx);
     const files = operandsOf(parsed, site).slice(skip);
     const read = withoutOperands === 'tree' ? fx.readTree : fx.read;
     for (const file of files) if (file.value !== '-') read.call(fx, site.program, file);
     if (files.length === 0 && withoutOperands !== undefined) read.call(fx, site.program, { path: fx.cwd, dynamic: !fx.cwdKnown });
   };
+}
+
+/**
+ * Options with which a program that otherwise only reads runs a command, loads code or writes a
+ * file, whatever the program (`ag --pager 'tee x'`, `nm --plugin x.so`, `pandoc --pdf-engine=x`,
+ * `javap -J-javaagent:x.jar`, `cloc --ignored=x`, `pandoc --log=x`): a command is judged as the
+ * shell code it is, code loaded is opaque, an output is a write.
+ */
+const READER_VALUE_OPTIONS = ['pager', 'pre', 'editor', 'plugin', 'script', 'pdf-engine', 'lua-filter', 'filter', 'defaults', 'log', 'log-file', 'logfile', 'output-file', 'outfile', 'out-file', 'ignored', 'counted', 'found', 'categorized', 'report-file'];
+const RUNS_COMMAND_OPTION = /^--(?:pager|pre|editor)$/;
+const LOADS_CODE_OPTION = /^--(?:plugin|script|pdf-engine|lua-filter|filter|defaults)$/;
+const WRITES_FILE_OPTION = /^--(?:log|log-file|logfile|output-file|outfile|out-file|ignored|counted|found|categorized|report-file)$/;
+
+/** A reader's option spec with the options above taking their value. */
+export function withReaderOptions(spec: OptionSpec = {}): OptionSpec {
+  return { ...spec, long: [...(spec.long ?? []), ...READER_VALUE_OPTIONS] };
+}
+
+export function readerOptions(site: CommandSite, parsed: ParsedArgv, fx: ShellEffects): void {
+  for (const option of parsed.options) {
+    const value = option.value;
+    if (value === undefined) continue;
+    if (RUNS_COMMAND_OPTION.test(option.name)) fx.runShellCode(value, site.program, false);
+    else if (LOADS_CODE_OPTION.test(option.name)) fx.opaque(`${site.program} ${option.name} loads code of the caller's choosing (\`${value.value}\`)`, site.program);
+    // `--output=out.json`, and any `--<format>-output=FILE` (`semgrep --vim-output=x`); not `df --output=source,target`.
+    else if (WRITES_FILE_OPTION.test(option.name) || (/^--(?:[\w-]+-)?output$/.test(option.name) && /[./]/.test(value.value))) fx.write(site.program, value);
+  }
+  // `javap -J-javaagent:/tmp/a.jar`: options handed to the JVM it runs on.
+  if (site.args.some((arg) => /^-J-(?:javaagent|agentpath|agentlib|XX:|Xbootclasspath)/.test(arg.value))) fx.opaque(`${site.program} -J loads code into its JVM`, site.program);
 }
 
 export function writesOperands(spec: OptionSpec = {}, skip = 0): ProgramHandler {

@@ -10,7 +10,9 @@ import {
   noEffect,
   onlyAsksVersion,
   operandsOf,
+  readerOptions,
   readsOperands,
+  withReaderOptions,
   writesOperands,
   type ProgramEntry,
   type ProgramHandler,
@@ -659,7 +661,9 @@ const shred: ProgramHandler = (site, fx) => {
 
 const rsync: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { short: 'eBfTM', long: ['rsh', 'rsync-path', 'exclude', 'include', 'exclude-from', 'include-from', 'files-from', 'filter', 'temp-dir', 'compare-dest', 'copy-dest', 'link-dest', 'backup-dir', 'suffix', 'chmod', 'chown', 'usermap', 'groupmap', 'timeout', 'contimeout', 'port', 'password-file', 'log-file', 'bwlimit', 'partial-dir', 'max-size', 'min-size', 'modify-window', 'out-format', 'info', 'debug', 'sockopts', 'outbuf', 'iconv', 'block-size', 'checksum-choice', 'compress-choice', 'compress-level', 'skip-compress'] });
-  for (const shell of optionValues(parsed, '-e', '--rsh', '--rsync-path')) if (!/^ssh(\s|$)/.test(shell.value)) fx.opaque(`rsync runs \`${shell.value}\``, 'rsync');
+  // The remote shell runs here: judged as the command it is (`-e 'ssh -o ProxyCommand=…'` runs local code).
+  for (const shell of optionValues(parsed, '-e', '--rsh')) fx.runShellCode(shell, 'rsync', false);
+  for (const path of optionValues(parsed, '--rsync-path')) fx.opaque(`rsync --rsync-path runs \`${path.value}\``, 'rsync');
   const operands = operandsOf(parsed, site);
   const destination = operands.pop();
   if (!destination) return;
@@ -704,7 +708,8 @@ interface InspectorSpec {
 function inspector(spec: InspectorSpec): ProgramHandler {
   return (site, fx) => {
     if (onlyAsksVersion(site.args)) return;
-    const parsed = parseArgv(site.args, spec.options ?? {});
+    const parsed = parseArgv(site.args, withReaderOptions(spec.options));
+    readerOptions(site, parsed, fx);
     for (const out of optionValues(parsed, ...(spec.outputs ?? []))) fx.write(site.program, out);
     writesOutputOptions(fx, site.program, site.args);
     const files = operandsOf(parsed, site).slice(spec.subcommands ?? 0);

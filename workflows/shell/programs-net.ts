@@ -149,11 +149,23 @@ function fileAddress(fx: ShellEffects, file: Arg, onlyRead: boolean): void {
 
 const SSH_VALUES: OptionSpec = { short: 'BbcDEeFIiJLlmOoPpQRSWw', long: [] };
 
+/**
+ * What ssh, scp and sftp run on this machine besides the connection: an `-o` option that names a
+ * command or a library (`ProxyCommand`, `LocalCommand`, `KnownHostsCommand`, `PKCS11Provider`,
+ * `SecurityKeyProvider`, a `Match exec`), a config file (`-F`, which can hold any of them), a
+ * PKCS#11 library (`-I`), or scp/sftp's own program (`-S`).
+ */
+function sshLocalCode(program: string, parsed: ReturnType<typeof parseArgv>, fx: ShellEffects): void {
+  for (const option of optionValues(parsed, '-o')) if (/^(?:ProxyCommand|LocalCommand|PermitLocalCommand|KnownHostsCommand|Match|PKCS11Provider|SecurityKeyProvider)/i.test(option.value)) fx.opaque(`${program} -o ${option.value} runs local code`, program);
+  if (optionValues(parsed, '-F').length > 0) fx.opaque(`${program} -F reads a config that can run local commands`, program);
+  if (optionValues(parsed, '-I').length > 0) fx.opaque(`${program} -I loads a PKCS#11 library`, program);
+  if (program !== 'ssh' && optionValues(parsed, '-S').length > 0) fx.opaque(`${program} -S runs a program of the caller's choosing`, program);
+}
+
 const ssh: ProgramHandler = (site, fx) => {
   if (onlyAsksVersion(site.args)) return;
   const parsed = parseArgv(site.args, { ...SSH_VALUES, stopAtOperand: true });
-  for (const option of optionValues(parsed, '-o')) if (/^(?:ProxyCommand|LocalCommand|PermitLocalCommand|KnownHostsCommand|Match)/i.test(option.value)) fx.opaque(`ssh -o ${option.value} runs a local command`, 'ssh');
-  if (optionValues(parsed, '-F').length > 0) fx.opaque('ssh -F reads a config that can run local commands', 'ssh');
+  sshLocalCode('ssh', parsed, fx);
   // A forward (-L/-R port:host:hostport, -W host:port) connects to that host and port as well.
   for (const forward of optionValues(parsed, '-L', '-R', '-W')) {
     const target = /(?:^|:)(\[[^\]]+\]|[^:]+):(\d+)$/.exec(forward.value);
@@ -167,8 +179,8 @@ const ssh: ProgramHandler = (site, fx) => {
 
 /** scp/sftp: `[user@]host:path` operands are remote; the last is the destination. */
 const scp: ProgramHandler = (site, fx) => {
-  const parsed = parseArgv(site.args, { short: 'cFiJloPSDX', long: [] });
-  if (optionValues(parsed, '-S').length > 0 || optionValues(parsed, '-o').some((option) => /^(?:ProxyCommand|LocalCommand)/i.test(option.value))) fx.opaque(`${site.program} runs a local command`, site.program);
+  const parsed = parseArgv(site.args, { short: 'cFiIJloPSDX', long: [] });
+  sshLocalCode(site.program, parsed, fx);
   const operands = operandsOf(parsed, site);
   const remoteHost = (arg: Arg): string | undefined => /^(?:scp:\/\/|sftp:\/\/)?(?:[^@/:]+@)?([^/:]+):/.exec(arg.value)?.[1];
   const destination = site.program === 'scp' ? operands.pop() : undefined;
@@ -210,8 +222,8 @@ function transferCommands(program: string, fx: ShellEffects, script: Arg | undef
 
 /** `sftp [options] [user@]host[:path [localdir]]`: a path that names a file fetches it here without a session. */
 const sftp: ProgramHandler = (site, fx) => {
-  const parsed = parseArgv(site.args, { short: 'bcDFiJlPRSBosX' });
-  if (optionValues(parsed, '-S').length > 0 || optionValues(parsed, '-o').some((option) => /^(?:ProxyCommand|LocalCommand)/i.test(option.value))) fx.opaque('sftp runs a local command', 'sftp');
+  const parsed = parseArgv(site.args, { short: 'bcDFiIJlPRSBosX' });
+  sshLocalCode('sftp', parsed, fx);
   const [target] = operandsOf(parsed, site);
   if (!target) return;
   const remote = /^(?:sftp:\/\/)?(?:[^@/:]+@)?([^/:]+)(?::(.*))?$/.exec(target.value);
