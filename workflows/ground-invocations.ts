@@ -131,6 +131,9 @@ export function overrideCommandOf(invocation: ShellInvocation): string | null {
     else if (invocation.nameAtRunTime === true) argv = invocation.args;
   }
   if (!argv) return null;
+  // `gobby workflow phase --help` prints the help and runs nothing (commander stops at --help), unless it is an option's value.
+  const end = argv.indexOf('--') === -1 ? argv.length : argv.indexOf('--');
+  if (argv.slice(0, end).some((arg, i) => arg === '--help' && !/^--(?:reason|for|then|r)$/.test(argv[i - 1] ?? ''))) return null;
   // Only gobby's own words count for a program named at run time (`$PM install` is not gobby's install).
   const surelyGobby = invocation.nameAtRunTime !== true || program === 'gobby';
   const words = argv.filter((arg) => !arg.startsWith('-'));
@@ -190,6 +193,8 @@ export function sweepsUntrackedGround(invocation: ShellInvocation, ground: Prote
   }
   const sub = args[i];
   let rest = args.slice(i + 1);
+  // `git clean -h`: the usage, nothing swept.
+  if (rest.length === 1 && (rest[0] === '-h' || rest[0] === '--help')) return null;
   if (sub === 'stash' && (rest[0] === 'push' || rest[0] === 'save')) rest = rest.slice(1);
   const dashDash = rest.indexOf('--');
   const options = dashDash === -1 ? rest : rest.slice(0, dashDash);

@@ -117,6 +117,7 @@ describe("gobby's own ground, spelled another way", () => {
     ["mise exec -- sh -c 'echo {} > .cla*/settings*.json'", 'protected-file'],
     ["parallel 'rm -rf {}' ::: ~/.gob*", 'protected-file'],
     ["expect -c 'spawn sh -c {rm -rf ~/.gob*}'", 'protected-file'],
+    ['gobby workflow reset --reason --help', 'override'],
     // git runs the program an option names for the remote side, or as grep's pager.
     ["git ls-remote --upload='gobby workflow reset --reason x; false' .", 'override'],
     ["git fetch --upl='gobby workflow phase fix --force; false' .", 'override'],
@@ -481,6 +482,7 @@ describe("gobby's own ground, spelled another way", () => {
     'curl --resolve example.com:443:127.0.0.1 https://example.com/ && curl -x http://proxy.corp:8080 https://example.com/',
     'python3 -c "print(17377)"',
     'claude -p "summarise the diff" < diff.txt',
+    'gobby workflow phase --help && gobby workflow reset --help --reason x && git clean -h',
     "python3 -c \"import glob; print(glob.glob('*.json'), glob.glob('src/**/*.ts'))\" && concurrently 'prettier --check *.md' 'rm -rf dist/*'",
     'npm install gobby --save-dev && $PM install && npm i -g typescript && yarn global add vite',
     'claude -p "fix the HOME page and read the README" && echo "$HOME"',

@@ -425,7 +425,11 @@ const PRINTS_SUBCOMMAND_HELP = new Set([
 ]);
 
 export function onlyAsksHelp(program: string, args: readonly Arg[]): boolean {
-  if (args.length === 0 || args.length > 3) return false;
+  if (args.length === 0 || args.length > 3 || args.some((arg) => arg.dynamic)) return false;
+  // `split --help`: a program given only --help prints its help, whatever else it does.
+  if (args.length === 1 && args[0]!.value === '--help') return true;
+  // `git commit -h`: git's subcommands print their usage.
+  if (program === 'git' && args.length === 2 && !args[0]!.value.startsWith('-') && (args[1]!.value === '-h' || args[1]!.value === '--help')) return true;
   const first = args[0]!.value;
   const asks = first === 'help' || first === '--help' || (args[1]?.value === '--help' && !first.startsWith('-'));
   return asks && PRINTS_SUBCOMMAND_HELP.has(program) && !args.some((arg) => arg.dynamic);

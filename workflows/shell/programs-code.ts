@@ -30,7 +30,7 @@ export const HOOKLESS_CLAUDE_VARIABLES: ReadonlySet<string> = new Set(['CLAUDE_C
 export function checkAssignment(name: string, fx: ShellEffects, value?: Arg, index?: string): void {
   // A system program (`SHELL=/bin/bash`) is as trusted as the bare name; the system's folders are protected.
   const namesAFile = value === undefined || value.dynamic || (value.value.includes('/') && !/^\/(?:usr\/(?:local\/)?)?s?bin\/[^/]+$/.test(value.value));
-  if ((CODE_INJECTING_VARIABLE.test(name) && !seenThrough(name, fx, value)) || (PROGRAM_VARIABLE.test(name) && namesAFile)) fx.opaque(`setting ${name} changes which code the commands run`);
+  if ((CODE_INJECTING_VARIABLE.test(name) && !OUTPUT_FOLDER_VARIABLES.has(name) && !seenThrough(name, fx, value)) || (PROGRAM_VARIABLE.test(name) && namesAFile)) fx.opaque(`setting ${name} changes which code the commands run`);
   if (HOOKLESS_CLAUDE_VARIABLES.has(name)) fx.emit({ kind: 'nested_claude', flags: [name], program: 'claude' });
   // GLOBIGNORE, set to anything, makes globs match dot names as dotglob does.
   if (name === 'GLOBIGNORE') fx.widenGlobs('dotGlob');
@@ -409,8 +409,14 @@ const source: ProgramHandler = (site, fx) => {
   const file = site.args[0];
   if (!file) return;
   fx.read(site.program, file);
+  // A virtual environment's activate script in the project (`source .venv/bin/activate`) only
+  // puts the environment's bin/ first on PATH: the project's own tools, as `.venv/bin/pytest` is.
+  const activated = fx.path(file);
+  if (!file.dynamic && !activated.dynamic && ACTIVATE_SCRIPT.test(activated.path) && isWithin(activated.path, fx.projectRoot)) return;
   fx.opaque(`${site.program} runs the commands in \`${file.value}\``, site.program);
 };
+
+const ACTIVATE_SCRIPT = /\/bin\/activate$/;
 
 const trap: ProgramHandler = (site, fx) => {
   const [action, ...signals] = site.args;

@@ -393,7 +393,9 @@ function manager(spec: ManagerSpec): ProgramHandler {
     // `npm config set script-shell …` changes what every later script runs; only get/list read.
     if ((sub === 'config' || sub === 'c') && !['get', 'list', 'ls', undefined].includes(rest.find((arg) => !arg.value.startsWith('-'))?.value)) action = 'write';
     // `npm audit fix` installs the fixed versions; `npm audit` only reports.
-    if (sub === 'audit' && rest.some((arg) => arg.value === 'fix')) action = 'install';
+    if (sub === 'audit' && rest.some((arg) => arg.value === 'fix' || arg.value === '--fix')) action = 'install';
+    // `npm pkg get version` reads package.json; `set`, `delete` and `fix` change it.
+    if (sub === 'pkg' && rest.find((arg) => !arg.value.startsWith('-'))?.value === 'get') action = 'read';
     // What only lists or checks: `uv pip list`, `uv python list`, `uv lock --check`, `conda env list`.
     const verb = rest.find((arg) => !arg.value.startsWith('-'))?.value;
     if (action === 'install' && ((verb !== undefined && LISTING_VERBS.has(verb)) || rest.some((arg) => arg.value === '--check' || arg.value === '--dry-run' || arg.value === '--locked'))) action = 'read';
@@ -731,7 +733,8 @@ const tsc: ProgramHandler = (site, fx) => {
   loadsForeignCode(fx, 'tsc', 'tsc', site.args);
   writesOutputOptions(fx, 'tsc', site.args); // `--generateTrace dir`, `--tsBuildInfoFile x`, even with --noEmit
   const words = site.args.map((arg) => arg.value);
-  if (onlyAsksVersion(site.args) || words.some((word) => /^--(?:noEmit|showConfig|listFilesOnly|dry)$/.test(word) || word === '--noEmit=true')) return;
+  // tsc takes its options with one dash or two, in any case (`-noEmit`, `--noemit`).
+  if (onlyAsksVersion(site.args) || words.some((word) => /^--?(?:noemit|showconfig|listfilesonly|dry)(?:=true)?$/i.test(word))) return;
   const parsed = parseArgv(site.args, { short: 'p', long: ['project', 'outDir', 'outFile', 'declarationDir', 'target', 'module', 'lib', 'jsx', 'rootDir'] });
   const out = optionValues(parsed, '--outDir', '--outFile', '--declarationDir')[0];
   fx.write('tsc', out ? { ...fx.path(out), dynamic: true } : everythingBelow(fx));

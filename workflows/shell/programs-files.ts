@@ -423,7 +423,8 @@ const tar: ProgramHandler = (site, fx) => {
   for (const option of ['-I', '--use-compress-program', '--to-command', '--checkpoint-action', '--info-script', '--new-volume-script', '-F', '--rsh-command', '--rmt-command']) {
     for (const value of optionValues(parsed, option)) fx.opaque(`tar ${option} runs \`${value.value}\``, 'tar');
   }
-  const archives = optionValues(parsed, '-f', '--file');
+  // `-f -` is the standard input or output (`tar -cf - . | ssh …`).
+  const archives = optionValues(parsed, '-f', '--file').filter((archive) => archive.value !== '-');
   const directory = optionValues(parsed, '-C', '--directory')[0];
   const members = operandsOf(parsed, site);
   const here = directory ? fx.at(directory) : fx;
@@ -462,7 +463,8 @@ const zip: ProgramHandler = (site, fx) => {
   // `-O FILE`/`--output-file FILE`: the archive's new version goes there, the archive named is only read.
   const output = optionValues(parsed, '-O', '--output-file')[0];
   if (output) fx.write('zip', output);
-  if (archive) (output ? fx.read : fx.write).call(fx, 'zip', archive);
+  // `zip -r - src`: the archive goes to the standard output.
+  if (archive && archive.value !== '-') (output ? fx.read : fx.write).call(fx, 'zip', archive);
   const moves = hasOption(parsed, '-m', '--move');
   const read = hasOption(parsed, '-r', '--recurse-paths', '-R', '--recurse-patterns') ? fx.readTree : fx.read;
   for (const member of operands) (moves ? fx.remove : read).call(fx, 'zip', member);
