@@ -303,6 +303,11 @@ function globInTextReachingGround(texts: readonly string[], cwd: string | undefi
 /** Longer words are not paths anyone writes; they are not tried as globs. */
 const MAX_GLOB_TOKEN = 256;
 
+/** Whether `file` is below `folder` through a name that starts with a dot (`~/.gobby/token` below `~`). */
+function dotNameBelow(folder: string, file: string): boolean {
+  return file.slice(folder.length + 1).split('/').some((name) => name.startsWith('.'));
+}
+
 /** The runs of programs gobby does not know, or named at run time. */
 function unknownInvocations(shell: ShellAnalysis): ShellInvocation[] {
   const unknown = new Set(shell.effects.flatMap((effect) => (effect.kind === 'exec' ? [effect.program.split(' ')[0]!] : [])));
@@ -437,7 +442,8 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround): GuardDe
       const secret = ground.secretFiles.find((file) => effect.path.path === file || mentionsPath(effect.path.path, file) || namesByGlob(effect.path.path, file));
       if (secret) return secretDenial(secret);
       if (readsTheDaemonProcess(effect.path.path, ground)) return daemonProcessDenial(effect.path.path);
-      const inTree = ground.secretFiles.find((file) => treeHolds(effect.path.path, file));
+      // `rg x ~`: rg leaves out dot names, so it never reaches `~/.gobby/token`; `grep -r x ~` does.
+      const inTree = ground.secretFiles.find((file) => treeHolds(effect.path.path, file) && !(effect.path.skipsDotNames === true && dotNameBelow(effect.path.path.slice(0, -3), file)));
       return inTree ? secretInTreeDenial(inTree, effect.path.path.slice(0, -3) || '/', effect.program) : null;
     }
     case 'write':

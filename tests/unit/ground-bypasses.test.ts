@@ -118,6 +118,9 @@ describe("gobby's own ground, spelled another way", () => {
     ["parallel 'rm -rf {}' ::: ~/.gob*", 'protected-file'],
     ["expect -c 'spawn sh -c {rm -rf ~/.gob*}'", 'protected-file'],
     ['gobby workflow reset --reason --help', 'override'],
+    // rg leaves out dot names unless told otherwise.
+    ['rg --hidden secret ~', 'secret'],
+    ['rg -uu secret ~', 'secret'],
     // git runs the program an option names for the remote side, or as grep's pager.
     ["git ls-remote --upload='gobby workflow reset --reason x; false' .", 'override'],
     ["git fetch --upl='gobby workflow phase fix --force; false' .", 'override'],
@@ -483,6 +486,7 @@ describe("gobby's own ground, spelled another way", () => {
     'python3 -c "print(17377)"',
     'claude -p "summarise the diff" < diff.txt',
     'gobby workflow phase --help && gobby workflow reset --help --reason x && git clean -h',
+    'rg -n TODO ~ && cd ~ && rg fixme',
     "python3 -c \"import glob; print(glob.glob('*.json'), glob.glob('src/**/*.ts'))\" && concurrently 'prettier --check *.md' 'rm -rf dist/*'",
     'npm install gobby --save-dev && $PM install && npm i -g typescript && yarn global add vite',
     'claude -p "fix the HOME page and read the README" && echo "$HOME"',

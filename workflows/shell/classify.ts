@@ -163,7 +163,7 @@ function sameEffect(a: ShellEffect, b: ShellEffect): boolean {
       if (!Array.isArray(y) || x.length !== y.length) return false;
       for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
     } else if (typeof x === 'object' && x !== null && typeof y === 'object' && y !== null) {
-      if ((x as PathRef).path !== (y as PathRef).path || (x as PathRef).dynamic !== (y as PathRef).dynamic || (x as PathRef).unplaced !== (y as PathRef).unplaced) return false;
+      if ((x as PathRef).path !== (y as PathRef).path || (x as PathRef).dynamic !== (y as PathRef).dynamic || (x as PathRef).unplaced !== (y as PathRef).unplaced || (x as PathRef).skipsDotNames !== (y as PathRef).skipsDotNames) return false;
     } else return false;
   }
   for (const name in b) if (!(name in a)) return false;
@@ -205,7 +205,7 @@ function effectKey(effect: ShellEffect): string {
   for (const name in effect) {
     const value = (effect as unknown as Record<string, unknown>)[name];
     if (Array.isArray(value)) key += value.join('\u0001');
-    else if (typeof value === 'object' && value !== null) key += `${(value as PathRef).path}\u0001${(value as PathRef).dynamic}`;
+    else if (typeof value === 'object' && value !== null) key += `${(value as PathRef).path}\u0001${(value as PathRef).dynamic}\u0001${(value as PathRef).skipsDotNames === true}`;
     else key += String(value);
     key += '\u0000';
   }
@@ -1018,11 +1018,12 @@ class CommandEffects implements ShellEffects {
     this.scope.forgetVariables();
   }
 
-  readTree(program: string, target: Arg | PathRef): void {
+  readTree(program: string, target: Arg | PathRef, options?: { readonly skipsDotNames?: boolean }): void {
     if (isPipe(target)) return;
     const path = this.ref(target);
     if (this.special(program, path)) return;
-    emitPathEffect(this.runState, 'read', { path: path.path === '/' ? '/**' : `${path.path}/**`, dynamic: true }, program);
+    const tree = path.path === '/' ? '/**' : `${path.path}/**`;
+    emitPathEffect(this.runState, 'read', options?.skipsDotNames === true ? { path: tree, dynamic: true, skipsDotNames: true } : { path: tree, dynamic: true }, program);
   }
 
   write(program: string, target: Arg | PathRef): void {

@@ -77,7 +77,8 @@ export interface ShellEffects {
    * Reads what is in every file below `target` (`grep -r`, `rg`, `tar -c`, `zip -r`, `scp -r`):
    * recorded as a read of `<target>/**`, so a guard sees a protected file inside that tree.
    */
-  readTree(program: string, target: Arg | PathRef): void;
+  /** Everything below a folder; `skipsDotNames` when the program leaves out dot names (`rg`, `ag`). */
+  readTree(program: string, target: Arg | PathRef, options?: { readonly skipsDotNames?: boolean }): void;
   /** `export NAME=value`: the variable as later words of the same shell see it. */
   setVariable(name: string, value: Arg): void;
   /** Code run in this shell that gobby cannot read (`eval "$x"` with x unknown) may have set any variable. */

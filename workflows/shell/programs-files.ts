@@ -104,9 +104,11 @@ const rg: ProgramHandler = (site, fx) => {
   const listsOnly = hasOption(parsed, '--files', '--type-list');
   const patternGiven = listsOnly || hasOption(parsed, '-e', '--regexp', '-f', '--file');
   const files = operandsOf(parsed, site).slice(patternGiven ? 0 : 1);
-  const read = listsOnly ? fx.read : fx.readTree;
-  for (const file of files) if (file.value !== '-') read.call(fx, 'rg', file);
-  if (files.length === 0) read.call(fx, 'rg', { path: fx.cwd, dynamic: !fx.cwdKnown });
+  // rg leaves out dot names below its folders unless told to search them (`--hidden`, `-.`, `-uu`).
+  const skipsDotNames = !site.args.some((arg) => /^(?:--hidden|-\.|--unrestricted)$|^-[a-zA-Z.]*[u.]/.test(arg.value));
+  const read = (file: Arg | PathRef): void => (listsOnly ? fx.read('rg', file) : fx.readTree('rg', file, { skipsDotNames }));
+  for (const file of files) if (file.value !== '-') read(file);
+  if (files.length === 0) read({ path: fx.cwd, dynamic: !fx.cwdKnown });
 };
 
 const fd: ProgramHandler = (site, fx) => {

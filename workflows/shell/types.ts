@@ -27,6 +27,8 @@ export interface PathRef {
   readonly unplaced?: true;
   /** Folders a search behind a glob path keeps out of (`find . -path ./.gobby -prune -o …`): nothing in them is named. */
   readonly except?: readonly string[];
+  /** For `<folder>/**`: the search leaves out names that start with a dot below the folder (`rg`, `ag` without `--hidden`). */
+  readonly skipsDotNames?: true;
 }
 
 /** How a signal picks its processes: `pattern` is a regular expression over names or command lines (`pkill`, `killall -r`). */
