@@ -943,7 +943,79 @@ const gh: ProgramHandler = (site, fx) => {
   if ((group === 'pr' && action === 'checkout') || (group === 'repo' && (action === 'clone' || action === 'sync'))) fx.write(site.program, everythingBelow(fx));
 };
 
+/**
+ * C and C++ compilers: they read their sources and write `-o FILE`, or by default `a.out` (`-c`:
+ * `NAME.o`, `-S`: `NAME.s`) in the working directory; `-E`, `-fsyntax-only` and `-M`/`-MM`
+ * (without `-MF`) only print. A plugin, a tool prefix, a wrapper or a specs file runs code of the
+ * caller's choosing.
+ */
+const cCompiler: ProgramHandler = (site, fx) => {
+  if (onlyAsksVersion(site.args)) return;
+  // `-MF FILE` writes the dependencies there; `-MT`/`-MQ` name a target. Taken out before the rest is parsed.
+  const args: Arg[] = [];
+  for (let i = 0; i < site.args.length; i++) {
+    const word = site.args[i]!.value;
+    const dependencyOption = /^-M[FTQ]/.exec(word)?.[0];
+    if (dependencyOption === undefined) {
+      args.push(site.args[i]!);
+      continue;
+    }
+    const value = word.length > 3 ? { ...site.args[i]!, value: word.slice(3) } : site.args[++i];
+    if (dependencyOption === '-MF' && value) fx.write(site.program, value);
+  }
+  const parsed = parseArgv(args, { short: 'oIDULlxBFTe', long: [] });
+  const words = args.map((arg) => arg.value);
+  const loadsCode = words.find((word) => /^-(?:fplugin=|B|wrapper|specs=|-specs=|fplugin-arg)/.test(word));
+  if (loadsCode !== undefined) fx.opaque(`${site.program} ${loadsCode} runs code of the caller's choosing`, site.program);
+  const sources = operandsOf(parsed, site).filter((arg) => arg.value !== '-');
+  for (const source of sources) fx.read(site.program, source);
+  const output = optionValues(parsed, '-o')[0];
+  if (output) {
+    if (output.value !== '-') fx.write(site.program, output);
+    return;
+  }
+  const onlyPrints = words.some((word) => /^-(?:E|fsyntax-only|M|MM|-version|v|dumpversion|dumpmachine|print-[\w-]+)$/.test(word));
+  if (onlyPrints && !words.includes('-MD') && !words.includes('-MMD')) return;
+  const suffix = words.includes('-c') ? '.o' : words.includes('-S') ? '.s' : undefined;
+  if (suffix === undefined) fx.write(site.program, literalArg('a.out'));
+  else for (const source of sources) fx.write(site.program, { ...source, value: `${baseName(source.value).replace(/\.[^.]*$/, '')}${suffix}` });
+};
+
+/** javac writes class files under `-d DIR`, or next to each source; annotation processors and `-J` options run code. */
+const javac: ProgramHandler = (site, fx) => {
+  if (onlyAsksVersion(site.args)) return;
+  const parsed = parseArgv(site.args, { short: 'dshJ', long: ['release', 'source', 'target', 'module', 'module-source-path', 'class-path', 'processor-path', 'encoding'] });
+  const words = site.args.map((arg) => arg.value);
+  const code = words.find((word) => /^-(?:J|processorpath|-processor-path|processor$|Xplugin|agentlib|javaagent)/.test(word));
+  if (code !== undefined) fx.opaque(`javac ${code} runs code of the caller's choosing`, 'javac');
+  const sources = operandsOf(parsed, site).filter((arg) => !arg.value.startsWith('@'));
+  for (const source of sources) fx.read('javac', source);
+  const folders = [...optionValues(parsed, '-d'), ...optionValues(parsed, '-s'), ...optionValues(parsed, '-h')];
+  for (const folder of folders) fx.write('javac', everythingBelow(fx, folder));
+  if (optionValues(parsed, '-d').length === 0) for (const source of sources) fx.write('javac', { ...source, value: `${source.value.replace(/[^/]*$/, '')}*.class`, dynamic: true, unknownAt: -1 });
+};
+
+/** rustc writes `-o FILE`, `--out-dir DIR`, `--emit KIND=PATH`, or the crate's outputs in the working directory; `-C linker=`/plugins run code. */
+const rustc: ProgramHandler = (site, fx) => {
+  if (onlyAsksVersion(site.args)) return;
+  const parsed = parseArgv(site.args, { short: 'oLlCAWDFgOZ', long: ['out-dir', 'emit', 'crate-type', 'crate-name', 'edition', 'target', 'cfg', 'cap-lints', 'explain', 'print', 'sysroot', 'extern', 'codegen', 'error-format', 'json'] });
+  const code = [...optionValues(parsed, '-C', '--codegen'), ...optionValues(parsed, '-Z')].find((option) => /linker|plugin|link-arg|llvm-args|pass|\//.test(option.value));
+  if (code !== undefined || optionValues(parsed, '--sysroot').length > 0) fx.opaque(`rustc ${code?.value ?? '--sysroot'} runs code of the caller's choosing`, 'rustc');
+  if (hasOption(parsed, '--print', '--explain')) return;
+  for (const source of operandsOf(parsed, site)) if (source.value !== '-') fx.read('rustc', source);
+  const output = optionValues(parsed, '-o')[0];
+  const folder = optionValues(parsed, '--out-dir')[0];
+  const emitted = optionValues(parsed, '--emit').flatMap((emit) => emit.value.split(',').flatMap((kind) => (kind.includes('=') ? [literalArg(kind.slice(kind.indexOf('=') + 1))] : [])));
+  for (const path of emitted) if (path.value !== '-') fx.write('rustc', path);
+  if (output) fx.write('rustc', output);
+  else if (folder) fx.write('rustc', everythingBelow(fx, folder));
+  else if (emitted.length === 0) fx.write('rustc', everythingBelow(fx));
+};
+
 export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
+  ...entries(cCompiler, 'gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'tcc', 'c99', 'c89'),
+  ['javac', { handle: javac }],
+  ['rustc', { handle: rustc }],
   ['git', { handle: git }],
   ['npm', { handle: manager({ actions: nodeManagerActions({ exec: 'dlx', x: 'dlx', start: 'script', stop: 'script', restart: 'script' }), options: NODE_MANAGER_OPTIONS }) }],
   ['pnpm', { handle: manager({ actions: nodeManagerActions({ exec: 'run', dlx: 'dlx', start: 'script' }), unknownIsScript: true, options: NODE_MANAGER_OPTIONS }) }],
