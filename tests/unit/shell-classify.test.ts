@@ -40,6 +40,9 @@ const FALSE_BLOCK_ROWS: readonly Row[] = [
   row('vitest run --update=false && pytest --inline-snapshot=disable && pytest --record-mode=none', ['test vitest', 'test pytest']),
   row("go list -f '{{.Dir}}' ./... && pytest --base-url https://example.com", ['test pytest'], "go list's -f is a template; --base-url a plugin's option"),
   row('BUNDLE_GEMFILE=Gemfile.ci bundle exec rspec', ['test rspec']),
+  row('conda run -n myenv pytest -q && tsx --test && vue-tsc --noEmit', ['test pytest', 'test tsx --test']),
+  row('locate foo && dpkg -l && dpkg -L ripgrep && rpm -qa && git merge-tree a b && git patch-id', ['git merge-tree', 'git patch-id']),
+  row('xmllint --noout a.xml', ['read /repo/a.xml']),
   row('gcc -fsyntax-only -Wall main.c && clang -E main.c | head && g++ -M main.cpp', ['read /repo/main.c', 'read /repo/main.cpp'], 'compilers that only check or print'),
   row('split --help && git commit -h && rm --help', [], 'a program given only --help prints it'),
   row('source .venv/bin/activate && pytest -q', ['read /repo/.venv/bin/activate', 'test pytest'], "the project's virtual environment"),
@@ -861,6 +864,8 @@ const BYPASS_ROWS: readonly Row[] = [
   row('javac -d /tmp/classes Foo.java', ['read /repo/Foo.java', 'write /tmp/classes/** dyn']),
   row('rustc src/main.rs', ['read /repo/src/main.rs', 'write /repo/** dyn']),
   row("rustc -C linker=/tmp/ld -o /tmp/x src/main.rs", ['opaque', 'read /repo/src/main.rs', 'write /tmp/x']),
+  row('xmllint --format a.xml --output src/b.xml', ['write /repo/src/b.xml', 'read /repo/a.xml']),
+  row("perl -lane 'print $F[0]' f", ['opaque'], '-e bundled after -l, -a, -n: inline code'),
   // Linters and formatters told to fix, however the tool spells it.
   row('ruff check --fix-only', ['write /repo/** dyn']),
   row('ruff check --add-noqa src', ['write /repo/src']),

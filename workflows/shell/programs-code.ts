@@ -187,6 +187,9 @@ interface InterpreterSpec {
   readonly checkOnly?: readonly string[];
 }
 
+/** Runners that take node's options and its `--test`. */
+const NODE_LIKE = new Set(['tsx', 'ts-node', 'esno', 'babel-node']);
+
 function interpreter(spec: InterpreterSpec): ProgramHandler {
   const options: OptionSpec = { ...spec.options, stopAtOperand: true };
   return (site, fx) => {
@@ -196,6 +199,11 @@ function interpreter(spec: InterpreterSpec): ProgramHandler {
     }
     const parsed = parseArgv(site.args, options);
     const operands = site.args.slice(parsed.rest);
+    // `tsx --test`, `ts-node --test`: node's test runner, through a TypeScript loader.
+    if (NODE_LIKE.has(site.program) && hasOption(parsed, '--test')) {
+      runsTests(fx, site.program, `${site.program} --test`, site.args);
+      return;
+    }
     if (spec.checkOnly !== undefined && hasOption(parsed, ...spec.checkOnly) && !parsed.options.some((option) => spec.inline.includes(option.name) || (spec.preload ?? []).includes(option.name))) {
       for (const file of operands) fx.read(site.program, file);
       return;
@@ -891,7 +899,8 @@ export const CODE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['node', { handle: node }],
   ['java', { handle: java }],
   ['nodejs', { handle: node }],
-  ...entries(interpreter({ inline: ['-e', '-E'], options: { short: 'IMmlx0eE' }, preload: ['-M', '-m'], inPlace: true }), 'perl', 'perl5'),
+  // perl's -l, -0 and -x take only an attached value (`-l012`, `-0777`): `-lane 'code'` bundles -e.
+  ...entries(interpreter({ inline: ['-e', '-E'], options: { short: 'IMmeE' }, preload: ['-M', '-m'], inPlace: true }), 'perl', 'perl5'),
   ...entries(interpreter({ inline: ['-e'], options: { short: 'IrCEe' }, preload: ['-r'], inPlace: true, checkOnly: ['-c'] }), 'ruby', 'jruby'),
   ...entries(interpreter({ inline: ['-r', '-R', '-B', '-E', '-a'], options: { short: 'cdzrRBEF' }, checkOnly: ['-l'] }), 'php'),
   ...entries(interpreter({ inline: ['-e'], options: { short: 'el' }, preload: ['-l'] }), 'lua', 'luajit'),

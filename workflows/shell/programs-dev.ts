@@ -37,6 +37,7 @@ const GIT_READS = new Set([
   'shortlog', 'whatchanged', 'rev-list', 'merge-base', 'name-rev', 'count-objects', 'for-each-ref', 'show-ref', 'show-branch',
   'check-ignore', 'check-attr', 'check-ref-format', 'check-mailmap', 'var', 'version', 'help', 'cherry', 'range-diff',
   'verify-commit', 'verify-tag', 'fsck', 'diff-tree', 'diff-files', 'diff-index', 'get-tar-commit-id', 'column', 'stripspace',
+  'merge-tree', 'patch-id', 'show-index', 'verify-pack', 'ls-remote-refs', 'interpret-trailers', 'check-ignore', 'fmt-merge-msg',
 ]);
 const GIT_NETWORK = new Set(['push', 'pull', 'clone', 'ls-remote', 'send-email', 'request-pull', 'archive-remote']);
 const GIT_RUNS_COMMANDS = new Set(['difftool', 'mergetool', 'filter-branch', 'filter-repo', 'instaweb', 'web--browse', 'credential']);
@@ -367,6 +368,8 @@ interface ManagerSpec {
   readonly options?: OptionSpec;
 }
 
+const CONDA_LIKE = new Set(['conda', 'mamba', 'micromamba']);
+
 /** A package manager's second word that only shows what is there (`uv pip list`, `conda env list`, `uv python find`). */
 const LISTING_VERBS = new Set(['list', 'ls', 'show', 'freeze', 'check', 'tree', 'find', 'dir', 'info', 'outdated', 'describe', 'export']);
 
@@ -425,9 +428,12 @@ function manager(spec: ManagerSpec): ProgramHandler {
       case 'network':
         here.network(site.program, optionValues(parsed, '--registry')[0]?.value ?? `${site.program} registry`);
         return;
-      case 'run':
-        if (rest.length > 0) PROJECT_RUNNER.handle({ program: site.program, args: rest, stdinArgs: site.stdinArgs }, here);
+      case 'run': {
+        // `conda run -n env pytest`: conda's own options name the environment, then the command.
+        const command = CONDA_LIKE.has(site.program) ? rest.slice(parseArgv(rest, { short: 'np', long: ['name', 'prefix', 'cwd'], stopAtOperand: true }).rest) : rest;
+        if (command.length > 0) PROJECT_RUNNER.handle({ program: site.program, args: command, stdinArgs: site.stdinArgs }, here);
         return;
+      }
       case 'dlx':
         PACKAGE_RUNNER.handle({ program: site.program, args: rest, stdinArgs: site.stdinArgs }, here);
         return;
@@ -1012,6 +1018,14 @@ const rustc: ProgramHandler = (site, fx) => {
   else if (emitted.length === 0) fx.write('rustc', everythingBelow(fx));
 };
 
+/** dpkg's and rpm's queries only show what is installed (`dpkg -l`, `dpkg -L pkg`, `dpkg -S file`, `rpm -qa`); the rest install or remove. */
+const packageQuery: ProgramHandler = (site, fx) => {
+  const first = site.args[0];
+  if (site.program === 'dpkg-query' || (first !== undefined && !first.dynamic && PACKAGE_QUERY.test(first.value))) return;
+  manager(SYSTEM_MANAGER)(site, fx);
+};
+const PACKAGE_QUERY = /^(?:-[lLsSpcI]|--(?:list|listfiles|status|search|print-avail|contents|info|get-selections|print-architecture|compare-versions)|-q[a-zA-Z]*|--query|--verify|-V[a-zA-Z]*)$/;
+
 export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ...entries(cCompiler, 'gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'tcc', 'c99', 'c89'),
   ['javac', { handle: javac }],
@@ -1025,7 +1039,8 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['uvx', PACKAGE_RUNNER],
   ...entries(manager({ actions: { add: 'install', remove: 'install', install: 'install', update: 'install', lock: 'install', sync: 'install', uninstall: 'install', upgrade: 'install', inject: 'install', run: 'run', show: 'read', check: 'read', list: 'read', graph: 'read', build: 'write', publish: 'network', shell: 'run', env: 'read', init: 'write', new: 'write' } }), 'poetry', 'pipenv', 'pdm', 'hatch', 'rye', 'pipx'),
   ...entries(manager({ actions: { install: 'install', create: 'install', remove: 'install', update: 'install', uninstall: 'install', env: 'install', run: 'run', list: 'read', info: 'read', search: 'read' } }), 'conda', 'mamba', 'micromamba'),
-  ...entries(manager(SYSTEM_MANAGER), 'apt', 'apt-get', 'aptitude', 'yum', 'dnf', 'zypper', 'apk', 'pacman', 'yay', 'brew', 'port', 'snap', 'flatpak', 'nix-env', 'winget', 'choco', 'scoop', 'pkg', 'emerge', 'rpm', 'dpkg'),
+  ...entries(manager(SYSTEM_MANAGER), 'apt', 'apt-get', 'aptitude', 'yum', 'dnf', 'zypper', 'apk', 'pacman', 'yay', 'brew', 'port', 'snap', 'flatpak', 'nix-env', 'winget', 'choco', 'scoop', 'pkg', 'emerge'),
+  ...entries(packageQuery, 'rpm', 'dpkg', 'dpkg-query'),
   ...entries(manager({ actions: { install: 'install', uninstall: 'install', update: 'install', list: 'read', search: 'read', info: 'read', env: 'read', contents: 'read', which: 'read', build: 'write', push: 'network' } }), 'gem'),
   ['bundle', { handle: manager({ actions: { install: 'install', update: 'install', add: 'install', remove: 'install', lock: 'install', exec: 'run', list: 'read', show: 'read', check: 'read', outdated: 'read', info: 'read', config: 'read' }, bare: 'install' }) }],
   ['composer', { handle: manager({ actions: { install: 'install', require: 'install', update: 'install', remove: 'install', test: 'test', 'run-script': 'script', run: 'script', show: 'read', outdated: 'read', validate: 'read', exec: 'run' } }) }],
@@ -1061,7 +1076,7 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
     fx.run(site.args.slice(rest), { stdinArgs: site.stdinArgs });
   }) as ProgramHandler, 'c8', 'nyc'),
   ['coverage', { handle: coveragePy }],
-  ['tsc', { handle: tsc }],
+  ...entries(tsc, 'tsc', 'vue-tsc', 'tsgo'),
   ['eslint', { handle: fixer(/^--fix$/, undefined, { short: 'cfo', long: ['config', 'format', 'output-file', 'ext', 'rule', 'plugin', 'parser', 'resolve-plugins-relative-to', 'ignore-path', 'ignore-pattern', 'max-warnings', 'cache-location', 'rulesdir'] }) }],
   ['prettier', { handle: fixer(/^(?:--write|-w)$/, undefined, { short: 'o', long: ['config', 'ignore-path', 'parser', 'plugin', 'log-level', 'cache-location'] }) }],
   ['biome', { handle: fixer(/^(?:--write|--apply|--apply-unsafe|--fix)$/, undefined, { long: ['config-path', 'reporter'] }) }],

@@ -743,6 +743,15 @@ const INSPECTORS: readonly [readonly string[], InspectorSpec][] = [
   [['gitleaks'], { tree: true, subcommands: 1, options: { short: 'scrfl', long: ['source', 'config', 'report-path', 'report-format', 'log-opts', 'baseline-path', 'log-level'] }, outputs: ['-r', '--report-path'] }],
 ];
 
+/** xmllint reads its files; `--output FILE` writes, and `--shell` reads commands from its input. */
+const xmllint: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'o', long: ['output', 'xpath', 'schema', 'relaxng', 'dtdvalid', 'dtdvalidfpi', 'encode', 'path', 'pattern', 'maxmem', 'pretty', 'c14n11', 'xinclude', 'catalogs'] });
+  for (const out of optionValues(parsed, '-o', '--output')) fx.write('xmllint', out);
+  for (const schema of optionValues(parsed, '--schema', '--relaxng', '--dtdvalid')) fx.read('xmllint', schema);
+  if (hasOption(parsed, '--shell')) fx.opaque('xmllint --shell runs the commands it reads', 'xmllint');
+  for (const file of operandsOf(parsed, site)) if (file.value !== '-') fx.read('xmllint', file);
+};
+
 /** mlr: reads its files, or rewrites them with `-I`; its verbs and their arguments come before them, so every operand counts as a file. */
 const mlr: ProgramHandler = (site, fx) => {
   const inPlace = site.args.some((arg) => arg.value === '-I');
@@ -783,7 +792,8 @@ export const FILE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['mlr', { handle: mlr }],
   ['sd', { handle: sd }],
   ['dasel', { handle: dasel }],
-  ...entries(noEffect, 'duf', 'procs', 'btop', 'htop'),
+  ...entries(noEffect, 'duf', 'procs', 'btop', 'htop', 'locate', 'plocate', 'mlocate'),
+  ['xmllint', { handle: xmllint }],
   ...READERS.flatMap(([names, spec, skip, withoutOperands]) =>
     entries(skip === -1 ? searchHandler(spec) : readsOperands(spec, skip, withoutOperands), ...names),
   ),
