@@ -205,7 +205,7 @@ function effectKey(effect: ShellEffect): string {
   for (const name in effect) {
     const value = (effect as unknown as Record<string, unknown>)[name];
     if (Array.isArray(value)) key += value.join('\u0001');
-    else if (typeof value === 'object' && value !== null) key += `${(value as PathRef).path}\u0001${(value as PathRef).dynamic}\u0001${(value as PathRef).skipsDotNames === true}`;
+    else if (typeof value === 'object' && value !== null) key += (value as PathRef).skipsDotNames === true ? `${(value as PathRef).path}\u0001${(value as PathRef).dynamic}\u0001.` : `${(value as PathRef).path}\u0001${(value as PathRef).dynamic}`;
     else key += String(value);
     key += '\u0000';
   }

@@ -163,10 +163,12 @@ export function readsOperands(spec: OptionSpec = {}, skip = 0, withoutOperands?:
  * `javap -J-javaagent:x.jar`, `cloc --ignored=x`, `pandoc --log=x`): a command is judged as the
  * shell code it is, code loaded is opaque, an output is a write.
  */
-const READER_VALUE_OPTIONS = ['pager', 'pre', 'editor', 'plugin', 'script', 'pdf-engine', 'lua-filter', 'filter', 'defaults', 'log', 'log-file', 'logfile', 'output-file', 'outfile', 'out-file', 'ignored', 'counted', 'found', 'categorized', 'report-file'];
-const RUNS_COMMAND_OPTION = /^--(?:pager|pre|editor)$/;
-const LOADS_CODE_OPTION = /^--(?:plugin|script|pdf-engine|lua-filter|filter|defaults)$/;
-const WRITES_FILE_OPTION = /^--(?:log|log-file|logfile|output-file|outfile|out-file|ignored|counted|found|categorized|report-file)$/;
+const READER_OPTION_KINDS: ReadonlyMap<string, 'runs' | 'loads' | 'writes'> = new Map([
+  ...['pager', 'pre', 'editor'].map((name) => [`--${name}`, 'runs'] as const),
+  ...['plugin', 'script', 'pdf-engine', 'lua-filter', 'filter', 'defaults'].map((name) => [`--${name}`, 'loads'] as const),
+  ...['log', 'log-file', 'logfile', 'output-file', 'outfile', 'out-file', 'ignored', 'counted', 'found', 'categorized', 'report-file'].map((name) => [`--${name}`, 'writes'] as const),
+]);
+const READER_VALUE_OPTIONS = [...READER_OPTION_KINDS.keys()].map((name) => name.slice(2));
 
 /** A reader's option spec with the options above taking their value. */
 export function withReaderOptions(spec: OptionSpec = {}): OptionSpec {
@@ -176,14 +178,16 @@ export function withReaderOptions(spec: OptionSpec = {}): OptionSpec {
 export function readerOptions(site: CommandSite, parsed: ParsedArgv, fx: ShellEffects): void {
   for (const option of parsed.options) {
     const value = option.value;
-    if (value === undefined) continue;
-    if (RUNS_COMMAND_OPTION.test(option.name)) fx.runShellCode(value, site.program, false);
-    else if (LOADS_CODE_OPTION.test(option.name)) fx.opaque(`${site.program} ${option.name} loads code of the caller's choosing (\`${value.value}\`)`, site.program);
+    // Hot path: most options are short, or flags.
+    if (value === undefined || option.name.charCodeAt(1) !== 45) continue;
+    const kind = READER_OPTION_KINDS.get(option.name);
+    if (kind === 'runs') fx.runShellCode(value, site.program, false);
+    else if (kind === 'loads') fx.opaque(`${site.program} ${option.name} loads code of the caller's choosing (\`${value.value}\`)`, site.program);
     // `--output=out.json`, and any `--<format>-output=FILE` (`semgrep --vim-output=x`); not `df --output=source,target`.
-    else if (WRITES_FILE_OPTION.test(option.name) || (/^--(?:[\w-]+-)?output$/.test(option.name) && /[./]/.test(value.value))) fx.write(site.program, value);
+    else if (kind === 'writes' || (option.name.endsWith('output') && /[./]/.test(value.value))) fx.write(site.program, value);
   }
   // `javap -J-javaagent:/tmp/a.jar`: options handed to the JVM it runs on.
-  if (site.args.some((arg) => /^-J-(?:javaagent|agentpath|agentlib|XX:|Xbootclasspath)/.test(arg.value))) fx.opaque(`${site.program} -J loads code into its JVM`, site.program);
+  if (site.program === 'javap' && site.args.some((arg) => /^-J-(?:javaagent|agentpath|agentlib|XX:|Xbootclasspath)/.test(arg.value))) fx.opaque(`${site.program} -J loads code into its JVM`, site.program);
 }
 
 export function writesOperands(spec: OptionSpec = {}, skip = 0): ProgramHandler {
@@ -218,6 +222,7 @@ const SHORT_UPDATE_RUNNERS = new Set(['vitest', 'jest', 'playwright', 'npm', 'pn
 const REWRITES_EXPECTATIONS = /^--?(?:update|regen|bless|overwrite|record|force-regen|snapshot-update|test-update|enable-snapshot-record|regtest-reset)[\w-]*(?:=(?!false$|0$|no$|none$).*)?$/i;
 
 function rewritesExpectations(value: string, program: string): boolean {
+  if (value.charCodeAt(0) !== 45) return false; // not an option (hot path: test paths and names)
   if (value === '-u') return SHORT_UPDATE_RUNNERS.has(program);
   if (value.startsWith('--inline-snapshot=')) return !/^--inline-snapshot=(?:disable|report|short-report)$/.test(value);
   return REWRITES_EXPECTATIONS.test(value);
@@ -426,14 +431,18 @@ const PRINTS_SUBCOMMAND_HELP = new Set([
 ]);
 
 export function onlyAsksHelp(program: string, args: readonly Arg[]): boolean {
-  if (args.length === 0 || args.length > 3 || args.some((arg) => arg.dynamic)) return false;
-  // `split --help`: a program given only --help prints its help, whatever else it does.
-  if (args.length === 1 && args[0]!.value === '--help') return true;
-  // `git commit -h`: git's subcommands print their usage.
-  if (program === 'git' && args.length === 2 && !args[0]!.value.startsWith('-') && (args[1]!.value === '-h' || args[1]!.value === '--help')) return true;
+  if (args.length === 0 || args.length > 3) return false;
   const first = args[0]!.value;
-  const asks = first === 'help' || first === '--help' || (args[1]?.value === '--help' && !first.startsWith('-'));
-  return asks && PRINTS_SUBCOMMAND_HELP.has(program) && !args.some((arg) => arg.dynamic);
+  const second = args[1]?.value;
+  // Hot path: no help word where one would be.
+  if (first !== '--help' && first !== 'help' && second !== '--help' && second !== '-h') return false;
+  if (args.some((arg) => arg.dynamic)) return false;
+  // `split --help`: a program given only --help prints its help, whatever else it does.
+  if (args.length === 1 && first === '--help') return true;
+  // `git commit -h`: git's subcommands print their usage.
+  if (program === 'git' && args.length === 2 && !first.startsWith('-')) return true;
+  const asks = first === 'help' || first === '--help' || (second === '--help' && !first.startsWith('-'));
+  return asks && PRINTS_SUBCOMMAND_HELP.has(program);
 }
 
 export function entries(handle: ProgramHandler, ...names: readonly string[]): [string, ProgramEntry][] {

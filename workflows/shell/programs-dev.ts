@@ -60,14 +60,17 @@ const GIT_BOOLEAN = /^(?:true|false|yes|no|on|off|[01])$/i;
  * files, `git grep --open-files-in-pager`. `-u` (clone, ls-remote) and `-O` (grep) are short forms.
  */
 const GIT_PROGRAM_OPTIONS = ['--upload-pack', '--receive-pack', '--exec', '--open-files-in-pager'];
-const GIT_PROGRAM_SHORT: Readonly<Record<string, string>> = { clone: 'u', 'ls-remote': 'u', grep: 'O' };
+const GIT_PROGRAM_SHORT: ReadonlyMap<string, string> = new Map([['clone', 'u'], ['ls-remote', 'u'], ['grep', 'O']]);
+/** The subcommands that take one of them (the rest do not: no need to look, on the hot path). */
+const GIT_RUNS_PROGRAMS = new Set(['fetch', 'pull', 'clone', 'ls-remote', 'archive', 'push', 'grep', 'send-pack', 'fetch-pack']);
 
 /**
  * The programs a git subcommand is told to run, each judged as the shell command it is
  * (`git ls-remote --upload-pack='rm -rf x; false' .` deletes x); a value only known at run time is opaque.
  */
 function gitProgramOptions(sub: string, rest: readonly Arg[], fx: ShellEffects): void {
-  const short = GIT_PROGRAM_SHORT[sub];
+  if (!GIT_RUNS_PROGRAMS.has(sub)) return;
+  const short = GIT_PROGRAM_SHORT.get(sub);
   for (let j = 0; j < rest.length; j++) {
     const arg = rest[j]!;
     const value = arg.value;
