@@ -339,7 +339,7 @@ function searchesForTheDaemon(shell: ShellAnalysis, ground: ProtectedGround): bo
     (invocation) =>
       !DIRECTORY_BUILTINS.has(invocation.program) &&
       (invocation.args.some((arg) => namesTheDaemon(arg, ground) || (SEARCHES_BY_PATTERN.has(invocation.program) && !arg.startsWith('-') && patternFindsTheDaemon(arg, ground))) ||
-        (FILTERS_BY_PROGRAM.has(invocation.program) && filterKeepsTheDaemon(invocation.args, ground)) ||
+        (FILTERS_BY_PROGRAM.has(invocation.program) && filterLiterals(invocation.args).some((literal) => namesTheDaemon(literal, ground) || patternFindsTheDaemon(literal, ground))) ||
         (invocation.program === 'lsof' && invocation.args.some((arg) => /^-[a-zA-Z]*i(?:4|6|tcp|udp)?$/i.test(arg))) ||
         // `lsof -t ~/.gob*/*.db`: whoever holds gobby's files open is the daemon.
         (LISTS_BY_FILE.has(invocation.program) && invocation.args.some((arg) => !arg.startsWith('-') && namesGround(resolveAgainst(invocation.cwd, arg), ground)))),
@@ -348,17 +348,16 @@ function searchesForTheDaemon(shell: ShellAnalysis, ground: ProtectedGround): bo
   return named || readsGobbysFiles(shell, ground) || listsEveryProcess(shell);
 }
 
-/** Programs that pick lines by a program of their own (`ps -eo pid,comm | awk '$2=="node"{print $1}'`). */
-const FILTERS_BY_PROGRAM = new Set(['awk', 'gawk', 'mawk', 'nawk', 'busybox awk', 'sed', 'perl']);
-
 /**
- * Whether a filter program may keep the daemon's line: its strings and regular expressions are
- * tried as patterns against the daemon; one with none keeps every line.
+ * Programs that pick lines by a program of their own (`ps -eo pid,comm | awk '$2=="node"{print
+ * $1}'`): their strings and regular expressions are tried as patterns against the daemon. One
+ * with none picks nothing out (`awk '{print $2}'`): what it prints is what it was given.
  */
-function filterKeepsTheDaemon(args: readonly string[], ground: ProtectedGround): boolean {
+const FILTERS_BY_PROGRAM = new Set(['awk', 'gawk', 'mawk', 'nawk', 'sed', 'perl']);
+
+function filterLiterals(args: readonly string[]): string[] {
   const code = args.filter((arg) => !arg.startsWith('-')).join('\n');
-  const literals = [...code.matchAll(/"((?:[^"\\]|\\.)*)"|\/((?:[^/\\\n]|\\.)+)\//g)].map((match) => match[1] ?? match[2] ?? '');
-  return literals.length === 0 || literals.some((literal) => literal !== '' && (namesTheDaemon(literal, ground) || patternFindsTheDaemon(literal, ground)));
+  return [...code.matchAll(/"((?:[^"\\]|\\.)*)"|\/((?:[^/\\\n]|\\.)+)\//g)].map((match) => match[1] ?? match[2] ?? '').filter((literal) => literal !== '');
 }
 
 /** Programs that list the processes holding the files they are given. */
@@ -378,7 +377,7 @@ function namesGround(path: string, ground: ProtectedGround): boolean {
  * command to narrow it, reaches the daemon (`ps -C vite`, `ps -p 42` and a grep narrow it).
  */
 function listsEveryProcess(shell: ShellAnalysis): boolean {
-  const narrowed = shell.invocations.some((invocation) => SEARCHES_BY_PATTERN.has(invocation.program) || FILTERS_BY_PROGRAM.has(invocation.program));
+  const narrowed = shell.invocations.some((invocation) => SEARCHES_BY_PATTERN.has(invocation.program) || (FILTERS_BY_PROGRAM.has(invocation.program) && filterLiterals(invocation.args).length > 0));
   return !narrowed && shell.invocations.some((invocation) => invocation.program === 'ps' && !invocation.args.some((arg) => /^-[a-zA-Z]*[Cpq]|^--(?:pid|ppid|quick-pid)/.test(arg)));
 }
 

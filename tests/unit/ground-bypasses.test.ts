@@ -493,6 +493,7 @@ describe("gobby's own ground, spelled another way", () => {
     'ls "$GOBBY_HOME" && cat $GOBBY_HOME/config.json',
     'lsof -ti:3000 | xargs kill && pgrep -f vite | xargs kill -9 && kill %1 && kill -9 12345',
     "ps aux | awk '/vite/ {print $2}' | xargs kill && ps -C vite -o pid= | xargs kill && pkill -P $$ && pkill -u dev vite && fuser -k 3000/tcp && fuser -k src/app.log",
+    "ps aux | grep vite | awk '{print $2}' | xargs kill && ps aux | grep '[w]ebpack' | grep -v grep | awk '{print $2}' | xargs kill -9",
     "pkill -f vitest && pkill -f 'python manage.py runserver' && killall -r '^chrom' && killall nod && pgrep -f webpack | xargs kill",
     'shopt -s dotglob && ls * && rm -rf dist/* && shopt -s extglob && rm -rf build/!(keep) && rm -rf !(src)',
     "find . -name '*.log' -not -path './node_modules/*' -delete && find . -path ./node_modules -prune -o -name '*.tmp' -delete && find src -type f -delete && find . -path ./.gobby -prune -o -name '*.yaml' -delete",
