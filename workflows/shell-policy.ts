@@ -68,10 +68,12 @@ function changesWhatCommandsDo(path: string, home: string): boolean {
  */
 function namesOnlyFilesIn(path: string, projectRoot: string, home: string): boolean {
   if (!path.startsWith('/') || /[$`]|\/\.\.?(?:\/|$)/.test(path)) return false;
+  // Without a glob, the text is only the likeliest value (`${OUT:-/tmp/x}`): OUT may name anything.
   const wildcard = path.search(/[*?[]/);
-  const folder = wildcard === -1 ? path : path.slice(0, path.lastIndexOf('/', wildcard)) || '/';
+  if (wildcard === -1) return false;
+  const folder = path.slice(0, path.lastIndexOf('/', wildcard)) || '/';
   if (isWithin(folder, projectRoot) || changesWhatCommandsDo(folder, home)) return false;
-  return !isWithin(projectRoot, folder) || (wildcard !== -1 && !globReaches(path, { secretFiles: [], protectedPaths: [projectRoot] }, true));
+  return !isWithin(projectRoot, folder) || !globReaches(path, { secretFiles: [], protectedPaths: [projectRoot] }, true);
 }
 
 function judgeEffect(effect: ShellEffect, policy: ShellPolicy, place: PolicyPlace): ShellRefusal | null {

@@ -74,6 +74,9 @@ describe('shell commands in a phase that blocks the file tools', () => {
     ['cd /tmp/pkg && npm test', 'runs in /tmp/pkg, outside the project', ''],
     // Only known at run time: text from a substitution may hold `../`, and a directory changed at run time may be the project.
     ['git diff > /tmp/r-$(date +%s).diff', 'a path only known when it runs', ''],
+    // A default is only the likeliest value: OUT may name the project's files.
+    ['rm -rf ${OUT:-/tmp/build}', 'a path only known when it runs', ''],
+    ['rm -rf "$(echo ${OUT:-/tmp/build})"', 'a path only known when it runs', ''],
     ['cd /tmp && cd "$(cat /tmp/where)" && rm -rf build', 'deletes', ''],
     ['PATH=/tmp/bin:$PATH npm test', 'runs code gobby cannot see into', ''],
   ])('refuses %j: it %s %s', async (command, what, detail) => {
