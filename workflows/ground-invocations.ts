@@ -131,9 +131,10 @@ export function overrideCommandOf(invocation: ShellInvocation): string | null {
     else if (invocation.nameAtRunTime === true) argv = invocation.args;
   }
   if (!argv) return null;
-  // `gobby workflow phase --help` prints the help and runs nothing (commander stops at --help), unless it is an option's value.
-  const end = argv.indexOf('--') === -1 ? argv.length : argv.indexOf('--');
-  if (argv.slice(0, end).some((arg, i) => arg === '--help' && !/^--(?:reason|for|then|r)$/.test(argv[i - 1] ?? ''))) return null;
+  // `gobby workflow phase --help` prints the help and runs nothing: only where nothing before it is
+  // an option, which could take `--help` as its value (`gobby uninstall --project --help` uninstalls).
+  const help = argv.indexOf('--help');
+  if (help !== -1 && argv.slice(0, help).every((arg) => !arg.startsWith('-'))) return null;
   // Only gobby's own words count for a program named at run time (`$PM install` is not gobby's install).
   const surelyGobby = invocation.nameAtRunTime !== true || program === 'gobby';
   const words = argv.filter((arg) => !arg.startsWith('-'));
@@ -199,7 +200,9 @@ export function sweepsUntrackedGround(invocation: ShellInvocation, ground: Prote
   const dashDash = rest.indexOf('--');
   const options = dashDash === -1 ? rest : rest.slice(0, dashDash);
   const has = (short: string, ...long: string[]) => options.some((arg) => long.includes(arg) || (/^-[^-]/.test(arg) && arg.slice(1).includes(short)));
-  if (sub === 'clean' ? has('n', '--dry-run') : sub !== 'stash' || (!has('u', '--include-untracked') && !has('a', '--all'))) return null;
+  // `--no-dry-run` (or a shortening, `--no-d`) undoes `-n`.
+  const dryRun = has('n', '--dry-run') && !options.some((arg) => arg.length > 5 && '--no-dry-run'.startsWith(arg));
+  if (sub === 'clean' ? dryRun : sub !== 'stash' || (!has('u', '--include-untracked') && !has('a', '--all'))) return null;
   // Operands: pathspecs (`:!x` leaves x out) and, for clean, -e patterns that leave paths out.
   const pathspecs: string[] = [];
   const excluded: string[] = [];

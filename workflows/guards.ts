@@ -425,8 +425,8 @@ const POSIX_CLASSES: Readonly<Record<string, string>> = {
 function namesTheDaemon(arg: string, ground: ProtectedGround): boolean {
   // A search pattern written so it does not find itself (`grep '[g]obby'`) still names it, in any case (`killall -I NODE`).
   const plain = arg.replace(/[[\]\\]/g, '').toLowerCase();
-  // `node` as a word of its own, also attached to an option or in a list (`ps -Cnode`, `-C node,bash`).
-  const words = plain.replace(/^-[a-z]/, '').split(/[,=:\s]/);
+  // `node` as the whole word, also attached to an option or in a list (`ps -Cnode`, `-C node,bash`); not `node server.js`.
+  const words = plain.replace(/^-[a-z]/, '').split(/[,=]/);
   return (
     /gobby|daemon\.json|daemon\/main/.test(plain) ||
     words.includes('node') ||

@@ -121,6 +121,9 @@ describe("gobby's own ground, spelled another way", () => {
     // rg leaves out dot names unless told otherwise.
     ['rg --hidden secret ~', 'secret'],
     ['rg -uu secret ~', 'secret'],
+    ['gobby uninstall --project --help', 'override'],
+    ['git clean -fdx -n --no-dry-run', 'protected-file'],
+    ['git clean -fdxn --no-d', 'protected-file'],
     // git runs the program an option names for the remote side, or as grep's pager.
     ["git ls-remote --upload='gobby workflow reset --reason x; false' .", 'override'],
     ["git fetch --upl='gobby workflow phase fix --force; false' .", 'override'],
@@ -487,6 +490,7 @@ describe("gobby's own ground, spelled another way", () => {
     'claude -p "summarise the diff" < diff.txt',
     'gobby workflow phase --help && gobby workflow reset --help --reason x && git clean -h',
     'rg -n TODO ~ && cd ~ && rg fixme',
+    "pkill -f 'node server.js' && pkill -f 'npm run dev'",
     "python3 -c \"import glob; print(glob.glob('*.json'), glob.glob('src/**/*.ts'))\" && concurrently 'prettier --check *.md' 'rm -rf dist/*'",
     'npm install gobby --save-dev && $PM install && npm i -g typescript && yarn global add vite',
     'claude -p "fix the HOME page and read the README" && echo "$HOME"',

@@ -866,6 +866,12 @@ const BYPASS_ROWS: readonly Row[] = [
   row("rustc -C linker=/tmp/ld -o /tmp/x src/main.rs", ['opaque', 'read /repo/src/main.rs', 'write /tmp/x']),
   row('xmllint --format a.xml --output src/b.xml', ['write /repo/src/b.xml', 'read /repo/a.xml']),
   row("perl -lane 'print $F[0]' f", ['opaque'], '-e bundled after -l, -a, -n: inline code'),
+  row('gcc -Wshadow -Wno-unused -fno-exceptions -fopenmp -O2 -Iinclude -o /tmp/x main.c', ['read /repo/main.c', 'write /tmp/x'], 'single-dash options are words, not bundles'),
+  row('javac -encoding UTF-8 -sourcepath src -classpath lib/a.jar -deprecation -d /tmp/c src/A.java', ['read /repo/src/A.java', 'write /tmp/c/** dyn']),
+  row('gcc -aux-info src/x.h a.c -o /tmp/a', ['write /repo/src/x.h', 'read /repo/a.c', 'write /tmp/a']),
+  row('gcc -save-temps=cwd -c a.c -o /tmp/a.o', ['write /repo/** dyn', 'read /repo/a.c', 'write /tmp/a.o']),
+  row('javac -cp /tmp/evil.jar A.java', ['opaque', 'read /repo/A.java', 'write /repo/*.class dyn'], 'annotation processors on a class path from elsewhere'),
+  row('git clean -fdxn --no-d', ['git+ clean', 'delete /repo/** dyn'], 'a shortening of --no-dry-run'),
   // Linters and formatters told to fix, however the tool spells it.
   row('ruff check --fix-only', ['write /repo/** dyn']),
   row('ruff check --add-noqa src', ['write /repo/src']),

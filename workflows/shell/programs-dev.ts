@@ -93,7 +93,7 @@ function gitProgramOptions(sub: string, rest: readonly Arg[], fx: ShellEffects):
 
 /** Whether `--no-<name>` (or a shortening of it, `--no-dry`) undoes `name` somewhere in the words. */
 function negated(words: readonly string[], name: string): boolean {
-  return words.some((word) => word.length > 6 && word.startsWith('--no-') && `--no-${name}`.startsWith(word));
+  return words.some((word) => word.length > 5 && word.startsWith('--no-') && `--no-${name}`.startsWith(word));
 }
 
 /** Listing forms of `git branch`/`tag`/`remote`/`config`/`stash`/… that change nothing. */
@@ -972,13 +972,17 @@ const cCompiler: ProgramHandler = (site, fx) => {
     const value = word.length > 3 ? { ...site.args[i]!, value: word.slice(3) } : site.args[++i];
     if (dependencyOption === '-MF' && value) fx.write(site.program, value);
   }
-  const parsed = parseArgv(args, { short: 'oIDULlxBFTe', long: [] });
+  const parsed = singleDashOptions(args, C_VALUE_OPTIONS, true);
   const words = args.map((arg) => arg.value);
   const loadsCode = words.find((word) => /^-(?:fplugin=|B|wrapper|specs=|-specs=|fplugin-arg)/.test(word));
   if (loadsCode !== undefined) fx.opaque(`${site.program} ${loadsCode} runs code of the caller's choosing`, site.program);
-  const sources = operandsOf(parsed, site).filter((arg) => arg.value !== '-');
+  // `@file` holds more options, `-save-temps`, `-aux-info FILE` and DEPENDENCIES_OUTPUT write files of their own.
+  if (words.some((word) => word.startsWith('@'))) fx.opaque(`${site.program} reads more options from a file`, site.program);
+  for (const info of parsed.values.get('-aux-info') ?? []) fx.write(site.program, info);
+  if (words.some((word) => word.startsWith('-save-temps'))) fx.write(site.program, everythingBelow(fx));
+  const sources = parsed.operands.filter((arg) => arg.value !== '-');
   for (const source of sources) fx.read(site.program, source);
-  const output = optionValues(parsed, '-o')[0];
+  const output = parsed.values.get('-o')?.[0];
   if (output) {
     if (output.value !== '-') fx.write(site.program, output);
     return;
@@ -990,19 +994,62 @@ const cCompiler: ProgramHandler = (site, fx) => {
   else for (const source of sources) fx.write(site.program, { ...source, value: `${baseName(source.value).replace(/\.[^.]*$/, '')}${suffix}` });
 };
 
-/** javac writes class files under `-d DIR`, or next to each source; annotation processors and `-J` options run code. */
+/**
+ * javac writes class files under `-d DIR`, or next to each source. Annotation processors run code:
+ * named ones (`-processor`, `-processorpath`, `--processor-module-path`), and any found on the
+ * class path unless `-proc:none`; so do `-J` options and `@file` arguments, which hold more options.
+ */
 const javac: ProgramHandler = (site, fx) => {
   if (onlyAsksVersion(site.args)) return;
-  const parsed = parseArgv(site.args, { short: 'dshJ', long: ['release', 'source', 'target', 'module', 'module-source-path', 'class-path', 'processor-path', 'encoding'] });
+  const parsed = singleDashOptions(site.args, JAVAC_VALUE_OPTIONS, false);
   const words = site.args.map((arg) => arg.value);
-  const code = words.find((word) => /^-(?:J|processorpath|-processor-path|processor$|Xplugin|agentlib|javaagent)/.test(word));
+  const code = words.find((word) => /^-(?:J|processorpath|-processor-path|-processor-module-path|processor$|Xplugin|agentlib|javaagent)|^@/.test(word));
+  const classPath = [...(parsed.values.get('-cp') ?? []), ...(parsed.values.get('-classpath') ?? []), ...(parsed.values.get('--class-path') ?? [])];
+  const processorsOff = words.includes('-proc:none');
   if (code !== undefined) fx.opaque(`javac ${code} runs code of the caller's choosing`, 'javac');
-  const sources = operandsOf(parsed, site).filter((arg) => !arg.value.startsWith('@'));
+  else if (!processorsOff && classPath.some((entry) => entry.value.split(':').some((part) => part !== '' && (part.startsWith('/') || part.startsWith('..') || part.startsWith('~')) && !isWithin(fx.path(literalArg(part)).path, fx.projectRoot)))) {
+    fx.opaque('javac runs the annotation processors on a class path from outside the project', 'javac');
+  }
+  const sources = parsed.operands.filter((arg) => !arg.value.startsWith('@'));
   for (const source of sources) fx.read('javac', source);
-  const folders = [...optionValues(parsed, '-d'), ...optionValues(parsed, '-s'), ...optionValues(parsed, '-h')];
-  for (const folder of folders) fx.write('javac', everythingBelow(fx, folder));
-  if (optionValues(parsed, '-d').length === 0) for (const source of sources) fx.write('javac', { ...source, value: `${source.value.replace(/[^/]*$/, '')}*.class`, dynamic: true, unknownAt: -1 });
+  for (const option of ['-d', '-s', '-h']) for (const folder of parsed.values.get(option) ?? []) fx.write('javac', everythingBelow(fx, folder));
+  if (!parsed.values.has('-d')) for (const source of sources) fx.write('javac', { ...source, value: `${source.value.replace(/[^/]*$/, '')}*.class`, dynamic: true, unknownAt: -1 });
 };
+
+/** The options of gcc, clang and their kin that take the next word (single dash, never bundled: `-Wshadow` is one option). */
+const C_VALUE_OPTIONS = new Set(['-o', '-I', '-D', '-U', '-L', '-l', '-x', '-B', '-T', '-e', '-include', '-imacros', '-isystem', '-iquote', '-idirafter', '-iprefix', '-isysroot', '--sysroot', '-aux-info', '-Xlinker', '-Xassembler', '-Xpreprocessor', '-Xclang', '-target', '-arch', '-MF', '-MT', '-MQ']);
+/** javac's options that take the next word. */
+const JAVAC_VALUE_OPTIONS = new Set(['-d', '-s', '-h', '-cp', '-classpath', '--class-path', '-sourcepath', '--source-path', '-encoding', '-source', '--source', '-target', '--target', '--release', '-processor', '-processorpath', '--processor-path', '--processor-module-path', '--module-path', '-p', '-bootclasspath', '--module', '-m', '--add-modules', '--limit-modules', '--add-exports', '--add-reads', '--patch-module', '--system', '-Xmaxerrs', '-Xmaxwarns', '--module-source-path', '--upgrade-module-path', '-implicit']);
+
+/**
+ * Options as compilers spell them: one dash, whole words, a value in the next word, or attached
+ * to the one-letter ones where the compiler allows it (`attached`: gcc's `-oFILE`, `-Iinclude`;
+ * not javac's `-deprecation`); everything else that starts with a dash is a flag. Operands are the rest.
+ */
+function singleDashOptions(args: readonly Arg[], takesValue: ReadonlySet<string>, attached: boolean): { readonly values: Map<string, Arg[]>; readonly operands: Arg[] } {
+  const values = new Map<string, Arg[]>();
+  const operands: Arg[] = [];
+  const add = (name: string, value: Arg | undefined) => {
+    if (value !== undefined) values.set(name, [...(values.get(name) ?? []), value]);
+  };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const word = arg.value;
+    if (arg.dynamic || !word.startsWith('-') || word === '-') {
+      operands.push(arg);
+      continue;
+    }
+    if (word === '--') {
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    const eq = word.startsWith('--') ? word.indexOf('=') : -1;
+    if (eq !== -1 && takesValue.has(word.slice(0, eq))) add(word.slice(0, eq), { ...arg, value: word.slice(eq + 1) });
+    else if (takesValue.has(word)) add(word, args[++i]);
+    else if (attached && word.length > 2 && takesValue.has(word.slice(0, 2)) && !word.startsWith('--')) add(word.slice(0, 2), { ...arg, value: word.slice(2) });
+  }
+  return { values, operands };
+}
 
 /** rustc writes `-o FILE`, `--out-dir DIR`, `--emit KIND=PATH`, or the crate's outputs in the working directory; `-C linker=`/plugins run code. */
 const rustc: ProgramHandler = (site, fx) => {
