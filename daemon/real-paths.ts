@@ -48,7 +48,8 @@ export function realPathsOfShell(analysis: ShellAnalysis, into?: Map<string, str
   const consider = (ref: PathRef): void => {
     // A glob or `<folder>/**` (everything below, `grep -r x g`) is placed by its folder, links followed.
     const path = ref.dynamic ? literalFolderOf(ref) : ref.path;
-    if (path === undefined || !path.startsWith('/') || path === '/' || path.startsWith('/dev/') || looked >= SHELL_PATH_LIMIT || found?.has(path)) return;
+    // `/dev/…` and the command's own `/proc/self/…` mean something else to the daemon: judged by their names.
+    if (path === undefined || !path.startsWith('/') || path === '/' || path.startsWith('/dev/') || /^\/proc\/(?:self|thread-self|\$\$)(?:\/|$)/.test(path) || looked >= SHELL_PATH_LIMIT || found?.has(path)) return;
     looked++;
     const real = realOf(path);
     if (real !== path) (found ??= new Map()).set(path, real);

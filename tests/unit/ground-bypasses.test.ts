@@ -124,6 +124,9 @@ describe("gobby's own ground, spelled another way", () => {
     ['gobby uninstall --project --help', 'override'],
     ['git clean -fdx -n --no-dry-run', 'protected-file'],
     ['git clean -fdxn --no-d', 'protected-file'],
+    ['echo {} > /proc/$PPID/root/home/dev/app/.claude/settings.json', 'protected-file'],
+    ['cd ~/.gobby && cat /dev/fd/../cwd/token', 'secret'],
+    ['cp -r /dev/fd/../root/home/dev/.gobby /tmp/g', 'secret'],
     // git runs the program an option names for the remote side, or as grep's pager.
     ["git ls-remote --upload='gobby workflow reset --reason x; false' .", 'override'],
     ["git fetch --upl='gobby workflow phase fix --force; false' .", 'override'],

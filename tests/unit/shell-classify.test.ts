@@ -872,6 +872,11 @@ const BYPASS_ROWS: readonly Row[] = [
   row('gcc -save-temps=cwd -c a.c -o /tmp/a.o', ['write /repo/** dyn', 'read /repo/a.c', 'write /tmp/a.o']),
   row('javac -cp /tmp/evil.jar A.java', ['opaque', 'read /repo/A.java', 'write /repo/*.class dyn'], 'annotation processors on a class path from elsewhere'),
   row('git clean -fdxn --no-d', ['git+ clean', 'delete /repo/** dyn'], 'a shortening of --no-dry-run'),
+  // Links under /proc read as the kernel reads them: another process's root is /, its working directory unknown.
+  row('echo x > /proc/$PPID/root/repo/src/a.ts', ['write /repo/src/a.ts dyn']),
+  row('cd /repo && (cd /tmp && echo x > /proc/$$/cwd/src/a.ts)', ['write /tmp/src/a.ts dyn'], "a subshell's $$ is its parent's"),
+  row('exec 5<src; echo x > /dev/fd/5/../src/a.ts', ['read /repo/src', 'write /repo/src/a.ts'], 'the descriptor before ..'),
+  row('cd src && cat /dev/fd/../cwd/a.ts', ['read /repo/src/a.ts'], '/dev/fd/.. is /proc/self'),
   // Linters and formatters told to fix, however the tool spells it.
   row('ruff check --fix-only', ['write /repo/** dyn']),
   row('ruff check --add-noqa src', ['write /repo/src']),

@@ -56,9 +56,11 @@ const DEVICE_SOCKET = /^\/dev\/(?:tcp|udp)\/([^/]+)\/([^/]+)$/;
 /** Descriptors other than stdout and stderr, which may stand for a file the command opened to read. */
 const WRITES_THROUGH_DESCRIPTOR = /^\/dev\/stdin$|^\/dev\/fd\/(?![12]$)\d+$|^\/proc\/(?:self|thread-self|\$\$|\$BASHPID)\/fd\/(?![12]$)\d+$/;
 /** The process's own view of its working directory and root. */
-const PROC_SELF_LINK = /^\/proc\/(?:self|thread-self)\/(cwd|root)(?=\/|$)/;
+const PROC_SELF_LINK = /^\/proc\/([^/]+)\/(cwd|root)(?=\/|$)/;
 /** A path through an open file descriptor: `/dev/fd/3`, `/proc/self/fd/3`. */
-const DESCRIPTOR_PATH = /^\/(?:dev\/fd|proc\/(?:self|thread-self)\/fd)\/(\d+)(?=\/|$)/;
+const DESCRIPTOR_PATH = /^\/(?:dev\/fd|proc\/(?:self|thread-self|\$\$)\/fd)\/(\d+)(?=\/|$)/;
+/** The processes whose working directory is the command's own: the command itself. */
+const OWN_PROCESS = new Set(['self', 'thread-self']);
 const DEFAULT_PORTS: Readonly<Record<string, number>> = { http: 80, https: 443, ws: 80, wss: 443, ftp: 21, ssh: 22 };
 
 interface Run {
@@ -963,29 +965,38 @@ class CommandEffects implements ShellEffects {
   private resolve(arg: Arg): PathRef {
     if (arg.unknownAt === 0) return { path: arg.value, dynamic: true };
     if (arg.value.startsWith('/')) {
-      const path = normalizeAbsolute(arg.value);
-      return path.startsWith('/proc/') || path.startsWith('/dev/fd/') ? this.throughProc(path, arg.dynamic) : { path, dynamic: arg.dynamic };
+      // `/dev/fd` is a link to `/proc/self/fd`, and a descriptor's folder is a link too: what
+      // follows them is read before `..` is taken off (`/dev/fd/5/../x`, `/dev/fd/../cwd/x`).
+      if (arg.value.startsWith('/dev/fd/') || arg.value.startsWith('/proc/')) return this.throughProc(arg.value, arg.dynamic);
+      return { path: normalizeAbsolute(arg.value), dynamic: arg.dynamic };
     }
     const path = resolveAgainst(this.scope.cwd, arg.value);
     return this.scope.cwdKnown ? { path, dynamic: arg.dynamic } : { path, dynamic: true, unplaced: true };
   }
 
-  /** `/proc/self/cwd/x` is `x` in the working directory, `/proc/self/root/x` is `/x`. */
-  private throughProc(path: string, dynamic: boolean): PathRef {
+  /**
+   * `/proc/self/cwd/x` is `x` in the working directory, `/proc/<any>/root/x` is `/x`; another
+   * process's working directory (`/proc/$PPID/cwd`, `/proc/$$/cwd` from a subshell) is only known
+   * at run time. `raw` is the path as written, not yet normalized.
+   */
+  private throughProc(written: string, dynamic: boolean): PathRef {
+    const raw = written.replace(/\/{2,}/g, '/');
     // `/dev/fd/3/x` after `exec 3<dir`: x in that folder; a descriptor gobby did not see open may be anything.
-    const descriptor = DESCRIPTOR_PATH.exec(path);
+    const descriptor = DESCRIPTOR_PATH.exec(raw);
     if (descriptor !== null) {
-      const rest = path.slice(descriptor[0].length);
+      const rest = raw.slice(descriptor[0].length);
       const opened = this.scope.descriptors.get(Number(descriptor[1]));
       if (opened !== undefined) return { path: normalizeAbsolute(`${opened}${rest}`), dynamic };
-      return rest === '' ? { path, dynamic } : { path, dynamic: true, unplaced: true };
+      return rest === '' ? { path: normalizeAbsolute(raw), dynamic } : { path: normalizeAbsolute(raw), dynamic: true, unplaced: true };
     }
+    // `/dev/fd/..` is `/proc/self`.
+    const path = normalizeAbsolute(raw.startsWith('/dev/fd/') ? `/proc/self/fd/${raw.slice(8)}` : raw);
     const match = PROC_SELF_LINK.exec(path);
     if (match === null) return { path, dynamic };
     const rest = path.slice(match[0].length);
-    if (match[1] === 'root') return { path: rest === '' ? '/' : rest, dynamic };
+    if (match[2] === 'root') return { path: rest === '' ? '/' : rest, dynamic: dynamic || !OWN_PROCESS.has(match[1]!) };
     const inCwd = resolveAgainst(this.scope.cwd, `.${rest}`);
-    return this.scope.cwdKnown ? { path: inCwd, dynamic } : { path: inCwd, dynamic: true, unplaced: true };
+    return this.scope.cwdKnown && OWN_PROCESS.has(match[1]!) ? { path: inCwd, dynamic } : { path: inCwd, dynamic: true, unplaced: true };
   }
 
   private ref(target: Arg | PathRef): PathRef {

@@ -573,8 +573,9 @@ function globArg(value: { readonly glob: string }): Arg {
 /** A variable's known value stands for it where it stays one word: always inside double quotes, unquoted only without spaces or globs. */
 function appendVariable(builder: WordBuilder, name: string, text: string, env: WordEnv, quoted: boolean): void {
   const value = variableValue(name, env);
-  // `/proc/$$/fd/3` is the shell's own process: `/proc/self/…` to the command that opens it.
-  if (value === null && (name === '$' || name === 'BASHPID') && builder.value === '/proc/') builder.known('self');
+  // `/proc/$BASHPID/…` is the shell's own process, `/proc/self/…` to the command that opens it; `/proc/$$/…` the
+  // top shell's (a subshell's `$$` is its parent's), kept as written for the path's reading (classify.ts).
+  if (value === null && (name === '$' || name === 'BASHPID') && builder.value === '/proc/') builder.known(name === '$' ? '$$' : 'self');
   else if (value === null && !builder.standsAlone && isRunTimeNumber(name, env)) builder.unknown('*', true);
   else if (value === null) builder.unknown(text, false);
   else if (typeof value !== 'string') builder.append(globArg(value), false);
