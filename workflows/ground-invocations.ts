@@ -69,7 +69,9 @@ function looksWhereItIs(invocation: ShellInvocation, file: string): boolean {
   const folder = file.slice(0, file.lastIndexOf('/')) || '/';
   const paths = invocation.args.filter((arg) => !arg.startsWith('-') && !/[$`]/.test(arg)).map((arg) => resolveAgainst(invocation.cwd, arg));
   if (paths.some((path) => path === folder || isBelow(path, folder) || (isGlob(path) && (globMatches(path, folder) || globMatches(path, file))))) return true;
-  if (invocation.program.slice(invocation.program.lastIndexOf('/') + 1) !== 'find') return false;
+  const program = invocation.program.slice(invocation.program.lastIndexOf('/') + 1);
+  if (program === 'fd' || program === 'fdfind') return fdFinds(invocation, file);
+  if (program !== 'find') return false;
   // find ROOT… [tests]: the token is among the results when a root holds it and every name test admits it.
   const firstTest = invocation.args.findIndex((arg) => arg.startsWith('-') || arg === '(' || arg === '!');
   const roots = (firstTest === -1 ? invocation.args : invocation.args.slice(0, firstTest)).map((root) => resolveAgainst(invocation.cwd, root));
@@ -82,6 +84,32 @@ function looksWhereItIs(invocation: ShellInvocation, file: string): boolean {
     if ((test === '-path' || test === '-wholename' || test === '-ipath') && !wholePathMatches(pattern, file)) return false;
   }
   return true;
+}
+
+/**
+ * `fd [PATTERN] [ROOT…]` (its command after `-x`/`-X` left out): the file is among what it finds
+ * when a root holds it, the pattern (a regular expression, or a glob with `-g`) matches its name,
+ * and, without `-H`/`-u`, no name on the way down starts with a dot.
+ */
+function fdFinds(invocation: ShellInvocation, file: string): boolean {
+  const execAt = invocation.args.findIndex((arg) => /^(?:-x|-X|--exec|--exec-batch)$/.test(arg));
+  const args = execAt === -1 ? invocation.args : invocation.args.slice(0, execAt);
+  const hidden = args.some((arg) => /^(?:--hidden|--unrestricted|-[a-zA-Z]*[Hu][a-zA-Z]*)$/.test(arg));
+  const glob = args.some((arg) => arg === '-g' || arg === '--glob');
+  const operands = args.filter((arg, i) => !arg.startsWith('-') && !/^-(?:e|t|E|d|c|j|S|o|-extension|-type|-exclude|-max-depth|-min-depth|-color|-threads|-size|-owner|-changed-within|-changed-before|-base-directory|-search-path)$/.test(args[i - 1] ?? ''));
+  const [pattern = '', ...rootArgs] = operands;
+  const roots = rootArgs.length > 0 ? rootArgs.map((root) => resolveAgainst(invocation.cwd, root)) : [invocation.cwd];
+  const name = file.slice(file.lastIndexOf('/') + 1);
+  const matchesName = (() => {
+    if (pattern === '') return true;
+    if (glob) return segmentMatches(pattern, name);
+    try {
+      return new RegExp(pattern, /[A-Z]/.test(pattern) ? '' : 'i').test(name);
+    } catch {
+      return true;
+    }
+  })();
+  return matchesName && roots.some((root) => (file === root || isBelow(file, root)) && (hidden || !file.slice(root.length + 1).split('/').some((part) => part.startsWith('.'))));
 }
 
 /**

@@ -10,7 +10,7 @@
 import type { EngineEvent } from './events.js';
 import { daemonNetworkDenial, daemonProcessDenial, opaqueCodeNamingGround, overrideDenial, protectedFileDenial, secretDenial, secretInTreeDenial } from './ground-denials.js';
 import { linkToGround, overrideCommandOf, runTimePathFromGround, sweepsUntrackedGround, unknownProgramGivenGround } from './ground-invocations.js';
-import { globReaches, holdsProtected, isBelow, isGlob, isProtected, namesByGlob, treeHolds, treeReaches } from './ground-paths.js';
+import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, namesByGlob, treeHolds, treeReaches } from './ground-paths.js';
 import { DIRECTORY_BUILTINS, type PathRef, type ShellAnalysis, type ShellEffect, type ShellInvocation } from './shell/index.js';
 import { resolveAgainst } from './shell/paths.js';
 import { throughLinks } from './shell-through-links.js';
@@ -234,7 +234,7 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   for (const effect of shell.effects) {
     // The path as written, then the real path behind a symbolic link on the way (read by the daemon).
     const real = realPaths && realPaths.size > 0 ? throughLinks(effect, realPaths) : effect;
-    const denial = checkShellEffect(effect, ground) ?? (real !== effect ? checkShellEffect(real, ground) : null);
+    const denial = checkShellEffect(effect, ground, command) ?? (real !== effect ? checkShellEffect(real, ground, command) : null);
     if (denial) return denial;
   }
   const foundInGround = runTimePathFromGround(shell, ground);
@@ -302,6 +302,14 @@ function globInTextReachingGround(texts: readonly string[], cwd: string | undefi
 
 /** Longer words are not paths anyone writes; they are not tried as globs. */
 const MAX_GLOB_TOKEN = 256;
+
+/** `<glob>/**` (`rg x ~/.gob*`): everything below the folders the glob names, the file's among them. */
+function globTreeHolds(path: string, file: string): boolean {
+  const root = path.endsWith('/**') ? path.slice(0, -3) : '';
+  if (!isGlob(root)) return false;
+  for (let folder = file; folder.length > 1; folder = folder.slice(0, folder.lastIndexOf('/')) || '/') if (globMatches(root, folder)) return true;
+  return false;
+}
 
 /** Whether `file` is below `folder` through a name that starts with a dot (`~/.gobby/token` below `~`). */
 function dotNameBelow(folder: string, file: string): boolean {
@@ -377,6 +385,8 @@ function namesGround(path: string, ground: ProtectedGround): boolean {
  * command to narrow it, reaches the daemon (`ps -C vite`, `ps -p 42` and a grep narrow it).
  */
 function listsEveryProcess(shell: ShellAnalysis): boolean {
+  // `ls /proc | grep -E '^[0-9]+$'`: the pids of every process, and a pattern that keeps them all.
+  if (shell.invocations.some((invocation) => (invocation.program === 'ls' || invocation.program === 'find') && invocation.args.some((arg) => resolveAgainst(invocation.cwd, arg) === '/proc'))) return true;
   const narrowed = shell.invocations.some((invocation) => SEARCHES_BY_PATTERN.has(invocation.program) || (FILTERS_BY_PROGRAM.has(invocation.program) && filterLiterals(invocation.args).length > 0));
   return !narrowed && shell.invocations.some((invocation) => invocation.program === 'ps' && !invocation.args.some((arg) => /^-[a-zA-Z]*[Cpq]|^--(?:pid|ppid|quick-pid)/.test(arg)));
 }
@@ -391,7 +401,9 @@ function listsEveryProcess(shell: ShellAnalysis): boolean {
  */
 function patternFindsTheDaemon(pattern: string, ground: ProtectedGround): boolean {
   const daemon = ground.daemonProcess;
-  if (daemon === undefined || pattern === '') return false;
+  if (daemon === undefined) return false;
+  // The empty pattern matches every process (`pgrep '' | xargs kill`).
+  if (pattern === '') return true;
   if (pattern.length > MAX_PATTERN_LENGTH || NESTED_REPEAT.test(pattern) || (pattern.match(REPEAT) ?? []).length > MAX_PATTERN_REPEATS) return true;
   let regex: RegExp;
   try {
@@ -435,14 +447,17 @@ function namesTheDaemon(arg: string, ground: ProtectedGround): boolean {
   );
 }
 
-function checkShellEffect(effect: ShellEffect, ground: ProtectedGround): GuardDenial | null {
+/** `command`: the whole command, for what a single effect does not say (a config file it points rg at). */
+function checkShellEffect(effect: ShellEffect, ground: ProtectedGround, command: string): GuardDenial | null {
   switch (effect.kind) {
     case 'read': {
       const secret = ground.secretFiles.find((file) => effect.path.path === file || mentionsPath(effect.path.path, file) || namesByGlob(effect.path.path, file));
       if (secret) return secretDenial(secret);
       if (readsTheDaemonProcess(effect.path.path, ground)) return daemonProcessDenial(effect.path.path);
       // `rg x ~`: rg leaves out dot names, so it never reaches `~/.gobby/token`; `grep -r x ~` does.
-      const inTree = ground.secretFiles.find((file) => treeHolds(effect.path.path, file) && !(effect.path.skipsDotNames === true && dotNameBelow(effect.path.path.slice(0, -3), file)));
+      // (A tree under a glob, `rg x ~/.gob*`, or a command that points rg at a config file of its choosing, does not count.)
+      const leavesOutDotNames = effect.path.skipsDotNames === true && !isGlob(effect.path.path.slice(0, -3)) && !command.includes('RIPGREP_CONFIG_PATH');
+      const inTree = ground.secretFiles.find((file) => (treeHolds(effect.path.path, file) && !(leavesOutDotNames && dotNameBelow(effect.path.path.slice(0, -3), file))) || globTreeHolds(effect.path.path, file));
       return inTree ? secretInTreeDenial(inTree, effect.path.path.slice(0, -3) || '/', effect.program) : null;
     }
     case 'write':
@@ -506,7 +521,7 @@ const CLAUDE_SETTINGS_VARIABLE = `(CLAUDE_CONFIG_DIR|HOME|${[...HOOKLESS_CLAUDE_
  */
 const RELOCATES_CLAUDE_SETTINGS = new RegExp(
   [
-    `(?:^|[\\s;&|(\`])(?:(?:export|declare|typeset|local|readonly)\\s+(?:-\\w+\\s+)*|env\\s+(?:-\\S+\\s+)*)?${CLAUDE_SETTINGS_VARIABLE}\\+?=`,
+    `(?:^|[\\s;&|(\`'"])(?:(?:export|declare|typeset|local|readonly)\\s+(?:-\\w+\\s+)*|env\\s+(?:-\\S+\\s+)*)?${CLAUDE_SETTINGS_VARIABLE}\\+?=`,
     `\\bprintf\\s+(?:-\\S+\\s+)*-v\\s*${CLAUDE_SETTINGS_VARIABLE}\\b`,
     `\\b(?:read|mapfile|readarray)\\b[^;&|\\n]*\\s${CLAUDE_SETTINGS_VARIABLE}\\b`,
     `\\bgetopts\\s+\\S+\\s+${CLAUDE_SETTINGS_VARIABLE}\\b`,

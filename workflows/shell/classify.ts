@@ -443,7 +443,7 @@ function loopValues(run: Run, node: Extract<CommandNode, { type: 'For' }>, scope
 }
 
 function wordEnv(run: Run, scope: Scope): WordEnv {
-  return { home: run.home, pwd: scope.cwdKnown ? scope.cwd : null, gobbyHome: run.gobbyHome, variables: scope.variables, variablesUncertain: run.tracksVariables !== true, globOptions: run.globOptions, outputOf: substitutionOutput, command: run.command };
+  return { home: run.home, pwd: scope.cwdKnown ? scope.cwd : null, gobbyHome: run.gobbyHome, variables: scope.variables, variablesUncertain: run.tracksVariables !== true, globOptions: run.globOptions, outputOf: substitutionOutput, command: run.command, functions: scope.functions, redefined: run.redefinedNames };
 }
 
 function visitWords(run: Run, words: readonly Word[], scope: Scope, depth: number, reparses: number): void {
@@ -718,7 +718,8 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
     fx.opaque(`the program to run is built at run time (\`${nameArg.value}\`)`);
     // `$(which rm) -rf src`, `$(which claude) --bare`: found at run time, but by its name. A name
     // rendered as its likeliest value (`x=rm; read y; $x -rf src`) is judged as that program too.
-    const named = programFoundByName(nameArg) ?? (PROGRAM_NAME.test(nameArg.value) ? nameArg.value : undefined);
+    // `HOME=/tmp ~/.local/bin/claude`: a path only known at run time whose file is named like a program gobby guards.
+    const named = programFoundByName(nameArg) ?? (PROGRAM_NAME.test(nameArg.value) ? nameArg.value : guardedProgramOf(nameArg));
     if (named !== undefined) runCommand(fx.child(), literalArg(named), args, stdinArgs);
     return;
   }

@@ -23,7 +23,7 @@ export interface MktempTarget {
  */
 export function mktempTarget(args: readonly Arg[], tmpdir: string | undefined): MktempTarget {
   // --tmpdir takes its folder only after `=`; `--tmpdir notes.XXX` is a template.
-  const parsed = parseArgv(args, { short: 'p', long: ['suffix'] });
+  const parsed = parseArgv(args.map(spelledOut), { short: 'p', long: ['suffix'] });
   const template = parsed.operands[0];
   const folder = optionValues(parsed, '-p', '--tmpdir')[0];
   const inTmpdir = template === undefined || folder !== undefined || hasOption(parsed, '--tmpdir', '-t');
@@ -35,6 +35,17 @@ export function mktempTarget(args: readonly Arg[], tmpdir: string | undefined): 
   // -t puts TMPDIR before -p; -p and --tmpdir=DIR otherwise win over it.
   const base = hasOption(parsed, '-t') ? (tmpdir ?? folder?.value ?? '/tmp') : (folder?.value ?? tmpdir ?? '/tmp');
   return { glob: `${base.replace(/\/+$/, '')}/${name}`, dynamic, dryRun };
+}
+
+const LONG_OPTIONS = ['--directory', '--dry-run', '--quiet', '--suffix', '--tmpdir', '--help', '--version'];
+
+/** A long option as getopt_long reads it, any unambiguous shortening spelled out (`--t=DIR` is `--tmpdir=DIR`). */
+function spelledOut(arg: Arg): Arg {
+  if (arg.dynamic || !arg.value.startsWith('--') || arg.value === '--') return arg;
+  const eq = arg.value.indexOf('=');
+  const name = eq === -1 ? arg.value : arg.value.slice(0, eq);
+  const matches = LONG_OPTIONS.filter((option) => option.startsWith(name));
+  return matches.length === 1 ? { ...arg, value: `${matches[0]}${eq === -1 ? '' : arg.value.slice(eq)}` } : arg;
 }
 
 function lastXsReplaced(template: string): string {

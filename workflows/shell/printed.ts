@@ -22,13 +22,18 @@ export function printsText(node: SimpleCommand): boolean {
  * the command is neither or sends its output elsewhere (a redirection).
  */
 export function printedText(node: SimpleCommand, env: WordEnv): Arg | undefined {
-  if (!printsText(node)) return undefined;
+  if (!printsText(node) || shadowed(node.name!.text, env)) return undefined;
   const words: Arg[] = [];
   for (const item of node.suffix) {
     if (item.type !== 'Word') return undefined; // redirected elsewhere: nothing reaches the pipe
     renderWordFields(item, env, [], words);
   }
+  // `shopt -s xpg_echo` makes echo read escapes as `echo -e` does; printf's `--` ends its options.
+  if (node.name!.text === 'echo' && env.command?.includes('xpg_echo') === true) return undefined;
+  if (node.name!.text === 'printf' && words[0]?.value === '--') words.shift();
   const text = node.name!.text === 'echo' ? echoed(words) : printfOutput(words);
+  // A NUL ends a C string: what a program is given stops there, which gobby does not follow.
+  if (text?.includes('\u0000') === true) return undefined;
   if (text === undefined) return words[0] && { value: words[0].value, dynamic: true, unknownAt: 0 };
   // Globs only (`echo .cl*`): what it prints is one of the names they match, placed (unknownAt -1).
   if (!words.some((word) => word.dynamic)) return literalArg(text);
@@ -105,7 +110,14 @@ function interpretEscapes(text: string): string | undefined {
     }
     const hex = next === 'x' ? /^[0-9a-fA-F]{1,2}/.exec(text.slice(i + 2)) : null;
     const octal = /^[0-7]{1,4}/.exec(text.slice(i + 1));
-    if (hex) {
+    // `\u002f`, `\U0000002f`: a character by its code point.
+    const unicode = next === 'u' ? /^[0-9a-fA-F]{1,4}/.exec(text.slice(i + 2)) : next === 'U' ? /^[0-9a-fA-F]{1,8}/.exec(text.slice(i + 2)) : null;
+    if (unicode) {
+      const code = Number.parseInt(unicode[0], 16);
+      if (code > 0x10ffff) return undefined;
+      out += String.fromCodePoint(code);
+      i += 1 + unicode[0].length;
+    } else if (hex) {
       out += String.fromCharCode(Number.parseInt(hex[0], 16));
       i += 1 + hex[0].length;
     } else if (octal) {
@@ -125,6 +137,7 @@ function interpretEscapes(text: string): string | undefined {
 export function filteredText(node: SimpleCommand, piped: Arg | undefined, env: WordEnv): Arg | undefined {
   if (node.prefix.length > 0) return undefined;
   const program = node.name?.text;
+  if (program === undefined || shadowed(program, env)) return undefined;
   const args: Arg[] = [];
   const redirects: Redirection[] = [];
   for (const item of node.suffix) {
@@ -232,11 +245,17 @@ export function substitutionOutput(script: ParsedScript | undefined, env: WordEn
     return text && literalArg(text.value.replace(/\n+$/, ''));
   }
   if (node.type !== 'Command') return undefined;
+  if (node.name !== undefined && shadowed(node.name.text, env)) return undefined;
   if (node.name?.text === 'mktemp') return madeTemporaryName(node, env);
   const printed = node.name?.text === 'ls' ? listedName(node, env) : printedText(node, env);
   if (printed === undefined || (printed.dynamic && printed.unknownAt !== -1)) return undefined;
   // Fixed text, or names a glob matches (`$(echo .cl*)`, `$(ls -d .cl*)`): that glob stands for them.
   return { value: printed.value.replace(/\n+$/, ''), dynamic: printed.dynamic, unknownAt: -1 };
+}
+
+/** A function or an alias of the command's own by that name (`echo() { … }`): it prints what it likes. */
+function shadowed(name: string, env: WordEnv): boolean {
+  return env.functions?.has(name) === true || env.redefined === 'all' || env.redefined?.has(name) === true;
 }
 
 /** `ls -d NAME` prints the name (a glob: each name it matches); undefined for anything else ls may print. */

@@ -104,8 +104,9 @@ const rg: ProgramHandler = (site, fx) => {
   const listsOnly = hasOption(parsed, '--files', '--type-list');
   const patternGiven = listsOnly || hasOption(parsed, '-e', '--regexp', '-f', '--file');
   const files = operandsOf(parsed, site).slice(patternGiven ? 0 : 1);
-  // rg leaves out dot names below its folders unless told to search them (`--hidden`, `-.`, `-uu`).
-  const skipsDotNames = !site.args.some((arg) => /^(?:--hidden|-\.|--unrestricted)$|^-[a-zA-Z.]*[u.]/.test(arg.value));
+  // rg leaves out dot names below its folders unless told to search them (`--hidden`, `-.`, `-uu`),
+  // or given globs or ignore files of its own, which can take them back (`-g '*'`), or a config file.
+  const skipsDotNames = !site.args.some((arg) => arg.dynamic || /^(?:--hidden|-\.|--unrestricted|--no-ignore[\w-]*|--glob|--iglob|--ignore-file|--pre-glob)(?:=|$)|^-[a-zA-Z.]*[u.g]/.test(arg.value)) && optionValues(parsed, '-g', '--glob', '--iglob', '--ignore-file').length === 0;
   const read = (file: Arg | PathRef): void => (listsOnly ? fx.read('rg', file) : fx.readTree('rg', file, { skipsDotNames }));
   for (const file of files) if (file.value !== '-') read(file);
   if (files.length === 0) read({ path: fx.cwd, dynamic: !fx.cwdKnown });

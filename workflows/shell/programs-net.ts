@@ -352,6 +352,8 @@ const pkill: ProgramHandler = (site, fx) => {
     fx.signal(site.program, `pid in ${pidfile.value}`, 'pid');
   }
   const patterns = operandsOf(parsed, site);
+  // `pkill -v bash`: every process the pattern does not match.
+  if (hasOption(parsed, '-v', '--inverse')) fx.signal(site.program, '-1 (every process but those it names)', 'pid');
   for (const pattern of patterns) fx.signal(site.program, pattern.value, 'pattern');
   if (patterns.length > 0) return;
   // Without a pattern the options pick the processes: a process group or session by its number

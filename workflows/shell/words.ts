@@ -40,6 +40,9 @@ export interface WordEnv {
   readonly globOptions?: GlobOptions | undefined;
   /** The whole command, for what only a rare construct needs to know (whether it sets TMPDIR). */
   readonly command?: string | undefined;
+  /** Functions the command has defined so far, and names an alias or `hash` may have taken over: not the programs they name. */
+  readonly functions?: ReadonlyMap<string, unknown> | undefined;
+  readonly redefined?: ReadonlySet<string> | 'all' | undefined;
   /** What a command substitution prints, when that is fixed text (`$(echo rm)`; workflows/shell/printed.ts). */
   readonly outputOf?: ((script: ParsedScript | undefined, env: WordEnv) => Arg | undefined) | undefined;
 }
