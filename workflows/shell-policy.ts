@@ -55,8 +55,9 @@ function changesWhatCommandsDo(path: string, home: string): boolean {
   // setting `core.fsmonitor`, would run the agent's code inside a trusted command.
   if (isSystemPath(path)) return true;
   if (!path.startsWith(`${home}/`)) return false;
-  const first = path.slice(home.length + 1).split('/')[0]!;
-  return first.startsWith('.') || first === 'bin';
+  // Any `bin` folder in the home (`~/bin`, `~/go/bin`, `~/.cargo/bin`): its programs are found by name.
+  const segments = path.slice(home.length + 1).split('/');
+  return segments[0]!.startsWith('.') || segments.slice(0, -1).includes('bin');
 }
 
 /**

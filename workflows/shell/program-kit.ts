@@ -163,11 +163,26 @@ export function readsOperands(spec: OptionSpec = {}, skip = 0, withoutOperands?:
  * `javap -J-javaagent:x.jar`, `cloc --ignored=x`, `pandoc --log=x`): a command is judged as the
  * shell code it is, code loaded is opaque, an output is a write.
  */
-const READER_OPTION_KINDS: ReadonlyMap<string, 'runs' | 'loads' | 'writes'> = new Map([
-  ...['pager', 'pre', 'editor'].map((name) => [`--${name}`, 'runs'] as const),
+const READER_OPTION_KINDS: ReadonlyMap<string, 'runs' | 'loads' | 'writes' | 'writes-folder'> = new Map([
+  ...['pager', 'pre', 'editor', 'extract-with'].map((name) => [`--${name}`, 'runs'] as const),
   ...['plugin', 'script', 'pdf-engine', 'lua-filter', 'filter', 'defaults'].map((name) => [`--${name}`, 'loads'] as const),
-  ...['log', 'log-file', 'logfile', 'output-file', 'outfile', 'out-file', 'ignored', 'counted', 'found', 'categorized', 'report-file'].map((name) => [`--${name}`, 'writes'] as const),
+  ...['log', 'log-file', 'logfile', 'output-file', 'outfile', 'out-file', 'ignored', 'counted', 'found', 'categorized', 'report-file', 'sql', 'write-lang-def', 'vim-output', 'emacs-output', 'junit-xml-output', 'json-output', 'sarif-output', 'text-output', 'gitlab-sast-output', 'gitlab-secrets-output'].map((name) => [`--${name}`, 'writes'] as const),
+  ...['extract-media'].map((name) => [`--${name}`, 'writes-folder'] as const),
 ]);
+/** Short forms some readers give these (`pandoc -F`, `-L`, `-d`). */
+const READER_SHORT_KINDS: Readonly<Record<string, Readonly<Record<string, 'loads'>>>> = { pandoc: { '-F': 'loads', '-L': 'loads', '-d': 'loads' } };
+
+/**
+ * The kind of a long option as spelled. A shortening counts for the options that run or load code
+ * (`--pag` is `--pager`); not for outputs, where a program's own option is often a prefix of one
+ * above (`df --output=source` is not `--output-file`).
+ */
+function readerOptionKind(spelled: string): 'runs' | 'loads' | 'writes' | 'writes-folder' | undefined {
+  const exact = READER_OPTION_KINDS.get(spelled);
+  if (exact !== undefined || spelled.length < 5) return exact;
+  for (const [name, kind] of READER_OPTION_KINDS) if ((kind === 'runs' || kind === 'loads') && name.startsWith(spelled)) return kind;
+  return undefined;
+}
 const READER_VALUE_OPTIONS = [...READER_OPTION_KINDS.keys()].map((name) => name.slice(2));
 
 /** A reader's option spec with the options above taking their value. */
@@ -179,10 +194,11 @@ export function readerOptions(site: CommandSite, parsed: ParsedArgv, fx: ShellEf
   for (const option of parsed.options) {
     const value = option.value;
     // Hot path: most options are short, or flags.
-    if (value === undefined || option.name.charCodeAt(1) !== 45) continue;
-    const kind = READER_OPTION_KINDS.get(option.name);
+    if (value === undefined) continue;
+    const kind = option.name.charCodeAt(1) === 45 ? readerOptionKind(option.name) : READER_SHORT_KINDS[site.program]?.[option.name];
     if (kind === 'runs') fx.runShellCode(value, site.program, false);
     else if (kind === 'loads') fx.opaque(`${site.program} ${option.name} loads code of the caller's choosing (\`${value.value}\`)`, site.program);
+    else if (kind === 'writes-folder') fx.write(site.program, everythingBelow(fx, value));
     // `--output=out.json`, and any `--<format>-output=FILE` (`semgrep --vim-output=x`); not `df --output=source,target`.
     else if (kind === 'writes' || (option.name.endsWith('output') && /[./]/.test(value.value))) fx.write(site.program, value);
   }

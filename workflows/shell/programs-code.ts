@@ -8,7 +8,7 @@ import { literalArg, type Arg } from './words.js';
 
 /** Environment variables that make a program load or run code of the setter's choosing. */
 const CODE_INJECTING_VARIABLE =
-  /^(?:PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|CDPATH|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PYTHONINSPECT|PYTHONUSERBASE|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|GIT_\w+|EDITOR|VISUAL|PAGER|MANPAGER|GIT_PAGER|SSH_ASKPASS|SUDO_ASKPASS|LESSOPEN|LESSCLOSE|BROWSER|BASH_FUNC_\S*|npm_config_\w+|NPM_CONFIG_\w+|YARN_\w+|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|DENO_\w+|BUN_\w+|MAKEFLAGS|MAKEFILES|TERMINFO|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|XDG_DATA_HOME|XDG_DATA_DIRS|PIP_CONFIG_FILE|PYTEST_ADDOPTS|PYTEST_PLUGINS|CARGO_HOME|CARGO_\w+|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTFLAGS|RUSTDOCFLAGS|GOFLAGS|GOENV|GCONV_PATH|LOCPATH|GIO_MODULE_DIR|GIO_EXTRA_MODULES|GTK_PATH|QT_PLUGIN_PATH|LUA_PATH|LUA_CPATH|TCLLIBPATH|GEM_PATH|GEM_HOME|GOPATH|TAR_OPTIONS|CURL_HOME|WGETRC|RIPGREP_CONFIG_PATH|MAVEN_OPTS|MAVEN_ARGS|GRADLE_OPTS|DOTNET_STARTUP_HOOKS|DOTNET_ROOT|BUNDLE_GEMFILE|COVERAGE_RCFILE|COVERAGE_PROCESS_START|RUSTUP_TOOLCHAIN|RUSTUP_HOME|UV_PYTHON|VIRTUAL_ENV|CONDA_PREFIX|PIPENV_PIPFILE|POETRY_\w+|BAT_PAGER|GH_PAGER|DELTA_PAGER|SYSTEMD_PAGER)$/;
+  /^(?:PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|CDPATH|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PYTHONINSPECT|PYTHONUSERBASE|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|GIT_\w+|EDITOR|VISUAL|PAGER|MANPAGER|GIT_PAGER|SSH_ASKPASS|SUDO_ASKPASS|LESSOPEN|LESSCLOSE|BROWSER|BASH_FUNC_\S*|npm_config_\w+|NPM_CONFIG_\w+|YARN_\w+|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|DENO_\w+|BUN_\w+|MAKEFLAGS|MAKEFILES|TERMINFO|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|XDG_DATA_HOME|XDG_DATA_DIRS|PIP_CONFIG_FILE|PYTEST_ADDOPTS|PYTEST_PLUGINS|CARGO_HOME|CARGO_\w+|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTFLAGS|RUSTDOCFLAGS|GOFLAGS|GOENV|GCONV_PATH|LOCPATH|GIO_MODULE_DIR|GIO_EXTRA_MODULES|GTK_PATH|QT_PLUGIN_PATH|LUA_PATH|LUA_CPATH|TCLLIBPATH|GEM_PATH|GEM_HOME|GOPATH|TAR_OPTIONS|CURL_HOME|WGETRC|RIPGREP_CONFIG_PATH|MAVEN_OPTS|MAVEN_ARGS|GRADLE_OPTS|DOTNET_STARTUP_HOOKS|DOTNET_ROOT|BUNDLE_GEMFILE|COVERAGE_RCFILE|COVERAGE_PROCESS_START|RUSTUP_TOOLCHAIN|RUSTUP_HOME|UV_PYTHON|VIRTUAL_ENV|CONDA_PREFIX|PIPENV_PIPFILE|POETRY_\w+|BAT_PAGER|GH_PAGER|DELTA_PAGER|SYSTEMD_PAGER|COMPILER_PATH|GCC_EXEC_PREFIX)$/;
 /**
  * Variables that name a program to run (`CC=clang`, `SHELL=/bin/bash`): a bare name is looked up on
  * PATH, like any command; a path (`CC=/tmp/x.sh`) is a file the agent may have written.
@@ -40,6 +40,8 @@ export function checkAssignment(name: string, fx: ShellEffects, value?: Arg, ind
     fx.opaque(`setting ${name} changes what a program's name runs`);
   }
   if (REWRITES_EXPECTATIONS_VARIABLE.test(name) && (value === undefined || value.dynamic || !/^(?:0|no|false|never|off|)$/i.test(value.value))) fx.write(name, everythingBelow(fx));
+  // `DEPENDENCIES_OUTPUT=deps.d gcc …`: the compiler writes its dependency list there.
+  if ((name === 'DEPENDENCIES_OUTPUT' || name === 'SUNPRO_DEPENDENCIES') && value !== undefined && value.value !== '') fx.write(name, { ...value, value: value.value.split(' ')[0]! });
   // Variables that tell the programs run with them where to write (`NODE_V8_COVERAGE=dir npm test`).
   const folder = OUTPUT_FOLDER_VARIABLES.has(name) ? value : undefined;
   if (folder && folder.value !== '') fx.write(name, folder.dynamic ? folder : everythingBelow(fx, folder));
@@ -557,7 +559,12 @@ function prefix(spec: OptionSpec, skip = 0, onOptions?: (parsed: ReturnType<type
 const parallel: ProgramEntry = {
   prefix: true,
   handle: (site, fx) => {
-    const parsed = parseArgv(site.args, { short: 'jSa', long: ['jobs', 'sshlogin', 'arg-file'], stopAtOperand: true });
+    const parsed = parseArgv(site.args, { short: 'jSanNCd', long: ['jobs', 'sshlogin', 'arg-file', 'colsep', 'halt', 'timeout', 'delay', 'max-args', 'max-replace-args', 'wd', 'workdir', 'joblog', 'results', 'res', 'tmpdir', 'tagstring', 'retries', 'memfree', 'load', 'basefile', 'return', 'sshloginfile', 'env', 'max-procs', 'shebang-wrap', 'termseq', 'delimiter'], stopAtOperand: true });
+    // `--joblog FILE`, `--results DIR`, `--tmpdir DIR` write; `--wd DIR` runs the commands there.
+    for (const log of optionValues(parsed, '--joblog')) fx.write('parallel', log);
+    for (const folder of optionValues(parsed, '--results', '--res', '--tmpdir')) fx.write('parallel', everythingBelow(fx, folder));
+    const workdir = optionValues(parsed, '--wd', '--workdir')[0];
+    if (workdir !== undefined) fx = fx.at(workdir);
     const rest = site.args.slice(parsed.rest);
     const separator = rest.findIndex((arg) => PARALLEL_SEPARATOR.test(arg.value));
     const command = separator === -1 ? rest : rest.slice(0, separator);
@@ -578,13 +585,40 @@ const parallel: ProgramEntry = {
         continue;
       }
       const code = command.map((arg) => arg.value).join(' ');
-      const placed = PARALLEL_REPLACEMENT.test(code) ? code.replace(PARALLEL_REPLACEMENT_ALL, input.value) : `${code} ${input.value}`;
+      if (code.includes('{=')) {
+        fx.opaque('parallel runs a perl expression in its replacement string', 'parallel');
+        continue;
+      }
+      const placed = PARALLEL_REPLACEMENT.test(code) ? code.replace(PARALLEL_REPLACEMENT_ALL, (replacement) => parallelReplacement(replacement, input.value)) : `${code} ${input.value}`;
       fx.runShellCode({ value: placed, dynamic: command.some((arg) => arg.dynamic), unknownAt: command.some((arg) => arg.unknownAt !== -1) ? 0 : -1 }, 'parallel', false);
     }
   },
 };
 const PARALLEL_SEPARATOR = /^::::?\+?$/;
-const PARALLEL_REPLACEMENT = /\{[./#%]*\d*\}|\{\/\.\}/;
+const PARALLEL_REPLACEMENT = /\{\d*(?:\.|\/|\/\/|\/\.|#|%)?\}/;
+
+/** What parallel puts for a replacement string: the argument, without its extension (`.`), its base name (`/`), its folder (`//`), a job number (`#`, `%`). */
+function parallelReplacement(replacement: string, input: string): string {
+  const kind = replacement.replace(/^\{\d*/, '').replace(/\}$/, '');
+  const slash = input.lastIndexOf('/');
+  const base = slash === -1 ? input : input.slice(slash + 1);
+  const withoutExtension = (text: string) => text.replace(/\.[^./]*$/, '');
+  switch (kind) {
+    case '.':
+      return withoutExtension(input);
+    case '/':
+      return base;
+    case '//':
+      return slash === -1 ? '.' : input.slice(0, slash) || '/';
+    case '/.':
+      return withoutExtension(base);
+    case '#':
+    case '%':
+      return '1';
+    default:
+      return input;
+  }
+}
 const PARALLEL_REPLACEMENT_ALL = new RegExp(PARALLEL_REPLACEMENT.source, 'g');
 
 const env: ProgramEntry = {
@@ -765,8 +799,17 @@ const packageRunner: ProgramEntry = {
     }
     const [name, ...rest] = site.args.slice(parsed.rest);
     if (!name) return;
-    if (name.dynamic) fx.opaque(`${site.program} runs a package named at run time`, site.program);
-    else fx.run([literalArg(packageBinary(name.value)), ...rest], { stdinArgs: site.stdinArgs });
+    if (name.dynamic) {
+      fx.opaque(`${site.program} runs a package named at run time`, site.program);
+      return;
+    }
+    // `npx /tmp/pkg`: a package in a folder outside the project may be the agent's.
+    const spec = name.value.replace(/^file:(?:\/\/)?/, '');
+    if (/^(?:\/|~|\.)/.test(spec) && !isWithin(fx.path(literalArg(spec)).path, fx.projectRoot)) fx.opaque(`${site.program} runs a package from ${fx.path(literalArg(spec)).path}, outside the project`, site.program);
+    // A package the tables do not know runs its own code, whatever it is asked (`npx pkg --help` installs and runs it).
+    const binary = packageBinary(name.value);
+    if (!fx.knows(binary)) fx.unknown(binary);
+    fx.run([literalArg(binary), ...rest], { stdinArgs: site.stdinArgs });
   },
 };
 

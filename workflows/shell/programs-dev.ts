@@ -78,13 +78,15 @@ function gitProgramOptions(sub: string, rest: readonly Arg[], fx: ShellEffects):
     // grep's pager is an optional value, given only attached (`-Oless`, `--open-files-in-pager=less`).
     const optional = sub === 'grep';
     let program: Arg | undefined;
-    if (value.startsWith('--') && value.length > 4) {
+    if (value.startsWith('--') && value.length > 2) {
       const eq = value.indexOf('=');
       const spelled = eq === -1 ? value : value.slice(0, eq);
       if (!GIT_PROGRAM_OPTIONS.some((option) => option.startsWith(spelled))) continue;
       program = eq !== -1 ? { ...arg, value: value.slice(eq + 1), unknownAt: arg.unknownAt === -1 ? -1 : Math.max(0, arg.unknownAt - eq - 1) } : optional ? undefined : rest[++j];
-    } else if (short !== undefined && value.startsWith(`-${short}`) && !value.startsWith('--')) {
-      program = value.length > 2 ? { ...arg, value: value.slice(2), unknownAt: arg.unknownAt === -1 ? -1 : Math.max(0, arg.unknownAt - 2) } : optional ? undefined : rest[++j];
+    } else if (short !== undefined && !value.startsWith('--') && value.indexOf(short, 1) !== -1 && /^-[a-zA-Z]+/.test(value)) {
+      // In a cluster too (`-qu CMD`): the rest of the word, or the next one, is the program.
+      const at = value.indexOf(short, 1);
+      program = value.length > at + 1 ? { ...arg, value: value.slice(at + 1), unknownAt: arg.unknownAt === -1 ? -1 : Math.max(0, arg.unknownAt - at - 1) } : optional ? undefined : rest[++j];
     } else continue;
     if (program === undefined) fx.opaque(`git ${sub} ${value} runs the configured pager`, 'git');
     else fx.runShellCode(program, 'git', false);
@@ -433,8 +435,10 @@ function manager(spec: ManagerSpec): ProgramHandler {
         return;
       case 'run': {
         // `conda run -n env pytest`: conda's own options name the environment, then the command.
-        const command = CONDA_LIKE.has(site.program) ? rest.slice(parseArgv(rest, { short: 'np', long: ['name', 'prefix', 'cwd'], stopAtOperand: true }).rest) : rest;
-        if (command.length > 0) PROJECT_RUNNER.handle({ program: site.program, args: command, stdinArgs: site.stdinArgs }, here);
+        const condaOptions = CONDA_LIKE.has(site.program) ? parseArgv(rest, { short: 'np', long: ['name', 'prefix', 'cwd'], stopAtOperand: true }) : undefined;
+        const command = condaOptions ? rest.slice(condaOptions.rest) : rest;
+        const cwd = condaOptions ? optionValues(condaOptions, '--cwd')[0] : undefined;
+        if (command.length > 0) PROJECT_RUNNER.handle({ program: site.program, args: command, stdinArgs: site.stdinArgs }, cwd ? here.at(cwd) : here);
         return;
       }
       case 'dlx':
@@ -743,7 +747,8 @@ const tsc: ProgramHandler = (site, fx) => {
   writesOutputOptions(fx, 'tsc', site.args); // `--generateTrace dir`, `--tsBuildInfoFile x`, even with --noEmit
   const words = site.args.map((arg) => arg.value);
   // tsc takes its options with one dash or two, in any case (`-noEmit`, `--noemit`).
-  if (onlyAsksVersion(site.args) || words.some((word) => /^--?(?:noemit|showconfig|listfilesonly|dry)(?:=true)?$/i.test(word))) return;
+  // A boolean flag takes `true`/`false` after it (`--noEmit false` emits).
+  if (onlyAsksVersion(site.args) || words.some((word, i) => /^--?(?:noemit|showconfig|listfilesonly|dry)(?:=true)?$/i.test(word) && words[i + 1] !== 'false')) return;
   const parsed = parseArgv(site.args, { short: 'p', long: ['project', 'outDir', 'outFile', 'declarationDir', 'target', 'module', 'lib', 'jsx', 'rootDir'] });
   const out = optionValues(parsed, '--outDir', '--outFile', '--declarationDir')[0];
   fx.write('tsc', out ? { ...fx.path(out), dynamic: true } : everythingBelow(fx));
@@ -974,11 +979,18 @@ const cCompiler: ProgramHandler = (site, fx) => {
   }
   const parsed = singleDashOptions(args, C_VALUE_OPTIONS, true);
   const words = args.map((arg) => arg.value);
-  const loadsCode = words.find((word) => /^-(?:fplugin=|B|wrapper|specs=|-specs=|fplugin-arg)/.test(word));
+  // Plugins, tool prefixes and wrappers, and the linker's or clang's own plugins (`-Wl,-plugin,x.so`, `-Xclang -load`).
+  const loadsCode = words.find((word, i) => /^-(?:fplugin=|B|wrapper|specs=|-specs=|fplugin-arg|-ld-path=|fuse-ld=\/)/.test(word) || /^-Wl,.*plugin/.test(word) || ((word === '-Xlinker' || word === '-Xclang') && /plugin|^-load$/.test(words[i + 1] ?? '')));
   if (loadsCode !== undefined) fx.opaque(`${site.program} ${loadsCode} runs code of the caller's choosing`, site.program);
   // `@file` holds more options, `-save-temps`, `-aux-info FILE` and DEPENDENCIES_OUTPUT write files of their own.
   if (words.some((word) => word.startsWith('@'))) fx.opaque(`${site.program} reads more options from a file`, site.program);
-  for (const info of parsed.values.get('-aux-info') ?? []) fx.write(site.program, info);
+  for (const info of [...(parsed.values.get('-aux-info') ?? []), ...(parsed.values.get('-MJ') ?? [])]) fx.write(site.program, info);
+  // `-Wl,-Map=FILE`: the linker's map file; `-fdump-…`: dump files beside the output.
+  for (const word of words) {
+    const map = /^-Wl,.*-Map[=,]([^,]+)/.exec(word)?.[1];
+    if (map !== undefined) fx.write(site.program, literalArg(map));
+  }
+  if (words.some((word) => word.startsWith('-fdump-'))) fx.write(site.program, everythingBelow(fx));
   if (words.some((word) => word.startsWith('-save-temps'))) fx.write(site.program, everythingBelow(fx));
   const sources = parsed.operands.filter((arg) => arg.value !== '-');
   for (const source of sources) fx.read(site.program, source);
@@ -1017,7 +1029,7 @@ const javac: ProgramHandler = (site, fx) => {
 };
 
 /** The options of gcc, clang and their kin that take the next word (single dash, never bundled: `-Wshadow` is one option). */
-const C_VALUE_OPTIONS = new Set(['-o', '-I', '-D', '-U', '-L', '-l', '-x', '-B', '-T', '-e', '-include', '-imacros', '-isystem', '-iquote', '-idirafter', '-iprefix', '-isysroot', '--sysroot', '-aux-info', '-Xlinker', '-Xassembler', '-Xpreprocessor', '-Xclang', '-target', '-arch', '-MF', '-MT', '-MQ']);
+const C_VALUE_OPTIONS = new Set(['-MJ', '-o', '-I', '-D', '-U', '-L', '-l', '-x', '-B', '-T', '-e', '-include', '-imacros', '-isystem', '-iquote', '-idirafter', '-iprefix', '-isysroot', '--sysroot', '-aux-info', '-Xlinker', '-Xassembler', '-Xpreprocessor', '-Xclang', '-target', '-arch', '-MF', '-MT', '-MQ']);
 /** javac's options that take the next word. */
 const JAVAC_VALUE_OPTIONS = new Set(['-d', '-s', '-h', '-cp', '-classpath', '--class-path', '-sourcepath', '--source-path', '-encoding', '-source', '--source', '-target', '--target', '--release', '-processor', '-processorpath', '--processor-path', '--processor-module-path', '--module-path', '-p', '-bootclasspath', '--module', '-m', '--add-modules', '--limit-modules', '--add-exports', '--add-reads', '--patch-module', '--system', '-Xmaxerrs', '-Xmaxwarns', '--module-source-path', '--upgrade-module-path', '-implicit']);
 
@@ -1057,8 +1069,19 @@ const rustc: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { short: 'oLlCAWDFgOZ', long: ['out-dir', 'emit', 'crate-type', 'crate-name', 'edition', 'target', 'cfg', 'cap-lints', 'explain', 'print', 'sysroot', 'extern', 'codegen', 'error-format', 'json'] });
   const code = [...optionValues(parsed, '-C', '--codegen'), ...optionValues(parsed, '-Z')].find((option) => /linker|plugin|link-arg|llvm-args|pass|\//.test(option.value));
   if (code !== undefined || optionValues(parsed, '--sysroot').length > 0) fx.opaque(`rustc ${code?.value ?? '--sysroot'} runs code of the caller's choosing`, 'rustc');
-  if (hasOption(parsed, '--print', '--explain')) return;
-  for (const source of operandsOf(parsed, site)) if (source.value !== '-') fx.read('rustc', source);
+  const sources = operandsOf(parsed, site);
+  if (hasOption(parsed, '--explain') || (hasOption(parsed, '--print') && sources.length === 0)) return;
+  // `--extern name=/tmp/libm.so`: a proc-macro library from elsewhere runs while compiling.
+  for (const extern of optionValues(parsed, '--extern')) {
+    const path = extern.value.slice(extern.value.indexOf('=') + 1);
+    if (extern.value.includes('=') && (extern.dynamic || !isWithin(fx.path(literalArg(path)).path, fx.projectRoot))) fx.opaque(`rustc --extern ${extern.value} loads a library from outside the project`, 'rustc');
+  }
+  // `-C incremental=DIR`, `-C profile-generate=DIR`: folders it writes.
+  for (const option of optionValues(parsed, '-C', '--codegen')) {
+    const folder = /^(?:incremental|profile-generate)=(.+)$/.exec(option.value)?.[1];
+    if (folder !== undefined) fx.write('rustc', everythingBelow(fx, literalArg(folder)));
+  }
+  for (const source of sources) if (source.value !== '-') fx.read('rustc', source);
   const output = optionValues(parsed, '-o')[0];
   const folder = optionValues(parsed, '--out-dir')[0];
   const emitted = optionValues(parsed, '--emit').flatMap((emit) => emit.value.split(',').flatMap((kind) => (kind.includes('=') ? [literalArg(kind.slice(kind.indexOf('=') + 1))] : [])));
@@ -1071,6 +1094,11 @@ const rustc: ProgramHandler = (site, fx) => {
 /** dpkg's and rpm's queries only show what is installed (`dpkg -l`, `dpkg -L pkg`, `dpkg -S file`, `rpm -qa`); the rest install or remove. */
 const packageQuery: ProgramHandler = (site, fx) => {
   const first = site.args[0];
+  // `rpm -q --eval '%(cmd)'`, `--rcfile`, `--macros`: macros run shell commands.
+  if (site.args.some((arg) => arg.dynamic || /^(?:--eval|-E|--rcfile|--macros|--define|-D|--pipe|--load)(?:=|$)/.test(arg.value))) {
+    fx.opaque(`${site.program} runs macros or a pipe of the caller's choosing`, site.program);
+    return;
+  }
   if (site.program === 'dpkg-query' || (first !== undefined && !first.dynamic && PACKAGE_QUERY.test(first.value))) return;
   manager(SYSTEM_MANAGER)(site, fx);
 };

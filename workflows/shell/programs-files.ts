@@ -601,14 +601,15 @@ const editor: ProgramHandler = (site, fx) => {
 /** Dot-commands of the sqlite3 shell that only print (`.output`, `.shell`, `.import`, `.save`… are not among them). */
 const SQLITE_PRINTING_DOT_COMMANDS = /^\.(?:tables|table|schema|fullschema|indexes|indices|headers|header|mode|databases|dump|dbinfo|help|width|nullvalue|separator|timer|stats|show|print|changes|eqp|explain|echo|bail)(?:\s|$)/i;
 /** Words of SQL that change a database, or reach outside it (writefile, edit, load_extension). */
-const SQL_CHANGES = /\b(?:insert|update|delete|replace|create|drop|alter|attach|detach|vacuum|reindex|analyze|begin|commit|rollback|savepoint|release|writefile|edit|load_extension|upsert)\b/i;
+const SQL_CHANGES = /\b(?:insert|update|delete|replace(?!\s*\()|create|drop|alter|attach|detach|vacuum|reindex|analyze|begin|commit|rollback|savepoint|release|writefile|edit|load_extension|upsert)\b/i;
 
 /** Whether literal sqlite3 input only reads: dot-commands that print, and queries with no word that changes anything. */
 function sqliteOnlyReads(code: readonly Arg[]): boolean {
   return code.every((arg) => {
     if (arg.dynamic) return false;
     // String literals may hold anything; what is left is what the statements are.
-    const text = arg.value.replace(/'(?:[^']|'')*'/g, "''");
+    // String literals and quoted identifiers may hold anything (`"'"` is a name, not half a string).
+    const text = arg.value.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"/g, "''");
     return text.split(/[;\n]/).every((statement) => {
       const trimmed = statement.trim();
       if (trimmed === '') return true;
@@ -624,7 +625,7 @@ function sqliteOnlyReads(code: readonly Arg[]): boolean {
  * `incremental_vacuum` change the file.
  */
 function pragmaOnlyReads(statement: string): boolean {
-  const match = /^pragma\s+(?:\w+\.)?(\w+)\s*(\(\s*[\w.]*\s*\))?\s*$/i.exec(statement);
+  const match = /^pragma\s+(?:\w+\.)?(\w+)\s*(\(\s*(?:[\w.]*|'')\s*\))?\s*$/i.exec(statement);
   if (match === null) return false;
   const name = match[1]!.toLowerCase();
   return match[2] === undefined ? !/^(?:optimize|wal_checkpoint|incremental_vacuum)$/.test(name) : PRAGMAS_OF_A_TABLE.has(name);
@@ -640,6 +641,11 @@ const manual: ProgramHandler = (site, fx) => {
 };
 
 const sqlite: ProgramHandler = (site, fx) => {
+  // `-A` (archive mode, `-Ax`, `-A -x -C DIR`): extracting writes the archive's files wherever they say.
+  if (site.args.some((arg) => /^-A[a-zA-Z]*$|^--?archive$/.test(arg.value))) {
+    fx.write('sqlite3', everythingBelow(fx));
+    fx.opaque('sqlite3 -A works on an archive whose members name their own paths', 'sqlite3');
+  }
   // sqlite3 spells its long options with one dash (`-cmd`, `-init`, `-readonly`) or two.
   const args = site.args.map((arg) => (!arg.dynamic && /^-[a-z]{2,}$/.test(arg.value) ? { ...arg, value: `-${arg.value}` } : arg));
   const parsed = parseArgv(args, { long: ['cmd', 'init', 'separator', 'newline', 'nullvalue', 'vfs', 'mmap', 'lookaside', 'pagecache', 'heap', 'maxsize'] });
@@ -733,7 +739,7 @@ function inspector(spec: InspectorSpec): ProgramHandler {
 const INSPECTORS: readonly [readonly string[], InspectorSpec][] = [
   [['bat', 'batcat', 'glow', 'jless', 'gron', 'delta', 'difft', 'difftastic'], { options: { short: 'lHrmL', long: ['language', 'highlight-line', 'line-range', 'map-syntax', 'theme', 'style', 'tabs', 'terminal-width', 'width', 'pager'] } }],
   [['xsv', 'qsv'], { subcommands: 1, options: { short: 'odsnl', long: ['output', 'delimiter', 'select', 'limit'] }, outputs: ['-o', '--output'] }],
-  [['pandoc'], { options: { short: 'ofto', long: ['output', 'from', 'to', 'template', 'metadata', 'variable', 'lua-filter', 'filter', 'resource-path', 'data-dir', 'defaults'] }, outputs: ['-o', '--output'] }],
+  [['pandoc'], { options: { short: 'oftFLdM', long: ['output', 'from', 'to', 'template', 'metadata', 'variable', 'lua-filter', 'filter', 'resource-path', 'data-dir', 'defaults'] }, outputs: ['-o', '--output'] }],
   [['eza', 'exa', 'lsd'], { tree: false, options: { short: 'LIsTX', long: ['level', 'ignore-glob', 'sort', 'time-style', 'color', 'icons', 'depth', 'group-dirs', 'blocks'] } }],
   [['tokei', 'scc', 'cloc', 'dust', 'du-dust'], { tree: true, options: { short: 'etsdnXwfoc', long: ['exclude', 'type', 'sort', 'depth', 'output', 'format', 'by', 'exclude-dir', 'report-file', 'out', 'include-lang'] }, outputs: ['--out', '--report-file', '-o', '--output'] }],
   [['codespell', 'typos'], { tree: true, options: { short: 'LSIDcx', long: ['ignore-words-list', 'skip', 'ignore-words', 'dictionary', 'config', 'exclude', 'format'] }, fixes: /^(?:-w|--write-changes|-i\d*|--interactive)$/ }],

@@ -132,9 +132,11 @@ const socat: ProgramHandler = (site, fx) => {
       const rest = colon === -1 ? '' : part.slice(colon + 1);
       const upper = type.toUpperCase();
       const target = rest.split(',')[0] ?? '';
-      if (upper === 'EXEC' || upper === 'SYSTEM') fx.runShellCode({ value: rest.split(',')[0] ?? '', dynamic: address.dynamic, unknownAt: address.dynamic ? 0 : -1 }, 'socat', false);
-      else if (/^(?:OPEN|CREATE|CREAT|GOPEN|PIPE|FILE|NAMED|UNIX\w*|ABSTRACT\w*)$/.test(upper)) fileAddress(fx, { value: target, dynamic: address.dynamic, unknownAt: -1 }, index === unidirectional);
-      else if (colon === -1 && (part.includes('/') || part.includes('.'))) fileAddress(fx, { value: part.split(',')[0] ?? part, dynamic: address.dynamic, unknownAt: -1 }, index === unidirectional);
+      // An address's options can change its file even where it is only read (`,trunc`, `,unlink-close`, `,creat`).
+      const onlyRead = index === unidirectional && !/,(?:trunc|unlink|creat|o-trunc|o-creat|append|excl)/i.test(part);
+      if (upper === 'EXEC' || upper === 'SYSTEM' || upper === 'SHELL') fx.runShellCode({ value: rest.split(',')[0] ?? '', dynamic: address.dynamic, unknownAt: address.dynamic ? 0 : -1 }, 'socat', false);
+      else if (/^(?:OPEN|CREATE|CREAT|GOPEN|PIPE|FILE|NAMED|UNIX[\w-]*|ABSTRACT[\w-]*|PTY)$/.test(upper)) fileAddress(fx, { value: target, dynamic: address.dynamic, unknownAt: -1 }, onlyRead && !/^UNIX-(?:LISTEN|RECV|RECVFROM)/.test(upper));
+      else if (colon === -1 && (part.includes('/') || part.includes('.'))) fileAddress(fx, { value: part.split(',')[0] ?? part, dynamic: address.dynamic, unknownAt: -1 }, onlyRead);
       else if (/TCP|UDP|SCTP|DCCP|INET|SSL|OPENSSL|SOCKS|PROXY|^IP/.test(upper)) fx.network('socat', target || address.value);
       else if (!/^(?:-|STDIO|STDIN|STDOUT|STDERR|FD|PTY|TUN)$/.test(upper)) fx.network('socat', part);
     }
