@@ -13,7 +13,7 @@ import { filteredText, literalInput, printedText, printfOutput, printsText, subs
 import { PROGRAMS, programForPath } from './programs.js';
 import { Scope, type FunctionBody, type VariableValue } from './scope.js';
 import type { PathRef, ShellAnalysis, ShellContext, ShellEffect, ShellEffectKind, ShellInvocation, SignalTarget } from './types.js';
-import { codeInValues, collectNestedScripts, subscriptCode, literalArg, renderWord, renderWordFields, type Arg, type GlobOptions, type NestedScript, type WordEnv } from './words.js';
+import { codeInValues, collectNestedScripts, onlyRunTimeNumbers, subscriptCode, literalArg, renderWord, renderWordFields, type Arg, type GlobOptions, type NestedScript, type WordEnv } from './words.js';
 
 /** Deeper than this (compound commands, substitutions and re-parsed code together) is opaque. */
 const MAX_NESTING = 64;
@@ -629,9 +629,13 @@ function rememberVariable(run: Run, scope: Scope, assignment: Assignment, render
   setShellVariable(run, scope, assignment.name, plain && !rendered.dynamic ? value : plain ? madeName(assignment, env) : undefined);
 }
 
-/** `tmp=$(mktemp)`: the variable holds the name mktemp made, which a glob stands for (undefined for any other value). */
+/**
+ * `tmp=$(mktemp)`: the variable holds the name mktemp made, and `log=/tmp/build-$$.log` one with
+ * digits in it, which a glob stands for (undefined for any other value).
+ */
 function madeName(assignment: Assignment, env: WordEnv): VariableValue | undefined {
   if (assignment.value.type === 'ArrayValue') return undefined;
+  if (onlyRunTimeNumbers(assignment.value, env)) return { glob: renderWord(assignment.value, env, []).value };
   let [part, ...others] = assignment.value.parts ?? [];
   if (part?.type === 'DoubleQuoted' && others.length === 0) [part, ...others] = part.parts;
   if (part?.type !== 'CommandExpansion' || others.length > 0) return undefined;
@@ -947,6 +951,10 @@ class CommandEffects implements ShellEffects {
 
   get cwdKnown(): boolean {
     return this.scope.cwdKnown;
+  }
+
+  get home(): string | null {
+    return this.runState.home;
   }
 
   get projectRoot(): string {

@@ -69,6 +69,8 @@ export interface ShellEffects {
   readonly cwdKnown: boolean;
   /** Absolute: the project's root. What is outside it may have been written by the agent in any phase. */
   readonly projectRoot: string;
+  /** The user's home; null when the command itself sets HOME. */
+  readonly home: string | null;
   /** What a here-doc or here-string feeds the command, when that is fixed text. */
   readonly stdin: Arg | undefined;
   path(arg: Arg): PathRef;

@@ -422,11 +422,15 @@ const source: ProgramHandler = (site, fx) => {
   // A virtual environment's activate script in the project (`source .venv/bin/activate`) only
   // puts the environment's bin/ first on PATH: the project's own tools, as `.venv/bin/pytest` is.
   const activated = fx.path(file);
-  if (!file.dynamic && !activated.dynamic && ACTIVATE_SCRIPT.test(activated.path) && isWithin(activated.path, fx.projectRoot)) return;
+  const inHome = fx.home !== null && TOOLCHAIN_SCRIPTS.some((script) => activated.path === `${fx.home}/${script}`);
+  if (!file.dynamic && !activated.dynamic && ENVIRONMENT_SCRIPT.test(activated.path) && (isWithin(activated.path, fx.projectRoot) || isSystemPath(activated.path) || inHome)) return;
   fx.opaque(`${site.program} runs the commands in \`${file.value}\``, site.program);
 };
 
-const ACTIVATE_SCRIPT = /\/bin\/activate$/;
+/** Scripts that set up a tool's environment (a virtual environment's `bin/activate`, `~/.cargo/env`, `nvm.sh`). */
+const ENVIRONMENT_SCRIPT = /\/bin\/activate$|\/\.cargo\/env$|\/\.nvm\/nvm\.sh$/;
+/** The toolchain installers' own, in the home's dot folders (which a phase that restricts writes keeps as they are). */
+const TOOLCHAIN_SCRIPTS = ['.cargo/env', '.nvm/nvm.sh'];
 
 const trap: ProgramHandler = (site, fx) => {
   const [action, ...signals] = site.args;

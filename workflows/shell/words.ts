@@ -597,6 +597,24 @@ function isRunTimeNumber(name: string, env: WordEnv): boolean {
   return ALWAYS_NUMBERS.has(name) || (NUMBER_VARIABLES.has(name) && env.command !== undefined && !NAMES_NUMBER_VARIABLE.test(env.command));
 }
 
+/**
+ * Whether a word is fixed text but for parameters that only expand to digits (`/tmp/build-$$.log`):
+ * its rendering (`/tmp/build-*.log`) then stands for its value as a glob does.
+ */
+export function onlyRunTimeNumbers(word: Word, env: WordEnv): boolean {
+  let numbers = 0;
+  const plain = (parts: readonly WordPart[]): boolean =>
+    parts.every((part) => {
+      if (part.type === 'Literal' || part.type === 'SingleQuoted') return true;
+      if (part.type === 'DoubleQuoted') return plain(part.parts);
+      const name = part.type === 'SimpleExpansion' ? part.text.slice(1) : part.type === 'ParameterExpansion' && part.prefix === undefined && part.index === undefined && part.operation === undefined ? part.parameter : undefined;
+      if (name === undefined || variableValue(name, env) !== null || !isRunTimeNumber(name, env)) return false;
+      numbers++;
+      return true;
+    });
+  return word.parts !== undefined && plain(word.parts) && numbers > 0;
+}
+
 /** A variable of the command's own (not HOME, PWD or GOBBY_HOME, which the classifier follows itself). */
 function isTracked(name: string): boolean {
   return name !== 'HOME' && name !== 'PWD' && name !== 'GOBBY_HOME';
