@@ -884,6 +884,7 @@ const BYPASS_ROWS: readonly Row[] = [
   row('cd /tmp && echo x > "$(printf -- /repo/src/a.ts)"', ['write /repo/src/a.ts'], "printf's -- ends its options"),
   row("echo x > \"$(echo -e '\\u002frepo\\u002fsrc/a.ts')\"", ['write /repo/src/a.ts'], 'unicode escapes'),
   // Round two of the red team.
+  row('git reflog drop main', ['git+ reflog'], 'git 2.48 deletes a reflog with drop'),
   row("git clone -qu 'touch src/a.ts; false' . /tmp/c9", ['write /repo/src/a.ts', 'git clone', 'network .', 'write /tmp/c9'], '-u in a cluster'),
   row("cd src && parallel 'echo x > {/}' ::: /tmp/a.ts", ['write /repo/src/a.ts'], '{/} is the base name'),
   row('parallel --joblog=src/a.ts true ::: 1', ['write /repo/src/a.ts']),

@@ -113,8 +113,8 @@ function gitSubcommandReads(sub: string, rest: readonly Arg[]): boolean {
     case 'config':
       return flags.some((flag) => /^(?:--get|--get-all|--get-regexp|--get-urlmatch|-l|--list|--show-origin|--show-scope|--name-only)$/.test(flag)) || ['get', 'list'].includes(operands[0] ?? '') || (operands.length === 1 && !flags.some((flag) => /^--(?:unset|unset-all|add|replace-all|rename-section|remove-section|edit)$|^-e$/.test(flag)));
     case 'reflog':
-      // `git reflog`, `git reflog -n 10`, `git reflog main`: shown; only `expire` and `delete` change it.
-      return operands[0] !== 'expire' && operands[0] !== 'delete';
+      // `git reflog`, `git reflog -n 10`, `git reflog main`: shown; `expire`, `delete` and `drop` change it.
+      return operands[0] !== 'expire' && operands[0] !== 'delete' && operands[0] !== 'drop';
     case 'stash':
     case 'worktree':
     case 'notes':
