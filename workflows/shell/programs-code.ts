@@ -562,13 +562,13 @@ function prefix(spec: OptionSpec, skip = 0, onOptions?: (parsed: ReturnType<type
  */
 const parallel: ProgramEntry = {
   prefix: true,
-  handle: (site, fx) => {
+  handle: (site, caller) => {
     const parsed = parseArgv(site.args, { short: 'jSanNCd', long: ['jobs', 'sshlogin', 'arg-file', 'colsep', 'halt', 'timeout', 'delay', 'max-args', 'max-replace-args', 'wd', 'workdir', 'joblog', 'results', 'res', 'tmpdir', 'tagstring', 'retries', 'memfree', 'load', 'basefile', 'return', 'sshloginfile', 'env', 'max-procs', 'shebang-wrap', 'termseq', 'delimiter'], stopAtOperand: true });
     // `--joblog FILE`, `--results DIR`, `--tmpdir DIR` write; `--wd DIR` runs the commands there.
-    for (const log of optionValues(parsed, '--joblog')) fx.write('parallel', log);
-    for (const folder of optionValues(parsed, '--results', '--res', '--tmpdir')) fx.write('parallel', everythingBelow(fx, folder));
+    for (const log of optionValues(parsed, '--joblog')) caller.write('parallel', log);
+    for (const folder of optionValues(parsed, '--results', '--res', '--tmpdir')) caller.write('parallel', everythingBelow(caller, folder));
     const workdir = optionValues(parsed, '--wd', '--workdir')[0];
-    if (workdir !== undefined) fx = fx.at(workdir);
+    const fx = workdir === undefined ? caller : caller.at(workdir);
     const rest = site.args.slice(parsed.rest);
     const separator = rest.findIndex((arg) => PARALLEL_SEPARATOR.test(arg.value));
     const command = separator === -1 ? rest : rest.slice(0, separator);
