@@ -6,6 +6,7 @@ import type { GuardDenial, ProtectedGround } from './guards.js';
 import { secretDenial } from './ground-denials.js';
 import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, segmentMatches, treeHolds, wholePathMatches } from './ground-paths.js';
 import type { PathRef, ShellAnalysis, ShellInvocation } from './shell/index.js';
+import { negated } from './shell/argv.js';
 import { dirName, resolveAgainst } from './shell/paths.js';
 
 /**
@@ -229,7 +230,7 @@ export function sweepsUntrackedGround(invocation: ShellInvocation, ground: Prote
   const options = dashDash === -1 ? rest : rest.slice(0, dashDash);
   const has = (short: string, ...long: string[]) => options.some((arg) => long.includes(arg) || (/^-[^-]/.test(arg) && arg.slice(1).includes(short)));
   // `--no-dry-run` (or a shortening, `--no-d`) undoes `-n`.
-  const dryRun = has('n', '--dry-run') && !options.some((arg) => arg.length > 5 && '--no-dry-run'.startsWith(arg));
+  const dryRun = has('n', '--dry-run') && !negated(options, 'dry-run');
   if (sub === 'clean' ? dryRun : sub !== 'stash' || (!has('u', '--include-untracked') && !has('a', '--all'))) return null;
   // Operands: pathspecs (`:!x` leaves x out) and, for clean, -e patterns that leave paths out.
   const pathspecs: string[] = [];

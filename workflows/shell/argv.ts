@@ -116,3 +116,8 @@ function sliceArg(arg: Arg, from: number): Arg {
   const unknownAt = arg.unknownAt === -1 ? -1 : Math.max(0, arg.unknownAt - from);
   return { value: arg.value.slice(from), dynamic: arg.dynamic, unknownAt };
 }
+
+/** Whether `--no-<name>` (or a shortening of it, `--no-dry`) undoes `name` somewhere in the words (`git clean -n --no-dry-run`). */
+export function negated(words: readonly string[], name: string): boolean {
+  return words.some((word) => word.length > 5 && word.startsWith('--no-') && `--no-${name}`.startsWith(word));
+}

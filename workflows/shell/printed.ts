@@ -23,11 +23,9 @@ export function printsText(node: SimpleCommand): boolean {
  */
 export function printedText(node: SimpleCommand, env: WordEnv): Arg | undefined {
   if (!printsText(node) || shadowed(node.name!.text, env)) return undefined;
-  const words: Arg[] = [];
-  for (const item of node.suffix) {
-    if (item.type !== 'Word') return undefined; // redirected elsewhere: nothing reaches the pipe
-    renderWordFields(item, env, [], words);
-  }
+  // Redirected elsewhere: nothing reaches the pipe.
+  const words = wordsOf(node, env);
+  if (words === undefined) return undefined;
   // `shopt -s xpg_echo` makes echo read escapes as `echo -e` does; printf's `--` ends its options.
   if (node.name!.text === 'echo' && env.command?.includes('xpg_echo') === true) return undefined;
   if (node.name!.text === 'printf' && words[0]?.value === '--') words.shift();
@@ -253,6 +251,16 @@ export function substitutionOutput(script: ParsedScript | undefined, env: WordEn
   return { value: printed.value.replace(/\n+$/, ''), dynamic: printed.dynamic, unknownAt: -1 };
 }
 
+/** A simple command's words, rendered; undefined when it has a redirection (its output goes elsewhere). */
+function wordsOf(node: SimpleCommand, env: WordEnv): Arg[] | undefined {
+  const words: Arg[] = [];
+  for (const item of node.suffix) {
+    if (item.type !== 'Word') return undefined;
+    renderWordFields(item, env, [], words);
+  }
+  return words;
+}
+
 /** A function or an alias of the command's own by that name (`echo() { … }`): it prints what it likes. */
 function shadowed(name: string, env: WordEnv): boolean {
   return env.functions?.has(name) === true || env.redefined === 'all' || env.redefined?.has(name) === true;
@@ -261,11 +269,8 @@ function shadowed(name: string, env: WordEnv): boolean {
 /** `ls -d NAME` prints the name (a glob: each name it matches); undefined for anything else ls may print. */
 function listedName(node: SimpleCommand, env: WordEnv): Arg | undefined {
   if (node.prefix.length > 0) return undefined;
-  const args: Arg[] = [];
-  for (const item of node.suffix) {
-    if (item.type !== 'Word') return undefined;
-    renderWordFields(item, env, [], args);
-  }
+  const args = wordsOf(node, env);
+  if (args === undefined) return undefined;
   const options = args.filter((arg) => !arg.dynamic && arg.value.startsWith('-'));
   const names = args.filter((arg) => arg.dynamic || !arg.value.startsWith('-'));
   if (names.length !== 1 || !options.some((option) => /^-[a-zA-Z1]*d/.test(option.value)) || options.some((option) => !/^-[1adA]+$/.test(option.value))) return undefined;
@@ -278,11 +283,8 @@ function listedName(node: SimpleCommand, env: WordEnv): Arg | undefined {
  */
 function madeTemporaryName(node: SimpleCommand, env: WordEnv): Arg | undefined {
   if (node.prefix.length > 0 || env.command === undefined || /\bTMPDIR\b/.test(env.command)) return undefined;
-  const args: Arg[] = [];
-  for (const item of node.suffix) {
-    if (item.type !== 'Word') return undefined;
-    renderWordFields(item, env, [], args);
-  }
+  const args = wordsOf(node, env);
+  if (args === undefined) return undefined;
   const target = mktempTarget(args, undefined);
   return target.dynamic ? undefined : { value: target.glob, dynamic: true, unknownAt: -1 };
 }

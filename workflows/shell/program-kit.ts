@@ -8,6 +8,8 @@ import { literalArg, type Arg } from './words.js';
 /** node options whose value is code to load or run; the others tune the runtime. */
 const NODE_CODE_OPTION = /^(?:-r|--require|--import|--loader|--experimental-loader|--env-file|--test-reporter)$/;
 const NODE_INLINE_OPTION = /^(?:-e|--eval|-p|--print)$/;
+/** A module given as its own text or fetched (`data:text/javascript,…`, `https://…`): code of the caller's choosing. */
+const MODULE_URL = /^(?:data|https?|blob):/i;
 
 /**
  * Why node options (`NODE_OPTIONS`, `npm test --node-options=…`) would run code from outside the
@@ -23,8 +25,7 @@ export function nodeOptionsLoadOutside(options: string, fx: ShellEffects): strin
     if (!NODE_CODE_OPTION.test(name)) continue;
     const target = eq === -1 ? words[++i] : words[i]!.slice(eq + 1);
     if (target === undefined || /[$`]/.test(target)) return `loads code named at run time (${name})`;
-    // A module given as its text or fetched (`--import=data:text/javascript,…`, `https://…`) is code of the caller's choosing.
-    if (/^(?:data|https?|blob):/i.test(target)) return `loads code given in the option itself (${name}=${target.slice(0, 40)}…)`;
+    if (MODULE_URL.test(target)) return `loads code given in the option itself (${name}=${target.slice(0, 40)}…)`;
     if (!/^(?:\/|~|\.|file:)/.test(target)) continue;
     const path = fx.path(literalArg(target.replace(/^file:(?:\/\/)?/, '')));
     if (path.dynamic || !isWithin(path.path, fx.projectRoot)) return `loads ${path.path} (${name}), outside the project`;
@@ -78,8 +79,8 @@ export interface ShellEffects {
   /**
    * Reads what is in every file below `target` (`grep -r`, `rg`, `tar -c`, `zip -r`, `scp -r`):
    * recorded as a read of `<target>/**`, so a guard sees a protected file inside that tree.
+   * `skipsDotNames` when the program leaves out names that start with a dot (`rg`).
    */
-  /** Everything below a folder; `skipsDotNames` when the program leaves out dot names (`rg`, `ag`). */
   readTree(program: string, target: Arg | PathRef, options?: { readonly skipsDotNames?: boolean }): void;
   /** `export NAME=value`: the variable as later words of the same shell see it. */
   setVariable(name: string, value: Arg): void;
@@ -380,7 +381,7 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
       const label = (program === 'bazel' || program === 'bazelisk') && /^(?:\/\/|@)/.test(arg.value);
       if (!isOutput && !label && /^(?:\/|~\/|\.\.)/.test(arg.value) && outside(fx.path(arg).path)) return `runs ${fx.path(arg).path}, outside the project`;
       // `deno test https://…/x_test.ts`: test code fetched from the network, or written in the argument.
-      if (program === 'deno' && /^(?:https?|data):/i.test(arg.value)) return `runs ${arg.value.slice(0, 60)}, code from outside the project`;
+      if (program === 'deno' && MODULE_URL.test(arg.value)) return `runs ${arg.value.slice(0, 60)}, code from outside the project`;
       if (!make) continue;
       // `make test CC=/tmp/x.sh`: a variable set to a file outside the project.
       const assigned = /^[A-Za-z_][A-Za-z0-9_]*=(.+)$/.exec(arg.value)?.[1];
@@ -412,8 +413,7 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
     if (!CODE_OPTION.test(name) || value === undefined || value === '' || value.startsWith('-')) continue;
     // `go list -f '{{.Dir}}'`: go's -f is an output template.
     if (program === 'go' && name === 'f') continue;
-    // A module given as its text or fetched (`--import=data:text/javascript,…`): code of the caller's choosing.
-    if (/^(?:data|https?|blob):/i.test(value)) return `is given ${name} code written in the option itself or fetched (${value.slice(0, 40)}…)`;
+    if (MODULE_URL.test(value)) return `is given ${name} code written in the option itself or fetched (${value.slice(0, 40)}…)`;
     if (value.startsWith('{')) return `is given an inline ${name} that can load any file`;
     if (/^[~./]/.test(value) || value.includes('/')) {
       const path = fx.path({ value, dynamic: false, unknownAt: -1 }).path;

@@ -1,7 +1,7 @@
 // Developer tools: git by subcommand, package managers, test runners, build tools, formatters
 // and linters, containers, and a nested `claude`. Project scripts (`npm run build`, `make dist`)
 // run code gobby cannot see but can name, so they are `exec` of that name (see docs/shell-effects.md).
-import { hasOption, optionValues, parseArgv, type OptionSpec } from './argv.js';
+import { hasOption, negated, optionValues, parseArgv, type OptionSpec } from './argv.js';
 import { PACKAGE_RUNNER, PROJECT_RUNNER } from './programs-code.js';
 import { entries, everythingBelow, loadsForeignCode, onlyAsksVersion, operandsOf, readsOperands, runsTests, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { baseName, isWithin } from './paths.js';
@@ -93,10 +93,6 @@ function gitProgramOptions(sub: string, rest: readonly Arg[], fx: ShellEffects):
   }
 }
 
-/** Whether `--no-<name>` (or a shortening of it, `--no-dry`) undoes `name` somewhere in the words. */
-function negated(words: readonly string[], name: string): boolean {
-  return words.some((word) => word.length > 5 && word.startsWith('--no-') && `--no-${name}`.startsWith(word));
-}
 
 /** Listing forms of `git branch`/`tag`/`remote`/`config`/`stash`/… that change nothing. */
 function gitSubcommandReads(sub: string, rest: readonly Arg[]): boolean {
