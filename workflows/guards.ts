@@ -15,6 +15,7 @@ import { DIRECTORY_BUILTINS, type PathRef, type ShellAnalysis, type ShellEffect,
 import { resolveAgainst } from './shell/paths.js';
 import { throughLinks } from './shell-through-links.js';
 import { HOOKLESS_CLAUDE_VARIABLES } from './shell/programs-code.js';
+import { OWN_PIDS } from './shell/programs-net.js';
 import { shellCommandOf } from './tool-commands.js';
 import { canonicalToolName, mcpToolWords } from './tool-names.js';
 import { toolInputPaths } from './tool-paths.js';
@@ -539,8 +540,6 @@ const CLEARS_HOME =
 /** MCP tools whose name says they move, rename or delete what their paths name. */
 const MCP_REMOVING_WORDS = new Set(['move', 'rename', 'delete', 'remove', 'rm', 'trash', 'unlink']);
 
-/** Pids the shell knows of itself: the shell, and the job it last started in the background. */
-const OWN_PIDS = new Set(['$$', '${$}', '$BASHPID', '${BASHPID}', '$!', '${!}']);
 
 /** Flags that start a Claude Code whose hooks or settings are not the ones gobby installed. */
 const HOOK_DROPPING_FLAGS = new Set(['--bare', '--safe-mode', '--settings', '--setting-sources', '--restricted']);

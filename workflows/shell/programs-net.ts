@@ -362,11 +362,11 @@ const pkill: ProgramHandler = (site, fx) => {
   // (the daemon leads its own), every process of a user, or every child of a process.
   for (const group of optionValues(parsed, '-g', '--pgroup', '-s', '--session')) fx.signal(site.program, group.value, 'pid');
   for (const owner of optionValues(parsed, '-u', '-U', '--euid', '--uid')) fx.signal(site.program, `-1 (every process of ${owner.value})`, 'pid');
-  for (const parent of optionValues(parsed, '-P', '--parent')) fx.signal(site.program, OWN_PIDS.test(parent.value) ? parent.value : `-1 (every child of ${parent.value})`, 'pid');
+  for (const parent of optionValues(parsed, '-P', '--parent')) fx.signal(site.program, OWN_PIDS.has(parent.value) ? parent.value : `-1 (every child of ${parent.value})`, 'pid');
 };
 
-/** The shell's own pid and its last job: their children are the command's own. */
-const OWN_PIDS = /^(?:\$\$|\$\{\$\}|\$BASHPID|\$!|\$\{!\})$/;
+/** Pids the shell knows of itself, as written: the shell, and the job it last started in the background. Never the daemon's. */
+export const OWN_PIDS: ReadonlySet<string> = new Set(['$$', '${$}', '$BASHPID', '${BASHPID}', '$!', '${!}']);
 
 const killall: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { short: 'sounyYZ', long: ['signal', 'user', 'older-than', 'younger-than', 'context'] });
