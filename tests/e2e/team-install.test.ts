@@ -27,16 +27,19 @@ async function sharedProject(flags: string[] = []): Promise<{ gobby: GobbyInstan
   return { gobby, box };
 }
 
-/** What the teammate's PATH has: the system's tools, and no `gobby` (the clone is nowhere on it). */
-function assertNoGobbyOnPath(): void {
-  for (const dir of (process.env.PATH ?? '').split(':')) {
-    expect(existsSync(join(dir, 'gobby')), `a gobby on PATH in ${dir} would make this test meaningless`).toBe(false);
-  }
+/**
+ * What the teammate's PATH has: the developer's own, less any folder that holds a `gobby` (the
+ * launcher `npm run setup` puts in ~/.local/bin, on the machine that runs these tests), so the
+ * session really finds no gobby.
+ */
+function teammatePath(): string {
+  const path = (process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin').split(':').filter((dir) => dir !== '' && !existsSync(join(dir, 'gobby')));
+  expect(path.some((dir) => existsSync(join(dir, 'node'))), 'the teammate still has node').toBe(true);
+  return path.join(':');
 }
 
 describe('a teammate without gobby, on a project installed with --shared', () => {
   it('sees one message that the project uses gobby and how to install it; tools run', async () => {
-    assertNoGobbyOnPath();
     const { box } = await sharedProject();
     const settings = readFileSync(join(box.project, '.claude', 'settings.json'), 'utf8');
     // Portable: nothing of the installer's machine.
@@ -49,7 +52,7 @@ describe('a teammate without gobby, on a project installed with --shared', () =>
       box,
       'write notes',
       [{ toolUses: [uniqueToolUse('Write', { file_path: target, content: 'hi' })] }, { text: 'done' }],
-      { id: randomUUID(), resume: false },
+      { id: randomUUID(), resume: false, env: { PATH: teammatePath() } },
     );
     const sessionStart = hookEvents(run.events, 'SessionStart').filter((e) => e.subtype === 'hook_response');
     expect(sessionStart).toHaveLength(1);
@@ -66,14 +69,13 @@ describe('a teammate without gobby, on a project installed with --shared', () =>
   }, TIMEOUT);
 
   it('with --fail-closed, is told prompts are refused until gobby runs, and the prompt is refused', async () => {
-    assertNoGobbyOnPath();
     const { box } = await sharedProject(['--fail-closed']);
     const target = join(box.project, 'notes.txt');
     const { run, requests } = await runScriptedSession(
       box,
       'write notes',
       [{ toolUses: [uniqueToolUse('Write', { file_path: target, content: 'hi' })] }],
-      { id: randomUUID(), resume: false },
+      { id: randomUUID(), resume: false, env: { PATH: teammatePath() } },
     );
     const response = hookEvents(run.events, 'SessionStart').find((e) => e.subtype === 'hook_response');
     const message = (JSON.parse(response?.stdout ?? '{}') as { systemMessage?: string }).systemMessage ?? '';
