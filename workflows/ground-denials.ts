@@ -65,3 +65,14 @@ export function protectedFileDenial(path: string, program: string): GuardDenial 
     because: 'guard: protected file',
   };
 }
+
+export function filesNamedByDataDenial(folder: string, program: string): GuardDenial {
+  return {
+    kind: 'protected-file',
+    reason:
+      `gobby: \`${program}\` would put files named by what it reads (an archive's members, a folder's contents) into ${folder}, ` +
+      "which holds gobby's own ground (its state, its workflows, or the Claude Code settings that install its hooks), so any of them could be replaced. " +
+      'Unpack or copy into a folder of its own (`tar -xf x.tar -C vendor/`, `unzip x.zip -d data/`), or name what you need (`tar -xf x.tar src/`, `cp -r template/* .`).',
+    because: 'guard: protected file',
+  };
+}

@@ -8,7 +8,7 @@
 // Path and glob matching is in ground-paths.ts, the checks that read argv in
 // ground-invocations.ts, and the wording of each refusal in ground-denials.ts.
 import type { EngineEvent } from './events.js';
-import { daemonNetworkDenial, daemonProcessDenial, opaqueCodeNamingGround, overrideDenial, protectedFileDenial, secretDenial, secretInTreeDenial } from './ground-denials.js';
+import { daemonNetworkDenial, daemonProcessDenial, filesNamedByDataDenial, opaqueCodeNamingGround, overrideDenial, protectedFileDenial, secretDenial, secretInTreeDenial } from './ground-denials.js';
 import { linkToGround, overrideCommandOf, runTimePathFromGround, sweepsUntrackedGround, unknownProgramGivenGround } from './ground-invocations.js';
 import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, namesByGlob, treeHolds, treeReaches } from './ground-paths.js';
 import { DIRECTORY_BUILTINS, type PathRef, type ShellAnalysis, type ShellEffect, type ShellInvocation } from './shell/index.js';
@@ -549,7 +549,12 @@ function changes(path: PathRef, ground: ProtectedGround, program: string, orAbov
   const secret = ground.secretFiles.find((file) => path.path === file || namesByGlob(path.path, file));
   if (secret) return secretDenial(secret);
   if (isGlob(path.path)) return globReaches(path.path, ground, orAbove, path.except) ? protectedFileDenial(path.path, program) : null;
-  if (path.path.endsWith('/**')) return treeReaches(path.path, ground) ? protectedFileDenial(path.path, program) : null;
+  if (path.path.endsWith('/**')) {
+    if (treeReaches(path.path, ground)) return protectedFileDenial(path.path, program);
+    // Unpacked or copied in under names the data chooses (`tar -xf x.tar` in the project, `cp -r x/. ~`): gobby's files may be among them.
+    const folder = path.path.slice(0, -'/**'.length) || '/';
+    return path.namedByData === true && holdsProtected(folder, ground) ? filesNamedByDataDenial(folder, program) : null;
+  }
   // A dynamic path is checked as rendered too: `${F:-.claude/settings.json}` most likely is that
   // file, and one behind a `cd` that may not have run most likely is where the cd was going.
   if (isProtected(path.path, ground)) return protectedFileDenial(path.path, program);

@@ -3,7 +3,7 @@
 // next (must show its effect). A corpus check holds the parser to bash's own `bash -n`.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { analyzeShellCommand, type ShellContext, type ShellEffect } from '../../workflows/index.js';
+import { analyzeShellCommand, type ShellContext, type PathRef, type ShellEffect } from '../../workflows/index.js';
 
 const CTX: ShellContext = { cwd: '/repo', home: '/home/dev', projectRoot: '/repo' };
 
@@ -270,15 +270,22 @@ const BYPASS_ROWS: readonly Row[] = [
   row('chmod -x run.sh', ['write /repo/run.sh']),
   row('chown dev:dev src/a.ts', ['write /repo/src/a.ts']),
   row('install -m 644 a.ts src/a.ts', ['copy /repo/a.ts -> /repo/src/a.ts']),
-  row('rsync -a src/ /tmp/x/', ['copy /repo/src -> /tmp/x/** dyn'], "a trailing slash copies the folder's contents, whatever they are named"),
+  row('rsync -a src/ /tmp/x/', ['copy /repo/src -> /tmp/x/** dyn data'], "a trailing slash copies the folder's contents, whatever they are named"),
   row('rsync -a src /tmp/x/', ['copy /repo/src -> /tmp/x']),
-  row('cp -r tmpl/. out', ['copy /repo/tmpl -> /repo/out/** dyn']),
-  row('rsync -a host:/srv/ out', ['network host', 'write /repo/out/** dyn']),
-  row('tar -xzf a.tgz', ['read /repo/a.tgz', 'write /repo/** dyn']),
-  row('tar xzf a.tgz -C src', ['read /repo/a.tgz', 'write /repo/src/** dyn']),
+  row('cp -r tmpl/. out', ['copy /repo/tmpl -> /repo/out/** dyn data']),
+  row('rsync -a host:/srv/ out', ['network host', 'write /repo/out/** dyn data']),
+  row('tar -xzf a.tgz', ['read /repo/a.tgz', 'write /repo/** dyn data']),
+  row('tar xzf a.tgz -C src', ['read /repo/a.tgz', 'write /repo/src/** dyn data']),
   row('tar -czf out.tgz src', ['write /repo/out.tgz', 'read /repo/src/** dyn']),
-  row('unzip a.zip -d src', ['read /repo/a.zip', 'write /repo/src/** dyn']),
+  row('unzip a.zip -d src', ['read /repo/a.zip', 'write /repo/src/** dyn data']),
   row('patch -p1 < fix.diff', ['read /repo/fix.diff', 'write /repo/** dyn']),
+  row('tar -xf a.tar src docs/*.md', ['read /repo/a.tar', 'write /repo/src', 'write /repo/src/** dyn', 'write /repo/docs/** dyn'], 'named members land under their names; a pattern anywhere below its folder'),
+  row('rm -rf out$(expr 1 + 2 \\* 3 - 4 / 2) && rm -rf "$(npm root -g)/gobby"', ['delete /repo/out5', 'delete …/node_modules/gobby dyn'], "expr's arithmetic is known; the global packages' folder only by its end"),
+  row('cp -rT tmpl out', ['copy /repo/tmpl -> /repo/out/** dyn data'], '-T: out becomes a copy of tmpl'),
+  row('7z x a.7z -oout && 7z a b.7z src', ['read /repo/a.7z', 'write /repo/out/** dyn data', 'read /repo/b.7z', 'write /repo/b.7z', 'read /repo/src/** dyn']),
+  row('cpio -idm < a.cpio && find src | cpio -pdm /tmp/o', ['read /repo/a.cpio', 'write /repo/** dyn data', 'read /repo/src', 'write /tmp/o/** dyn data']),
+  row('pax -r -f a.pax && ar x lib.a && ar x lib.a a.o', ['read /repo/a.pax', 'write /repo/** dyn data', 'read /repo/lib.a', 'write /repo/a.o']),
+  row('unar -o out a.zip && dpkg-deb -x a.deb out', ['read /repo/a.zip', 'write /repo/out/** dyn data', 'read /repo/a.deb']),
   row('sort -o names.txt names.txt', ['write /repo/names.txt', 'read /repo/names.txt']),
   row('cat <<EOF > src/a.ts\nexport const a = 1;\nEOF', ['write /repo/src/a.ts'], 'a here-doc into a file'),
   row("cat > src/a.ts <<'EOF'\nx\nEOF", ['write /repo/src/a.ts']),
@@ -850,7 +857,7 @@ const BYPASS_ROWS: readonly Row[] = [
   row('javap -J-javaagent:/tmp/a.jar java.lang.String', ['opaque', 'read /repo/java.lang.String']),
   row('cloc --ignored=src/a.ts .', ['write /repo/src/a.ts', 'read /repo/** dyn']),
   row('semgrep --vim-output=src/a.ts .', ['write /repo/src/a.ts', 'read /repo/** dyn']),
-  row("rsync -e 'ssh -o ProxyCommand=\"touch x\"' host:x /tmp/y", ['opaque', 'network host', 'write /tmp/y/** dyn'], "rsync's remote shell runs here"),
+  row("rsync -e 'ssh -o ProxyCommand=\"touch x\"' host:x /tmp/y", ['opaque', 'network host', 'write /tmp/y/** dyn data'], "rsync's remote shell runs here"),
   row('scp -F /tmp/cfg host:x /tmp/y', ['opaque', 'network host', 'write /tmp/y']),
   row('ssh -o PKCS11Provider=/tmp/e.so host', ['opaque', 'network host']),
   row('. /tmp/v/bin/activate && pytest', ['read /tmp/v/bin/activate', 'opaque', 'test pytest'], 'an environment outside the project'),
@@ -947,7 +954,7 @@ const BYPASS_ROWS: readonly Row[] = [
   row('ln -s /repo/README.md /tmp/r && : > /tmp/r', ['write /tmp/r', 'write /repo/README.md'], 'a write through a link made just before'),
   row('cp -s /repo/README.md /tmp/r && echo > /tmp/r', ['copy /repo/README.md -> /tmp/r', 'write /repo/README.md']),
   row('ln -s /repo/src /tmp/v && echo x > /tmp/v/a.ts', ['write /tmp/v', 'write /repo/src/a.ts']),
-  row('jar xf app.jar', ['read /repo/app.jar', 'write /repo/** dyn']),
+  row('jar xf app.jar', ['read /repo/app.jar', 'write /repo/** dyn data']),
   row('gpg --import k.asc', ['exec gpg --import']),
   row('cmake -P /tmp/x.cmake', ['exec cmake -P'], "cmake's script mode runs CMake code"),
   row('cmake -S . -B /tmp/build && cmake --build /tmp/build', ['write /tmp/build/** dyn'], 'a build folder outside the project'),
@@ -970,7 +977,8 @@ const BYPASS_ROWS: readonly Row[] = [
 const TABLE: readonly Row[] = [...FALSE_BLOCK_ROWS, ...BYPASS_ROWS];
 
 function notate(effect: ShellEffect): string {
-  const path = (ref: { path: string; dynamic: boolean }): string => `${ref.path}${ref.dynamic ? ' dyn' : ''}`;
+  // ` data`: the names below the folder come from what the command reads (an archive, a folder's contents).
+  const path = (ref: PathRef): string => `${ref.path}${ref.dynamic ? ' dyn' : ''}${ref.namedByData === true ? ' data' : ''}`;
   switch (effect.kind) {
     case 'read':
     case 'write':

@@ -165,11 +165,20 @@ function sameEffect(a: ShellEffect, b: ShellEffect): boolean {
       if (!Array.isArray(y) || x.length !== y.length) return false;
       for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
     } else if (typeof x === 'object' && x !== null && typeof y === 'object' && y !== null) {
-      if ((x as PathRef).path !== (y as PathRef).path || (x as PathRef).dynamic !== (y as PathRef).dynamic || (x as PathRef).unplaced !== (y as PathRef).unplaced || (x as PathRef).skipsDotNames !== (y as PathRef).skipsDotNames) return false;
+      if (!samePath(x as PathRef, y as PathRef)) return false;
     } else return false;
   }
   for (const name in b) if (!(name in a)) return false;
   return true;
+}
+
+/** The same place, reached the same way (what `pathKey` would make equal). */
+function samePath(a: PathRef, b: PathRef): boolean {
+  return a.path === b.path && a.dynamic === b.dynamic && a.unplaced === b.unplaced && a.skipsDotNames === b.skipsDotNames && a.namedByData === b.namedByData && sameList(a.except, b.except);
+}
+
+function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((item, i) => item === b[i]));
 }
 
 /**
@@ -184,7 +193,8 @@ function emitPathEffect(run: Run, kind: PathEffect['kind'], path: PathRef, progr
     seen = [];
     run.pathEffects.set(path.path, seen);
   } else {
-    for (const effect of seen) if (effect.kind === kind && effect.program === program && effect.path.dynamic === path.dynamic && effect.path.unplaced === path.unplaced) return;
+    // Every field of the path counts: `rg x ~; rg -uu x ~` reads dot names the first does not.
+    for (const effect of seen) if (effect.kind === kind && effect.program === program && samePath(effect.path, path)) return;
   }
   if (!spend(run, kind.length + path.path.length + (path.dynamic ? 4 : 5) + program.length + 4)) return;
   const effect: PathEffect = { kind, path, program };
@@ -207,10 +217,19 @@ function effectKey(effect: ShellEffect): string {
   for (const name in effect) {
     const value = (effect as unknown as Record<string, unknown>)[name];
     if (Array.isArray(value)) key += value.join('\u0001');
-    else if (typeof value === 'object' && value !== null) key += (value as PathRef).skipsDotNames === true ? `${(value as PathRef).path}\u0001${(value as PathRef).dynamic}\u0001.` : `${(value as PathRef).path}\u0001${(value as PathRef).dynamic}`;
+    else if (typeof value === 'object' && value !== null) key += pathKey(value as PathRef);
     else key += String(value);
     key += '\u0000';
   }
+  return key;
+}
+
+function pathKey(path: PathRef): string {
+  let key = `${path.path}\u0001${path.dynamic}`;
+  if (path.unplaced === true) key += '\u0001?';
+  if (path.skipsDotNames === true) key += '\u0001.';
+  if (path.namedByData === true) key += '\u0001*';
+  if (path.except !== undefined) key += `\u0001!${path.except.join('\u0001')}`;
   return key;
 }
 

@@ -245,6 +245,8 @@ export function substitutionOutput(script: ParsedScript | undefined, env: WordEn
   if (node.type !== 'Command') return undefined;
   if (node.name !== undefined && shadowed(node.name.text, env)) return undefined;
   if (node.name?.text === 'mktemp') return madeTemporaryName(node, env);
+  if (node.name?.text === 'expr') return exprResult(node, env);
+  if (node.name?.text === 'npm' || node.name?.text === 'pnpm') return globalPackageFolder(node, env);
   const printed = node.name?.text === 'ls' ? listedName(node, env) : printedText(node, env);
   if (printed === undefined || (printed.dynamic && printed.unknownAt !== -1)) return undefined;
   // Fixed text, or names a glob matches (`$(echo .cl*)`, `$(ls -d .cl*)`): that glob stands for them.
@@ -287,4 +289,45 @@ function madeTemporaryName(node: SimpleCommand, env: WordEnv): Arg | undefined {
   if (args === undefined) return undefined;
   const target = mktempTarget(args, undefined);
   return target.dynamic ? undefined : { value: target.glob, dynamic: true, unknownAt: -1 };
+}
+
+/**
+ * `expr 4000 + 242`: the integer arithmetic of fixed numbers, as expr prints it (left to right
+ * within `*` `/` `%`, then `+` `-`); undefined for anything else expr does (strings, comparisons).
+ */
+function exprResult(node: SimpleCommand, env: WordEnv): Arg | undefined {
+  if (node.prefix.length > 0) return undefined;
+  const words = wordsOf(node, env);
+  if (words === undefined || words.length % 2 === 0 || words.some((word) => word.dynamic)) return undefined;
+  const values = words.map((word) => word.value);
+  if (values.some((value, i) => (i % 2 === 0 ? !/^[-+]?\d{1,15}$/.test(value) : !/^[-+*/%]$/.test(value)))) return undefined;
+  // Products first, then sums, as expr's grammar has it.
+  const terms: bigint[] = [BigInt(values[0]!)];
+  const signs: string[] = [];
+  for (let i = 1; i < values.length; i += 2) {
+    const operator = values[i]!;
+    const operand = BigInt(values[i + 1]!);
+    if (operator === '+' || operator === '-') {
+      signs.push(operator);
+      terms.push(operand);
+      continue;
+    }
+    if (operator !== '*' && operand === 0n) return undefined; // expr fails: division by zero
+    const last = terms.pop()!;
+    terms.push(operator === '*' ? last * operand : operator === '/' ? last / operand : last % operand);
+  }
+  let result = terms[0]!;
+  signs.forEach((sign, i) => (result = sign === '+' ? result + terms[i + 1]! : result - terms[i + 1]!));
+  return literalArg(String(result));
+}
+
+/**
+ * `npm root -g`, `pnpm root -g`: the folder global packages are installed in, which ends in
+ * `node_modules` wherever it is; only that end is known (unknownAt 0). gobby's own package lies
+ * there when it was installed globally (`rm -rf "$(npm root -g)/gobby"`).
+ */
+function globalPackageFolder(node: SimpleCommand, env: WordEnv): Arg | undefined {
+  const words = wordsOf(node, env);
+  if (words === undefined || words[0]?.value !== 'root' || !words.some((word) => /^(?:-g|--global|--location=global)$/.test(word.value))) return undefined;
+  return { value: '…/node_modules', dynamic: true, unknownAt: 0 };
 }

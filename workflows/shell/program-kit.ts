@@ -144,6 +144,15 @@ export function everythingBelow(fx: ShellEffects, folder?: Arg | PathRef): PathR
 }
 
 /**
+ * `<folder>/**` filled with files whose names come from what the command reads: an archive's
+ * members (`tar -x`, `unzip`), a folder's contents copied in (`cp -r x/. dest`). The data decides
+ * which names land, so any name below the folder may, gobby's own included.
+ */
+export function filesNamedByData(fx: ShellEffects, folder?: Arg | PathRef): PathRef {
+  return { ...everythingBelow(fx, folder), namedByData: true };
+}
+
+/**
  * A read-only program whose operands (after `skip` data operands such as a pattern) are files it
  * reads. `withoutOperands`: what it reads when given none, the working directory (`tree`) or
  * everything below it (`ag`), which a searcher also reads below each operand.

@@ -7,6 +7,7 @@ import {
   deletesOperands,
   entries,
   everythingBelow,
+  filesNamedByData,
   noEffect,
   onlyAsksVersion,
   operandsOf,
@@ -232,9 +233,11 @@ const cpLike = (kind: 'copy' | 'move', spec: OptionSpec = CP_OPTIONS): ProgramHa
   const operands = operandsOf(parsed, site);
   const destination = target ?? operands.pop();
   if (!destination) return;
+  // `cp -rT x dest` (no target directory): dest becomes a copy of x, so x's contents land in dest whatever they are named.
+  const intoItself = target === undefined && hasOption(parsed, '-T', '--no-target-directory') && hasOption(parsed, '-r', '-R', '-a', '--recursive', '--archive');
   for (const source of operands) {
     // `cp -r dir/. dest` copies what is in dir, whatever it is named, into dest.
-    if (kind === 'copy') fx.copy(site.program, source, source.value.endsWith('/.') ? everythingBelow(fx, destination) : destination);
+    if (kind === 'copy') fx.copy(site.program, source, source.value.endsWith('/.') || intoItself ? filesNamedByData(fx, destination) : destination);
     else fx.move(site.program, source, destination);
   }
   // `-b`/`--backup` keeps what the destination held under its name plus a suffix (`-S .json` turns
@@ -434,7 +437,7 @@ const tar: ProgramHandler = (site, fx) => {
   if (hasOption(parsed, '-x', '--extract', '--get')) {
     for (const archive of archives) fx.read('tar', archive);
     // -O (--to-stdout) prints the members instead of writing them.
-    if (!hasOption(parsed, '-O', '--to-stdout')) here.write('tar', everythingBelow(here));
+    if (!hasOption(parsed, '-O', '--to-stdout')) unpackMembers('tar', members, here, hasOption(parsed, '-T', '--files-from'));
   } else if (hasOption(parsed, '-c', '--create', '-r', '--append', '-u', '--update', '-A', '--catenate', '--concatenate', '--delete')) {
     for (const archive of archives) fx.write('tar', archive);
     for (const member of members) here.readTree('tar', member);
@@ -452,8 +455,31 @@ const unzip: ProgramHandler = (site, fx) => {
   if (hasOption(parsed, '-l', '-v', '-t', '-Z', '-p', '-z')) return;
   const directory = optionValues(parsed, '-d')[0];
   const here = directory ? fx.at(directory) : fx;
-  here.write('unzip', everythingBelow(here));
+  unpackMembers('unzip', operands.slice(1), here, hasOption(parsed, '-x'));
 };
+
+/**
+ * What unpacking writes: each member named (`tar -xf a.tar src/`: `src` and everything below it),
+ * or, with none, a list read from a file or exclusions only (`-T list`, `unzip a.zip -x …`), or a
+ * member that is the whole archive (`.`), whatever the archive holds.
+ */
+function unpackMembers(program: string, members: readonly Arg[], here: ShellEffects, namesFromElsewhere: boolean): void {
+  if (members.length === 0 || namesFromElsewhere || members.some((member) => member.unknownAt === 0 || /^(?:\.\/?)*$/.test(member.value))) {
+    here.write(program, filesNamedByData(here));
+    return;
+  }
+  for (const member of members) {
+    // A pattern (`tar --wildcards '*.json'`, `unzip a.zip 'src/*'`) matches across `/`: anything below its fixed folder.
+    const wildcard = member.value.search(/[*?[]/);
+    if (wildcard !== -1) {
+      const folder = member.value.slice(0, member.value.lastIndexOf('/', wildcard) + 1);
+      here.write(program, folder === '' ? filesNamedByData(here) : everythingBelow(here, { ...member, value: folder, dynamic: false, unknownAt: -1 }));
+      continue;
+    }
+    here.write(program, member);
+    here.write(program, everythingBelow(here, member));
+  }
+}
 
 const zip: ProgramHandler = (site, fx) => {
   // `-TT cmd` (two letters, one option) and `--unzip-command`: a command zip runs. `-T` alone only tests.
@@ -553,9 +579,123 @@ const jar: ProgramHandler = (site, fx) => {
   const mode = site.args[0]?.value.replace(/^-/, '') ?? '';
   const archive = mode.includes('f') ? site.args[1] : undefined;
   if (/^[tx]/.test(mode) && archive) fx.read('jar', archive);
-  if (mode.startsWith('x')) fx.write('jar', everythingBelow(fx));
+  if (mode.startsWith('x')) fx.write('jar', filesNamedByData(fx));
   else if (/^[cu]/.test(mode)) fx.write('jar', archive ?? literalArg('(the archive on stdout)'));
   else if (!mode.startsWith('t')) fx.unknown(`jar ${mode}`.trim());
+};
+
+/**
+ * 7-Zip: `x`/`e` unpack the archive's members into the working directory or `-o<dir>`; `a`, `u`,
+ * `d`, `rn` change the archive; `l`, `t`, `h`, `i` only read. Unknown commands are left to the phase.
+ */
+const sevenZip: ProgramHandler = (site, fx) => {
+  const [command, archive, ...files] = site.args.filter((arg) => arg.dynamic || !arg.value.startsWith('-'));
+  const output = site.args.find((arg) => arg.value.startsWith('-o') && arg.value.length > 2);
+  const mode = command?.dynamic ? '' : (command?.value ?? '');
+  if (archive !== undefined && archive.value !== '-si') fx.read(site.program, archive);
+  if (mode === 'x' || mode === 'e') {
+    const here = output === undefined ? fx : fx.at({ ...output, value: output.value.slice(2), unknownAt: output.unknownAt === -1 ? -1 : Math.max(0, output.unknownAt - 2) });
+    here.write(site.program, filesNamedByData(here));
+  } else if (['a', 'u', 'd', 'rn'].includes(mode) && archive !== undefined) {
+    fx.write(site.program, archive);
+    if (mode === 'a' || mode === 'u') for (const file of files) fx.readTree(site.program, file);
+  } else if (!['l', 't', 'h', 'i', 'b'].includes(mode)) fx.unknown(`${site.program} ${mode}`.trim());
+};
+
+/**
+ * cpio: `-i` unpacks the archive it reads into the working directory (or `-D dir`), `-p DIR` copies
+ * the files named on its input into DIR, `-o` writes an archive of them to its output (`-F`/`-O`
+ * name a file). `-t` only lists.
+ */
+const cpio: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'DEFHIMORs', long: ['directory', 'pattern-file', 'file', 'format', 'message', 'owner', 'rsh-command', 'block-size', 'io-size'] });
+  for (const value of optionValues(parsed, '--rsh-command')) fx.opaque(`cpio --rsh-command runs \`${value.value}\``, 'cpio');
+  const directory = optionValues(parsed, '-D', '--directory')[0];
+  const here = directory ? fx.at(directory) : fx;
+  const archive = optionValues(parsed, '-F', '-I', '-O', '--file')[0];
+  const listOnly = hasOption(parsed, '-t', '--list');
+  if (hasOption(parsed, '-i', '--extract') || listOnly) {
+    if (archive) fx.read('cpio', archive);
+    if (!listOnly && !hasOption(parsed, '--to-stdout')) here.write('cpio', filesNamedByData(here));
+  } else if (hasOption(parsed, '-p', '--pass-through')) {
+    const target = operandsOf(parsed, site)[0];
+    if (target) here.write('cpio', filesNamedByData(here, target));
+    else fx.unknown('cpio -p');
+  } else if (hasOption(parsed, '-o', '--create')) {
+    if (archive) fx.write('cpio', archive);
+  } else fx.unknown('cpio');
+};
+
+/** pax: `-r` unpacks into the working directory, `-rw … DIR` copies into DIR, `-w` writes an archive (`-f`). With neither it lists. */
+const pax: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'bcfosxBGTUs', long: [] });
+  const archive = optionValues(parsed, '-f')[0];
+  const reads = hasOption(parsed, '-r');
+  const writes = hasOption(parsed, '-w');
+  const operands = operandsOf(parsed, site);
+  if (reads && writes) {
+    const target = operands.pop();
+    for (const file of operands) fx.readTree('pax', file);
+    if (target) fx.write('pax', filesNamedByData(fx, target));
+  } else if (reads) {
+    if (archive) fx.read('pax', archive);
+    fx.write('pax', filesNamedByData(fx));
+  } else if (writes) {
+    if (archive) fx.write('pax', archive);
+    for (const file of operands) fx.readTree('pax', file);
+  } else if (archive) fx.read('pax', archive);
+};
+
+/** ar: `x` unpacks members into the working directory; `t` and `p` read; the others change the archive. */
+const ar: ProgramHandler = (site, fx) => {
+  const [key, archive, ...members] = site.args;
+  const mode = key === undefined || key.dynamic ? '' : key.value.replace(/^-/, '');
+  if (archive === undefined || mode === '') {
+    fx.unknown('ar');
+    return;
+  }
+  const operation = /[dmpqrstx]/.exec(mode)?.[0];
+  if (operation === 'x') {
+    fx.read('ar', archive);
+    // Named members land under their names; without any, whatever the archive holds.
+    if (members.length > 0) for (const member of members) fx.write('ar', member);
+    else fx.write('ar', filesNamedByData(fx));
+  } else if (operation === 't' || operation === 'p') fx.read('ar', archive);
+  else if (operation === undefined) fx.unknown(`ar ${mode}`);
+  else {
+    fx.write('ar', archive);
+    for (const member of members) fx.read('ar', member);
+  }
+};
+
+/** unar unpacks into the working directory or `-o DIR`; lsar only lists. */
+const unar: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'opeE', long: ['output-directory', 'password', 'encoding', 'password-encoding'] });
+  for (const archive of operandsOf(parsed, site)) fx.read(site.program, archive);
+  if (site.program === 'lsar') return;
+  const directory = optionValues(parsed, '-o', '--output-directory')[0];
+  const here = directory ? fx.at(directory) : fx;
+  here.write('unar', filesNamedByData(here));
+};
+
+/** dpkg-deb: `-x`/`-R`/`-X` unpack a package into a folder; `-b` builds one; the rest read it. */
+const dpkgDeb: ProgramHandler = (site, fx) => {
+  const action = site.args.find((arg) => !arg.dynamic && /^-(?:[xXRbcIfeW]|-(?:extract|vextract|raw-extract|build|contents|info|field|control|ctrl-tarfile|fsys-tarfile|show))$/.test(arg.value));
+  const operands = site.args.filter((arg) => arg !== action && (arg.dynamic || !arg.value.startsWith('-')));
+  const name = action?.value ?? '';
+  if (['-x', '-X', '-R', '--extract', '--vextract', '--raw-extract'].includes(name)) {
+    if (operands[0]) fx.read('dpkg-deb', operands[0]);
+    if (operands[1]) fx.write('dpkg-deb', filesNamedByData(fx, operands[1]));
+    else fx.unknown(`dpkg-deb ${name}`);
+  } else if (name === '-b' || name === '--build') {
+    if (operands[0]) fx.readTree('dpkg-deb', operands[0]);
+    fx.write('dpkg-deb', operands[1] ?? everythingBelow(fx));
+  } else if (name === '-e' || name === '--control') {
+    if (operands[0]) fx.read('dpkg-deb', operands[0]);
+    fx.write('dpkg-deb', filesNamedByData(fx, operands[1] ?? literalArg('DEBIAN')));
+  } else if (action !== undefined) {
+    if (operands[0]) fx.read('dpkg-deb', operands[0]);
+  } else fx.unknown('dpkg-deb');
 };
 
 /** keytool and gpg list and check keys without changing a keystore or keyring only with these options. */
@@ -688,8 +828,8 @@ const rsync: ProgramHandler = (site, fx) => {
   if (host) fx.network('rsync', host);
   else {
     // A source ending in `/` is copied as its contents (`rsync -a tmpl/ .claude/`), whatever they are named.
-    for (const source of operands) if (!remote(source)) fx.copy('rsync', source, /\/\.?$/.test(source.value) ? everythingBelow(fx, destination) : destination);
-    if (operands.some((source) => remote(source))) fx.write('rsync', everythingBelow(fx, destination));
+    for (const source of operands) if (!remote(source)) fx.copy('rsync', source, /\/\.?$/.test(source.value) ? filesNamedByData(fx, destination) : destination);
+    if (operands.some((source) => remote(source))) fx.write('rsync', filesNamedByData(fx, destination));
     // --delete removes from the destination whatever the source lacks: any name below it, dot names included.
     if (hasOption(parsed, '--delete', '--delete-before', '--delete-after', '--delete-during', '--delete-excluded', '--del')) {
       const below = fx.path(destination).path.replace(/\/$/, '');
@@ -849,6 +989,12 @@ export const FILE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['mktemp', { handle: mktemp }],
   ['history', { handle: history }],
   ['jar', { handle: jar }],
+  ...entries(sevenZip, '7z', '7za', '7zr', '7zz'),
+  ['cpio', { handle: cpio }],
+  ['pax', { handle: pax }],
+  ['ar', { handle: ar }],
+  ...entries(unar, 'unar', 'lsar'),
+  ['dpkg-deb', { handle: dpkgDeb }],
   ...entries(keyTool, 'keytool', 'gpg', 'gpg2'),
   ['shopt', { handle: shopt }],
   ...entries(editor, 'vi', 'vim', 'nvim', 'view', 'ex', 'ed', 'emacs', 'nano', 'pico', 'micro', 'joe', 'kak', 'hx'),

@@ -29,6 +29,11 @@ export interface PathRef {
   readonly except?: readonly string[];
   /** For `<folder>/**`: the search leaves out names that start with a dot below the folder (`rg`, `ag` without `--hidden`). */
   readonly skipsDotNames?: true;
+  /**
+   * For `<folder>/**` written to: which files change is decided by data the command reads (an
+   * archive's members, a folder's contents copied in), not by the program, so any name may land there.
+   */
+  readonly namedByData?: true;
 }
 
 /** How a signal picks its processes: `pattern` is a regular expression over names or command lines (`pkill`, `killall -r`). */
