@@ -490,6 +490,13 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround, command:
           because: 'guard: claude settings changed',
         };
       }
+      if (effect.asUser !== undefined) {
+        return {
+          kind: 'nested-claude',
+          reason: `gobby: a Claude Code run through \`${effect.asUser}\` runs as another user, with that user's settings and without the hooks that may hold this session to its workflow; the agent may not run it.`,
+          because: 'guard: nested claude without hooks',
+        };
+      }
       if (effect.outside !== undefined) {
         return {
           kind: 'nested-claude',

@@ -95,6 +95,12 @@ describe("gobby's own ground, spelled another way", () => {
     ["tmux new -d 'gobby workflow phase fix --force --reason x'", 'override'],
     // A nested Claude Code whose environment loses the user's settings, however the variable is set.
     ['env -iv claude -p hi', 'nested-claude'],
+    // As another user (root by default), with that user's settings.
+    ['sudo claude -p hi', 'nested-claude'],
+    ['sudo -u ci claude -p hi', 'nested-claude'],
+    ["su ci -c 'cd ~/app && claude -p hi'", 'nested-claude'],
+    ['runuser -u ci -- claude -p hi', 'nested-claude'],
+    ['doas claude -p hi', 'nested-claude'],
     ['env --ignore-env claude -p hi', 'nested-claude'],
     ['exec -c claude -p hi', 'nested-claude'],
     ['HOME+=/x claude -p hi', 'nested-claude'],
@@ -553,6 +559,7 @@ describe("gobby's own ground, spelled another way", () => {
     'CLAUDE_CODE_ENTRYPOINT=cli claude --version',
     'cd packages/api && claude -p "summarise" && claude config get theme && bun x vitest run && env -u DEBUG npm test',
     'CLAUDE_CONFIG_DIR=/tmp/c npm test && echo $HOME',
+    'sudo apt-get install -y jq && sudo -n true; claude -p "use sudo to install jq"',
     `rm -f ${'*a'.repeat(2000)}b`,
     // Ordinary work next to the mechanisms above.
     'touch src/{a,b}.ts && cp src/a.ts{,.orig} && echo {1..3} && mkdir -p build/{debug,release}',

@@ -94,6 +94,8 @@ interface Run {
   /** The same names, for a membership test that does not scan the list (recordProgram runs for every command). */
   readonly programSet: Set<string>;
   readonly invocations: ShellInvocation[];
+  /** While a prefix that switches users runs its command (`sudo`, `su -c`): its name (ShellEffects.otherUser). */
+  otherUser: string | undefined;
 }
 
 /** What a Bash command does, as effects. Recent answers are remembered (see analysis-cache.ts). */
@@ -122,6 +124,7 @@ function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis
     programs: [],
     programSet: new Set(),
     invocations: [],
+    otherUser: undefined,
   };
   const scope = new Scope(normalizeAbsolute(ctx.cwd), true, null, [], new Map());
   const parsed = parseShell(command);
@@ -707,6 +710,9 @@ export const DIRECTORY_BUILTINS: ReadonlySet<string> = new Set(['cd', 'pushd', '
 /** Builtins that set variables in ways the scope does not follow. */
 const SETS_VARIABLES_AS_IT_RUNS = new Set(['read', 'declare', 'typeset', 'local', 'readonly', 'let', 'mapfile', 'readarray', 'getopts', 'source', '.', 'unset', 'set', 'shopt', 'alias']);
 
+/** Prefixes that run their command as another user (root when none is named). */
+const SWITCHES_USER = new Set(['sudo', 'doas', 'su', 'runuser']);
+
 /** Names an alias, `hash` or `enable` cannot take over: the shell reads them itself. */
 const KEEPS_ITS_MEANING = new Set(['builtin', 'command', 'unalias', 'unset', 'hash', 'alias', 'enable', 'echo', 'printf', 'true', 'false', ':']);
 
@@ -808,7 +814,10 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
     return;
   }
   const child = fx.child();
+  const outerUser = state.otherUser;
+  if (SWITCHES_USER.has(name)) state.otherUser = name;
   entry.handle(site, child);
+  state.otherUser = outerUser;
   if (!child.delegated) recordProgram(state, name, args, fx.cwd);
 }
 
@@ -974,6 +983,10 @@ class CommandEffects implements ShellEffects {
 
   get home(): string | null {
     return this.runState.home;
+  }
+
+  get otherUser(): string | undefined {
+    return this.runState.otherUser;
   }
 
   get projectRoot(): string {

@@ -68,6 +68,8 @@ export interface ShellEffects {
   /** Where relative paths start for this command, and whether that is certain. */
   readonly cwd: string;
   readonly cwdKnown: boolean;
+  /** The program that runs this command as another user (`sudo`, `su -c`, `runuser`, `doas`), whose home and settings are not the session's. */
+  readonly otherUser: string | undefined;
   /** Absolute: the project's root. What is outside it may have been written by the agent in any phase. */
   readonly projectRoot: string;
   /** The user's home; null when the command itself sets HOME. */

@@ -760,6 +760,19 @@ function shellStringOption(options: readonly string[], spec: OptionSpec, otherwi
   };
 }
 
+/** `runuser -u USER [--] CMD ARGS…` runs CMD itself; `runuser USER -c CODE` runs CODE in USER's shell, and without either starts that shell. */
+const RUNUSER_OPTIONS: OptionSpec = { short: 'cgGsuw', long: ['command', 'group', 'supp-group', 'shell', 'user', 'whitelist-environment'] };
+const runuser: ProgramHandler = (site, fx) => {
+  const leading = parseArgv(site.args, { ...RUNUSER_OPTIONS, stopAtOperand: true });
+  if (hasOption(leading, '-u', '--user') && leading.rest < site.args.length) {
+    fx.run(site.args.slice(leading.rest));
+    return;
+  }
+  const code = optionValues(parseArgv(site.args, RUNUSER_OPTIONS), '-c', '--command')[0];
+  if (code) fx.runShellCode(code, 'runuser', false);
+  else if (!onlyAsksVersion(site.args)) fx.opaque('runuser starts a shell', 'runuser');
+};
+
 const hyperfine: ProgramEntry = {
   prefix: true,
   handle: (site, fx) => {
@@ -1015,7 +1028,7 @@ export const CODE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['parallel', parallel],
   ['hyperfine', hyperfine],
   ['su', shellStringOption(['-c', '--command', '--session-command'], { short: 'cgGs', long: ['command', 'session-command', 'group', 'supp-group', 'shell'] }, 'su starts a shell that reads commands from its input')],
-  ['runuser', shellStringOption(['-c', '--command'], { short: 'cgGsu', long: ['command', 'group', 'supp-group', 'shell', 'user'] }, 'runuser starts a shell')],
+  ['runuser', { prefix: true, handle: runuser }],
   ['script', script],
   ['nix-shell', shellStringOption(['--run', '--command'], { short: 'pAEI', long: ['run', 'command', 'packages', 'attr', 'expr', 'include', 'arg', 'argstr'] }, 'nix-shell starts a shell')],
   ['busybox', busybox],

@@ -838,7 +838,10 @@ const claude: ProgramHandler = (site, fx) => {
   const flags = mcp ? [] : site.args.filter((arg) => arg.value.startsWith('-')).map((arg) => arg.value);
   // Started in another folder, it loads that folder's project settings (`cd /tmp && claude -p …`).
   const outside = mcp || (fx.cwdKnown && isWithin(fx.cwd, fx.projectRoot)) ? undefined : fx.cwdKnown ? fx.cwd : 'a folder known only at run time';
-  fx.emit(outside === undefined ? { kind: 'nested_claude', flags, program: site.program } : { kind: 'nested_claude', flags, program: site.program, outside });
+  // As another user (`sudo claude`, `su ci -c claude`), it reads that user's settings, not the ones holding gobby's hooks.
+  const asUser = fx.otherUser;
+  const started = outside === undefined ? { kind: 'nested_claude' as const, flags, program: site.program } : { kind: 'nested_claude' as const, flags, program: site.program, outside };
+  fx.emit(asUser === undefined ? started : { ...started, asUser });
   // `claude mcp add NAME [--] COMMAND ARGS…`: every later session starts that command; it is judged now, as `at` is.
   if (mcp && site.args[1]?.value === 'add') {
     const rest = site.args.slice(2);

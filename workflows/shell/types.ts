@@ -65,7 +65,8 @@ export type ShellEffect =
    * `a folder known only at run time`): it loads that folder's project settings, not this project's.
    * `config`: `claude config set|add|remove|unset …` changes Claude Code's settings instead.
    */
-  | { readonly kind: 'nested_claude'; readonly flags: string[]; readonly program: string; readonly outside?: string; readonly config?: string };
+  /** `outside`: started in a folder outside the project; `config`: settings it changes; `asUser`: the prefix that runs it as another user. */
+  | { readonly kind: 'nested_claude'; readonly flags: string[]; readonly program: string; readonly outside?: string; readonly config?: string; readonly asUser?: string };
 
 export type ShellEffectKind = ShellEffect['kind'];
 
