@@ -12,6 +12,17 @@ export function overrideDenial(command: string): GuardDenial {
   };
 }
 
+/** An override written into a file that runs later, outside the session (`~/.bashrc`, a git hook, a service). */
+export function overrideLaterDenial(command: string, file: string): GuardDenial {
+  return {
+    kind: 'override',
+    reason:
+      `gobby: this writes \`${command}\` into ${file}, which runs later outside this session; gobby's overrides are the user's to run, now or later. ` +
+      'If you believe the workflow is in the wrong phase, say so and ask the user to run the command.',
+    because: 'guard: human-only override',
+  };
+}
+
 export function daemonNetworkDenial(what: string, target: string): GuardDenial {
   return {
     kind: 'daemon-network',

@@ -8,8 +8,9 @@
 // Path and glob matching is in ground-paths.ts, the checks that read argv in
 // ground-invocations.ts, and the wording of each refusal in ground-denials.ts.
 import type { EngineEvent } from './events.js';
-import { daemonNetworkDenial, daemonProcessDenial, filesNamedByDataDenial, opaqueCodeNamingGround, overrideDenial, protectedFileDenial, secretDenial, secretInTreeDenial } from './ground-denials.js';
+import { daemonNetworkDenial, daemonProcessDenial, filesNamedByDataDenial, opaqueCodeNamingGround, overrideDenial, overrideLaterDenial, protectedFileDenial, secretDenial, secretInTreeDenial } from './ground-denials.js';
 import { linkToGround, overrideCommandOf, runTimePathFromGround, sweepsUntrackedGround, unknownProgramGivenGround } from './ground-invocations.js';
+import { runsLater } from './runs-later.js';
 import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, namesByGlob, treeHolds, treeReaches } from './ground-paths.js';
 import { DIRECTORY_BUILTINS, type PathRef, type ShellAnalysis, type ShellEffect, type ShellInvocation } from './shell/index.js';
 import { resolveAgainst } from './shell/paths.js';
@@ -160,11 +161,35 @@ export function checkProtectedGround(event: EngineEvent, ground: ProtectedGround
       if ((FILE_CHANGING_TOOLS.has(tool) || /^mcp__/.test(tool)) && isProtected(path, ground)) {
         return protectedFileDenial(path, tool);
       }
+      if (FILE_CHANGING_TOOLS.has(tool) && ground.home !== undefined && runsLater(path, ground.home)) {
+        const override = writtenTexts(event.toolInput).flatMap((text) => [text, text.replace(/['"\\]/g, '')]).map(overrideWords).find((found) => found !== null);
+        if (override) return overrideLaterDenial(override, path);
+      }
       // An MCP tool that moves or deletes a folder above gobby's files takes them with it (`move_file {source: '.claude'}`).
       if (mcpToolWords(tool)?.some((word) => MCP_REMOVING_WORDS.has(word)) && holdsProtected(path, ground)) return protectedFileDenial(path, tool);
     }
   }
   return null;
+}
+
+/**
+ * `echo 'gobby workflow reset …' >> ~/.bashrc`, a git hook, a user service: an override written
+ * where it runs later, outside the session, where the daemon cannot tell it from the user's own.
+ * The command's text holds what it writes (echo, printf, a here-document, `sed -i 'a …'`).
+ */
+function overrideWrittenToRunLater(command: string, shell: ShellAnalysis, ground: ProtectedGround): GuardDenial | null {
+  if (ground.home === undefined) return null;
+  const home = ground.home;
+  let file: string | undefined;
+  for (const effect of shell.effects) {
+    const written = effect.kind === 'write' ? effect.path : effect.kind === 'copy' || effect.kind === 'move' ? effect.to : undefined;
+    if (written !== undefined && runsLater(written.path, home)) file = written.path;
+  }
+  if (file === undefined) return null;
+  // Also with quotes and backslashes taken out, as the shell that runs the file will (`gob''by`, `gobby work\flow`).
+  const texts = [command, command.replace(/['"\\]/g, ''), ...shell.invocations.map((invocation) => invocation.args.join(' '))];
+  const override = texts.map(overrideWords).find((found) => found !== null);
+  return override ? overrideLaterDenial(override, file) : null;
 }
 
 /** The host and port of a URL, the port defaulted from its scheme; undefined when it is not a URL. */
@@ -232,6 +257,8 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
     }
   }
   if (globbed) return opaqueCodeNamingGround(globbed);
+  const later = overrideWrittenToRunLater(command, shell, ground);
+  if (later) return later;
   for (const effect of shell.effects) {
     // The path as written, then the real path behind a symbolic link on the way (read by the daemon).
     const real = realPaths && realPaths.size > 0 ? throughLinks(effect, realPaths) : effect;
@@ -663,15 +690,29 @@ function isPublicName(host: string): boolean {
  * Linear in the command's length: each segment is searched once for the program and once,
  * after it, for the override's words.
  */
+/** The text a file tool writes: Write's content, Edit's new string, MultiEdit's, a notebook cell's source. */
+function writtenTexts(input: Readonly<Record<string, unknown>>): string[] {
+  const texts = [input['content'], input['new_string'], input['new_source']].filter((text): text is string => typeof text === 'string');
+  const edits = input['edits'];
+  if (Array.isArray(edits)) for (const edit of edits) if (typeof (edit as { new_string?: unknown })?.new_string === 'string') texts.push((edit as { new_string: string }).new_string);
+  return texts;
+}
+
 export function findOverrideCommand(command: string): string | null {
-  for (const segment of command.split(SHELL_SEGMENT_SEPARATOR)) {
+  const words = overrideWords(command);
+  return words === null ? null : overrideDenial(words).reason;
+}
+
+/** The override's words in `text` (`gobby workflow reset`), shortened for a reason; null when it has none. */
+function overrideWords(text: string): string | null {
+  for (const segment of text.split(SHELL_SEGMENT_SEPARATOR)) {
     const program = GOBBY_PROGRAM.exec(segment);
     if (!program) continue;
     const rest = segment.slice(program.index + program[0].length);
     const words = OVERRIDE_WORDS.exec(rest);
     if (!words) continue;
     const matched = segment.slice(program.index, program.index + program[0].length + words.index + words[0].length).trim();
-    return overrideDenial(matched.length > QUOTED_COMMAND_LIMIT ? `…${matched.slice(-QUOTED_COMMAND_LIMIT)}` : matched).reason;
+    return matched.length > QUOTED_COMMAND_LIMIT ? `…${matched.slice(-QUOTED_COMMAND_LIMIT)}` : matched;
   }
   return null;
 }
