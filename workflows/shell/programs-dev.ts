@@ -3,7 +3,7 @@
 // run code gobby cannot see but can name, so they are `exec` of that name (see docs/shell-effects.md).
 import { hasOption, negated, optionValues, parseArgv, type OptionSpec } from './argv.js';
 import { PACKAGE_RUNNER, PROJECT_RUNNER } from './programs-code.js';
-import { entries, everythingBelow, loadsForeignCode, onlyAsksVersion, operandsOf, readsOperands, runsTests, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, everythingBelow, filesNamedByData, loadsForeignCode, onlyAsksVersion, operandsOf, readsOperands, runsTests, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { baseName, isWithin } from './paths.js';
 import { anyDepth } from './find-expression.js';
 import type { PathRef } from './types.js';
@@ -204,6 +204,8 @@ const git: ProgramHandler = (site, fx) => {
       else if (rest[j + 1]) here.write('git', rest[++j]!);
     }
     if (sub === 'diff' && rest.some((arg) => arg.value === '--ext-diff')) fx.opaque('git diff --ext-diff runs the configured diff program', 'git');
+    // Outside a repository's index, `git diff --no-index A B` and `git grep --no-index` read the files and folders they name (or, for grep, the working directory).
+    if ((sub === 'diff' || sub === 'grep') && rest.some((arg) => arg.value === '--no-index')) readsWithoutIndex(sub, rest, here);
     fx.emit({ kind: 'git', subcommand: sub, changesFiles: false, program: 'git' });
     return;
   }
@@ -266,10 +268,10 @@ function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffec
     case 'checkout':
     case 'restore':
       for (const path of paths) writePathspec(path, fx);
-      if (dashDash === -1 && sub === 'checkout') fx.write('git', everythingBelow(fx));
+      if (dashDash === -1 && sub === 'checkout') fx.write('git', workTreeFiles(fx));
       return;
     case 'reset':
-      if (hasOption(parsed, '--hard', '--merge', '--keep')) fx.write('git', everythingBelow(fx));
+      if (hasOption(parsed, '--hard', '--merge', '--keep')) fx.write('git', workTreeFiles(fx));
       else if (dashDash !== -1) for (const path of paths) writePathspec(path, fx);
       return;
     case 'clean': {
@@ -296,9 +298,15 @@ function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffec
     }
     case 'checkout-index': {
       // The files it names are rewritten from the index (`-a`: every tracked file).
-      const named = operandsOf(parseArgv(rest, { long: ['prefix', 'stage'] }), { program: 'git', args: rest, stdinArgs: false });
-      if (named.length > 0 && !rest.some((arg) => /^-[a-z]*a|^--all$/.test(arg.value))) for (const path of named) writePathspec(path, fx);
-      else fx.write('git', everythingBelow(fx));
+      const own = parseArgv(rest, { long: ['prefix', 'stage'] });
+      const named = operandsOf(own, { program: 'git', args: rest, stdinArgs: false });
+      // `--prefix=DIR/` writes each file at DIR/<its path>, wherever DIR is (`--prefix=x-` makes `x-<path>` beside it).
+      const prefix = optionValues(own, '--prefix')[0];
+      if (prefix !== undefined) {
+        const folder = prefix.value.endsWith('/') ? prefix.value : prefix.value.slice(0, prefix.value.lastIndexOf('/') + 1) || '.';
+        fx.write('git', filesNamedByData(fx, { ...prefix, value: folder }));
+      } else if (named.length > 0 && !rest.some((arg) => /^-[a-z]*a|^--all$/.test(arg.value))) for (const path of named) writePathspec(path, fx);
+      else fx.write('git', workTreeFiles(fx));
       return;
     }
     case 'clone': {
@@ -327,7 +335,7 @@ function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffec
     case 'sparse-checkout':
     case 'submodule':
     case 'read-tree':
-      if (!(sub === 'apply' && hasOption(parsed, '--cached'))) fx.write('git', everythingBelow(fx));
+      if (!(sub === 'apply' && hasOption(parsed, '--cached'))) fx.write('git', workTreeFiles(fx));
       return;
     case 'merge-file':
       // The merge is written into the first file, unless printed.
@@ -809,6 +817,25 @@ const cmake: ProgramHandler = (site, fx) => {
   loadsForeignCode(fx, 'cmake', 'cmake', site.args.filter((arg, i) => i !== at + 1 || at === -1).filter((arg) => arg !== glued));
   fx.write('cmake', everythingBelow(fx, folder));
 };
+
+/**
+ * What a checkout, a reset or an apply rewrites: the work tree's files. In the project that is the
+ * project's own history (ordinary work); a work tree elsewhere (`git --work-tree=~ checkout -f`, a
+ * dotfiles repository in the home) gets whatever names the repository holds.
+ */
+function workTreeFiles(fx: ShellEffects): PathRef {
+  return fx.cwdKnown && isWithin(fx.cwd, fx.projectRoot) ? everythingBelow(fx) : filesNamedByData(fx);
+}
+
+/** The paths of `git diff --no-index` (its two operands) or `git grep --no-index` (after the pattern, or after `--`), read as trees. */
+function readsWithoutIndex(sub: string, rest: readonly Arg[], fx: ShellEffects): void {
+  const dashDash = rest.findIndex((arg) => arg.value === '--');
+  const words = rest.filter((arg, i) => (dashDash === -1 || i !== dashDash) && (arg.dynamic || !arg.value.startsWith('-') || (dashDash !== -1 && i > dashDash)));
+  const patternGiven = rest.some((arg) => /^(?:-e|--regexp|-f|--file)(?:=|$)/.test(arg.value));
+  const paths = dashDash !== -1 ? rest.slice(dashDash + 1) : sub === 'grep' && !patternGiven ? words.slice(1) : words;
+  if (sub === 'grep' && paths.length === 0) fx.readTree('git', { path: fx.cwd, dynamic: !fx.cwdKnown });
+  for (const path of paths) fx.readTree('git', path);
+}
 
 const KUBECTL_READS = new Set(['get', 'describe', 'logs', 'top', 'explain', 'version', 'api-resources', 'api-versions', 'cluster-info', 'events', 'auth', 'diff']);
 const kubectl: ProgramHandler = (site, fx) => {

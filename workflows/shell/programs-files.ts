@@ -61,7 +61,6 @@ const READERS: readonly (readonly [readonly string[], OptionSpec, number, ('cwd'
   [['cut'], { short: 'bcdf', long: ['bytes', 'characters', 'delimiter', 'fields', 'output-delimiter'] }, 0],
   [['paste'], { short: 'd', long: ['delimiters'] }, 0],
   [['join'], { short: '12jtoe', long: [] }, 0],
-  [['diff', 'diff3', 'colordiff'], { short: 'UCLIFxXD', long: ['unified', 'context', 'label', 'ignore-matching-lines', 'show-function-line', 'exclude', 'exclude-from', 'from-file', 'to-file', 'tabsize', 'line-format', 'horizon-lines', 'ifdef', 'color', 'palette'] }, 0],
   [['od', 'hexdump', 'hd'], { short: 'AtjNwnsef', long: ['address-radix', 'format', 'skip-bytes', 'read-bytes', 'width'] }, 0],
   [['strings'], { short: 'ntTe', long: ['bytes', 'radix', 'encoding', 'target'] }, 0],
   // Object-file inspectors print what a binary holds; none runs it (ldd would, so it is not here).
@@ -233,11 +232,13 @@ const cpLike = (kind: 'copy' | 'move', spec: OptionSpec = CP_OPTIONS): ProgramHa
   const operands = operandsOf(parsed, site);
   const destination = target ?? operands.pop();
   if (!destination) return;
-  // `cp -rT x dest` (no target directory): dest becomes a copy of x, so x's contents land in dest whatever they are named.
-  const intoItself = target === undefined && hasOption(parsed, '-T', '--no-target-directory') && hasOption(parsed, '-r', '-R', '-a', '--recursive', '--archive');
+  // `cp -rT x dest` (no target directory, however shortened): dest becomes a copy of x, so x's contents land in dest whatever they are named.
+  const intoItself = target === undefined && (hasOption(parsed, '-T') || site.args.some((arg) => arg.value.length > 5 && '--no-target-directory'.startsWith(arg.value))) && hasOption(parsed, '-r', '-R', '-a', '--recursive', '--archive');
+  // `--parents`: each source lands under its own path below dest (`cp --parents .claude/settings.json ~/app`).
+  const keepsPaths = site.args.some((arg) => arg.value === '--parents');
   for (const source of operands) {
-    // `cp -r dir/. dest` copies what is in dir, whatever it is named, into dest.
-    if (kind === 'copy') fx.copy(site.program, source, source.value.endsWith('/.') || intoItself ? filesNamedByData(fx, destination) : destination);
+    // `cp -r dir/. dest` (also `dir/./`, `dir/sub/..`) copies what is in dir, whatever it is named, into dest.
+    if (kind === 'copy') fx.copy(site.program, source, namesItsContents(source) || intoItself || keepsPaths ? filesNamedByData(fx, destination) : destination);
     else fx.move(site.program, source, destination);
   }
   // `-b`/`--backup` keeps what the destination held under its name plus a suffix (`-S .json` turns
@@ -258,10 +259,20 @@ const ln: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { short: 'tS', long: ['target-directory', 'suffix', 'backup'] });
   const target = optionValues(parsed, '-t', '--target-directory')[0];
   const operands = operandsOf(parsed, site);
-  if (target) fx.write('ln', target);
-  else if (operands.length === 1) fx.write('ln', { value: baseName(operands[0]!.value), dynamic: operands[0]!.dynamic, unknownAt: operands[0]!.unknownAt });
-  else if (operands.length > 1) fx.write('ln', operands[operands.length - 1]!);
+  const place = target ?? (operands.length > 1 ? operands[operands.length - 1]! : undefined);
   const files = target || operands.length === 1 ? operands : operands.slice(0, -1);
+  if (operands.length === 1 && !target) fx.write('ln', { value: baseName(operands[0]!.value), dynamic: operands[0]!.dynamic, unknownAt: operands[0]!.unknownAt });
+  if (place !== undefined) {
+    // Into a folder (`-t DIR`, or a last operand that is one: `ln -sf x/settings.json ~/.claude/`) each link takes its source's name.
+    if (!target) fx.write('ln', place);
+    if (!place.dynamic) for (const file of files) fx.write('ln', { ...place, value: `${place.value.replace(/\/+$/, '')}/${baseName(file.value.replace(/\/+$/, ''))}` });
+    // `-b -S .json`: what the destination held is kept under its name plus the suffix.
+    if (hasOption(parsed, '-b', '--backup') || site.args.some((arg) => arg.value.startsWith('--backup='))) {
+      const suffix = optionValues(parsed, '-S', '--suffix')[0]?.value ?? '~';
+      if (!target) fx.write('ln', backupOf(place, suffix, fx));
+      for (const file of files) fx.write('ln', backupOf({ ...place, value: `${place.value.replace(/\/+$/, '')}/${baseName(file.value)}` }, suffix, fx));
+    }
+  }
   if (!hasOption(parsed, '-s', '--symbolic')) writesThroughHardLinks(fx, site.program, files);
   else writesThroughNewSymlinks(fx, files, target ?? (operands.length > 1 ? operands[operands.length - 1] : undefined));
 };
@@ -332,6 +343,18 @@ const changeAttributes: ProgramHandler = (site, fx) => {
     fx.write(site.program, file);
     if (recursive || mayBeFolder(file)) fx.write(site.program, everythingBelow(fx, file));
   }
+};
+
+const DIFF_OPTIONS: OptionSpec = { short: 'UCLIFxXD', long: ['unified', 'context', 'label', 'ignore-matching-lines', 'show-function-line', 'exclude', 'exclude-from', 'from-file', 'to-file', 'tabsize', 'line-format', 'horizon-lines', 'ifdef', 'color', 'palette'] };
+const readsDiffOperands = readsOperands(DIFF_OPTIONS);
+
+/**
+ * diff reads its operands, and a folder's files too (`diff -rN ~/.gobby /tmp/empty` prints every
+ * file below it; without `-r`, the files directly in it): an operand that may be a folder is read as a tree.
+ */
+const diff: ProgramHandler = (site, fx) => {
+  readsDiffOperands(site, fx);
+  for (const file of parseArgv(site.args, DIFF_OPTIONS).operands) if (file.value !== '-' && mayBeFolder(file)) fx.readTree(site.program, file);
 };
 
 /** A path whose last name has no extension: `src`, `.claude`, `..`, `~`, `$DIR` (not `run.sh`, `a.ts`). */
@@ -437,7 +460,12 @@ const tar: ProgramHandler = (site, fx) => {
   if (hasOption(parsed, '-x', '--extract', '--get')) {
     for (const archive of archives) fx.read('tar', archive);
     // -O (--to-stdout) prints the members instead of writing them.
-    if (!hasOption(parsed, '-O', '--to-stdout')) unpackMembers('tar', members, here, hasOption(parsed, '-T', '--files-from'));
+    // `-P` keeps absolute and `..` names: the archive may write anywhere. Options that rename members
+    // (`--strip-components`, `--transform`, bsdtar's `-s`, unanchored names) leave the names to the archive.
+    const renames = hasOption(parsed, '-T', '--files-from', '--no-anchored', '--wildcards-match-slash') || site.args.some((arg) => /^--(?:strip-components|transform|xform)(?:=|$)|^-s$/.test(arg.value));
+    if (hasOption(parsed, '-O', '--to-stdout')) return;
+    if (hasOption(parsed, '-P', '--absolute-names')) here.write('tar', filesNamedByData(here, literalArg('/')));
+    unpackMembers('tar', members, here, renames);
   } else if (hasOption(parsed, '-c', '--create', '-r', '--append', '-u', '--update', '-A', '--catenate', '--concatenate', '--delete')) {
     for (const archive of archives) fx.write('tar', archive);
     for (const member of members) here.readTree('tar', member);
@@ -452,11 +480,19 @@ const unzip: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { short: 'dxP', long: [] });
   const operands = operandsOf(parsed, site);
   if (operands[0]) fx.read('unzip', operands[0]);
-  if (hasOption(parsed, '-l', '-v', '-t', '-Z', '-p', '-z')) return;
+  if (hasOption(parsed, '-l', '-v', '-t', '-Z', '-p', '-z', '-c')) return;
   const directory = optionValues(parsed, '-d')[0];
   const here = directory ? fx.at(directory) : fx;
-  unpackMembers('unzip', operands.slice(1), here, hasOption(parsed, '-x'));
+  // `-:` keeps `../` in member names: the archive may write anywhere; `-j` drops the archive's folders.
+  if (site.args.some((arg) => !arg.dynamic && /^-[a-zA-Z]*:/.test(arg.value))) here.write('unzip', filesNamedByData(here, literalArg('/')));
+  if (hasOption(parsed, '-j')) here.write('unzip', everythingBelow(here));
+  else unpackMembers('unzip', operands.slice(1), here, hasOption(parsed, '-x'));
 };
+
+/** A source that stands for its folder's contents: it ends in `.` or `..` as a last name (`x/.`, `x/./`, `x/sub/..`, `.`). */
+function namesItsContents(source: Arg): boolean {
+  return /(?:^|\/)\.\.?\/*$/.test(source.value);
+}
 
 /**
  * What unpacking writes: each member named (`tar -xf a.tar src/`: `src` and everything below it),
@@ -579,7 +615,7 @@ const jar: ProgramHandler = (site, fx) => {
   const mode = site.args[0]?.value.replace(/^-/, '') ?? '';
   const archive = mode.includes('f') ? site.args[1] : undefined;
   if (/^[tx]/.test(mode) && archive) fx.read('jar', archive);
-  if (mode.startsWith('x')) fx.write('jar', filesNamedByData(fx));
+  if (mode.startsWith('x')) unpackMembers('jar', archive ? site.args.slice(2) : site.args.slice(1), fx, false);
   else if (/^[cu]/.test(mode)) fx.write('jar', archive ?? literalArg('(the archive on stdout)'));
   else if (!mode.startsWith('t')) fx.unknown(`jar ${mode}`.trim());
 };
@@ -593,12 +629,15 @@ const sevenZip: ProgramHandler = (site, fx) => {
   const output = site.args.find((arg) => arg.value.startsWith('-o') && arg.value.length > 2);
   const mode = command?.dynamic ? '' : (command?.value ?? '');
   if (archive !== undefined && archive.value !== '-si') fx.read(site.program, archive);
-  if (mode === 'x' || mode === 'e') {
+  if ((mode === 'x' || mode === 'e') && !site.args.some((arg) => arg.value === '-so')) {
     const here = output === undefined ? fx : fx.at({ ...output, value: output.value.slice(2), unknownAt: output.unknownAt === -1 ? -1 : Math.max(0, output.unknownAt - 2) });
-    here.write(site.program, filesNamedByData(here));
+    // `-spf`: full paths as stored, anywhere; `e` puts every member directly in the folder (no folders of the archive's).
+    if (site.args.some((arg) => arg.value.startsWith('-spf'))) here.write(site.program, filesNamedByData(here, literalArg('/')));
+    else here.write(site.program, mode === 'e' ? everythingBelow(here) : filesNamedByData(here));
   } else if (['a', 'u', 'd', 'rn'].includes(mode) && archive !== undefined) {
     fx.write(site.program, archive);
-    if (mode === 'a' || mode === 'u') for (const file of files) fx.readTree(site.program, file);
+    // With no files named, it adds everything in the working directory.
+    if (mode === 'a' || mode === 'u') for (const file of files.length > 0 ? files : [literalArg('.')]) fx.readTree(site.program, file);
   } else if (!['l', 't', 'h', 'i', 'b'].includes(mode)) fx.unknown(`${site.program} ${mode}`.trim());
 };
 
@@ -616,13 +655,15 @@ const cpio: ProgramHandler = (site, fx) => {
   const listOnly = hasOption(parsed, '-t', '--list');
   if (hasOption(parsed, '-i', '--extract') || listOnly) {
     if (archive) fx.read('cpio', archive);
-    if (!listOnly && !hasOption(parsed, '--to-stdout')) here.write('cpio', filesNamedByData(here));
+    if (!listOnly && !hasOption(parsed, '--to-stdout')) here.write('cpio', filesNamedByData(here, hasOption(parsed, '--no-absolute-filenames') ? undefined : literalArg('/')));
   } else if (hasOption(parsed, '-p', '--pass-through')) {
     const target = operandsOf(parsed, site)[0];
     if (target) here.write('cpio', filesNamedByData(here, target));
     else fx.unknown('cpio -p');
   } else if (hasOption(parsed, '-o', '--create')) {
     if (archive) fx.write('cpio', archive);
+    // The files it archives are named on its input, found at run time.
+    fx.read('cpio', { value: '(files named on the standard input)', dynamic: true, unknownAt: 0 });
   } else fx.unknown('cpio');
 };
 
@@ -815,9 +856,15 @@ const rsync: ProgramHandler = (site, fx) => {
   // The remote shell runs here: judged as the command it is (`-e 'ssh -o ProxyCommand=…'` runs local code).
   for (const shell of optionValues(parsed, '-e', '--rsh')) fx.runShellCode(shell, 'rsync', false);
   for (const path of optionValues(parsed, '--rsync-path')) fx.opaque(`rsync --rsync-path runs \`${path.value}\``, 'rsync');
+  // `-n`/`--dry-run` (also in a cluster, `-avn`) only lists what it would do; `--list-only` too.
+  if (site.args.some((arg) => !arg.dynamic && (/^--(?:dry-run|list-only)$/.test(arg.value) || /^-[a-zA-Z]*n[a-zA-Z]*$/.test(arg.value)))) return;
+  for (const file of optionValues(parsed, '--log-file', '--write-batch', '--only-write-batch')) fx.write('rsync', file);
+  for (const folder of optionValues(parsed, '--backup-dir', '--partial-dir', '--temp-dir')) fx.write('rsync', everythingBelow(fx, folder));
   const operands = operandsOf(parsed, site);
   const destination = operands.pop();
   if (!destination) return;
+  // `-R` keeps each source's path below the destination; `--files-from` takes the names from a list.
+  const keepsPaths = hasOption(parsed, '--files-from') || site.args.some((arg) => !arg.dynamic && (/^--relative$/.test(arg.value) || /^-[a-zA-Z]*R[a-zA-Z]*$/.test(arg.value)));
   const remote = (arg: Arg): string | undefined => /^(?:rsync:\/\/([^/]+)|(?:[^@/:]+@)?([^/:]+):)/.exec(arg.value)?.slice(1).find(Boolean);
   const host = remote(destination);
   for (const source of operands) {
@@ -828,7 +875,8 @@ const rsync: ProgramHandler = (site, fx) => {
   if (host) fx.network('rsync', host);
   else {
     // A source ending in `/` is copied as its contents (`rsync -a tmpl/ .claude/`), whatever they are named.
-    for (const source of operands) if (!remote(source)) fx.copy('rsync', source, /\/\.?$/.test(source.value) ? filesNamedByData(fx, destination) : destination);
+    for (const source of operands) if (!remote(source)) fx.copy('rsync', source, keepsPaths || /\/\.?$/.test(source.value) || namesItsContents(source) ? filesNamedByData(fx, destination) : destination);
+    if (keepsPaths && operands.length === 0) fx.write('rsync', filesNamedByData(fx, destination));
     if (operands.some((source) => remote(source))) fx.write('rsync', filesNamedByData(fx, destination));
     // --delete removes from the destination whatever the source lacks: any name below it, dot names included.
     if (hasOption(parsed, '--delete', '--delete-before', '--delete-after', '--delete-during', '--delete-excluded', '--del')) {
@@ -989,6 +1037,7 @@ export const FILE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['mktemp', { handle: mktemp }],
   ['history', { handle: history }],
   ['jar', { handle: jar }],
+  ...entries(diff, 'diff', 'diff3', 'colordiff'),
   ...entries(sevenZip, '7z', '7za', '7zr', '7zz'),
   ['cpio', { handle: cpio }],
   ['pax', { handle: pax }],
