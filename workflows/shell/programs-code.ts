@@ -2,7 +2,7 @@
 // interpreters (inline code, a script file or stdin is opaque), and the prefixes that run the
 // command after them (env, sudo, timeout, xargs…), which are peeled so the real program is judged.
 import { hasOption, optionValues, parseArgv, type OptionSpec, type ParsedArgv } from './argv.js';
-import { entries, everythingBelow, guardedProgramOf, nodeOptionsLoadOutside, onlyAsksVersion, operandsOf, runsTests, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, everythingBelow, filesNamedByData, guardedProgramOf, nodeOptionsLoadOutside, onlyAsksVersion, operandsOf, runsTests, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { dirName, isSystemPath, isWithin } from './paths.js';
 import { literalArg, type Arg } from './words.js';
 
@@ -260,7 +260,28 @@ const PYTHON_MODULES_THAT_WRITE: Readonly<Record<string, (operands: readonly Arg
   compileall: (operands, fx, program) => {
     for (const dir of operands.length > 0 ? operands : [literalArg('.')]) fx.write(program, everythingBelow(fx, dir));
   },
+  // `-e ARCHIVE DIR` unpacks (the archive picks the names; tarfile keeps absolute ones on older pythons); `-c` creates, `-l`/`-t` list.
+  zipfile: (operands, fx, program) => unpackingModule(operands, fx, program, ['-e', '--extract']),
+  tarfile: (operands, fx, program) => unpackingModule(operands, fx, program, ['-e', '--extract']),
 };
+
+/** Modules whose handlers read their own options. */
+const OPTIONS_MATTER = new Set(['pydoc', 'zipfile', 'tarfile']);
+
+function unpackingModule(operands: readonly Arg[], fx: ShellEffects, program: string, extract: readonly string[]): void {
+  const at = operands.findIndex((arg) => extract.includes(arg.value));
+  if (at !== -1) {
+    const [archive, folder] = operands.slice(at + 1);
+    if (archive) fx.read(program, archive);
+    fx.write(program, filesNamedByData(fx, folder ?? literalArg('.')));
+    return;
+  }
+  const create = operands.findIndex((arg) => arg.value === '-c' || arg.value === '--create');
+  if (create === -1) return;
+  const [archive, ...files] = operands.slice(create + 1);
+  if (archive) fx.write(program, archive);
+  for (const file of files) fx.readTree(program, file);
+}
 
 const pythonInterpreter = interpreter({ inline: ['-c'], options: { short: 'cmWXQ' } });
 
@@ -343,7 +364,7 @@ const python: ProgramHandler = (site, fx) => {
     else if (['pip', 'pip3', 'ensurepip'].includes(module.value)) fx.run([literalArg('pip'), ...rest]);
     else if (PYTHON_TOOL_MODULES.has(module.value)) fx.run([literalArg(module.value), ...rest]);
     else if (['venv', 'virtualenv'].includes(module.value)) for (const dir of rest.filter((arg) => !arg.value.startsWith('-'))) fx.write(site.program, dir);
-    else if (PYTHON_MODULES_THAT_WRITE[module.value]) PYTHON_MODULES_THAT_WRITE[module.value]!(module.value === 'pydoc' ? rest : rest.filter((arg) => !arg.value.startsWith('-')), fx, site.program);
+    else if (PYTHON_MODULES_THAT_WRITE[module.value]) PYTHON_MODULES_THAT_WRITE[module.value]!(OPTIONS_MATTER.has(module.value) ? rest : rest.filter((arg) => !arg.value.startsWith('-')), fx, site.program);
     else if (module.value === 'sqlite3') fx.run([literalArg('sqlite3'), ...rest]);
     else if (PYTHON_READING_MODULES.has(module.value)) for (const file of rest.filter((arg) => !arg.value.startsWith('-'))) fx.read(site.program, file);
     else fx.unknown(`${site.program} -m ${module.value}`);
