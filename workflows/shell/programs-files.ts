@@ -233,12 +233,12 @@ const cpLike = (kind: 'copy' | 'move', spec: OptionSpec = CP_OPTIONS): ProgramHa
   const destination = target ?? operands.pop();
   if (!destination) return;
   // `cp -rT x dest` (no target directory, however shortened): dest becomes a copy of x, so x's contents land in dest whatever they are named.
-  const intoItself = target === undefined && (hasOption(parsed, '-T') || site.args.some((arg) => arg.value.length > 5 && '--no-target-directory'.startsWith(arg.value))) && hasOption(parsed, '-r', '-R', '-a', '--recursive', '--archive');
+  const intoItself = kind === 'copy' && target === undefined && hasOption(parsed, '-r', '-R', '-a', '--recursive', '--archive') && (hasOption(parsed, '-T') || site.args.some((arg) => arg.value.length > 5 && '--no-target-directory'.startsWith(arg.value)));
   // `--parents`: each source lands under its own path below dest (`cp --parents .claude/settings.json ~/app`).
-  const keepsPaths = site.args.some((arg) => arg.value === '--parents');
+  const contentsNamed = intoItself || (kind === 'copy' && hasOption(parsed, '--parents'));
   for (const source of operands) {
     // `cp -r dir/. dest` (also `dir/./`, `dir/sub/..`) copies what is in dir, whatever it is named, into dest.
-    if (kind === 'copy') fx.copy(site.program, source, namesItsContents(source) || intoItself || keepsPaths ? filesNamedByData(fx, destination) : destination);
+    if (kind === 'copy') fx.copy(site.program, source, contentsNamed || namesItsContents(source) ? filesNamedByData(fx, destination) : destination);
     else fx.move(site.program, source, destination);
   }
   // `-b`/`--backup` keeps what the destination held under its name plus a suffix (`-S .json` turns
@@ -346,15 +346,21 @@ const changeAttributes: ProgramHandler = (site, fx) => {
 };
 
 const DIFF_OPTIONS: OptionSpec = { short: 'UCLIFxXD', long: ['unified', 'context', 'label', 'ignore-matching-lines', 'show-function-line', 'exclude', 'exclude-from', 'from-file', 'to-file', 'tabsize', 'line-format', 'horizon-lines', 'ifdef', 'color', 'palette'] };
-const readsDiffOperands = readsOperands(DIFF_OPTIONS);
+const DIFF_READER_OPTIONS = withReaderOptions(DIFF_OPTIONS);
 
 /**
  * diff reads its operands, and a folder's files too (`diff -rN ~/.gobby /tmp/empty` prints every
  * file below it; without `-r`, the files directly in it): an operand that may be a folder is read as a tree.
  */
 const diff: ProgramHandler = (site, fx) => {
-  readsDiffOperands(site, fx);
-  for (const file of parseArgv(site.args, DIFF_OPTIONS).operands) if (file.value !== '-' && mayBeFolder(file)) fx.readTree(site.program, file);
+  const parsed = parseArgv(site.args, DIFF_READER_OPTIONS);
+  readerOptions(site, parsed, fx);
+  for (const file of operandsOf(parsed, site)) {
+    if (file.value === '-') continue;
+    fx.read(site.program, file);
+    // `<(ls a)` is a pipe (readTree would leave it too), and most operands are files with an extension.
+    if (file.unknownAt !== 0 && mayBeFolder(file)) fx.readTree(site.program, file);
+  }
 };
 
 /** A path whose last name has no extension: `src`, `.claude`, `..`, `~`, `$DIR` (not `run.sh`, `a.ts`). */
@@ -491,7 +497,8 @@ const unzip: ProgramHandler = (site, fx) => {
 
 /** A source that stands for its folder's contents: it ends in `.` or `..` as a last name (`x/.`, `x/./`, `x/sub/..`, `.`). */
 function namesItsContents(source: Arg): boolean {
-  return /(?:^|\/)\.\.?\/*$/.test(source.value);
+  const last = source.value.charCodeAt(source.value.length - 1);
+  return (last === 46 || last === 47) && /(?:^|\/)\.\.?\/*$/.test(source.value); // ends in `.` or `/`
 }
 
 /**
