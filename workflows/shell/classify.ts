@@ -197,7 +197,11 @@ function emitPathEffect(run: Run, kind: PathEffect['kind'], path: PathRef, progr
     run.pathEffects.set(path.path, seen);
   } else {
     // Every field of the path counts: `rg x ~; rg -uu x ~` reads dot names the first does not.
-    for (const effect of seen) if (effect.kind === kind && effect.program === program && samePath(effect.path, path)) return;
+    // (`except` by identity: two finds' lists are told apart at worst by recording both.)
+    for (const effect of seen) {
+      const known = effect.path;
+      if (effect.kind === kind && effect.program === program && known.dynamic === path.dynamic && known.unplaced === path.unplaced && known.skipsDotNames === path.skipsDotNames && known.namedByData === path.namedByData && known.except === path.except) return;
+    }
   }
   if (!spend(run, kind.length + path.path.length + (path.dynamic ? 4 : 5) + program.length + 4)) return;
   const effect: PathEffect = { kind, path, program };
