@@ -684,12 +684,6 @@ function isPublicName(host: string): boolean {
   return labels.length >= 2 && /^[a-z][a-z0-9-]*[a-z0-9]$/.test(top) && top !== 'localhost' && labels.every((label) => /^[a-z0-9-]+$/.test(label));
 }
 
-/**
- * A deny reason when the text of a shell command would run a human-only gobby command. Kept
- * for callers without a parsed command; the guard itself judges the parsed invocations.
- * Linear in the command's length: each segment is searched once for the program and once,
- * after it, for the override's words.
- */
 /** The text a file tool writes: Write's content, Edit's new string, MultiEdit's, a notebook cell's source. */
 function writtenTexts(input: Readonly<Record<string, unknown>>): string[] {
   const texts = [input['content'], input['new_string'], input['new_source']].filter((text): text is string => typeof text === 'string');
@@ -698,6 +692,12 @@ function writtenTexts(input: Readonly<Record<string, unknown>>): string[] {
   return texts;
 }
 
+/**
+ * A deny reason when the text of a shell command would run a human-only gobby command. Kept
+ * for callers without a parsed command; the guard itself judges the parsed invocations.
+ * Linear in the command's length: each segment is searched once for the program and once,
+ * after it, for the override's words.
+ */
 export function findOverrideCommand(command: string): string | null {
   const words = overrideWords(command);
   return words === null ? null : overrideDenial(words).reason;
