@@ -283,6 +283,7 @@ const BYPASS_ROWS: readonly Row[] = [
   row('rm -rf out$(expr 1 + 2 \\* 3 - 4 / 2) && rm -rf "$(npm root -g)/gobby"', ['delete /repo/out5', 'delete …/node_modules/gobby dyn'], "expr's arithmetic is known; the global packages' folder only by its end"),
   row('runuser -u ci -- rm -rf x && runuser ci -c "rm y"', ['delete /repo/x', 'delete /repo/y'], 'runuser -u runs its command itself'),
   row('python3 -m zipfile -e a.zip out && python3 -m tarfile -c b.tar src', ['read /repo/a.zip', 'write /repo/out/** dyn data', 'write /repo/b.tar', 'read /repo/src/** dyn']),
+  row('pip install --target vendor requests', ['install pip', 'write /repo/vendor/** dyn'], 'an install into a folder of the caller\'s choosing writes there'),
   row('cp -rT tmpl out', ['copy /repo/tmpl -> /repo/out/** dyn data'], '-T: out becomes a copy of tmpl'),
   row('7z x a.7z -oout && 7z a b.7z src', ['read /repo/a.7z', 'write /repo/out/** dyn data', 'read /repo/b.7z', 'write /repo/b.7z', 'read /repo/src/** dyn']),
   row('cpio -idm < a.cpio && find src | cpio -pdm /tmp/o', ['read /repo/a.cpio', 'write /** dyn data', 'read /repo/src', 'write /tmp/o/** dyn data']),

@@ -422,6 +422,8 @@ function manager(spec: ManagerSpec): ProgramHandler {
       case 'install':
       case 'install+test':
         here.emit({ kind: 'package_install', manager: site.program, program: site.program });
+        // Into a folder of the caller's choosing (`pip install --target DIR`, `--prefix`, `--root`; `npm --prefix DIR install`).
+        for (const folder of [...(directory ? [directory] : []), ...installFolders(rest)]) fx.write(site.program, everythingBelow(fx, folder));
         if (action === 'install+test') runsTests(here, site.program, `${site.program} test`, rest);
         return;
       case 'test':
@@ -817,6 +819,18 @@ const cmake: ProgramHandler = (site, fx) => {
   loadsForeignCode(fx, 'cmake', 'cmake', site.args.filter((arg, i) => i !== at + 1 || at === -1).filter((arg) => arg !== glued));
   fx.write('cmake', everythingBelow(fx, folder));
 };
+
+/** The folders an install's own options put packages in: `--target`/`-t`, `--prefix`, `--root`, `--install-dir`, `--modules-folder`. */
+function installFolders(rest: readonly Arg[]): Arg[] {
+  const folders: Arg[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const match = /^(?:--(?:target|prefix|root|install-dir|modules-folder|global-dir)|-t)(=|$)/.exec(rest[i]!.value);
+    if (match === null) continue;
+    const value = match[1] === '=' ? { ...rest[i]!, value: rest[i]!.value.slice(rest[i]!.value.indexOf('=') + 1) } : rest[i + 1];
+    if (value !== undefined) folders.push(value);
+  }
+  return folders;
+}
 
 /**
  * What a checkout, a reset or an apply rewrites: the work tree's files. In the project that is the
