@@ -162,7 +162,7 @@ export function checkProtectedGround(event: EngineEvent, ground: ProtectedGround
         return protectedFileDenial(path, tool);
       }
       if (FILE_CHANGING_TOOLS.has(tool) && ground.home !== undefined && runsLater(path, ground.home)) {
-        const override = writtenTexts(event.toolInput).flatMap((text) => [text, text.replace(/['"\\]/g, '')]).map(overrideWords).find((found) => found !== null);
+        const override = overrideInTextRunLater(writtenTexts(event.toolInput));
         if (override) return overrideLaterDenial(override, path);
       }
       // An MCP tool that moves or deletes a folder above gobby's files takes them with it (`move_file {source: '.claude'}`).
@@ -186,10 +186,17 @@ function overrideWrittenToRunLater(command: string, shell: ShellAnalysis, ground
     if (written !== undefined && runsLater(written.path, home)) file = written.path;
   }
   if (file === undefined) return null;
-  // Also with quotes and backslashes taken out, as the shell that runs the file will (`gob''by`, `gobby work\flow`).
-  const texts = [command, command.replace(/['"\\]/g, ''), ...shell.invocations.map((invocation) => invocation.args.join(' '))];
-  const override = texts.map(overrideWords).find((found) => found !== null);
+  const override = overrideInTextRunLater([command, ...shell.invocations.map((invocation) => invocation.args.join(' '))]);
   return override ? overrideLaterDenial(override, file) : null;
+}
+
+/** An override in text a shell will run later: as written, and with quotes and backslashes taken out as that shell will (`gob''by`, `gobby work\flow`). */
+function overrideInTextRunLater(texts: readonly string[]): string | null {
+  for (const text of texts) {
+    const found = overrideWords(text) ?? overrideWords(text.replace(/['"\\]/g, ''));
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 /** The host and port of a URL, the port defaulted from its scheme; undefined when it is not a URL. */

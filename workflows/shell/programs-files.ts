@@ -1,7 +1,7 @@
 // Programs that read or change files: the read-only tools a developer runs all day, and the
 // writers with their per-flag rules (which operand is the destination, which flag makes a
 // reader write: `sed -i`, `sort -o`, `tree -o`).
-import { hasOption, optionValues, parseArgv, type OptionSpec } from './argv.js';
+import { hasOption, optionValues, parseArgv, type OptionSpec, type ParsedArgv } from './argv.js';
 import { inspectAwkProgram } from './awk-program.js';
 import {
   deletesOperands,
@@ -15,6 +15,7 @@ import {
   readsOperands,
   withReaderOptions,
   writesOperands,
+  type CommandSite,
   type ProgramEntry,
   type ProgramHandler,
   type ShellEffects,
@@ -241,13 +242,9 @@ const cpLike = (kind: 'copy' | 'move', spec: OptionSpec = CP_OPTIONS): ProgramHa
     if (kind === 'copy') fx.copy(site.program, source, contentsNamed || namesItsContents(source) ? filesNamedByData(fx, destination) : destination);
     else fx.move(site.program, source, destination);
   }
-  // `-b`/`--backup` keeps what the destination held under its name plus a suffix (`-S .json` turns
-  // `settings` into `settings.json`; the default is `~`).
-  if (hasOption(parsed, '-b', '--backup') || site.args.some((arg) => arg.value.startsWith('--backup='))) {
-    const suffix = optionValues(parsed, '-S', '--suffix')[0]?.value ?? '~';
-    fx.write(site.program, backupOf(destination, suffix, fx));
-    for (const source of operands) fx.write(site.program, backupOf({ ...destination, value: `${destination.value}/${baseName(source.value)}` }, suffix, fx));
-  }
+  // `-b`/`--backup` keeps what the destination held under its name plus a suffix (`~` by default).
+  const suffix = backupSuffix(parsed, site);
+  if (suffix !== undefined) writeBackups(fx, site.program, destination, operands, suffix, true);
   if (kind === 'copy' && hasOption(parsed, '-l', '--link')) writesThroughHardLinks(fx, site.program, operands);
   // `cp -s` makes symbolic links (to absolute sources, or relative ones in the destination's folder).
   if (kind === 'copy' && hasOption(parsed, '-s', '--symbolic-link')) writesThroughNewSymlinks(fx, operands, destination);
@@ -265,17 +262,34 @@ const ln: ProgramHandler = (site, fx) => {
   if (place !== undefined) {
     // Into a folder (`-t DIR`, or a last operand that is one: `ln -sf x/settings.json ~/.claude/`) each link takes its source's name.
     if (!target) fx.write('ln', place);
-    if (!place.dynamic) for (const file of files) fx.write('ln', { ...place, value: `${place.value.replace(/\/+$/, '')}/${baseName(file.value.replace(/\/+$/, ''))}` });
+    if (!place.dynamic) for (const file of files) fx.write('ln', landedIn(place, file));
     // `-b -S .json`: what the destination held is kept under its name plus the suffix.
-    if (hasOption(parsed, '-b', '--backup') || site.args.some((arg) => arg.value.startsWith('--backup='))) {
-      const suffix = optionValues(parsed, '-S', '--suffix')[0]?.value ?? '~';
-      if (!target) fx.write('ln', backupOf(place, suffix, fx));
-      for (const file of files) fx.write('ln', backupOf({ ...place, value: `${place.value.replace(/\/+$/, '')}/${baseName(file.value)}` }, suffix, fx));
-    }
+    const suffix = backupSuffix(parsed, site);
+    if (suffix !== undefined) writeBackups(fx, 'ln', place, files, suffix, !target);
   }
   if (!hasOption(parsed, '-s', '--symbolic')) writesThroughHardLinks(fx, site.program, files);
-  else writesThroughNewSymlinks(fx, files, target ?? (operands.length > 1 ? operands[operands.length - 1] : undefined));
+  else writesThroughNewSymlinks(fx, files, place);
 };
+
+/** Where `source` lands in the folder `folder` under its own name. */
+function landedIn(folder: Arg, source: Arg): Arg {
+  return { ...folder, value: `${folder.value.replace(/\/+$/, '')}/${baseName(source.value.replace(/\/+$/, ''))}` };
+}
+
+/** `-b`/`--backup[=CONTROL]` (with `-S SUFFIX`): the suffix a replaced file's backup is named with; undefined without a backup. */
+function backupSuffix(parsed: ParsedArgv, site: CommandSite): string | undefined {
+  if (!hasOption(parsed, '-b', '--backup') && !site.args.some((arg) => arg.value.startsWith('--backup='))) return undefined;
+  return optionValues(parsed, '-S', '--suffix')[0]?.value ?? '~';
+}
+
+/**
+ * The backups of what a copy, move or link replaces: the destination itself (when it may be a file)
+ * and what each source replaces inside it when it is a folder (`-S .json` turns `settings` into `settings.json`).
+ */
+function writeBackups(fx: ShellEffects, program: string, destination: Arg, sources: readonly Arg[], suffix: string, destinationItself: boolean): void {
+  if (destinationItself) fx.write(program, backupOf(destination, suffix, fx));
+  for (const source of sources) fx.write(program, backupOf(landedIn(destination, source), suffix, fx));
+}
 
 /**
  * A symbolic link made now is not on disk yet when the daemon looks for links, so the shell
@@ -468,8 +482,8 @@ const tar: ProgramHandler = (site, fx) => {
     // -O (--to-stdout) prints the members instead of writing them.
     // `-P` keeps absolute and `..` names: the archive may write anywhere. Options that rename members
     // (`--strip-components`, `--transform`, bsdtar's `-s`, unanchored names) leave the names to the archive.
-    const renames = hasOption(parsed, '-T', '--files-from', '--no-anchored', '--wildcards-match-slash') || site.args.some((arg) => /^--(?:strip-components|transform|xform)(?:=|$)|^-s$/.test(arg.value));
     if (hasOption(parsed, '-O', '--to-stdout')) return;
+    const renames = hasOption(parsed, '-T', '--files-from', '--no-anchored', '--wildcards-match-slash') || site.args.some((arg) => /^--(?:strip-components|transform|xform)(?:=|$)|^-s$/.test(arg.value));
     if (hasOption(parsed, '-P', '--absolute-names')) here.write('tar', filesNamedByData(here, literalArg('/')));
     unpackMembers('tar', members, here, renames);
   } else if (hasOption(parsed, '-c', '--create', '-r', '--append', '-u', '--update', '-A', '--catenate', '--concatenate', '--delete')) {
@@ -882,7 +896,7 @@ const rsync: ProgramHandler = (site, fx) => {
   if (host) fx.network('rsync', host);
   else {
     // A source ending in `/` is copied as its contents (`rsync -a tmpl/ .claude/`), whatever they are named.
-    for (const source of operands) if (!remote(source)) fx.copy('rsync', source, keepsPaths || /\/\.?$/.test(source.value) || namesItsContents(source) ? filesNamedByData(fx, destination) : destination);
+    for (const source of operands) if (!remote(source)) fx.copy('rsync', source, keepsPaths || source.value.endsWith('/') || namesItsContents(source) ? filesNamedByData(fx, destination) : destination);
     if (keepsPaths && operands.length === 0) fx.write('rsync', filesNamedByData(fx, destination));
     if (operands.some((source) => remote(source))) fx.write('rsync', filesNamedByData(fx, destination));
     // --delete removes from the destination whatever the source lacks: any name below it, dot names included.
