@@ -77,6 +77,17 @@ export function protectedFileDenial(path: string, program: string): GuardDenial 
   };
 }
 
+export function becomesFolderDenial(folder: string, program: string): GuardDenial {
+  return {
+    kind: 'protected-file',
+    reason:
+      `gobby: \`${program}\` onto ${folder}, which does not exist, would make that folder a copy of (or a link to) the source, ` +
+      "and the Claude Code settings in it, which install gobby's hooks, would be the source's. " +
+      `Make the folder first (\`mkdir -p ${folder}\`) and copy into it by name (\`cp -r commands ${folder}/commands\`).`,
+    because: 'guard: protected file',
+  };
+}
+
 export function filesNamedByDataDenial(folder: string, program: string): GuardDenial {
   return {
     kind: 'protected-file',

@@ -8,7 +8,7 @@
 // Path and glob matching is in ground-paths.ts, the checks that read argv in
 // ground-invocations.ts, and the wording of each refusal in ground-denials.ts.
 import type { EngineEvent } from './events.js';
-import { daemonNetworkDenial, daemonProcessDenial, filesNamedByDataDenial, opaqueCodeNamingGround, overrideDenial, overrideLaterDenial, protectedFileDenial, secretDenial, secretInTreeDenial } from './ground-denials.js';
+import { becomesFolderDenial, daemonNetworkDenial, daemonProcessDenial, filesNamedByDataDenial, opaqueCodeNamingGround, overrideDenial, overrideLaterDenial, protectedFileDenial, secretDenial, secretInTreeDenial } from './ground-denials.js';
 import { linkToGround, overrideCommandOf, runTimePathFromGround, sweepsUntrackedGround, unknownProgramGivenGround } from './ground-invocations.js';
 import { runsLater } from './runs-later.js';
 import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, namesByGlob, treeHolds, treeReaches } from './ground-paths.js';
@@ -32,6 +32,11 @@ export interface ProtectedGround {
    * does to "everything in" one of them (`rsync --delete`, `find -delete`) reaches those files.
    */
   readonly protectedFolders?: readonly string[];
+  /**
+   * Those of the protected folders the daemon found on disk when the command came. A copy, move or
+   * symbolic link made onto one that does not exist becomes it; unknown counts as not existing.
+   */
+  readonly existingFolders?: readonly string[];
   /**
    * Files known to be in the protected folders: gobby's database, logs and token, the workflow
    * definitions the daemon has read. A pattern that reaches into every folder (`find . -name
@@ -644,12 +649,17 @@ function removes(path: PathRef, ground: ProtectedGround, program: string): Guard
 /**
  * A copy or move into a folder above a protected file lands there under the source's own name
  * (`cp -r /tmp/x/.claude .` replaces the project's `.claude`); into any other path, it is that path.
+ * Onto a folder that holds protected files among files of its own (`.claude`) that does not exist
+ * yet, it becomes that folder (ProtectedGround.existingFolders).
  * A name the shell expands (`cp /tmp/*.json .claude/`) lands as every name it may match, and a
  * name only known at run time (`cp "$f" .claude/`) may be any name in a folder of gobby's.
  */
 function lands(to: PathRef, from: PathRef, ground: ProtectedGround, program: string): GuardDenial | null {
   const direct = changes(to, ground, program);
-  if (direct || to.dynamic || !holdsProtected(to.path, ground)) return direct;
+  if (direct || to.dynamic) return direct;
+  // Onto a `.claude` that does not exist, a copy, move or symbolic link becomes it, settings and all.
+  if ((ground.protectedFolders ?? []).includes(to.path) && !(ground.existingFolders ?? []).includes(to.path)) return becomesFolderDenial(to.path, program);
+  if (!holdsProtected(to.path, ground)) return null;
   const name = from.path.slice(from.path.lastIndexOf('/') + 1);
   const landed = to.path === '/' ? `/${name}` : `${to.path}/${name}`;
   if (isGlob(name)) return globReaches(landed, ground, true) ? protectedFileDenial(landed, program) : null;

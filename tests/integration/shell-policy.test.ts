@@ -300,6 +300,23 @@ describe("gobby's own ground, in a phase that allows everything", () => {
     }
   });
 
+  it('refuses a copy, move or link that would become a .claude the project does not have yet, and lets it land in one that exists', async () => {
+    const claude = join(t.project, '.claude');
+    rmSync(claude, { recursive: true, force: true });
+    for (const command of ['cp -r /tmp/x .claude', 'mv /tmp/x .claude', 'ln -s /tmp/x .claude']) {
+      const { denied, reason } = await bash(command, fixSession);
+      expect(denied, `${command}: ${reason}`).toBe(true);
+      expect(reason).toContain(`${claude}, which does not exist`);
+    }
+    expect(t.auditRows(fixSession).filter((r) => r.event === 'tamper:protected-file').length).toBeGreaterThanOrEqual(3);
+    // The daemon looks again at every command: once the folder is there, the copy lands inside it as .claude/x.
+    mkdirSync(claude);
+    for (const command of ['cp -r /tmp/x .claude', 'mv /tmp/x .claude', 'ln -s /tmp/x .claude']) {
+      const { denied, reason } = await bash(command, fixSession);
+      expect(denied, `${command}: ${reason}`).toBe(false);
+    }
+  });
+
   it('judges an MCP tool that runs shell commands by its command, as Bash is judged', async () => {
     const refused: [string, Record<string, unknown>][] = [
       ['mcp__shell__run', { command: 'rm -rf .claude' }],

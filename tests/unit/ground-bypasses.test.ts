@@ -22,6 +22,8 @@ const ground: ProtectedGround = {
     '/usr/lib/node_modules/gobby',
   ],
   protectedFolders: [`${PROJECT}/.claude`, `${HOME}/.claude`],
+  // As the daemon finds them when a command copies onto one (daemon/real-paths.ts): both there.
+  existingFolders: [`${PROJECT}/.claude`, `${HOME}/.claude`],
   filesInside: [`${GOBBY_HOME}/gobby.db`, `${GOBBY_HOME}/logs/daemon.log`, `${PROJECT}/.gobby/workflows/review.yaml`],
   protectedNames: ['.claude/settings.json', '.claude/settings.local.json', '.gobby', 'GOBBY_HOME', GOBBY_HOME, 'managed-settings', 'disableAllHooks'],
   home: HOME,
@@ -30,10 +32,10 @@ const ground: ProtectedGround = {
   daemonProcess: { names: ['node'], commandLine: '/usr/bin/node --max-semi-space-size=4 --expose-gc --no-parallel-scavenge /opt/tools/gobby/dist/daemon/main.js' },
 };
 
-function verdict(command: string): TamperKind | 'allowed' {
+function verdict(command: string, on: ProtectedGround = ground): TamperKind | 'allowed' {
   const event = { name: 'PreToolUse', toolName: 'Bash', toolInput: { command } } as unknown as EngineEvent;
   const shell = analyzeShellCommand(command, { cwd: PROJECT, home: HOME, projectRoot: PROJECT, gobbyHome: GOBBY_HOME });
-  return checkProtectedGround(event, ground, shell)?.kind ?? 'allowed';
+  return checkProtectedGround(event, on, shell)?.kind ?? 'allowed';
 }
 
 describe("gobby's own ground, spelled another way", () => {
@@ -624,6 +626,35 @@ describe("gobby's own ground, spelled another way", () => {
     'cat /proc/cpuinfo /proc/self/status /proc/12345/status && cat /proc/$(pgrep -f vite)/status',
   ])('lets %j run', (command) => {
     expect(verdict(command)).toBe('allowed');
+  });
+});
+
+describe('a .claude folder that does not exist yet', () => {
+  // The project keeps gobby's hooks in the user's settings and has no .claude of its own: whatever
+  // is copied, moved or linked onto that name becomes the folder, settings file and all.
+  const absent: ProtectedGround = { ...ground, existingFolders: [`${HOME}/.claude`] };
+
+  it.each([
+    'cp -r /tmp/x .claude',
+    'cp -a /tmp/x ./.claude/',
+    'mv /tmp/x .claude',
+    'rsync -a /tmp/x .claude',
+    'ln -s /tmp/x .claude',
+    'ln -sfn /tmp/x "$PWD/.claude"',
+    'cd /tmp && cp -r x ~/app/.claude',
+  ])('refuses %j, which would make it', (command) => {
+    expect(verdict(command, absent)).toBe('protected-file');
+    // Where .claude exists, the same lands inside it under the source's name.
+    expect(verdict(command, ground)).toBe('allowed');
+  });
+
+  it.each(['git clone /tmp/x .claude', 'git clone https://example.com/u/.claude', 'git clone /tmp/x .claude/..', 'gh repo clone u/dotfiles .claude', 'gh repo clone u/.claude -- --depth 1'])('refuses %j whether or not it exists: a clone makes a folder of what the repository holds', (command) => {
+    expect(verdict(command, absent)).toBe('protected-file');
+    expect(verdict(command, ground)).toBe('protected-file');
+  });
+
+  it.each(['mkdir -p .claude && cp -r /tmp/commands .claude/commands', 'ln -s ~/shared/agents .claude/agents', 'git clone https://example.com/u/tools vendor/tools', 'gh repo clone u/tools vendor/tools', 'cp -r /tmp/x .claude-template'])('lets %j run', (command) => {
+    expect(verdict(command, absent)).toBe('allowed');
   });
 });
 

@@ -312,9 +312,10 @@ function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffec
     case 'clone': {
       // `--separate-git-dir DIR`: the repository itself is made there.
       for (const gitDir of optionValues(parsed, '--separate-git-dir')) fx.write('git', everythingBelow(fx, gitDir));
+      // A new folder holding whatever the repository holds: its files are named by the data.
       const [url, directory] = operands;
-      if (directory) fx.write('git', directory);
-      else if (url) fx.write('git', literalArg(baseName(url.value).replace(/\.git$/, '')));
+      if (directory) fx.write('git', filesNamedByData(fx, directory));
+      else if (url) fx.write('git', filesNamedByData(fx, literalArg(baseName(url.value).replace(/\.git$/, ''))));
       return;
     }
     case 'archive':
@@ -994,7 +995,12 @@ const gh: ProgramHandler = (site, fx) => {
   if (group === 'extension' && action === 'exec') fx.opaque('gh extension exec runs an extension', 'gh');
   if (group === 'alias' && action === 'set') fx.opaque('gh alias set defines a command that can run a shell', 'gh');
   fx.network(site.program, site.program === 'gh' ? 'github.com' : 'gitlab.com');
-  if ((group === 'pr' && action === 'checkout') || (group === 'repo' && (action === 'clone' || action === 'sync'))) fx.write(site.program, everythingBelow(fx));
+  if (group === 'repo' && action === 'clone') {
+    // `gh repo clone OWNER/REPO [DIR] [-- GITFLAGS]`: a new folder of whatever the repository holds, as `git clone`.
+    const [repository, directory] = site.args.slice(2).filter((arg, i, rest) => !arg.value.startsWith('-') && !rest.slice(0, i).some((before) => before.value === '--'));
+    if (directory) fx.write(site.program, filesNamedByData(fx, directory));
+    else if (repository) fx.write(site.program, filesNamedByData(fx, { ...repository, value: baseName(repository.value).replace(/\.git$/, '') }));
+  } else if ((group === 'pr' && action === 'checkout') || (group === 'repo' && action === 'sync')) fx.write(site.program, everythingBelow(fx));
 };
 
 /**

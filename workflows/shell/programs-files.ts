@@ -259,17 +259,27 @@ const ln: ProgramHandler = (site, fx) => {
   const place = target ?? (operands.length > 1 ? operands[operands.length - 1]! : undefined);
   const files = target || operands.length === 1 ? operands : operands.slice(0, -1);
   if (operands.length === 1 && !target) fx.write('ln', { value: baseName(operands[0]!.value), dynamic: operands[0]!.dynamic, unknownAt: operands[0]!.unknownAt });
+  const symbolic = hasOption(parsed, '-s', '--symbolic');
   if (place !== undefined) {
+    // `ln -s x DEST` where DEST does not exist makes DEST stand for x, a folder's files and all: as a copy of x would.
+    if (!target && symbolic && files.length === 1) fx.copy('ln', linkTarget(fx, files[0]!, place), place);
+    else if (!target) fx.write('ln', place);
     // Into a folder (`-t DIR`, or a last operand that is one: `ln -sf x/settings.json ~/.claude/`) each link takes its source's name.
-    if (!target) fx.write('ln', place);
     if (!place.dynamic) for (const file of files) fx.write('ln', landedIn(place, file));
     // `-b -S .json`: what the destination held is kept under its name plus the suffix.
     const suffix = backupSuffix(parsed, site);
     if (suffix !== undefined) writeBackups(fx, 'ln', place, files, suffix, !target);
   }
-  if (!hasOption(parsed, '-s', '--symbolic')) writesThroughHardLinks(fx, site.program, files);
+  if (!symbolic) writesThroughHardLinks(fx, site.program, files);
   else writesThroughNewSymlinks(fx, files, place);
 };
+
+/** What a symbolic link made at `link` points to: a relative target is read from the link's folder. */
+function linkTarget(fx: ShellEffects, target: Arg, link: Arg): PathRef {
+  if (target.dynamic || target.value.startsWith('/')) return fx.path(target);
+  const place = fx.path(link);
+  return { path: resolveAgainst(dirName(place.path), target.value), dynamic: place.dynamic };
+}
 
 /** Where `source` lands in the folder `folder` under its own name. */
 function landedIn(folder: Arg, source: Arg): Arg {
