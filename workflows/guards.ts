@@ -236,7 +236,7 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
     if (override) return { kind: 'override', reason: override, because: 'guard: human-only override' };
     const named = ground.protectedNames?.find((name) => texts.some((text) => text.includes(name)));
     if (named) return opaqueCodeNamingGround(named);
-    globbed = globInTextReachingGround(texts, shell.invocations[0]?.cwd, ground);
+    globbed = wordInTextReachingGround(texts, shell.invocations[0]?.cwd, ground);
     if (ground.daemonPort !== undefined && texts.some((text) => mentionsNumber(text, ground.daemonPort!))) {
       return daemonNetworkDenial('code gobby cannot see into', `port ${ground.daemonPort}`);
     }
@@ -321,23 +321,33 @@ function readsTheDaemonProcess(path: string, ground: ProtectedGround): boolean {
 }
 
 /**
- * A glob in the text of code gobby cannot see into that would name one of gobby's files or a
- * folder above them where the code runs (`concurrently 'rm -rf ~/.gob*'`, `nodemon --exec 'rm
- * .cla?de/settings*'`): the text, split at the shell's and most languages' separators, read as
- * paths from the command's folder (`~/` from the home).
+ * A word in the text of code gobby cannot see into that would name one of gobby's files or a
+ * folder above them where the code runs: a glob (`concurrently 'rm -rf ~/.gob*'`, `nodemon --exec
+ * 'rm .cla?de/settings*'`), or a folder that holds protected files among the user's, named as a
+ * whole (`shutil.rmtree('.claude')`, `os.rename('/tmp/x', '.claude')`; `.claude/commands/x.md`
+ * names only what is the user's). The text, split at the shell's and most languages' separators,
+ * is read as paths from the command's folder (`~/` from the home).
  */
-function globInTextReachingGround(texts: readonly string[], cwd: string | undefined, ground: ProtectedGround): string | undefined {
+function wordInTextReachingGround(texts: readonly string[], cwd: string | undefined, ground: ProtectedGround): string | undefined {
   if (cwd === undefined) return undefined;
+  const folders = ground.protectedFolders ?? [];
   for (const text of texts) {
     for (const token of text.split(/[\s'"`;|&()<>=,{}]+/)) {
-      if (!/[*?[]/.test(token) || !/[./]/.test(token) || token.length > MAX_GLOB_TOKEN) continue;
+      if (!/[./]/.test(token) || token.length > MAX_GLOB_TOKEN) continue;
+      const glob = /[*?[]/.test(token);
+      if (!glob && !folders.some((folder) => endsWithName(token.replace(/\/+$/, ''), folder.slice(folder.lastIndexOf('/') + 1)))) continue;
       const home = /^(?:~|\$HOME|\$\{HOME\})\//.exec(token);
       if (home && ground.home === undefined) continue;
       const path = home ? `${ground.home}/${token.slice(home[0].length)}` : resolveAgainst(cwd, token);
-      if (globReaches(path, ground, true)) return token;
+      if (glob ? globReaches(path, ground, true) : folders.includes(path)) return token;
     }
   }
   return undefined;
+}
+
+/** Whether `path`'s last name is `name` (`.claude`, `x/.claude`; not `my.claude`). */
+function endsWithName(path: string, name: string): boolean {
+  return path === name || path.endsWith(`/${name}`);
 }
 
 /** Longer words are not paths anyone writes; they are not tried as globs. */

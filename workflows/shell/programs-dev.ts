@@ -3,6 +3,7 @@
 // run code gobby cannot see but can name, so they are `exec` of that name (see docs/shell-effects.md).
 import { hasOption, negated, optionValues, parseArgv, type OptionSpec } from './argv.js';
 import { PACKAGE_RUNNER, PROJECT_RUNNER } from './programs-code.js';
+import { dpkgDeb } from './programs-files.js';
 import { entries, everythingBelow, filesNamedByData, loadsForeignCode, onlyAsksVersion, operandsOf, readsOperands, runsTests, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { baseName, isWithin } from './paths.js';
 import { anyDepth } from './find-expression.js';
@@ -808,6 +809,10 @@ const kustomize: ProgramHandler = (site, fx) => {
  */
 const cmake: ProgramHandler = (site, fx) => {
   if (onlyAsksVersion(site.args)) return;
+  if (site.args[0]?.value === '-E' && !site.args[0].dynamic) {
+    cmakeCommand(site.args.slice(1), fx);
+    return;
+  }
   const mode = site.args.find((arg) => arg.value === '-E' || arg.value === '-P' || arg.value === '--install');
   if (mode !== undefined || site.args.some((arg) => arg.dynamic)) {
     fx.unknown(`cmake ${mode?.value ?? ''}`.trim());
@@ -820,6 +825,86 @@ const cmake: ProgramHandler = (site, fx) => {
   loadsForeignCode(fx, 'cmake', 'cmake', site.args.filter((arg, i) => i !== at + 1 || at === -1).filter((arg) => arg !== glued));
   fx.write('cmake', everythingBelow(fx, folder));
 };
+
+/**
+ * `cmake -E COMMAND …`, CMake's portable file commands, judged as the programs they stand for
+ * (`copy` is `cp`, `copy_directory x d` is `cp -rT x d`: x's contents, whatever they are named,
+ * `create_symlink` is `ln -s`, `tar` is tar, `env` and `time` run their command, `chdir DIR`
+ * runs its command there). A command not listed is left to the phase, named.
+ */
+function cmakeCommand(args: readonly Arg[], fx: ShellEffects): void {
+  const [command, ...rest] = args;
+  const name = command === undefined || command.dynamic ? '' : command.value;
+  const as = (program: string, ...options: string[]): void => fx.run([literalArg(program), ...options.map(literalArg), ...rest]);
+  switch (name) {
+    case 'copy':
+    case 'copy_if_different':
+    case 'copy_if_newer':
+      as('cp');
+      return;
+    case 'copy_directory':
+    case 'copy_directory_if_different':
+    case 'copy_directory_if_newer': {
+      const destination = rest[rest.length - 1];
+      if (destination !== undefined) for (const folder of rest.slice(0, -1)) fx.run([literalArg('cp'), literalArg('-rT'), folder, destination]);
+      return;
+    }
+    case 'rename':
+      as('mv');
+      return;
+    case 'remove':
+    case 'rm':
+      as('rm');
+      return;
+    case 'remove_directory':
+      as('rm', '-rf');
+      return;
+    case 'make_directory':
+      as('mkdir', '-p');
+      return;
+    case 'touch':
+    case 'touch_nocreate':
+      as('touch');
+      return;
+    case 'create_symlink':
+      as('ln', '-s');
+      return;
+    case 'create_hardlink':
+      as('ln');
+      return;
+    case 'tar':
+    case 'cat':
+    case 'env':
+    case 'md5sum':
+    case 'sha1sum':
+    case 'sha224sum':
+    case 'sha256sum':
+    case 'sha384sum':
+    case 'sha512sum':
+      as(name);
+      return;
+    case 'compare_files':
+      as('cmp');
+      return;
+    case 'time':
+      if (rest.length > 0) fx.run(rest);
+      return;
+    case 'chdir':
+      if (rest.length > 1) fx.at(rest[0]!).run(rest.slice(1));
+      return;
+    case 'echo':
+    case 'echo_append':
+    case 'true':
+    case 'false':
+    case 'sleep':
+    case 'capabilities':
+    case 'environment':
+    case 'help':
+      return;
+    default:
+      fx.unknown(`cmake -E ${name}`.trim());
+  }
+}
 
 /** The folders an install's own options put packages in: `--target`/`-t`, `--prefix`, `--root`, `--install-dir`, `--modules-folder`. */
 function installFolders(rest: readonly Arg[]): Arg[] {
@@ -995,8 +1080,23 @@ const gh: ProgramHandler = (site, fx) => {
   if (group === 'extension' && action === 'exec') fx.opaque('gh extension exec runs an extension', 'gh');
   if (group === 'alias' && action === 'set') fx.opaque('gh alias set defines a command that can run a shell', 'gh');
   fx.network(site.program, site.program === 'gh' ? 'github.com' : 'gitlab.com');
-  if (group === 'repo' && action === 'clone') {
-    // `gh repo clone OWNER/REPO [DIR] [-- GITFLAGS]`: a new folder of whatever the repository holds, as `git clone`.
+  if ((group === 'release' || group === 'run') && action === 'download') {
+    // A release's assets land flat, named by the release (`-O FILE` names the one file); a run's
+    // artifacts are unpacked, folders and all, as they were uploaded.
+    const parsed = parseArgv(site.args.slice(2), { short: 'DOpnRA', long: ['dir', 'output', 'pattern', 'name', 'repo', 'archive'] });
+    const directory = optionValues(parsed, '-D', '--dir')[0];
+    const output = optionValues(parsed, '-O', '--output')[0];
+    if (output !== undefined) {
+      if (output.value !== '-') fx.write(site.program, output);
+    } else if (group === 'run') fx.write(site.program, filesNamedByData(fx, directory));
+    else {
+      const folder = directory === undefined ? { path: fx.cwd, dynamic: !fx.cwdKnown } : fx.path(directory);
+      fx.write(site.program, { path: `${folder.path === '/' ? '' : folder.path}/*`, dynamic: true });
+    }
+    return;
+  }
+  if ((group === 'repo' || group === 'gist') && action === 'clone') {
+    // `gh repo clone OWNER/REPO [DIR] [-- GITFLAGS]` (and a gist): a new folder of whatever the repository holds, as `git clone`.
     const [repository, directory] = site.args.slice(2).filter((arg, i, rest) => !arg.value.startsWith('-') && !rest.slice(0, i).some((before) => before.value === '--'));
     if (directory) fx.write(site.program, filesNamedByData(fx, directory));
     else if (repository) fx.write(site.program, filesNamedByData(fx, { ...repository, value: baseName(repository.value).replace(/\.git$/, '') }));
@@ -1146,8 +1246,14 @@ const packageQuery: ProgramHandler = (site, fx) => {
     return;
   }
   if (site.program === 'dpkg-query' || (first !== undefined && !first.dynamic && PACKAGE_QUERY.test(first.value))) return;
+  // `dpkg -x a.deb DIR`, `dpkg --build …`: dpkg hands its package-file actions to dpkg-deb.
+  if (site.program === 'dpkg' && site.args.some((arg) => !arg.dynamic && DPKG_DEB_ACTION.test(arg.value))) {
+    dpkgDeb(site, fx);
+    return;
+  }
   manager(SYSTEM_MANAGER)(site, fx);
 };
+const DPKG_DEB_ACTION = /^-(?:[xXRbeIf]|-(?:extract|vextract|raw-extract|build|control|info|field|ctrl-tarfile|fsys-tarfile))$/;
 const PACKAGE_QUERY = /^(?:-[lLsSpcI]|--(?:list|listfiles|status|search|print-avail|contents|info|get-selections|print-architecture|compare-versions)|-q[a-zA-Z]*|--query|--verify|-V[a-zA-Z]*)$/;
 
 export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [

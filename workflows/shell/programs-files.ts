@@ -520,7 +520,27 @@ const unzip: ProgramHandler = (site, fx) => {
 };
 
 /** A source that stands for its folder's contents: it ends in `.` or `..` as a last name (`x/.`, `x/./`, `x/sub/..`, `.`). */
-function namesItsContents(source: Arg): boolean {
+/**
+ * A remote folder copied in (`rsync -a host:logs .`, `scp -r host:logs .`): it lands under its own
+ * name (`./logs/**`, named by the data); its contents, whatever they are named, land in the
+ * destination itself when the copy names them (`host:logs/`, `host:logs/.`) or the name is not
+ * known (`host:`, `host:$D`).
+ */
+export function writesRemoteCopy(fx: ShellEffects, program: string, source: Arg, destination: Arg, contents: boolean): void {
+  const path = source.value.replace(/^(?:[a-z]+:\/\/[^/]*|[^/:]*:)/, '');
+  const name = baseName(path);
+  if (contents || source.dynamic || namesItsContents({ ...source, value: path }) || name === '' || name === '.' || name === '..' || name === '~') {
+    fx.write(program, filesNamedByData(fx, destination));
+    return;
+  }
+  // The destination is a folder it lands in, or the name it takes.
+  const landed = { ...destination, value: `${destination.value.replace(/\/+$/, '')}/${name}` };
+  fx.write(program, destination);
+  fx.write(program, landed);
+  fx.write(program, filesNamedByData(fx, landed));
+}
+
+export function namesItsContents(source: Arg): boolean {
   const last = source.value.charCodeAt(source.value.length - 1);
   return (last === 46 || last === 47) && /(?:^|\/)\.\.?\/*$/.test(source.value); // ends in `.` or `/`
 }
@@ -643,12 +663,193 @@ const shopt: ProgramHandler = (site, fx) => {
 
 /** jar's first word is its mode: `t` lists (and `x` extracts here, `c`/`u` write the archive named with `f`). */
 const jar: ProgramHandler = (site, fx) => {
+  // JDK 9's GNU-style form: `jar --extract --file a.jar [--dir DIR]`, `jar -x -f a.jar`.
+  if (site.args.some((arg) => arg.value.startsWith('--') && arg.value.length > 2) || site.args.filter((arg) => /^-[a-zA-Z]/.test(arg.value)).length > 1) {
+    jarLongForm(site, fx);
+    return;
+  }
   const mode = site.args[0]?.value.replace(/^-/, '') ?? '';
   const archive = mode.includes('f') ? site.args[1] : undefined;
   if (/^[tx]/.test(mode) && archive) fx.read('jar', archive);
   if (mode.startsWith('x')) unpackMembers('jar', archive ? site.args.slice(2) : site.args.slice(1), fx, false);
   else if (/^[cu]/.test(mode)) fx.write('jar', archive ?? literalArg('(the archive on stdout)'));
   else if (!mode.startsWith('t')) fx.unknown(`jar ${mode}`.trim());
+};
+
+const JAR_OPTIONS: OptionSpec = { short: 'fCeim', long: ['file', 'dir', 'main-class', 'manifest', 'module-version', 'hash-modules', 'module-path', 'release', 'date'] };
+
+function jarLongForm(site: CommandSite, fx: ShellEffects): void {
+  const parsed = parseArgv(site.args, JAR_OPTIONS);
+  const archive = optionValues(parsed, '-f', '--file')[0];
+  const directory = optionValues(parsed, '--dir', '-C')[0];
+  const members = operandsOf(parsed, site);
+  if (hasOption(parsed, '-x', '--extract')) {
+    if (archive) fx.read('jar', archive);
+    unpackMembers('jar', members, directory ? fx.at(directory) : fx, false);
+  } else if (hasOption(parsed, '-c', '--create', '-u', '--update')) {
+    fx.write('jar', archive ?? literalArg('(the archive on stdout)'));
+    for (const member of members) fx.readTree('jar', member);
+  } else if (hasOption(parsed, '-t', '--list', '-d', '--describe-module')) {
+    if (archive) fx.read('jar', archive);
+  } else fx.unknown('jar');
+}
+
+/**
+ * Command-line unpackers whose first word is the command: `unrar x a.rar [DEST/]`, `lha x a.lzh`,
+ * `arj x a.arj`. `keeps` extract with the archive's folders (its members choose the names and where
+ * they go), `flat` into one folder; `reads` list, test or print. Any other command changes the archive.
+ */
+function commandUnpacker(spec: { readonly keeps: readonly string[]; readonly flat: readonly string[]; readonly reads: readonly string[] }): ProgramHandler {
+  return (site, fx) => {
+    const words = site.args.filter((arg) => arg.dynamic || !arg.value.startsWith('-'));
+    const [command, archive, ...rest] = words;
+    // lha glues options to its command (`xw=DIR`, `xf`): the first letter is the command.
+    const mode = command === undefined || command.dynamic ? '' : site.program.startsWith('lha') ? command.value.replace(/^-/, '')[0] ?? '' : command.value.toLowerCase();
+    if (archive === undefined || mode === '') {
+      fx.unknown(site.program);
+      return;
+    }
+    fx.read(site.program, archive);
+    if (spec.reads.includes(mode)) return;
+    if (!spec.keeps.includes(mode) && !spec.flat.includes(mode)) {
+      fx.write(site.program, archive);
+      for (const file of rest) fx.readTree(site.program, file);
+      return;
+    }
+    // unrar's destination is a last operand ending in `/` (`unrar x a.rar out/`); lha's `w=DIR`, rar's `-op DIR`.
+    const last = rest[rest.length - 1];
+    const lhaDir = site.program.startsWith('lha') ? /w=(.+)$/.exec(command!.value)?.[1] : undefined;
+    const option = site.args.find((arg) => /^-op./.test(arg.value));
+    const destination = lhaDir !== undefined ? literalArg(lhaDir) : option !== undefined ? { ...option, value: option.value.slice(3) } : last !== undefined && last.value.endsWith('/') ? last : undefined;
+    const here = destination === undefined ? fx : fx.at(destination);
+    here.write(site.program, spec.flat.includes(mode) ? everythingBelow(here) : filesNamedByData(here));
+  };
+}
+
+/** Unpackers with one action and options: `cabextract [-d DIR] a.cab`, `patool extract [--outdir DIR] a.zip`, `aunpack [-X DIR] a.zip`. */
+function optionUnpacker(directoryOptions: readonly string[], listOptions: readonly string[], spec: OptionSpec, subcommands?: { readonly extract: readonly string[]; readonly reads: readonly string[] }): ProgramHandler {
+  return (site, fx) => {
+    const parsed = parseArgv(site.args, spec);
+    let archives = operandsOf(parsed, site);
+    if (subcommands !== undefined) {
+      const [sub, ...rest] = archives;
+      archives = rest;
+      const name = sub === undefined || sub.dynamic ? '' : sub.value;
+      if (subcommands.reads.includes(name)) {
+        for (const archive of archives) fx.read(site.program, archive);
+        return;
+      }
+      if (!subcommands.extract.includes(name)) {
+        fx.unknown(`${site.program} ${name}`.trim());
+        return;
+      }
+    }
+    for (const archive of archives) fx.read(site.program, archive);
+    if (hasOption(parsed, ...listOptions)) return;
+    const directory = optionValues(parsed, ...directoryOptions)[0];
+    const here = directory ? fx.at(directory) : fx;
+    here.write(site.program, filesNamedByData(here));
+  };
+}
+
+/**
+ * rename, in both of its kinds. util-linux's `rename FROM TO FILE…` replaces the first FROM in each
+ * name by TO (`--all` every one, `--last` the last): computed. Perl's `rename 's/PAT/REP/' FILE…`
+ * (also `y///`, `tr///`, `-e EXPR`) runs its expression on each path as given, so it may move a
+ * file into another folder (`s/^x/.claude/`): a single substitution or transliteration is computed,
+ * anything else is Perl code, opaque. `-n` only prints what it would do.
+ */
+const rename: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'eE', long: ['expr'] });
+  if (hasOption(parsed, '-n', '--no-act', '--dry-run', '--just-print')) return;
+  const operands = operandsOf(parsed, site);
+  const expressions = optionValues(parsed, '-e', '-E', '--expr');
+  const perl = expressions.length > 0 || (operands[0] !== undefined && PERL_RENAME_CODE.test(operands[0].value));
+  const files = perl && expressions.length === 0 ? operands.slice(1) : perl ? operands : operands.slice(2);
+  const code = perl ? (expressions.length > 0 ? expressions : operands.slice(0, 1)) : [];
+  const newName = perl ? perlRenamer(code) : utilLinuxRenamer(operands[0], operands[1], hasOption(parsed, '-a', '--all'), hasOption(parsed, '-l', '--last'));
+  if (newName === undefined) {
+    fx.opaque(`${site.program} runs the Perl code \`${code.map((arg) => arg.value).join('; ').slice(0, 80)}\` on each name`, site.program);
+    for (const file of files) fx.remove(site.program, file);
+    return;
+  }
+  for (const file of files) {
+    // A glob's names are renamed as its pattern is (`.claude/*.bak` → `.claude/*`); a name only known at run time may become any.
+    const renamed = file.unknownAt !== -1 ? undefined : newName(file.value);
+    if (renamed === undefined) fx.move(site.program, file, { value: file.value, dynamic: true, unknownAt: 0 });
+    else if (renamed !== file.value) fx.move(site.program, file, { value: renamed, dynamic: file.dynamic, unknownAt: -1 });
+  }
+};
+
+/** What makes rename's first operand Perl's: a substitution or transliteration, or code. */
+const PERL_RENAME_CODE = /^\s*(?:s|y|tr)([^\w\s])|[;$()]/;
+
+/** `s/PAT/REP/FLAGS`, `y/A/B/`, `tr/A/B/` with any delimiter that is not a bracket. */
+const PERL_SUBSTITUTION = /^\s*(s|y|tr)([^\w\s({[<])((?:\\.|(?!\2).)*)\2((?:\\.|(?!\2).)*)\2([a-z]*)\s*;?\s*$/s;
+
+function perlRenamer(code: readonly Arg[]): ((name: string) => string | undefined) | undefined {
+  const steps: ((name: string) => string)[] = [];
+  for (const expression of code) {
+    if (expression.dynamic) return undefined;
+    const match = PERL_SUBSTITUTION.exec(expression.value);
+    if (match === null) return undefined;
+    const [, operator, , from, to, flags] = match as unknown as [string, string, string, string, string, string];
+    const step = operator === 's' ? perlSubstitution(from, to, flags) : perlTransliteration(from, to, flags);
+    if (step === undefined) return undefined;
+    steps.push(step);
+  }
+  return (name) => steps.reduce((current, step) => step(current), name);
+}
+
+/** A substitution JavaScript reads the same way: no `e` (code), a replacement with only text and `$1`…`$9`. */
+function perlSubstitution(pattern: string, replacement: string, flags: string): ((name: string) => string) | undefined {
+  if (/[^gimsx]/.test(flags) || /\(\?[{?<]?[{#]|\\[QEULulGzZAK]/.test(pattern) || /[@]|\$(?!\d|\{\d\})|\\[^\d\\/.\-_]/.test(replacement)) return undefined;
+  let regex: RegExp;
+  try {
+    regex = new RegExp(flags.includes('x') ? pattern.replace(/\s+|#.*$/gm, '') : pattern, flags.replace(/[x]/g, ''));
+  } catch {
+    return undefined;
+  }
+  const text = replacement.replace(/\\(\d)/g, '$$$1').replace(/\$\{(\d)\}/g, '$$$1').replace(/\\([\\/.\-_])/g, '$1');
+  return (name) => name.replace(regex, text);
+}
+
+/** `y/a-z/A-Z/`: each character of the first list becomes the one at its place in the second. */
+function perlTransliteration(from: string, to: string, flags: string): ((name: string) => string) | undefined {
+  if (flags !== '' || /\\/.test(from + to)) return undefined;
+  const expand = (list: string): string => list.replace(/(.)-(.)/g, (_, a: string, b: string) => (a <= b ? Array.from({ length: b.charCodeAt(0) - a.charCodeAt(0) + 1 }, (__, i) => String.fromCharCode(a.charCodeAt(0) + i)).join('') : `${a}-${b}`));
+  const source = expand(from);
+  const target = expand(to);
+  if (target.length === 0) return () => '';
+  return (name) => [...name].map((c) => (source.includes(c) ? (target[source.indexOf(c)] ?? target[target.length - 1]!) : c)).join('');
+}
+
+function utilLinuxRenamer(from: Arg | undefined, to: Arg | undefined, all: boolean, last: boolean): ((name: string) => string | undefined) | undefined {
+  if (from === undefined || to === undefined) return () => undefined;
+  if (from.dynamic || to.dynamic) return () => undefined;
+  return (name) => {
+    if (from.value === '') return name;
+    if (all) return name.split(from.value).join(to.value);
+    const at = last ? name.lastIndexOf(from.value) : name.indexOf(from.value);
+    return at === -1 ? name : name.slice(0, at) + to.value + name.slice(at + from.value.length);
+  };
+}
+
+/** atool: `-x`/`-X DIR` unpack like aunpack, `-l`/`-c`/`-d` read, `-a`/`-r` write the first archive named. */
+const atool: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'XFOEDSf', long: ['extract-to', 'format', 'format-option', 'explain', 'subdir', 'config', 'option'] });
+  const operands = operandsOf(parsed, site);
+  if (hasOption(parsed, '-x', '--extract', '-X', '--extract-to')) {
+    for (const archive of operands) fx.read('atool', archive);
+    const directory = optionValues(parsed, '-X', '--extract-to')[0];
+    const here = directory ? fx.at(directory) : fx;
+    here.write('atool', filesNamedByData(here));
+  } else if (hasOption(parsed, '-l', '--list', '-c', '--cat', '-d', '--diff')) {
+    for (const archive of operands) fx.read('atool', archive);
+  } else if (hasOption(parsed, '-a', '--add', '-r', '--repack') && operands[0]) {
+    fx.write('atool', operands[0]);
+    for (const file of operands.slice(1)) fx.readTree('atool', file);
+  } else fx.unknown('atool');
 };
 
 /**
@@ -720,7 +921,11 @@ const pax: ProgramHandler = (site, fx) => {
 
 /** ar: `x` unpacks members into the working directory; `t` and `p` read; the others change the archive. */
 const ar: ProgramHandler = (site, fx) => {
-  const [key, archive, ...members] = site.args;
+  // GNU ar's `--output=DIR` (or `--output DIR`): where `x` puts what it unpacks.
+  const outputAt = site.args.findIndex((arg) => /^--output(?:=|$)/.test(arg.value));
+  const output = outputAt === -1 ? undefined : site.args[outputAt]!.value.includes('=') ? { ...site.args[outputAt]!, value: site.args[outputAt]!.value.slice('--output='.length) } : site.args[outputAt + 1];
+  const [key, archive, ...members] = outputAt === -1 ? site.args : site.args.filter((_, i) => i !== outputAt && (i !== outputAt + 1 || site.args[outputAt]!.value.includes('=')));
+  const here = output === undefined ? fx : fx.at(output);
   const mode = key === undefined || key.dynamic ? '' : key.value.replace(/^-/, '');
   if (archive === undefined || mode === '') {
     fx.unknown('ar');
@@ -730,8 +935,8 @@ const ar: ProgramHandler = (site, fx) => {
   if (operation === 'x') {
     fx.read('ar', archive);
     // Named members land under their names; without any, whatever the archive holds.
-    if (members.length > 0) for (const member of members) fx.write('ar', member);
-    else fx.write('ar', filesNamedByData(fx));
+    if (members.length > 0) for (const member of members) here.write('ar', member);
+    else here.write('ar', filesNamedByData(here));
   } else if (operation === 't' || operation === 'p') fx.read('ar', archive);
   else if (operation === undefined) fx.unknown(`ar ${mode}`);
   else {
@@ -750,8 +955,8 @@ const unar: ProgramHandler = (site, fx) => {
   here.write('unar', filesNamedByData(here));
 };
 
-/** dpkg-deb: `-x`/`-R`/`-X` unpack a package into a folder; `-b` builds one; the rest read it. */
-const dpkgDeb: ProgramHandler = (site, fx) => {
+/** dpkg-deb: `-x`/`-R`/`-X` unpack a package into a folder; `-b` builds one; the rest read it. (dpkg hands these actions to it.) */
+export const dpkgDeb: ProgramHandler = (site, fx) => {
   const action = site.args.find((arg) => !arg.dynamic && /^-(?:[xXRbcIfeW]|-(?:extract|vextract|raw-extract|build|contents|info|field|control|ctrl-tarfile|fsys-tarfile|show))$/.test(arg.value));
   const operands = site.args.filter((arg) => arg !== action && (arg.dynamic || !arg.value.startsWith('-')));
   const name = action?.value ?? '';
@@ -908,7 +1113,7 @@ const rsync: ProgramHandler = (site, fx) => {
     // A source ending in `/` is copied as its contents (`rsync -a tmpl/ .claude/`), whatever they are named.
     for (const source of operands) if (!remote(source)) fx.copy('rsync', source, keepsPaths || source.value.endsWith('/') || namesItsContents(source) ? filesNamedByData(fx, destination) : destination);
     if (keepsPaths && operands.length === 0) fx.write('rsync', filesNamedByData(fx, destination));
-    if (operands.some((source) => remote(source))) fx.write('rsync', filesNamedByData(fx, destination));
+    for (const source of operands) if (remote(source)) writesRemoteCopy(fx, 'rsync', source, destination, keepsPaths || source.value.endsWith('/'));
     // --delete removes from the destination whatever the source lacks: any name below it, dot names included.
     if (hasOption(parsed, '--delete', '--delete-before', '--delete-after', '--delete-during', '--delete-excluded', '--del')) {
       const below = fx.path(destination).path.replace(/\/$/, '');
@@ -1075,6 +1280,14 @@ export const FILE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['ar', { handle: ar }],
   ...entries(unar, 'unar', 'lsar'),
   ['dpkg-deb', { handle: dpkgDeb }],
+  ...entries(commandUnpacker({ keeps: ['x'], flat: ['e'], reads: ['l', 'lb', 'lt', 'lta', 'v', 'vb', 'vt', 'vta', 't', 'p'] }), 'unrar', 'rar'),
+  ...entries(commandUnpacker({ keeps: ['x'], flat: ['e'], reads: ['l', 'v', 't', 'p'] }), 'lha', 'lhasa'),
+  ...entries(commandUnpacker({ keeps: ['x'], flat: ['e'], reads: ['l', 'v', 't', 'p'] }), 'arj', 'unarj'),
+  ['cabextract', { handle: optionUnpacker(['-d', '--directory'], ['-l', '--list', '-t', '--test', '-p', '--pipe'], { short: 'dFe', long: ['directory', 'filter', 'encoding'] }) }],
+  ['patool', { handle: optionUnpacker(['--outdir'], [], { long: ['outdir', 'password'] }, { extract: ['extract'], reads: ['list', 'test', 'diff', 'search', 'formats'] }) }],
+  ['atool', { handle: atool }],
+  ...entries(rename, 'rename', 'prename', 'perl-rename', 'file-rename', 'rename.ul'),
+  ['aunpack', { handle: optionUnpacker(['-X', '--extract-to'], [], { short: 'XFOEDSf', long: ['extract-to', 'format', 'format-option', 'explain', 'subdir', 'config', 'option'] }) }],
   ...entries(keyTool, 'keytool', 'gpg', 'gpg2'),
   ['shopt', { handle: shopt }],
   ...entries(editor, 'vi', 'vim', 'nvim', 'view', 'ex', 'ed', 'emacs', 'nano', 'pico', 'micro', 'joe', 'kak', 'hx'),

@@ -1,8 +1,9 @@
 // Programs that reach the network or signal other processes. Network targets are kept as
 // written; signal targets say whether they name a pid, a process name, a port or a job.
 import { hasOption, optionValues, parseArgv, type OptionSpec } from './argv.js';
-import { entries, everythingBelow, onlyAsksVersion, operandsOf, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, everythingBelow, filesNamedByData, onlyAsksVersion, operandsOf, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { isWithin } from './paths.js';
+import { namesItsContents, writesRemoteCopy } from './programs-files.js';
 import { literalArg, type Arg } from './words.js';
 
 /** The file curl -O / wget would save a URL to: its last path segment. */
@@ -194,8 +195,18 @@ const scp: ProgramHandler = (site, fx) => {
   }
   if (!destination) return;
   const host = remoteHost(destination);
-  if (host) fx.network(site.program, host);
-  else fx.write(site.program, destination);
+  if (host) {
+    fx.network(site.program, host);
+    return;
+  }
+  // Into a local folder: a local source is copied as cp copies it (`scp -r x/. ~` puts x's
+  // contents, whatever they are named, in the home), a remote one lands under its own name.
+  const recursive = hasOption(parsed, '-r');
+  for (const source of operands) {
+    if (remoteHost(source) !== undefined) writesRemoteCopy(fx, site.program, source, destination, false);
+    else fx.copy(site.program, source, recursive && namesItsContents(source) ? filesNamedByData(fx, destination) : destination);
+  }
+  if (operands.length === 0) fx.write(site.program, destination);
 };
 
 /** Commands of sftp, ftp and lftp that fetch files into the local folder, and the ones that run a local shell. */
@@ -295,10 +306,49 @@ const redisCli: ProgramHandler = (site, fx) => {
   for (const script of optionValues(parsed, '--eval')) fx.read('redis-cli', script);
 };
 
+/** HTTPie's and xh's options that take a value (`-a user:pass`, `-o FILE`); the rest are flags. */
+const HTTPIE_OPTIONS: OptionSpec = {
+  short: 'aAopPs',
+  long: ['auth', 'auth-type', 'output', 'session', 'session-read-only', 'verify', 'cert', 'cert-key', 'cert-key-pass', 'ssl', 'ciphers', 'proxy', 'pretty', 'style', 'format-options', 'print', 'history-print', 'max-redirects', 'timeout', 'max-headers', 'response-charset', 'response-mime', 'default-scheme', 'boundary', 'raw', 'bearer', 'http-version', 'resolve', 'interface', 'unix-socket', 'path-as-is'],
+};
+
+/**
+ * HTTPie (`http`, `https`) and xh: `[METHOD] URL [ITEM…]`, `:3000/x` being localhost. Items that
+ * name files are read (`@body.json`, `f=@x.txt`, `f:=@x.json`, `f@upload.bin`); `-o FILE` writes,
+ * and `--download` without it writes a file the server names in the working directory. A session
+ * given as a path is read and written; `--unix-socket` and `--proxy` are where it really connects.
+ */
+const httpie: ProgramHandler = (site, fx) => {
+  if (onlyAsksVersion(site.args)) return;
+  const parsed = parseArgv(site.args, HTTPIE_OPTIONS);
+  const operands = [...operandsOf(parsed, site)];
+  if (operands.length > 1 && !operands[0]!.dynamic && /^[A-Za-z]+$/.test(operands[0]!.value)) operands.shift();
+  const url = operands.shift();
+  for (const socket of optionValues(parsed, '--unix-socket')) fx.network(site.program, `unix:${socket.value}`);
+  for (const proxy of optionValues(parsed, '--proxy')) fx.network(site.program, proxy.value.replace(/^[a-z]+:(?=[a-z]+:\/\/)/i, ''));
+  if (url) fx.network(site.program, url.value.startsWith(':') ? `localhost${url.value}` : url.value);
+  for (const item of operands) {
+    const at = /^(?:[^=:@]*(?::=@|=@|@))(.+)$|^@(.+)$/.exec(item.value);
+    const written = (at?.[1] ?? at?.[2])?.replace(/;type=.*$/, '');
+    if (written === undefined) continue;
+    // HTTPie expands `~` itself (the shell does not, after `@`).
+    const file = written.startsWith('~/') && fx.home !== null ? `${fx.home}${written.slice(1)}` : written;
+    fx.read(site.program, { value: file, dynamic: item.dynamic, unknownAt: item.unknownAt === -1 ? -1 : 0 });
+  }
+  for (const file of optionValues(parsed, '--cert', '--cert-key')) fx.read(site.program, file);
+  for (const session of optionValues(parsed, '--session', '--session-read-only')) {
+    if (!session.value.includes('/')) continue; // a name: kept among HTTPie's own sessions
+    fx.read(site.program, session);
+    if (hasOption(parsed, '--session')) fx.write(site.program, session);
+  }
+  const outputs = optionValues(parsed, '-o', '--output');
+  for (const output of outputs) fx.write(site.program, output);
+  if (outputs.length === 0 && hasOption(parsed, '-d', '--download')) fx.write(site.program, { path: `${fx.cwd}/*`, dynamic: true });
+};
+
 const firstOperandHost: ProgramHandler = (site, fx) => {
   if (onlyAsksVersion(site.args)) return;
   const parsed = parseArgv(site.args, { short: 'cwWiIstpqbfkmMnQSTlg', long: ['port', 'type', 'class', 'server'] });
-  // httpie and xh take an optional METHOD first; `:7377/x` is their shorthand for localhost.
   const host = operandsOf(parsed, site).find((arg) => !arg.value.startsWith('@') && !arg.value.startsWith('+') && !/^[A-Z]+$/.test(arg.value));
   if (host) fx.network(site.program, host.value.startsWith(':') ? `localhost${host.value}` : host.value);
 };
@@ -428,7 +478,8 @@ export const NET_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['redis-cli', { handle: redisCli }],
   ['lftp', { handle: lftp }],
   ['ftp', { handle: ftp }],
-  ...entries(firstOperandHost, 'ping', 'ping6', 'dig', 'host', 'nslookup', 'traceroute', 'tracepath', 'mtr', 'whois', 'http', 'https', 'xh', 'httpie', 'nmap', 'grpcurl', 'websocat', 'wscat'),
+  ...entries(firstOperandHost, 'ping', 'ping6', 'dig', 'host', 'nslookup', 'traceroute', 'tracepath', 'mtr', 'whois', 'nmap', 'grpcurl', 'websocat', 'wscat'),
+  ...entries(httpie, 'http', 'https', 'xh', 'xhs', 'httpie'),
   ['openssl', { handle: openssl }],
   ['kill', { handle: kill }],
   ...entries(pkill, 'pkill'),
