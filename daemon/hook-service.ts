@@ -19,7 +19,8 @@ import {
 import type { EffectEnvelope, EffectRunner } from './effects/effect-runner.js';
 import type { HookSettingsWatch } from './hook-settings-watch.js';
 import type { Provenance } from './provenance/event-provenance.js';
-import { groundAsFound, realPathsOf, realPathsOfShell } from './real-paths.js';
+import { groundOnDisk } from './ground-on-disk.js';
+import { realPathsOf, realPathsOfShell } from './real-paths.js';
 import { describeProblem, type Selection } from './selected-workflow.js';
 import type { SessionWorkflows, UnavailableWorkflow } from './session-workflows.js';
 import type { Store } from './store/store.js';
@@ -73,7 +74,7 @@ export function createHookService(deps: HookServiceDeps) {
     if (bashAnalysis) realPaths = realPathsOfShell(bashAnalysis, realPaths);
     const ctx = {
       now,
-      ground: groundAsFound(deps.groundFor(root), bashAnalysis),
+      ground: groundOnDisk(deps.groundFor(root), bashAnalysis),
       shell,
       settingsChange: settings?.change,
       realPaths,

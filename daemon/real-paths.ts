@@ -4,7 +4,7 @@
 // this is where the disk is asked.
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { literalFolderOf, toolInputPaths, type PathRef, type ProtectedGround, type ShellAnalysis } from '../workflows/index.js';
+import { literalFolderOf, toolInputPaths, type PathRef, type ShellAnalysis } from '../workflows/index.js';
 
 
 /** Each path of the input → its real path, when that differs; undefined when there is nothing to add. */
@@ -130,28 +130,4 @@ function resolveKeepingSelf(path: string): string {
     return resolved;
   };
   return walk(path);
-}
-
-/**
- * The ground with the protected folders a copy, move or symbolic link of the command lands on
- * exactly (`cp -r x .claude`) that exist now: onto one that does not, it would become the folder
- * (ProtectedGround.existingFolders). One `stat` each, and only for such a command.
- */
-export function groundAsFound(ground: ProtectedGround, analysis: ShellAnalysis | undefined): ProtectedGround {
-  const folders = ground.protectedFolders;
-  if (analysis === undefined || folders === undefined) return ground;
-  let existing: string[] | undefined;
-  for (const effect of analysis.effects) {
-    if ((effect.kind !== 'copy' && effect.kind !== 'move') || effect.to.dynamic || !folders.includes(effect.to.path) || existing?.includes(effect.to.path)) continue;
-    if (isFolder(effect.to.path)) (existing ??= []).push(effect.to.path);
-  }
-  return existing === undefined ? ground : { ...ground, existingFolders: existing };
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
-  } catch {
-    return false; // not searchable on the way: judged as missing, the cautious reading
-  }
 }

@@ -13,7 +13,8 @@ import { linkToGround, overrideCommandOf, runTimePathFromGround, sweepsUntracked
 import { runsLater } from './runs-later.js';
 import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, namesByGlob, treeHolds, treeReaches } from './ground-paths.js';
 import { DIRECTORY_BUILTINS, type PathRef, type ShellAnalysis, type ShellEffect, type ShellInvocation } from './shell/index.js';
-import { resolveAgainst } from './shell/paths.js';
+import { normalizeAbsolute, resolveAgainst } from './shell/paths.js';
+import { patchedPaths } from './patch-paths.js';
 import { throughLinks } from './shell-through-links.js';
 import { HOOKLESS_CLAUDE_VARIABLES } from './shell/programs-code.js';
 import { OWN_PIDS } from './shell/programs-net.js';
@@ -37,6 +38,11 @@ export interface ProtectedGround {
    * symbolic link made onto one that does not exist becomes it; unknown counts as not existing.
    */
   readonly existingFolders?: readonly string[];
+  /**
+   * The paths named in the headers of the files a command that applies a patch reads (`git apply
+   * p.diff`, `patch -p1 < p.diff`), as the daemon read them: a patch changes what it names.
+   */
+  readonly patchedPaths?: readonly string[];
   /**
    * Files known to be in the protected folders: gobby's database, logs and token, the workflow
    * definitions the daemon has read. A pattern that reaches into every folder (`find . -name
@@ -269,6 +275,8 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
     }
   }
   if (globbed) return opaqueCodeNamingGround(globbed);
+  const patched = patchReachingGround(command, shell, ground);
+  if (patched) return patched;
   const later = overrideWrittenToRunLater(command, shell, ground);
   if (later) return later;
   for (const effect of shell.effects) {
@@ -343,6 +351,26 @@ function wordInTextReachingGround(texts: readonly string[], cwd: string | undefi
     }
   }
   return undefined;
+}
+
+/**
+ * A patch that changes one of gobby's files, applied by `patch`, `git apply` or `git am`: written
+ * in the command (a here-doc) or in a file the command reads (ProtectedGround.patchedPaths). A
+ * path as a header writes it (`b/.claude/settings.local.json`) names gobby's file at any `-p`.
+ */
+function patchReachingGround(command: string, shell: ShellAnalysis, ground: ProtectedGround): GuardDenial | null {
+  const git = shell.effects.find((effect): effect is Extract<ShellEffect, { kind: 'git' }> => effect.kind === 'git' && (effect.subcommand === 'apply' || effect.subcommand === 'am'));
+  const program = git !== undefined ? `git ${git.subcommand}` : shell.invocations.some((invocation) => invocation.program === 'patch') ? 'patch' : undefined;
+  if (program === undefined) return null;
+  const names = groundNames(ground);
+  const reaches = (path: string): boolean => {
+    if (path.startsWith('/')) return isProtected(normalizeAbsolute(path), ground);
+    return names.some((name) => path === name || path.endsWith(`/${name}`) || path.startsWith(`${name}/`) || path.includes(`/${name}/`));
+  };
+  // The command's text, each word as a program receives it (`printf '%s\n' '+++ b/x' … | patch`), and the files it reads.
+  const written = [command, ...shell.invocations.flatMap((invocation) => invocation.args)].flatMap(patchedPaths);
+  const hit = [...written, ...(ground.patchedPaths ?? [])].find(reaches);
+  return hit === undefined ? null : protectedFileDenial(hit, program);
 }
 
 /** Whether `path`'s last name is `name` (`.claude`, `x/.claude`; not `my.claude`). */

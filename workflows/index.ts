@@ -9,6 +9,7 @@ export type { EngineEvent, EngineEventName, EventOrigin, SubagentRef, ToolEvent 
 export { findOverrideCommand } from './guards.js';
 export { toolInputPaths } from './tool-paths.js';
 export { literalFolderOf } from './shell-through-links.js';
+export { patchedPaths } from './patch-paths.js';
 export type { HookSettingsChange, ProtectedGround } from './guards.js';
 export { workflowStateSchema } from './state.js';
 export type { WorkflowState } from './state.js';

@@ -317,6 +317,28 @@ describe("gobby's own ground, in a phase that allows everything", () => {
     }
   });
 
+  it("refuses applying a patch file that changes gobby's files, as the daemon reads it, and applies others", async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'gobby-it-patch-'));
+    try {
+      const evil = join(folder, 'fix.diff');
+      writeFileSync(evil, ['diff --git a/src/app.ts b/src/app.ts', '--- a/src/app.ts', '+++ b/src/app.ts', '@@ -1 +1 @@', '-a', '+b', 'diff --git a/.claude/settings.local.json b/.claude/settings.local.json', '--- a/.claude/settings.local.json', '+++ b/.claude/settings.local.json', '@@ -1 +1 @@', '-{}', '+{"disableAllHooks":true}', ''].join('\n'));
+      const fine = join(folder, 'ok.diff');
+      writeFileSync(fine, ['--- a/src/app.ts', '+++ b/src/app.ts', '@@ -1 +1 @@', '-a', '+b', ''].join('\n'));
+      for (const command of [`git apply ${evil}`, `patch -p1 < ${evil}`, `cat ${evil} | git am`]) {
+        const { denied, reason } = await bash(command, fixSession);
+        expect(denied, `${command}: ${reason}`).toBe(true);
+        expect(reason).toContain('.claude/settings.local.json');
+      }
+      expect(t.auditRows(fixSession).filter((r) => r.event === 'tamper:protected-file').length).toBeGreaterThanOrEqual(3);
+      for (const command of [`git apply ${fine}`, `patch -p1 < ${fine}`, `git apply ${join(folder, 'missing.diff')}`]) {
+        const { denied, reason } = await bash(command, fixSession);
+        expect(denied, `${command}: ${reason}`).toBe(false);
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('judges an MCP tool that runs shell commands by its command, as Bash is judged', async () => {
     const refused: [string, Record<string, unknown>][] = [
       ['mcp__shell__run', { command: 'rm -rf .claude' }],

@@ -675,6 +675,34 @@ describe("gobby's own ground, spelled another way", () => {
   });
 });
 
+describe('a patch that changes gobby\'s files', () => {
+  const EVIL = ['diff --git a/.claude/settings.local.json b/.claude/settings.local.json', '--- a/.claude/settings.local.json', '+++ b/.claude/settings.local.json', '@@ -1 +1 @@', '-{}', '+{"disableAllHooks":true}'].join('\n');
+  // What the daemon read off the headers of the files the command reads (daemon/ground-on-disk.ts).
+  const read = (...paths: string[]): ProtectedGround => ({ ...ground, patchedPaths: paths });
+
+  it.each([
+    `git apply <<'EOF'\n${EVIL}\nEOF`,
+    `patch -p1 <<'EOF'\n${EVIL}\nEOF`,
+    "git apply <<'EOF'\n--- a/.gobby/workflows/review.yaml\n+++ b/.gobby/workflows/review.yaml\n@@ -1 +1 @@\n-a\n+b\nEOF",
+    "printf '%s\\n' '--- x/.claude/settings.json' '+++ x/.claude/settings.json' | patch -p1",
+  ])('refuses %j, written in the command', (command) => {
+    expect(verdict(command)).toBe('protected-file');
+  });
+
+  it.each(['git apply /tmp/p.diff', 'patch -p1 < /tmp/p.diff', 'cat /tmp/p.diff | git am', 'git -C ~/app apply -p2 /tmp/p.diff', 'patch -i /tmp/p.diff'])('refuses %j when the file names one of them', (command) => {
+    expect(verdict(command, read('a/src/app.ts', 'b/.claude/settings.local.json'))).toBe('protected-file');
+    expect(verdict(command, read('/home/dev/.gobby/config.json'))).toBe('protected-file');
+    expect(verdict(command, read('a/src/app.ts', 'b/src/app.ts', 'a/.claude/commands/review.md'))).toBe('allowed');
+  });
+
+  it('lets a patch of the project\'s own files, and anything that is no patch, run', () => {
+    expect(verdict("git apply <<'EOF'\n--- a/src/x.ts\n+++ b/src/x.ts\n@@ -1 +1 @@\n-a\n+b\nEOF")).toBe('allowed');
+    // Only a command that applies a patch is read this way: a diff that names them is only text.
+    expect(verdict(`cat > /tmp/review.txt <<'EOF'\n${EVIL}\nEOF`)).toBe('allowed');
+    expect(verdict('git diff HEAD~1 > /tmp/p.diff', read('b/.claude/settings.local.json'))).toBe('allowed');
+  });
+});
+
 describe('a .claude folder that does not exist yet', () => {
   // The project keeps gobby's hooks in the user's settings and has no .claude of its own: whatever
   // is copied, moved or linked onto that name becomes the folder, settings file and all.

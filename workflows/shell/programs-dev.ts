@@ -326,6 +326,10 @@ function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffec
       return;
     case 'apply':
     case 'am':
+      // The patch or mailbox files it is given: what they name is what it changes (checked by workflows/patch-paths.ts).
+      for (const file of operands) fx.read('git', file);
+      if (!(sub === 'apply' && hasOption(parsed, '--cached'))) fx.write('git', workTreeFiles(fx));
+      return;
     case 'merge':
     case 'rebase':
     case 'cherry-pick':
@@ -337,7 +341,7 @@ function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffec
     case 'sparse-checkout':
     case 'submodule':
     case 'read-tree':
-      if (!(sub === 'apply' && hasOption(parsed, '--cached'))) fx.write('git', workTreeFiles(fx));
+      fx.write('git', workTreeFiles(fx));
       return;
     case 'merge-file':
       // The merge is written into the first file, unless printed.
