@@ -94,7 +94,9 @@ export function filesNamedByDataDenial(folder: string, program: string): GuardDe
     reason:
       `gobby: \`${program}\` would put files named by what it reads (an archive's members, a folder's contents) into ${folder}, ` +
       "which holds gobby's own ground (its state, its workflows, or the Claude Code settings that install its hooks), so any of them could be replaced. " +
-      'Unpack or copy into a folder of its own (`tar -xf x.tar -C vendor/`, `unzip x.zip -d data/`), or name what you need (`tar -xf x.tar src/`, `cp -r template/* .`).',
+      (folder === '/'
+        ? 'Here the archive keeps absolute or `../` names, which may land anywhere: drop the option that keeps them (`tar -P`, `unzip -:`, `7z -spf`), or give cpio `--no-absolute-filenames`, and unpack into a folder of its own.'
+        : 'Unpack or copy into a folder of its own (`tar -xf x.tar -C vendor/`, `unzip x.zip -d data/`), or name what you need (`tar -xf x.tar src/`, `cp -r template/* .`).'),
     because: 'guard: protected file',
   };
 }

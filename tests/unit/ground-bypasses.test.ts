@@ -569,6 +569,10 @@ describe("gobby's own ground, spelled another way", () => {
     ['scp -r /tmp/x/. ~', 'protected-file'],
     ['scp -r host:cfg/. .', 'protected-file'],
     ['scp -r host:.claude ~', 'protected-file'],
+    // patch's side files: the rejected hunks land where -r says (a settings file that no longer parses turns every hook off), backups under -B's prefix.
+    ['patch -p1 -r .claude/settings.local.json < /tmp/x.diff', 'protected-file'],
+    ['patch -p1 --reject-file=$HOME/.claude/settings.json < /tmp/x.diff', 'protected-file'],
+    ['patch -p1 -B .claude/ < /tmp/x.diff', 'protected-file'],
     // rename computes the new names (a Perl expression on the whole path moves files between folders).
     ["rename 's/^x/.claude/' x/settings.json", 'protected-file'],
     ["rename 's/\\.bak$//' .claude/*.bak", 'protected-file'],
@@ -668,10 +672,24 @@ describe("gobby's own ground, spelled another way", () => {
     'cmake -E make_directory build && cmake -E copy_directory assets build/assets && cmake -E remove_directory build/tmp',
     'gh run download -D artifacts && gh release download v1 -D dist && scp -r host:logs . && scp -r /tmp/x ~',
     "rename 's/\\.txt$/.md/' docs/*.txt && rename .htm .html *.htm && rename -n 's/x/.claude/' x",
+    'patch -p1 -r - < /tmp/x.diff && patch -p1 -B bak/ --reject-file=/tmp/x.rej < /tmp/x.diff',
     'http --download https://example.com/file.tgz && http -p Hh POST :3000/api name=x @body.json',
     "python3 -c \"open('.claude/commands/review.md', 'w').write('x')\" && python3 -c \"print('my.claude')\"",
   ])('lets %j run', (command) => {
     expect(verdict(command)).toBe('allowed');
+  });
+});
+
+describe('the way out a refusal of unpacked files names', () => {
+  const reasonOf = (command: string): string => {
+    const event = { name: 'PreToolUse', toolName: 'Bash', toolInput: { command } } as unknown as EngineEvent;
+    return checkProtectedGround(event, ground, analyzeShellCommand(command, { cwd: PROJECT, home: HOME, projectRoot: PROJECT, gobbyHome: GOBBY_HOME }))?.reason ?? '';
+  };
+
+  it('names a folder of its own in the project, and the option that keeps absolute names where they may land anywhere', () => {
+    expect(reasonOf('tar -xzf /tmp/a.tgz')).toContain('`tar -xf x.tar -C vendor/`');
+    expect(reasonOf('cd vendor && cpio -idm < /tmp/a.cpio')).toContain('`--no-absolute-filenames`');
+    expect(reasonOf('tar -xPf /tmp/a.tar -C vendor')).toContain('`tar -P`');
   });
 });
 

@@ -626,6 +626,13 @@ const patch: ProgramHandler = (site, fx) => {
   else if (operands[0]) here.write('patch', operands[0]);
   else here.write('patch', everythingBelow(here));
   if (operands[1]) fx.read('patch', operands[1]);
+  // Side files of the caller's choosing: the rejected hunks (`-r FILE`; `-` keeps none) and
+  // backups named by a prefix (`-B bak/` puts `bak/<file>` for each file it changes).
+  for (const rejects of optionValues(parsed, '-r', '--reject-file')) if (rejects.value !== '-') fx.write('patch', rejects);
+  for (const prefix of optionValues(parsed, '-B', '--prefix')) {
+    const slash = prefix.value.lastIndexOf('/');
+    fx.write('patch', slash === -1 ? { path: `${here.cwd}/${prefix.value}*`, dynamic: true } : everythingBelow(here, { ...prefix, value: prefix.value.slice(0, slash) || '/' }));
+  }
 };
 
 const tee: ProgramHandler = (site, fx) => {
