@@ -14,6 +14,7 @@ import { runsLater } from './runs-later.js';
 import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, namesByGlob, treeHolds, treeReaches } from './ground-paths.js';
 import { DIRECTORY_BUILTINS, type PathRef, type ShellAnalysis, type ShellEffect, type ShellInvocation } from './shell/index.js';
 import { normalizeAbsolute, resolveAgainst } from './shell/paths.js';
+import { mayBacktrackBadly } from './shell/regex-safety.js';
 import { patchedPaths } from './patch-paths.js';
 import { throughLinks } from './shell-through-links.js';
 import { HOOKLESS_CLAUDE_VARIABLES } from './shell/programs-code.js';
@@ -356,7 +357,8 @@ function wordInTextReachingGround(texts: readonly string[], cwd: string | undefi
 /**
  * A patch that changes one of gobby's files, applied by `patch`, `git apply` or `git am`: written
  * in the command (a here-doc) or in a file the command reads (ProtectedGround.patchedPaths). A
- * path as a header writes it (`b/.claude/settings.local.json`) names gobby's file at any `-p`.
+ * header's path (`b/.claude/settings.local.json`) names gobby's file when any ending of it does:
+ * `-p` may strip any number of leading folders.
  */
 function patchReachingGround(command: string, shell: ShellAnalysis, ground: ProtectedGround): GuardDenial | null {
   const git = shell.effects.find((effect): effect is Extract<ShellEffect, { kind: 'git' }> => effect.kind === 'git' && (effect.subcommand === 'apply' || effect.subcommand === 'am'));
@@ -482,7 +484,7 @@ function patternFindsTheDaemon(pattern: string, ground: ProtectedGround): boolea
   if (daemon === undefined) return false;
   // The empty pattern matches every process (`pgrep '' | xargs kill`).
   if (pattern === '') return true;
-  if (pattern.length > MAX_PATTERN_LENGTH || NESTED_REPEAT.test(pattern) || (pattern.match(REPEAT) ?? []).length > MAX_PATTERN_REPEATS) return true;
+  if (mayBacktrackBadly(pattern, MAX_PATTERN_REPEATS, MAX_PATTERN_LENGTH)) return true;
   let regex: RegExp;
   try {
     regex = new RegExp(pattern.replace(/\[:(\w+):\]/g, (whole, name: string) => POSIX_CLASSES[name] ?? whole), 'i');
@@ -493,10 +495,8 @@ function patternFindsTheDaemon(pattern: string, ground: ProtectedGround): boolea
 }
 
 const MAX_PATTERN_LENGTH = 256;
+/** Repeats in one pattern: the daemon's command line is about 100 characters, so even four nested `.*` stay small. */
 const MAX_PATTERN_REPEATS = 4;
-const REPEAT = /[*+]|\{\d*,\d*\}/g;
-/** A group with a repeat inside, itself repeated: `(a+)+`, `(.*x){9}`. */
-const NESTED_REPEAT = /\([^)]*(?:[*+?]|\{\d*,?\d*\})[^)]*\)\s*(?:[*+?]|\{\d*,?\d*\})/;
 
 const POSIX_CLASSES: Readonly<Record<string, string>> = {
   alpha: 'a-zA-Z',

@@ -569,6 +569,9 @@ describe("gobby's own ground, spelled another way", () => {
     ['scp -r /tmp/x/. ~', 'protected-file'],
     ['scp -r host:cfg/. .', 'protected-file'],
     ['scp -r host:.claude ~', 'protected-file'],
+    // A search pattern that would backtrack for seconds in the daemon is taken to match it, at once.
+    ["pkill -f '((.*))*z'", 'daemon-signal'],
+    ["pgrep -f '(?:(.+))+q' | xargs kill", 'daemon-signal'],
     // patch's side files: the rejected hunks land where -r says (a settings file that no longer parses turns every hook off), backups under -B's prefix.
     ['patch -p1 -r .claude/settings.local.json < /tmp/x.diff', 'protected-file'],
     ['patch -p1 --reject-file=$HOME/.claude/settings.json < /tmp/x.diff', 'protected-file'],
@@ -672,6 +675,8 @@ describe("gobby's own ground, spelled another way", () => {
     'cmake -E make_directory build && cmake -E copy_directory assets build/assets && cmake -E remove_directory build/tmp',
     'gh run download -D artifacts && gh release download v1 -D dist && scp -r host:logs . && scp -r /tmp/x ~',
     "rename 's/\\.txt$/.md/' docs/*.txt && rename .htm .html *.htm && rename -n 's/x/.claude/' x",
+    // A substitution that could backtrack for long is not run in the daemon: opaque, refused only where opaque code is.
+    `rename 's/((a*))*z/y/' ${'a'.repeat(40)}`,
     'patch -p1 -r - < /tmp/x.diff && patch -p1 -B bak/ --reject-file=/tmp/x.rej < /tmp/x.diff',
     'http --download https://example.com/file.tgz && http -p Hh POST :3000/api name=x @body.json',
     "python3 -c \"open('.claude/commands/review.md', 'w').write('x')\" && python3 -c \"print('my.claude')\"",

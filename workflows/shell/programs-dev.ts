@@ -1257,7 +1257,8 @@ const packageQuery: ProgramHandler = (site, fx) => {
   }
   manager(SYSTEM_MANAGER)(site, fx);
 };
-const DPKG_DEB_ACTION = /^-(?:[xXRbeIf]|-(?:extract|vextract|raw-extract|build|control|info|field|ctrl-tarfile|fsys-tarfile))$/;
+/** The dpkg-deb actions dpkg hands on (not `-R`, which is dpkg's `--recursive`). */
+const DPKG_DEB_ACTION = /^-(?:[xXbeIf]|-(?:extract|vextract|raw-extract|build|control|info|field|ctrl-tarfile|fsys-tarfile))$/;
 const PACKAGE_QUERY = /^(?:-[lLsSpcI]|--(?:list|listfiles|status|search|print-avail|contents|info|get-selections|print-architecture|compare-versions)|-q[a-zA-Z]*|--query|--verify|-V[a-zA-Z]*)$/;
 
 export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [

@@ -24,6 +24,7 @@ import {
 import { mktempTarget } from './mktemp.js';
 import { baseName, dirName, normalizeAbsolute, resolveAgainst } from './paths.js';
 import { selectedBelow, skippedBelow } from './find-expression.js';
+import { mayBacktrackBadly } from './regex-safety.js';
 import { inspectSedScript } from './sed-script.js';
 import type { PathRef } from './types.js';
 import { literalArg, type Arg } from './words.js';
@@ -519,7 +520,6 @@ const unzip: ProgramHandler = (site, fx) => {
   else unpackMembers('unzip', operands.slice(1), here, hasOption(parsed, '-x'));
 };
 
-/** A source that stands for its folder's contents: it ends in `.` or `..` as a last name (`x/.`, `x/./`, `x/sub/..`, `.`). */
 /**
  * A remote folder copied in (`rsync -a host:logs .`, `scp -r host:logs .`): it lands under its own
  * name (`./logs/**`, named by the data); its contents, whatever they are named, land in the
@@ -540,6 +540,7 @@ export function writesRemoteCopy(fx: ShellEffects, program: string, source: Arg,
   fx.write(program, filesNamedByData(fx, landed));
 }
 
+/** A source that stands for its folder's contents: it ends in `.` or `..` as a last name (`x/.`, `x/./`, `x/sub/..`, `.`). */
 export function namesItsContents(source: Arg): boolean {
   const last = source.value.charCodeAt(source.value.length - 1);
   return (last === 46 || last === 47) && /(?:^|\/)\.\.?\/*$/.test(source.value); // ends in `.` or `/`
@@ -795,7 +796,7 @@ const PERL_RENAME_CODE = /^\s*(?:s|y|tr)([^\w\s])|[;$()]/;
 const PERL_SUBSTITUTION = /^\s*(s|y|tr)([^\w\s({[<])((?:\\.|(?!\2).)*)\2((?:\\.|(?!\2).)*)\2([a-z]*)\s*;?\s*$/s;
 
 function perlRenamer(code: readonly Arg[]): ((name: string) => string | undefined) | undefined {
-  const steps: ((name: string) => string)[] = [];
+  const steps: ((name: string) => string | undefined)[] = [];
   for (const expression of code) {
     if (expression.dynamic) return undefined;
     const match = PERL_SUBSTITUTION.exec(expression.value);
@@ -805,12 +806,14 @@ function perlRenamer(code: readonly Arg[]): ((name: string) => string | undefine
     if (step === undefined) return undefined;
     steps.push(step);
   }
-  return (name) => steps.reduce((current, step) => step(current), name);
+  return (name) => steps.reduce<string | undefined>((current, step) => (current === undefined ? undefined : step(current)), name);
 }
 
 /** A substitution JavaScript reads the same way: no `e` (code), a replacement with only text and `$1`…`$9`. */
-function perlSubstitution(pattern: string, replacement: string, flags: string): ((name: string) => string) | undefined {
+function perlSubstitution(pattern: string, replacement: string, flags: string): ((name: string) => string | undefined) | undefined {
   if (/[^gimsx]/.test(flags) || /\(\?[{?<]?[{#]|\\[QEULulGzZAK]/.test(pattern) || /[@]|\$(?!\d|\{\d\})|\\[^\d\\/.\-_]/.test(replacement)) return undefined;
+  // Run in the daemon on names the agent chose: only patterns that cannot backtrack for long, on names of a path's length.
+  if (mayBacktrackBadly(pattern, 2, 256)) return undefined;
   let regex: RegExp;
   try {
     regex = new RegExp(flags.includes('x') ? pattern.replace(/\s+|#.*$/gm, '') : pattern, flags.replace(/[x]/g, ''));
@@ -818,16 +821,21 @@ function perlSubstitution(pattern: string, replacement: string, flags: string): 
     return undefined;
   }
   const text = replacement.replace(/\\(\d)/g, '$$$1').replace(/\$\{(\d)\}/g, '$$$1').replace(/\\([\\/.\-_])/g, '$1');
-  return (name) => name.replace(regex, text);
+  return (name) => (name.length > MAX_RENAMED_NAME ? undefined : name.replace(regex, text));
 }
+
+/** Longer names are not renamed here: the new one is left unknown (Linux's PATH_MAX). */
+const MAX_RENAMED_NAME = 4096;
 
 /** `y/a-z/A-Z/`: each character of the first list becomes the one at its place in the second. */
 function perlTransliteration(from: string, to: string, flags: string): ((name: string) => string) | undefined {
   if (flags !== '' || /\\/.test(from + to)) return undefined;
   const expand = (list: string): string => list.replace(/(.)-(.)/g, (_, a: string, b: string) => (a <= b ? Array.from({ length: b.charCodeAt(0) - a.charCodeAt(0) + 1 }, (__, i) => String.fromCharCode(a.charCodeAt(0) + i)).join('') : `${a}-${b}`));
+  if (from.length + to.length > 256) return undefined;
   const source = expand(from);
-  const target = expand(to);
-  if (target.length === 0) return () => '';
+  // An empty replacement list is the search list again: `tr/a-z//` counts and changes nothing.
+  const target = to === '' ? source : expand(to);
+  if (source.length > 512 || target.length > 512) return undefined; // `\0-\uffff`: too wide a range to map here
   return (name) => [...name].map((c) => (source.includes(c) ? (target[source.indexOf(c)] ?? target[target.length - 1]!) : c)).join('');
 }
 
