@@ -8,6 +8,7 @@ import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected,
 import type { PathRef, ShellAnalysis, ShellInvocation } from './shell/index.js';
 import { negated } from './shell/argv.js';
 import { dirName, resolveAgainst } from './shell/paths.js';
+import { mayBacktrackBadly } from './shell/regex-safety.js';
 
 /**
  * A path only known at run time (`cat $(ls -d ~/.gob*)/token`, `find ~/.gobby | xargs cat`,
@@ -104,6 +105,8 @@ function fdFinds(invocation: ShellInvocation, file: string): boolean {
   const matchesName = (() => {
     if (pattern === '') return true;
     if (glob) return segmentMatches(pattern, name);
+    // The agent's pattern is run in the daemon: one that could backtrack for long is taken to match.
+    if (mayBacktrackBadly(pattern, 4)) return true;
     try {
       return new RegExp(pattern, /[A-Z]/.test(pattern) ? '' : 'i').test(name);
     } catch {

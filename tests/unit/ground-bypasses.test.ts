@@ -196,6 +196,8 @@ describe("gobby's own ground, spelled another way", () => {
     ['RIPGREP_CONFIG_PATH=/tmp/rgrc rg x ~', 'secret'],
     ['rg x ~/.gob*', 'secret'],
     ['fd -H token ~ -x cat', 'secret'],
+    // A pattern that would backtrack for long on a name is taken to find it, not run.
+    ["fd -H '((((t*)*)*)*)*x' ~ -x cat", 'secret'],
     ['pkill -v bash', 'daemon-signal'],
     ["pgrep '' | xargs kill", 'daemon-signal'],
     ["ls /proc | grep -E '^[0-9]+$' | xargs kill", 'daemon-signal'],
