@@ -8,9 +8,9 @@
 // daemon is idle most of the time: once no request has been in flight for IDLE_MS, it empties
 // the young generation itself once it is half full, and the next event starts with megabytes of
 // room. (Browsers do the same in their idle time.) Under continuous load there is no idle gap and
-// nothing changes: V8 collects when it must. The timer counts from the last request's arrival: answers take about a
-// millisecond, and one still running after IDLE_MS (a large body arriving slowly) would at worst
-// wait for one young collection.
+// nothing changes: V8 collects when it must. The timer counts from the last request's arrival:
+// answers take about a millisecond, and one still running after IDLE_MS (a large body arriving
+// slowly) would at worst wait for one young collection.
 import { getHeapSpaceStatistics } from 'node:v8';
 
 /** Quiet time after the last request before collecting: longer than the gaps within one burst of events. */
