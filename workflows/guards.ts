@@ -364,18 +364,15 @@ function patchReachingGround(command: string, shell: ShellAnalysis, ground: Prot
   const git = shell.effects.find((effect): effect is Extract<ShellEffect, { kind: 'git' }> => effect.kind === 'git' && (effect.subcommand === 'apply' || effect.subcommand === 'am'));
   const program = git !== undefined ? `git ${git.subcommand}` : shell.invocations.some((invocation) => invocation.program === 'patch') ? 'patch' : undefined;
   if (program === undefined) return null;
-  const names = groundNames(ground);
-  const reaches = (path: string): boolean => {
-    if (path.startsWith('/')) return isProtected(normalizeAbsolute(path), ground);
-    return names.some((name) => path === name || path.endsWith(`/${name}`) || path.startsWith(`${name}/`) || path.includes(`/${name}/`));
-  };
+  // Relative header paths are read as endings, as a path only known at run time is (`b/.gobby/…`, `.claude/settings.json`).
+  const reaches = (path: string): boolean => (path.startsWith('/') ? isProtected(normalizeAbsolute(path), ground) : endsInGroundName(`/${path}`, ground, false));
   // The command's text, each word as a program receives it (`printf '%s\n' '+++ b/x' … | patch`), and the files it reads.
   const written = [command, ...shell.invocations.flatMap((invocation) => invocation.args)].flatMap(patchedPaths);
   const hit = [...written, ...(ground.patchedPaths ?? [])].find(reaches);
   return hit === undefined ? null : protectedFileDenial(hit, program);
 }
 
-/** Whether `path`'s last name is `name` (`.claude`, `x/.claude`; not `my.claude`). */
+/** Whether `path` ends in `name`, a name or a few (`.claude`, `x/.claude`, `x/.claude/settings.json`; not `my.claude`). */
 function endsWithName(path: string, name: string): boolean {
   return path === name || path.endsWith(`/${name}`);
 }
@@ -652,10 +649,9 @@ function changes(path: PathRef, ground: ProtectedGround, program: string, orAbov
  * `orAbove`), or goes on below `.gobby`.
  */
 function endsInGroundName(path: string, ground: ProtectedGround, orAbove: boolean): boolean {
-  const ends = (name: string) => path === name || path.endsWith(`/${name}`);
   // A protected name covers everything below it; a folder that only holds protected files (`.claude`) is itself the name.
-  const protectedName = groundNames(ground).some((name) => ends(name) || path.includes(`/${name}/`));
-  return protectedName || (orAbove && (ground.protectedFolders ?? []).some((folder) => ends(folder.slice(folder.lastIndexOf('/') + 1))));
+  const protectedName = groundNames(ground).some((name) => endsWithName(path, name) || path.includes(`/${name}/`));
+  return protectedName || (orAbove && (ground.protectedFolders ?? []).some((folder) => endsWithName(path, folder.slice(folder.lastIndexOf('/') + 1))));
 }
 
 /** The protected paths' names as they end any project or home: `.claude/settings.json`, `.gobby`. */

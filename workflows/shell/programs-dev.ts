@@ -3,7 +3,7 @@
 // run code gobby cannot see but can name, so they are `exec` of that name (see docs/shell-effects.md).
 import { hasOption, negated, optionValues, parseArgv, type OptionSpec } from './argv.js';
 import { PACKAGE_RUNNER, PROJECT_RUNNER } from './programs-code.js';
-import { dpkgDeb } from './programs-files.js';
+import { DPKG_DEB_ACTION, dpkgDeb } from './programs-files.js';
 import { entries, everythingBelow, filesNamedByData, loadsForeignCode, onlyAsksVersion, operandsOf, readsOperands, runsTests, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { baseName, isWithin } from './paths.js';
 import { anyDepth } from './find-expression.js';
@@ -1251,14 +1251,12 @@ const packageQuery: ProgramHandler = (site, fx) => {
   }
   if (site.program === 'dpkg-query' || (first !== undefined && !first.dynamic && PACKAGE_QUERY.test(first.value))) return;
   // `dpkg -x a.deb DIR`, `dpkg --build …`: dpkg hands its package-file actions to dpkg-deb.
-  if (site.program === 'dpkg' && site.args.some((arg) => !arg.dynamic && DPKG_DEB_ACTION.test(arg.value))) {
+  if (site.program === 'dpkg' && site.args.some((arg) => !arg.dynamic && arg.value !== '-R' && DPKG_DEB_ACTION.test(arg.value))) {
     dpkgDeb(site, fx);
     return;
   }
   manager(SYSTEM_MANAGER)(site, fx);
 };
-/** The dpkg-deb actions dpkg hands on (not `-R`, which is dpkg's `--recursive`). */
-const DPKG_DEB_ACTION = /^-(?:[xXbeIf]|-(?:extract|vextract|raw-extract|build|control|info|field|ctrl-tarfile|fsys-tarfile))$/;
 const PACKAGE_QUERY = /^(?:-[lLsSpcI]|--(?:list|listfiles|status|search|print-avail|contents|info|get-selections|print-architecture|compare-versions)|-q[a-zA-Z]*|--query|--verify|-V[a-zA-Z]*)$/;
 
 export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [

@@ -22,7 +22,7 @@ import {
   writesOutputOptions,
 } from './program-kit.js';
 import { mktempTarget } from './mktemp.js';
-import { baseName, dirName, normalizeAbsolute, resolveAgainst } from './paths.js';
+import { baseName, dirName, resolveAgainst } from './paths.js';
 import { selectedBelow, skippedBelow } from './find-expression.js';
 import { mayBacktrackBadly } from './regex-safety.js';
 import { inspectSedScript } from './sed-script.js';
@@ -312,7 +312,7 @@ function writesThroughNewSymlinks(fx: ShellEffects, files: readonly Arg[], place
   const link = fx.path(place).path;
   for (const file of files) {
     if (file.dynamic) continue;
-    const target = file.value.startsWith('/') ? normalizeAbsolute(file.value) : resolveAgainst(dirName(link), file.value);
+    const target = linkTarget(fx, file, place).path;
     // One source into an existing folder lands inside it under its own name; the shell cannot tell which.
     fx.linkMade(link, target);
     fx.linkMade(`${link}/${baseName(file.value)}`, target);
@@ -777,6 +777,7 @@ const rename: ProgramHandler = (site, fx) => {
   const code = perl ? (expressions.length > 0 ? expressions : operands.slice(0, 1)) : [];
   const newName = perl ? perlRenamer(code) : utilLinuxRenamer(operands[0], operands[1], hasOption(parsed, '-a', '--all'), hasOption(parsed, '-l', '--last'));
   if (newName === undefined) {
+    // Perl code may give each file any name, anywhere: the files named are moved away, to places only known at run time.
     fx.opaque(`${site.program} runs the Perl code \`${code.map((arg) => arg.value).join('; ').slice(0, 80)}\` on each name`, site.program);
     for (const file of files) fx.remove(site.program, file);
     return;
@@ -851,15 +852,14 @@ function utilLinuxRenamer(from: Arg | undefined, to: Arg | undefined, all: boole
 }
 
 /** atool: `-x`/`-X DIR` unpack like aunpack, `-l`/`-c`/`-d` read, `-a`/`-r` write the first archive named. */
+const ATOOL_OPTIONS: OptionSpec = { short: 'XFOEDSf', long: ['extract-to', 'format', 'format-option', 'explain', 'subdir', 'config', 'option'] };
+const aunpack = optionUnpacker(['-X', '--extract-to'], [], ATOOL_OPTIONS);
+
 const atool: ProgramHandler = (site, fx) => {
-  const parsed = parseArgv(site.args, { short: 'XFOEDSf', long: ['extract-to', 'format', 'format-option', 'explain', 'subdir', 'config', 'option'] });
+  const parsed = parseArgv(site.args, ATOOL_OPTIONS);
   const operands = operandsOf(parsed, site);
-  if (hasOption(parsed, '-x', '--extract', '-X', '--extract-to')) {
-    for (const archive of operands) fx.read('atool', archive);
-    const directory = optionValues(parsed, '-X', '--extract-to')[0];
-    const here = directory ? fx.at(directory) : fx;
-    here.write('atool', filesNamedByData(here));
-  } else if (hasOption(parsed, '-l', '--list', '-c', '--cat', '-d', '--diff')) {
+  if (hasOption(parsed, '-x', '--extract', '-X', '--extract-to')) aunpack(site, fx);
+  else if (hasOption(parsed, '-l', '--list', '-c', '--cat', '-d', '--diff')) {
     for (const archive of operands) fx.read('atool', archive);
   } else if (hasOption(parsed, '-a', '--add', '-r', '--repack') && operands[0]) {
     fx.write('atool', operands[0]);
@@ -961,18 +961,14 @@ const ar: ProgramHandler = (site, fx) => {
 };
 
 /** unar unpacks into the working directory or `-o DIR`; lsar only lists. */
-const unar: ProgramHandler = (site, fx) => {
-  const parsed = parseArgv(site.args, { short: 'opeE', long: ['output-directory', 'password', 'encoding', 'password-encoding'] });
-  for (const archive of operandsOf(parsed, site)) fx.read(site.program, archive);
-  if (site.program === 'lsar') return;
-  const directory = optionValues(parsed, '-o', '--output-directory')[0];
-  const here = directory ? fx.at(directory) : fx;
-  here.write('unar', filesNamedByData(here));
-};
+const UNAR_OPTIONS: OptionSpec = { short: 'opeE', long: ['output-directory', 'password', 'encoding', 'password-encoding'] };
+
+/** dpkg-deb's actions (dpkg hands the same ones on, but for `-R`, its `--recursive`). */
+export const DPKG_DEB_ACTION = /^-(?:[xXRbcIfeW]|-(?:extract|vextract|raw-extract|build|contents|info|field|control|ctrl-tarfile|fsys-tarfile|show))$/;
 
 /** dpkg-deb: `-x`/`-R`/`-X` unpack a package into a folder; `-b` builds one; the rest read it. (dpkg hands these actions to it.) */
 export const dpkgDeb: ProgramHandler = (site, fx) => {
-  const action = site.args.find((arg) => !arg.dynamic && /^-(?:[xXRbcIfeW]|-(?:extract|vextract|raw-extract|build|contents|info|field|control|ctrl-tarfile|fsys-tarfile|show))$/.test(arg.value));
+  const action = site.args.find((arg) => !arg.dynamic && DPKG_DEB_ACTION.test(arg.value));
   const operands = site.args.filter((arg) => arg !== action && (arg.dynamic || !arg.value.startsWith('-')));
   const name = action?.value ?? '';
   if (['-x', '-X', '-R', '--extract', '--vextract', '--raw-extract'].includes(name)) {
@@ -1293,7 +1289,8 @@ export const FILE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['cpio', { handle: cpio }],
   ['pax', { handle: pax }],
   ['ar', { handle: ar }],
-  ...entries(unar, 'unar', 'lsar'),
+  ['unar', { handle: optionUnpacker(['-o', '--output-directory'], [], UNAR_OPTIONS) }],
+  ['lsar', { handle: readsOperands(UNAR_OPTIONS) }],
   ['dpkg-deb', { handle: dpkgDeb }],
   ...entries(commandUnpacker({ keeps: ['x'], flat: ['e'], reads: ['l', 'lb', 'lt', 'lta', 'v', 'vb', 'vt', 'vta', 't', 'p'] }), 'unrar', 'rar'),
   ...entries(commandUnpacker({ keeps: ['x'], flat: ['e'], reads: ['l', 'v', 't', 'p'] }), 'lha', 'lhasa'),
@@ -1302,7 +1299,7 @@ export const FILE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['patool', { handle: optionUnpacker(['--outdir'], [], { long: ['outdir', 'password'] }, { extract: ['extract'], reads: ['list', 'test', 'diff', 'search', 'formats'] }) }],
   ['atool', { handle: atool }],
   ...entries(rename, 'rename', 'prename', 'perl-rename', 'file-rename', 'rename.ul'),
-  ['aunpack', { handle: optionUnpacker(['-X', '--extract-to'], [], { short: 'XFOEDSf', long: ['extract-to', 'format', 'format-option', 'explain', 'subdir', 'config', 'option'] }) }],
+  ['aunpack', { handle: aunpack }],
   ...entries(keyTool, 'keytool', 'gpg', 'gpg2'),
   ['shopt', { handle: shopt }],
   ...entries(editor, 'vi', 'vim', 'nvim', 'view', 'ex', 'ed', 'emacs', 'nano', 'pico', 'micro', 'joe', 'kak', 'hx'),
