@@ -10,6 +10,7 @@
 import type { EngineEvent } from './events.js';
 import { becomesFolderDenial, daemonNetworkDenial, daemonProcessDenial, filesNamedByDataDenial, opaqueCodeNamingGround, overrideDenial, overrideLaterDenial, protectedFileDenial, secretDenial, secretInTreeDenial } from './ground-denials.js';
 import { linkToGround, overrideCommandOf, runTimePathFromGround, sweepsUntrackedGround, unknownProgramGivenGround } from './ground-invocations.js';
+import { lsofListsTheDaemon } from './lsof-selection.js';
 import { runsLater } from './runs-later.js';
 import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, namesByGlob, treeHolds, treeReaches } from './ground-paths.js';
 import { DIRECTORY_BUILTINS, type PathRef, type ShellAnalysis, type ShellEffect, type ShellInvocation } from './shell/index.js';
@@ -425,7 +426,7 @@ function searchesForTheDaemon(shell: ShellAnalysis, ground: ProtectedGround): bo
       !DIRECTORY_BUILTINS.has(invocation.program) &&
       (invocation.args.some((arg) => namesTheDaemon(arg, ground) || (SEARCHES_BY_PATTERN.has(invocation.program) && !arg.startsWith('-') && patternFindsTheDaemon(arg, ground))) ||
         (FILTERS_BY_PROGRAM.has(invocation.program) && filterLiterals(invocation.args).some((literal) => namesTheDaemon(literal, ground) || patternFindsTheDaemon(literal, ground))) ||
-        (invocation.program === 'lsof' && invocation.args.some((arg) => /^-[a-zA-Z]*i(?:4|6|tcp|udp)?$/i.test(arg))) ||
+        (invocation.program === 'lsof' && lsofListsTheDaemon(invocation.args, { port: ground.daemonPort, names: ground.daemonProcess?.names ?? ['node'] })) ||
         // `lsof -t ~/.gob*/*.db`: whoever holds gobby's files open is the daemon.
         (LISTS_BY_FILE.has(invocation.program) && invocation.args.some((arg) => !arg.startsWith('-') && namesGround(resolveAgainst(invocation.cwd, arg), ground)))),
   );

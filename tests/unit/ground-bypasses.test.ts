@@ -495,6 +495,14 @@ describe("gobby's own ground, spelled another way", () => {
     ['ps -Cnode -o pid= | xargs kill', 'daemon-signal'],
     ['ps -C node,bash -o pid= | xargs kill', 'daemon-signal'],
     ['lsof -ti tcp -sTCP:LISTEN | xargs kill -9', 'daemon-signal'],
+    // What lsof lists: a range or an address without a port reaches the daemon's; so do a command-name prefix, a user's processes, and no selection at all.
+    ['kill $(lsof -ti:7000-8000)', 'daemon-signal'],
+    ['kill $(lsof -ti @127.0.0.1)', 'daemon-signal'],
+    ['lsof -t | xargs kill', 'daemon-signal'],
+    ['lsof +c 15 -t | xargs kill', 'daemon-signal'],
+    ['kill $(lsof -t -c no)', 'daemon-signal'],
+    ["kill $(lsof -t -c '/^n/')", 'daemon-signal'],
+    ['kill $(lsof -t -u dev)', 'daemon-signal'],
     ['echo 4242 > /tmp/p; kill $(cat /tmp/p)', 'daemon-signal'],
     // Claude Code's managed policy, which a ConfigChange hook cannot keep from applying.
     ['echo \'{"disableAllHooks":true}\' > /etc/claude-code/managed-settings.json', 'protected-file'],
@@ -571,6 +579,13 @@ describe("gobby's own ground, spelled another way", () => {
     ['scp -r /tmp/x/. ~', 'protected-file'],
     ['scp -r host:cfg/. .', 'protected-file'],
     ['scp -r host:.claude ~', 'protected-file'],
+    // wget keeps the URL's folders with -x (-nH drops the host's folder, --cut-dirs leading ones), decodes escapes, and lets a recursive download's pages name the files.
+    ['wget -x -nH http://files.example/.claude/settings.json', 'protected-file'],
+    ['wget -nH -x --cut-dirs=2 https://files.example/a/b/.gobby/workflows/plan.yaml', 'protected-file'],
+    ['cd .claude && wget http://files.example/settings%2Elocal.json', 'protected-file'],
+    ['wget -r -nH http://files.example/', 'protected-file'],
+    ['cd ~ && wget -m -nH http://files.example/', 'protected-file'],
+    ['wget --content-disposition -P .claude http://files.example/get?id=1', 'protected-file'],
     // A search pattern that would backtrack for seconds in the daemon is taken to match it, at once.
     ["pkill -f '((.*))*z'", 'daemon-signal'],
     ["pgrep -f '(?:(.+))+q' | xargs kill", 'daemon-signal'],
@@ -636,6 +651,8 @@ describe("gobby's own ground, spelled another way", () => {
     'claude -p "fix the HOME page and read the README" && echo "$HOME"',
     'ls "$GOBBY_HOME" && cat $GOBBY_HOME/config.json',
     'lsof -ti:3000 | xargs kill && pgrep -f vite | xargs kill -9 && kill %1 && kill -9 12345',
+    // The address in the word after -i, as lsof reads it: only that port's processes.
+    'kill $(lsof -ti :3000) && kill -9 $(lsof -t -i tcp:5173) && lsof -ti :3000 -sTCP:LISTEN | xargs kill && kill $(lsof -t -c vite) && kill $(lsof -t /tmp/x.sock)',
     "ps aux | awk '/vite/ {print $2}' | xargs kill && ps -C vite -o pid= | xargs kill && pkill -P $$ && pkill -u dev vite && fuser -k 3000/tcp && fuser -k src/app.log",
     "ps aux | grep vite | awk '{print $2}' | xargs kill && ps aux | grep '[w]ebpack' | grep -v grep | awk '{print $2}' | xargs kill -9",
     "pkill -f vitest && pkill -f 'python manage.py runserver' && killall -r '^chrom' && killall nod && pgrep -f webpack | xargs kill",
@@ -676,6 +693,7 @@ describe("gobby's own ground, spelled another way", () => {
     'dpkg -x /tmp/a.deb /tmp/root && dpkg -l && ar --output=vendor x /tmp/a.a && jar --extract --file /tmp/a.jar --dir vendor',
     'cmake -E make_directory build && cmake -E copy_directory assets build/assets && cmake -E remove_directory build/tmp',
     'gh run download -D artifacts && gh release download v1 -D dist && scp -r host:logs . && scp -r /tmp/x ~',
+    'wget -r http://files.example/docs/ && wget -x -nH -P mirror http://files.example/.claude/x.json && wget -r -nd -nH http://files.example/ && wget --content-disposition http://files.example/get?id=1',
     "rename 's/\\.txt$/.md/' docs/*.txt && rename .htm .html *.htm && rename -n 's/x/.claude/' x",
     // A substitution that could backtrack for long is not run in the daemon: opaque, refused only where opaque code is.
     `rename 's/((a*))*z/y/' ${'a'.repeat(40)}`,

@@ -4,6 +4,7 @@ import { hasOption, optionValues, parseArgv, type OptionSpec } from './argv.js';
 import { entries, everythingBelow, filesNamedByData, onlyAsksVersion, operandsOf, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { isWithin } from './paths.js';
 import { namesItsContents, writesRemoteCopy } from './programs-files.js';
+import type { PathRef } from './types.js';
 import { literalArg, type Arg } from './words.js';
 
 /** The file curl -O / wget would save a URL to: its last path segment. */
@@ -83,9 +84,33 @@ const curl: ProgramHandler = (site, fx) => {
   }
 };
 
+/** Where in a URL wget finds the folders and the name it saves it under. */
+interface WgetUrl {
+  readonly protocol: string;
+  /** `HOST` or `HOST:PORT`, as wget names the host's folder. */
+  readonly host: string;
+  /** The URL's folders, percent escapes decoded and `..` resolved as a browser would. */
+  readonly folders: readonly string[];
+  readonly name: string;
+}
+
+function readWgetUrl(url: string, defaultPage: string): WgetUrl {
+  const parts = /^(?:([a-z][a-z0-9+.-]*):\/\/)?([^/?#]*)([^?#]*)/i.exec(url)!;
+  const segments = (parts[3] ?? '').split('/').slice(1).map(decodeEscapes);
+  const name = segments.pop() || defaultPage;
+  const folders: string[] = [];
+  for (const segment of segments) if (segment === '..') folders.pop(); else if (segment !== '.' && segment !== '') folders.push(segment);
+  return { protocol: (parts[1] ?? 'http').toLowerCase(), host: (parts[2] ?? '').replace(/^[^@]*@/, '').toLowerCase(), folders, name: name === '..' || name === '.' ? defaultPage : name };
+}
+
+/** `%XX` escapes as wget writes them into file names: decoded (`%2Eclaude` is `.claude`), except `/`, which cannot be in one. */
+function decodeEscapes(segment: string): string {
+  return segment.replace(/%([0-9a-f]{2})/gi, (escape, hex: string) => (hex.toLowerCase() === '2f' ? escape : String.fromCharCode(parseInt(hex, 16))));
+}
+
 const wget: ProgramHandler = (site, fx) => {
   if (onlyAsksVersion(site.args)) return;
-  const parsed = parseArgv(site.args, { short: 'OoaPiBtTwUeQlAR', long: ['output-document', 'output-file', 'append-output', 'directory-prefix', 'input-file', 'base', 'tries', 'timeout', 'wait', 'user-agent', 'execute', 'quota', 'level', 'accept', 'reject', 'header', 'post-data', 'post-file', 'body-file', 'user', 'password', 'load-cookies', 'save-cookies', 'config', 'method', 'body-data', 'limit-rate', 'bind-address', 'ca-certificate', 'certificate', 'private-key'] });
+  const parsed = parseArgv(site.args, { short: 'OoaPiBtTwUeQlAR', long: ['output-document', 'output-file', 'append-output', 'directory-prefix', 'input-file', 'base', 'tries', 'timeout', 'wait', 'user-agent', 'execute', 'quota', 'level', 'accept', 'reject', 'header', 'post-data', 'post-file', 'body-file', 'user', 'password', 'load-cookies', 'save-cookies', 'config', 'method', 'body-data', 'limit-rate', 'bind-address', 'ca-certificate', 'certificate', 'private-key', 'cut-dirs', 'default-page'] });
   for (const command of optionValues(parsed, '-e', '--execute', '--config')) fx.opaque(`wget runs the wgetrc command \`${command.value}\``, 'wget');
   for (const input of optionValues(parsed, '-i', '--input-file', '--post-file', '--body-file', '--load-cookies')) fx.read('wget', input);
   for (const log of optionValues(parsed, '-o', '--output-file', '-a', '--append-output', '--save-cookies')) fx.write('wget', log);
@@ -100,10 +125,36 @@ const wget: ProgramHandler = (site, fx) => {
   if (documents.length > 0) return;
   const directory = optionValues(parsed, '-P', '--directory-prefix')[0];
   const here = directory ? fx.at(directory) : fx;
+  // `-nH`, `-nd`: two-letter short options, which the option parser reads as clusters.
+  const spelled = (short: string, long: string): boolean => site.args.some((arg) => arg.value === short) || hasOption(parsed, long);
   const recursive = hasOption(parsed, '-r', '--recursive', '-m', '--mirror');
-  for (const url of urls) here.write('wget', recursive ? everythingBelow(here) : { value: remoteFileName(url.value), dynamic: url.dynamic, unknownAt: -1 });
-  if (listed.length > 0) here.write('wget', recursive ? everythingBelow(here) : { value: '*', dynamic: true, unknownAt: -1 });
+  const keepsFolders = !spelled('-nd', '--no-directories') && (recursive || spelled('-x', '--force-directories'));
+  const keepsHost = !spelled('-nH', '--no-host-directories');
+  const protocolFolder = hasOption(parsed, '--protocol-directories');
+  const cutFolders = Number(optionValues(parsed, '--cut-dirs')[0]?.value ?? 0) || 0;
+  const defaultPage = optionValues(parsed, '--default-page')[0]?.value ?? 'index.html';
+  // The server names the file (`--content-disposition`, or a redirect's URL), or every file of a
+  // recursive download (a page may link to `.claude/settings.local.json`).
+  const serverNames = recursive || hasOption(parsed, '--content-disposition', '--trust-server-names');
+  for (const url of urls) {
+    const read = readWgetUrl(url.value, defaultPage);
+    const hostFolders = keepsFolders ? [...(protocolFolder ? [read.protocol] : []), ...(keepsHost ? [read.host] : [])] : [];
+    const folder = [...hostFolders, ...(keepsFolders ? read.folders.slice(cutFolders) : [])].join('/');
+    const at = (path: string): PathRef => here.path({ value: path, dynamic: url.dynamic, unknownAt: -1 });
+    if (!serverNames) here.write('wget', at(folder === '' ? read.name : `${folder}/${read.name}`));
+    // Any name below the host's folder, or below the folder itself with `-nH`, where gobby's own may land.
+    else if (recursive && keepsFolders) here.write('wget', filesNamedByData(here, hostFolders.length > 0 ? at(hostFolders.join('/')) : undefined));
+    else here.write('wget', filesIn(here, folder === '' ? undefined : at(folder)));
+  }
+  if (listed.length > 0) here.write('wget', keepsFolders ? filesNamedByData(here) : filesIn(here));
 };
+
+/** `<folder>/*`: files straight in one folder (the working directory when none is given) whose names are not known before the command runs. */
+function filesIn(fx: ShellEffects, folder?: PathRef): PathRef {
+  const ref = folder ?? { path: fx.cwd, unplaced: !fx.cwdKnown };
+  const path = `${ref.path === '/' ? '' : ref.path}/*`;
+  return ref.unplaced === true ? { path, dynamic: true, unplaced: true } : { path, dynamic: true };
+}
 
 /** nc, telnet, socat…: `host port` operands. */
 const socketClient: ProgramHandler = (site, fx) => {
