@@ -790,6 +790,27 @@ const BYPASS_ROWS: readonly Row[] = [
   // Next to the ordinary work above: what still counts, and writes outside the project (allowed where only the project's files are restricted).
   row('docker run img --help', ['opaque'], 'an option after the image is the container\'s'),
   row('pnpm mystery', ['exec pnpm run mystery']),
+  // Options before and after the subcommand with their values: a workspace filter is not a script's name.
+  row('pnpm -F web test', ['test pnpm test']),
+  row('pnpm run --filter web lint', ['exec pnpm run lint']),
+  row('pnpm -w build', ['exec pnpm run build'], "pnpm's -w is the workspace root, no value"),
+  row('npm -w web run build', ['exec npm run build']),
+  row('bun --filter web test', ['test bun test']),
+  row('bun --filter web run build', ['exec bun run build']),
+  row('bun --preload ./setup.ts test', ['opaque', 'test bun test'], 'what bun loads first'),
+  row('turbo run test -F web', ['test turbo test']),
+  row('bun outdated && bun why react && deno coverage cov && deno types', []),
+  row('deno bench', ['test deno bench']),
+  // pdm, hatch and pipenv run the project's script of that name before a program.
+  row('pdm run true', ['exec pdm run true']),
+  row('hatch run lint:check', ['exec hatch run lint:check']),
+  row('pipenv run test', ['test pipenv run test']),
+  row('pdm run pytest -x', ['test pytest']),
+  // An option whose value is only known at run time is still that option.
+  row('make -j$(nproc) test', ['test make test']),
+  row('make -C build -j"$(nproc)" check', ['test make check']),
+  row('make $TARGET', ['opaque']),
+  row('rm -rf$X src', ['delete /repo/-rf$X dyn', 'delete /repo/src'], 'more letters may follow: an operand, as written'),
   row('/tmp/x/node_modules/.bin/vitest', ['read /tmp/x/node_modules/.bin/vitest', 'opaque'], 'a tool folder outside the project holds whatever was put there'),
   row('make --eval="x: ; rm -rf src" test', ['opaque', 'test make test'], "make's own code"),
   row('make test SHELL:=/tmp/x.sh', ['test make test', 'opaque']),

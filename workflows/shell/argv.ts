@@ -35,6 +35,7 @@ export function parseArgv(args: readonly Arg[], spec: OptionSpec): ParsedArgv {
     const text = arg.value;
     // A value only known at run time may be an option or an operand; as an operand it is
     // reported (as a dynamic path), which is the cautious reading.
+    if (arg.dynamic && optionWithValueAtRunTime(arg, short, options)) continue;
     if (arg.dynamic || text === '-' || !text.startsWith('-')) {
       if (spec.stopAtOperand) break;
       operands.push(arg);
@@ -64,6 +65,29 @@ export function parseArgv(args: readonly Arg[], spec: OptionSpec): ParsedArgv {
     }
   }
   return { options, operands, rest: i };
+}
+
+/**
+ * `-j$(nproc)`, `--jobs=$N`: a word whose fixed start is an option taking a value, and whose
+ * run-time text can only be that value, is that option whatever the text turns out to be. Any
+ * other word with run-time text may be an option or an operand (`-rf$X` may hold more letters).
+ */
+function optionWithValueAtRunTime(arg: Arg, short: string, into: ParsedOption[]): boolean {
+  const fixed = arg.unknownAt < 2 ? '' : arg.value.slice(0, arg.unknownAt);
+  if (!fixed.startsWith('-') || /[*?[]/.test(fixed)) return false;
+  if (fixed.startsWith('--')) {
+    const eq = fixed.indexOf('=');
+    if (eq === -1) return false;
+    into.push({ name: fixed.slice(0, eq), value: sliceArg(arg, eq + 1) });
+    return true;
+  }
+  for (let c = 1; c < fixed.length; c++) {
+    if (!short.includes(fixed[c]!)) continue;
+    for (let flag = 1; flag < c; flag++) into.push({ name: shortName(fixed[flag]!), value: undefined });
+    into.push({ name: shortName(fixed[c]!), value: sliceArg(arg, c + 1) });
+    return true;
+  }
+  return false;
 }
 
 /**

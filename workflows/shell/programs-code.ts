@@ -408,27 +408,39 @@ function runtime(table: Readonly<Record<string, 'test' | 'install' | 'write' | '
       fx.opaque(`${site.program} runs inline code`, site.program);
       return;
     }
-    const first = site.args[0];
+    // Options before the subcommand: bun's workspace filter and folder (`bun --filter web test`),
+    // and what it loads before any of it (`bun --preload ./x.ts test`).
+    const leading = parseArgv(site.args, RUNTIME_LEADING_OPTIONS);
+    for (const loaded of optionValues(leading, '-r', '--preload', '--require', '--import')) fx.opaque(`${site.program} loads \`${loaded.value}\` before it runs`, site.program);
+    const args = site.args.slice(leading.rest);
+    const directory = optionValues(leading, '--cwd')[0];
+    if (directory !== undefined) fx = fx.at(directory);
+    const first = args[0];
     let action = first && !first.dynamic ? table[first.value] : undefined;
     if (action === 'write' && first?.value === 'fmt' && site.args.some((arg) => arg.value === '--check')) action = 'read';
-    if (action === 'test') runsTests(fx, site.program, `${site.program} test`, site.args);
+    if (action === 'test') runsTests(fx, site.program, `${site.program} ${first!.value}`, site.args);
     else if (action === 'install') fx.emit({ kind: 'package_install', manager: site.program, program: site.program });
     else if (action === 'write') fx.write(site.program, everythingBelow(fx));
     else if (action === 'read') return;
-    else if (action === 'script') runScript(site, fx, site.args.slice(1));
+    else if (action === 'script') runScript(site, fx, args.slice(1));
     else if (!first) fx.opaque(`${site.program} reads the code to run from its input`, site.program);
     else if (action === 'opaque' || /[./]/.test(first.value)) {
-      const target = action === 'opaque' ? site.args.slice(1).find((arg) => !arg.value.startsWith('-')) ?? first : first;
+      const target = action === 'opaque' ? args.slice(1).find((arg) => !arg.value.startsWith('-')) ?? first : first;
       fx.opaque(`${site.program} ${action === 'opaque' ? `${first.value} ` : ''}runs \`${target.value}\``, site.program);
     }
-    else runScript(site, fx, site.args);
+    else runScript(site, fx, args);
   };
 }
 
+/** Options of bun and deno given before the subcommand, with the values they take. */
+const RUNTIME_LEADING_OPTIONS: OptionSpec = { short: 'Frc', long: ['filter', 'cwd', 'config', 'env-file', 'preload', 'require', 'import', 'tsconfig-override', 'elide-lines', 'conditions', 'main-fields', 'define', 'loader'], stopAtOperand: true };
+
 /** `bun run x`, `deno task x`: a test script is a test run; a file is opaque; another script is a named task. */
 function runScript(site: CommandSite, fx: ShellEffects, args: readonly Arg[]): void {
-  const name = args.find((arg) => !arg.value.startsWith('-'));
-  if (!name || name.dynamic) fx.opaque(`${site.program} runs a script named at run time`, site.program);
+  const parsed = parseArgv(args, RUNTIME_LEADING_OPTIONS);
+  const name = args[parsed.rest];
+  if (!name) return; // `bun run`, `deno task` alone list the scripts
+  if (name.dynamic) fx.opaque(`${site.program} runs a script named at run time`, site.program);
   else if (/^tests?(?:[:_.-].*)?$/.test(name.value)) runsTests(fx, site.program, `${site.program} ${name.value}`, site.args);
   else if (/[./]/.test(name.value)) fx.opaque(`${site.program} runs the file \`${name.value}\``, site.program);
   else fx.unknown(`${site.program} run ${name.value}`);
@@ -987,8 +999,8 @@ export const CODE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ...entries(interpreter({ inline: ['-e'], options: { short: 'el' }, preload: ['-l'] }), 'lua', 'luajit'),
   ...entries(interpreter({ inline: ['-e', '--eval', '-E'], options: { short: 'eELJ', long: ['eval', 'load'] }, preload: ['-L', '--load'] }), 'julia', 'elixir', 'iex', 'Rscript', 'R', 'osascript', 'jshell', 'groovy', 'scala', 'kotlin', 'irb', 'ghci', 'runghc', 'clojure', 'racket', 'guile', 'sbcl', 'tclsh', 'wish', 'expect', 'octave', 'dc', 'pwsh', 'powershell', 'ts-node', 'tsx', 'esno', 'babel-node', 'coffee', 'erl', 'escript'),
   ...entries(debuggerEntry(interpreter({ inline: ['-e', '--eval', '-E'], options: { short: 'eELJ', long: ['eval', 'load'] }, preload: ['-L', '--load'] })), 'gdb', 'lldb'),
-  ['deno', { handle: runtime({ test: 'test', install: 'install', add: 'install', remove: 'install', fmt: 'write', compile: 'write', lint: 'read', check: 'read', info: 'read', doc: 'read', eval: 'opaque', run: 'opaque', repl: 'opaque', serve: 'opaque', task: 'script' }, []) }],
-  ['bun', { handle: runtime({ test: 'test', install: 'install', i: 'install', add: 'install', a: 'install', remove: 'install', rm: 'install', update: 'install', link: 'install', pm: 'read', build: 'write', run: 'script', repl: 'opaque' }, ['-e', '--eval', '-p', '--print']) }],
+  ['deno', { handle: runtime({ test: 'test', install: 'install', add: 'install', remove: 'install', fmt: 'write', compile: 'write', lint: 'read', check: 'read', info: 'read', doc: 'read', bench: 'test', coverage: 'read', outdated: 'read', types: 'read', upgrade: 'install', eval: 'opaque', run: 'opaque', repl: 'opaque', serve: 'opaque', task: 'script' }, []) }],
+  ['bun', { handle: runtime({ test: 'test', install: 'install', i: 'install', add: 'install', a: 'install', remove: 'install', rm: 'install', update: 'install', link: 'install', pm: 'read', outdated: 'read', audit: 'read', why: 'read', info: 'read', init: 'write', create: 'write', patch: 'write', build: 'write', run: 'script', repl: 'opaque' }, ['-e', '--eval', '-p', '--print']) }],
   ['eval', { handle: evalBuiltin }],
   ...entries(declaration, 'export', 'declare', 'typeset', 'local', 'readonly'),
   ['source', { handle: source }],

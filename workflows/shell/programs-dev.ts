@@ -385,6 +385,11 @@ interface ManagerSpec {
 
 const CONDA_LIKE = new Set(['conda', 'mamba', 'micromamba']);
 
+/** Python project managers whose `run NAME` runs the project's script NAME, if it has one, before a program of that name. */
+const RUNS_SCRIPTS_FIRST = new Set(['pdm', 'hatch', 'pipenv']);
+/** Names the shell answers itself (`test`, `true`): as a program they do nothing gobby must judge, as a project's script anything. */
+const SHELL_BUILTIN_NAMES = new Set(['test', '[', 'true', 'false', ':', 'echo', 'printf', 'exit', 'kill', 'pwd', 'type', 'command']);
+
 /** A package manager's second word that only shows what is there (`uv pip list`, `conda env list`, `uv python find`). */
 const LISTING_VERBS = new Set(['list', 'ls', 'show', 'freeze', 'check', 'tree', 'find', 'dir', 'info', 'outdated', 'describe', 'export']);
 
@@ -450,6 +455,14 @@ function manager(spec: ManagerSpec): ProgramHandler {
         const condaOptions = CONDA_LIKE.has(site.program) ? parseArgv(rest, { short: 'np', long: ['name', 'prefix', 'cwd'], stopAtOperand: true }) : undefined;
         const command = condaOptions ? rest.slice(condaOptions.rest) : rest;
         const cwd = condaOptions ? optionValues(condaOptions, '--cwd')[0] : undefined;
+        const script = command[0];
+        // pdm, hatch and pipenv look for a script of the project's by that name before a program
+        // (`pdm run lint`, `hatch run test:cov`, `pipenv run true` may run anything the project says).
+        if (RUNS_SCRIPTS_FIRST.has(site.program) && script !== undefined && !script.dynamic && (!here.knows(script.value) || SHELL_BUILTIN_NAMES.has(script.value))) {
+          if (TEST_SCRIPT.test(script.value)) runsTests(here, site.program, `${site.program} run ${script.value}`, command.slice(1));
+          else here.unknown(`${site.program} run ${script.value}`);
+          return;
+        }
         if (command.length > 0) PROJECT_RUNNER.handle({ program: site.program, args: command, stdinArgs: site.stdinArgs }, cwd ? here.at(cwd) : here);
         return;
       }
@@ -459,7 +472,8 @@ function manager(spec: ManagerSpec): ProgramHandler {
       case 'script': {
         // `npm run x` / `yarn x`: a script from package.json, named but not known.
         const explicit = sub !== undefined && RUN_WORDS.has(sub);
-        const name = explicit ? rest.find((arg) => !arg.value.startsWith('-')) : subArg;
+        // After `run`, its options and their values (`pnpm run --filter web test`) come before the name.
+        const name = explicit ? parseArgv(rest, spec.options ?? {}).operands[0] : subArg;
         if (!name) return; // `npm run` alone lists the scripts
         if (name.dynamic) here.opaque(`${site.program} runs a script named at run time`, site.program);
         else if (TEST_SCRIPT.test(name.value)) runsTests(here, site.program, `${site.program} run ${name.value}`, rest);
@@ -498,7 +512,11 @@ function nodeManagerActions(extra: Readonly<Record<string, ManagerAction>>): Rec
   return { ...actions, test: 'test', t: 'test', tst: 'test', run: 'script', 'run-script': 'script', rum: 'script', urn: 'script', 'install-test': 'install+test', it: 'install+test', ...extra };
 }
 
-const NODE_MANAGER_OPTIONS: OptionSpec = { short: 'wC', long: ['workspace', 'prefix', 'dir', 'cwd', 'filter', 'registry', 'cache', 'userconfig', 'loglevel', 'reporter'] };
+const NODE_MANAGER_LONG_OPTIONS = ['workspace', 'prefix', 'dir', 'cwd', 'filter', 'filter-prod', 'registry', 'cache', 'userconfig', 'loglevel', 'reporter', 'test-pattern', 'changed-files-ignore-pattern', 'workspace-concurrency'];
+/** npm's `-w NAME` is a workspace and `-C DIR` its prefix; pnpm's `-F` is a workspace filter and its `-w` the workspace root (no value); yarn's short options take none. */
+const NPM_OPTIONS: OptionSpec = { short: 'wC', long: NODE_MANAGER_LONG_OPTIONS };
+const PNPM_OPTIONS: OptionSpec = { short: 'FC', long: NODE_MANAGER_LONG_OPTIONS };
+const YARN_OPTIONS: OptionSpec = { long: NODE_MANAGER_LONG_OPTIONS };
 
 const PIP_ACTIONS: Record<string, ManagerAction> = { install: 'install', uninstall: 'install', download: 'install', wheel: 'write', list: 'read', show: 'read', freeze: 'read', check: 'read', search: 'read', help: 'read', config: 'read', inspect: 'read', debug: 'read', cache: 'read', hash: 'read', index: 'read', sync: 'install', compile: 'write', tree: 'read' };
 
@@ -582,7 +600,7 @@ function taskRunner(testGoals: RegExp, options: OptionSpec, dryRun: readonly str
  * `nx test app`, `nx run app:test`, `nx run-many -t test lint`, `nx affected --target=test`,
  * `lerna run test`. A test-like task is a test run; any other is a task gobby does not know.
  */
-const WORKSPACE_TASK_OPTIONS: OptionSpec = { short: 'tpc', long: ['filter', 'scope', 'ignore', 'target', 'targets', 'projects', 'project', 'configuration', 'concurrency', 'parallel', 'base', 'head', 'since', 'cache-dir', 'output-logs', 'log-order', 'graph', 'exclude', 'cwd'] };
+const WORKSPACE_TASK_OPTIONS: OptionSpec = { short: 'tpcF', long: ['filter', 'scope', 'ignore', 'target', 'targets', 'projects', 'project', 'configuration', 'concurrency', 'parallel', 'base', 'head', 'since', 'cache-dir', 'output-logs', 'log-order', 'graph', 'exclude', 'cwd'] };
 
 const workspaceTasks: ProgramHandler = (site, fx) => {
   if (onlyAsksVersion(site.args)) return;
@@ -1264,9 +1282,9 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['javac', { handle: javac }],
   ['rustc', { handle: rustc }],
   ['git', { handle: git }],
-  ['npm', { handle: manager({ actions: nodeManagerActions({ exec: 'dlx', x: 'dlx', start: 'script', stop: 'script', restart: 'script' }), options: NODE_MANAGER_OPTIONS }) }],
-  ['pnpm', { handle: manager({ actions: nodeManagerActions({ exec: 'run', dlx: 'dlx', start: 'script' }), unknownIsScript: true, options: NODE_MANAGER_OPTIONS }) }],
-  ['yarn', { handle: manager({ actions: nodeManagerActions({ exec: 'run', dlx: 'dlx', start: 'script', workspace: 'run', workspaces: 'run' }), bare: 'install', unknownIsScript: true, options: NODE_MANAGER_OPTIONS }) }],
+  ['npm', { handle: manager({ actions: nodeManagerActions({ exec: 'dlx', x: 'dlx', start: 'script', stop: 'script', restart: 'script' }), options: NPM_OPTIONS }) }],
+  ['pnpm', { handle: manager({ actions: nodeManagerActions({ exec: 'run', dlx: 'dlx', start: 'script' }), unknownIsScript: true, options: PNPM_OPTIONS }) }],
+  ['yarn', { handle: manager({ actions: nodeManagerActions({ exec: 'run', dlx: 'dlx', start: 'script', workspace: 'run', workspaces: 'run' }), bare: 'install', unknownIsScript: true, options: YARN_OPTIONS }) }],
   ...entries(manager({ actions: PIP_ACTIONS, options: { short: 'r', long: ['requirement', 'index-url', 'target', 'prefix', 'python'] } }), 'pip', 'pip3', 'pipx-install'),
   ['uv', { handle: manager({ actions: { pip: 'install', add: 'install', remove: 'install', sync: 'install', lock: 'install', venv: 'write', init: 'write', run: 'run', tool: 'dlx', python: 'install', tree: 'read', export: 'read', version: 'read', build: 'write', publish: 'network', cache: 'read', self: 'install', format: 'write' } }) }],
   ['uvx', PACKAGE_RUNNER],
