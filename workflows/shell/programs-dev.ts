@@ -779,9 +779,15 @@ const tsc: ProgramHandler = (site, fx) => {
   // tsc takes its options with one dash or two, in any case (`-noEmit`, `--noemit`).
   // A boolean flag takes `true`/`false` after it (`--noEmit false` emits).
   if (onlyAsksVersion(site.args) || words.some((word, i) => /^--?(?:noemit|showconfig|listfilesonly|dry)(?:=true)?$/i.test(word) && words[i + 1] !== 'false')) return;
-  const parsed = parseArgv(site.args, { short: 'p', long: ['project', 'outDir', 'outFile', 'declarationDir', 'target', 'module', 'lib', 'jsx', 'rootDir'] });
-  const out = optionValues(parsed, '--outDir', '--outFile', '--declarationDir')[0];
-  fx.write('tsc', out ? { ...fx.path(out), dynamic: true } : everythingBelow(fx));
+  // Read as tsc reads its options: whole names, no abbreviations (`--declaration` is a flag of its own, not `--declarationDir`).
+  const outputs: PathRef[] = [];
+  for (let i = 0; i < words.length - 1; i++) {
+    const name = words[i]!.replace(/^--?/, '').toLowerCase();
+    if (name === 'outdir' || name === 'declarationdir') outputs.push(everythingBelow(fx, site.args[++i]!));
+    else if (name === 'outfile') outputs.push(fx.path(site.args[++i]!));
+  }
+  // Without one, the JavaScript lands where tsconfig.json says, or next to each source.
+  for (const output of outputs.length > 0 ? outputs : [everythingBelow(fx)]) fx.write('tsc', output);
 };
 
 /**
