@@ -222,7 +222,9 @@ function hostAndPort(url: string): { host: string; port: number } | undefined {
 
 function checkShellCommand(command: string, shell: ShellAnalysis, ground: ProtectedGround, realPaths?: ReadonlyMap<string, string>): GuardDenial | null {
   // The token's path anywhere in the command, quoted text included: reading it is never needed.
-  const secret = ground.secretFiles.find((file) => mentionsPath(command, file));
+  // Only text that no program can read it through goes by (a search pattern, a message; see
+  // onlyMentionedAsText).
+  const secret = ground.secretFiles.find((file) => mentionsPath(command, file) && !onlyMentionedAsText(command, shell, file));
   if (secret) return secretDenial(secret);
   // Code gobby cannot see into (`bash -c "$x"`, `python -c …`, a command over the length cap) is
   // judged by its text as a last resort: it could run an override or change gobby's files however
@@ -259,10 +261,11 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   }
   // `exec` names the program as an author would allow it (`python3 -m http.server`, `npm run x`): its first word is the invocation's.
   const unknownPrograms = new Set(shell.effects.flatMap((effect) => (effect.kind === 'exec' ? [effect.program.split(' ')[0]!] : [])));
+  const wholeCommand = seenWhole(command, shell);
   for (const invocation of shell.invocations) {
     // The token named as an argument, however the program reads it (`column -t token` after `cd
     // ~/.gobby`, `jq --rawfile t token`, `wc --files0-from=token`, `strings @token`): never needed.
-    const named = secretNamedBy(invocation, ground);
+    const named = secretNamedBy(invocation, ground, wholeCommand ? textWordIndexes(invocation) : []);
     if (named) return secretDenial(named);
     const override = overrideCommandOf(invocation);
     if (override) return overrideDenial(override);
@@ -400,9 +403,13 @@ function unknownInvocations(shell: ShellAnalysis): ShellInvocation[] {
   return unknown.size === 0 ? [] : shell.invocations.filter((invocation) => unknown.has(invocation.program) || invocation.nameAtRunTime === true);
 }
 
-/** A secret file an argument names, as a path from the invocation's folder, after an option's `=` or a response file's `@`. */
-function secretNamedBy(invocation: ShellInvocation, ground: ProtectedGround): string | undefined {
-  for (const arg of invocation.args) {
+/**
+ * A secret file an argument names, as a path from the invocation's folder, after an option's `=`
+ * or a response file's `@`. `asText`: the words the program only prints or searches for.
+ */
+function secretNamedBy(invocation: ShellInvocation, ground: ProtectedGround, asText: readonly number[]): string | undefined {
+  for (const [index, arg] of invocation.args.entries()) {
+    if (asText.includes(index)) continue;
     const value = arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg.startsWith('@') ? arg.slice(1) : arg;
     if (value === '' || value.startsWith('-') || value.includes(' ')) continue;
     const path = resolveAgainst(invocation.cwd, value);
@@ -785,6 +792,78 @@ function mentionsNumber(text: string, number: number): boolean {
     if (!partOfWord(text[at - 1]) && !partOfWord(text[at + digits.length])) return true;
   }
   return false;
+}
+
+/**
+ * Whether gobby sees all a command does, so that text in it is only text: nothing built at run
+ * time (`$`, a backtick), no code it cannot see into, no program it does not know, and no path
+ * only known at run time that printed text could become.
+ */
+function seenWhole(command: string, shell: ShellAnalysis): boolean {
+  if (/[$`]/.test(command)) return false;
+  // A glob or a tree (`docs/**`) is text as written; a path that is not (`xargs cat` fed by a program) is not.
+  const atRunTime = (path: PathRef): boolean => path.unplaced === true || !path.path.startsWith('/');
+  for (const effect of shell.effects) {
+    if (effect.kind === 'opaque' || effect.kind === 'exec') return false;
+    if ((effect.kind === 'read' || effect.kind === 'write' || effect.kind === 'delete') && atRunTime(effect.path)) return false;
+    if ((effect.kind === 'copy' || effect.kind === 'move') && (atRunTime(effect.from) || atRunTime(effect.to))) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether every mention of a file in a command gobby sees whole is text a program only prints or
+ * searches for (`grep -rn '.gobby/token' docs`, `echo 'the token is in ~/.gobby/token'`, `git log
+ * --grep=.gobby/token`): what the file's programs read is judged by their effects.
+ */
+function onlyMentionedAsText(command: string, shell: ShellAnalysis, file: string): boolean {
+  if (!seenWhole(command, shell)) return false;
+  const tail = file.split('/').slice(-2).join('/');
+  let asText = 0;
+  for (const invocation of shell.invocations) for (const index of textWordIndexes(invocation)) asText += occurrences(invocation.args[index]!, tail);
+  return asText >= occurrences(command, tail);
+}
+
+/** Which words of an invocation its program only prints or matches against: never a file it opens. */
+function textWordIndexes(invocation: ShellInvocation): number[] {
+  const { program, args } = invocation;
+  const all = args.map((_, index) => index);
+  if (program === 'echo' || (program === 'printf' && !args.includes('-v'))) return all;
+  const gitGrep = program === 'git' && args[0] === 'grep';
+  if (GREPS.has(program) || gitGrep) {
+    const takesValue = program === 'rg' ? RG_VALUE_OPTIONS : GREP_VALUE_OPTIONS;
+    const patterns: number[] = [];
+    let first: number | undefined;
+    for (let i = gitGrep ? 1 : 0; i < args.length; i++) {
+      const arg = args[i]!;
+      if (arg === '-e' || arg === '--regexp') patterns.push(++i);
+      else if (arg.startsWith('--regexp=') || (/^-[a-zA-Z]*e./.test(arg) && !/^-[a-zA-Z]*[fABCDmgtTjMEr]/.test(arg))) patterns.push(i);
+      else if (takesValue.has(arg)) i++;
+      else if (arg === '--') {
+        first ??= i + 1;
+        break;
+      } else if (!arg.startsWith('-')) first ??= i;
+    }
+    // Without -e, the first operand is the pattern.
+    return patterns.length > 0 ? patterns : first === undefined || first >= args.length ? [] : [first];
+  }
+  if (program === 'git' && GIT_MESSAGE_SUBCOMMANDS.has(args[0] ?? '')) {
+    return all.flatMap((i) => (/^(?:--grep|--author|--committer|-S|-G|-m|--message)$/.test(args[i]!) ? [i + 1] : /^(?:--(?:grep|author|committer|message)=|-[SGm].)/.test(args[i]!) ? [i] : []));
+  }
+  return [];
+}
+
+const GREPS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'ack-grep']);
+/** The options of grep (and ag, ack) and of rg that take the next word as their value: it is not the pattern. */
+const GREP_VALUE_OPTIONS = new Set(['-f', '-A', '-B', '-C', '-m', '-d', '-D', '-G', '--file', '--context', '--after-context', '--before-context', '--max-count', '--directories', '--devices', '--label', '--ignore', '--ignore-dir']);
+const RG_VALUE_OPTIONS = new Set(['-f', '-A', '-B', '-C', '-m', '-g', '-t', '-T', '-j', '-M', '-E', '-r', '--file', '--context', '--after-context', '--before-context', '--max-count', '--glob', '--iglob', '--type', '--type-not', '--type-add', '--replace', '--threads', '--max-columns', '--encoding', '--pre', '--pre-glob', '--sort', '--sortr', '--max-depth', '--ignore-file', '--path-separator', '--color', '--colors', '--engine', '--max-filesize', '--context-separator']);
+/** git subcommands whose `--grep`, `-S`, `-G`, `-m` values are search text or a message. */
+const GIT_MESSAGE_SUBCOMMANDS = new Set(['log', 'show', 'rev-list', 'shortlog', 'whatchanged', 'commit', 'tag', 'stash']);
+
+function occurrences(text: string, part: string): number {
+  let count = 0;
+  for (let at = text.indexOf(part); at !== -1; at = text.indexOf(part, at + part.length)) count++;
+  return count;
 }
 
 /** The full path, or its last two segments (`~/.gobby/token`, `$GOBBY_HOME/../.gobby/token`). */

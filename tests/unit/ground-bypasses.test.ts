@@ -47,6 +47,14 @@ describe("gobby's own ground, spelled another way", () => {
     ['rm -rf .[!c]*', 'protected-file'],
     ['cat ~/.gob*/tok*', 'secret'],
     ['cp ~/.gobby/tok?n /tmp/t', 'secret'],
+    // The token's path as text goes by only where no program can read it through.
+    ['echo /home/dev/.gobby/token | xargs cat', 'secret'],
+    ["grep '.gobby/token' ~/.gobby/token", 'secret'],
+    ['grep -e /home/dev/.gobby/token -f /home/dev/.gobby/token x', 'secret'],
+    ["grep -- x /home/dev/.gobby/token", 'secret'],
+    ["rg '.gobby/token' --pre cat .", 'secret'],
+    ['echo ~/.gobby/token > /tmp/p; cat $(cat /tmp/p)', 'secret'],
+    ["python3 -c \"print('.gobby/token')\"", 'secret'],
     // Folders above the protected files: removed, moved, replaced, emptied.
     ['rm -rf .claude', 'protected-file'],
     ['mv .claude .claude.bak', 'protected-file'],
@@ -638,6 +646,8 @@ describe("gobby's own ground, spelled another way", () => {
     'grep -rn TODO src ~/notes && rg -n fixme . && ls -R ~ && find ~ -name "*.log" && du -sh ~/.gobby',
     'tar -czf /tmp/src.tgz src && zip -r /tmp/app.zip . && cp -r ~/.config/app /tmp/app-config',
     'grep -rn ".claude/settings.json" docs',
+    // The token's path as a search pattern or a message: no program opens it.
+    "grep -rn '~/.gobby/token' docs && rg -g '*.md' -F '.gobby/token' . && echo 'the token lives in ~/.gobby/token' && git log --grep='.gobby/token' -S /home/dev/.gobby/token",
     `curl https://example.com:${PORT}/`,
     'curl http://127.0.0.1:3000/health',
     'curl --resolve example.com:443:127.0.0.1 https://example.com/ && curl -x http://proxy.corp:8080 https://example.com/',
