@@ -74,7 +74,8 @@ export function renderToolDeniedReason(workflow: CompiledWorkflow, phase: Compil
 
 /** A shell command (or an MCP tool) refused for what it would change. */
 export function renderShellDeniedReason(workflow: CompiledWorkflow, phase: CompiledPhase, refusal: ShellRefusal): string {
-  const author = refusal.allowedBy ? ` A workflow author can allow it in this phase with \`${refusal.allowedBy}\`.` : '';
+  const wider = refusal.orAllOpaque ? ' (or all code gobby cannot see into with `shell: { allow_opaque: true }`)' : '';
+  const author = refusal.allowedBy ? ` A workflow author can allow it in this phase with \`${refusal.allowedBy}\`${wider}.` : '';
   return (
     `${workflowRulePrefix(workflow, phase)} this phase does not allow changing files, by any tool, ` +
     `and this ${refusal.what}.${author} ${describeWayOut(workflow, phase)}`

@@ -24,6 +24,8 @@ export interface ShellPolicy {
 export interface ShellRefusal {
   readonly what: string;
   readonly allowedBy?: string;
+  /** `shell: { allow_opaque: true }` allows it too, with all other code gobby cannot see into. */
+  readonly orAllOpaque?: true;
 }
 
 /** Where the session works: the project whose files the phase protects, and the user's home. */
@@ -100,9 +102,14 @@ function judgeEffect(effect: ShellEffect, policy: ShellPolicy, place: PolicyPlac
     case 'package_install':
       return { what: `installs packages with ${effect.manager}, which changes the project's dependencies` };
     case 'opaque':
-      return policy.allowOpaque
-        ? null
-        : { what: `runs code gobby cannot see into (${effect.why})`, allowedBy: 'shell: { allow_opaque: true }' };
+      // An author may trust one interpreter (`allow_programs: ["python3"]`) or all such code.
+      if (policy.allowOpaque || (effect.program !== undefined && policy.allowPrograms.includes(effect.program))) return null;
+      return {
+        what: `runs code gobby cannot see into (${effect.why})`,
+        ...(effect.program === undefined
+          ? { allowedBy: 'shell: { allow_opaque: true }' }
+          : { allowedBy: `shell: { allow_programs: [${JSON.stringify(effect.program)}] }`, orAllOpaque: true as const }),
+      };
     case 'exec':
       return policy.allowPrograms.includes(effect.program)
         ? null

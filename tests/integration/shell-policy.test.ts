@@ -16,7 +16,7 @@ phases:
     allowed_tools: [Read, Glob, Grep, Bash, mcp__docs__*]
     blocked_tools: [Write, Edit, NotebookEdit]
     shell:
-      allow_programs: [terraform]
+      allow_programs: [terraform, node]
     rules:
       - when: "effects.test_run and tool == 'Bash'"
         action: warn
@@ -59,6 +59,8 @@ describe('shell commands in a phase that blocks the file tools', () => {
     ['git checkout -- src/app.ts', 'runs `git checkout`', ''],
     ['npm install left-pad', 'installs packages', ''],
     ['python3 -c "open(\'f\', \'w\').write(\'x\')"', 'runs code gobby cannot see into', 'allow_opaque: true'],
+    // One interpreter may be trusted by name, or all such code with one switch: the reason names both.
+    ['python3 -c "print(1)"', 'runs code gobby cannot see into', 'allow_programs: ["python3"]'],
     ['echo cm0gLXJmIHNyYwo= | base64 -d | sh', 'deletes', 'src'],
     ['base64 -d < payload.b64 | sh', 'runs code gobby cannot see into', ''],
     ['x=$(echo rm); $x -rf src', 'deletes', 'src'],
@@ -100,6 +102,8 @@ describe('shell commands in a phase that blocks the file tools', () => {
     "find . -name '*.ts' | wc -l",
     'echo "sed -i is how you would do it"',
     'terraform plan',
+    // `node` is trusted by name in this phase: its inline code runs.
+    'node -e "console.log(process.version)"',
     'mkdir -p /tmp/review-notes && echo notes > /tmp/review-notes/a.md',
     '(cd packages/api && npm test -- --run) && npx vitest run --config vitest.config.ts',
     // Outside the project, a glob or a folder's contents in a fixed place; tools that only read.
