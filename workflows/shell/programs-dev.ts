@@ -95,6 +95,10 @@ function gitProgramOptions(sub: string, rest: readonly Arg[], fx: ShellEffects):
 }
 
 
+function dryRun(flags: readonly string[]): boolean {
+  return flags.some((flag) => flag === '-n' || flag === '--dry-run') && !negated(flags, 'dry-run');
+}
+
 /** Listing forms of `git branch`/`tag`/`remote`/`config`/`stash`/… that change nothing. */
 function gitSubcommandReads(sub: string, rest: readonly Arg[]): boolean {
   const words = rest.map((arg) => arg.value);
@@ -106,7 +110,15 @@ function gitSubcommandReads(sub: string, rest: readonly Arg[]): boolean {
     case 'tag':
       return operands.length === 0 || flags.some((flag) => /^(?:-l|--list|-n\d*|--contains|--no-contains|--merged|--no-merged|--points-at|-v|--verify)$/.test(flag));
     case 'remote':
-      return operands.length === 0 || ['show', 'get-url'].includes(operands[0]!);
+      return operands.length === 0 || ['show', 'get-url'].includes(operands[0]!) || (operands[0] === 'prune' && dryRun(flags));
+    case 'prune':
+    case 'commit':
+      return dryRun(flags);
+    case 'bundle':
+      return operands[0] === 'verify' || operands[0] === 'list-heads';
+    case 'hash-object':
+      // Without -w the object's name is printed, not stored.
+      return !flags.some((flag) => /^-[a-z]*w/.test(flag));
     case 'config':
       return flags.some((flag) => /^(?:--get|--get-all|--get-regexp|--get-urlmatch|-l|--list|--show-origin|--show-scope|--name-only)$/.test(flag)) || ['get', 'list'].includes(operands[0] ?? '') || (operands.length === 1 && !flags.some((flag) => /^--(?:unset|unset-all|add|replace-all|rename-section|remove-section|edit)$|^-e$/.test(flag)));
     case 'reflog':
@@ -256,6 +268,12 @@ function leavesTheProjectAsItIs(sub: string, rest: readonly Arg[], fx: ShellEffe
     const outputs = optionValues(parsed, '-o', '--output');
     return outputs.length > 0 && outputs.every(outside) && optionValues(parsed, '--remote', '--exec').length === 0;
   }
+  // `git format-patch -o /tmp/p`, `git bundle create /tmp/r.bundle --all`: files written outside, listed as such.
+  if (sub === 'format-patch') {
+    const outputs = optionValues(parseArgv(rest, { short: 'ov', long: ['output-directory', 'subject-prefix', 'in-reply-to', 'to', 'cc', 'from', 'signature-file', 'base', 'interdiff', 'range-diff', 'creation-factor', 'suffix', 'start-number', 'reroll-count', 'notes'] }), '-o', '--output-directory');
+    return outputs.length > 0 && outputs.every(outside);
+  }
+  if (sub === 'bundle') return rest[0]?.value === 'create' && outside(rest[1]);
   return false;
 }
 
@@ -621,12 +639,31 @@ const workspaceTasks: ProgramHandler = (site, fx) => {
 
 /** A subcommand tool: `cargo test`, `go test`, `dotnet test`… */
 /** Where a build writes when an option says so: go's `-o FILE`, cargo's `--target-dir DIR`. */
-const BUILD_OUTPUT: Readonly<Record<string, (args: readonly Arg[]) => { readonly arg: Arg; readonly folder: boolean } | undefined>> = {
-  go: (args) => optionArg(args, '-o', false),
+interface BuildOutput {
+  readonly arg: Arg;
+  readonly folder: boolean;
+}
+
+/** Null: the build keeps nothing. */
+const BUILD_OUTPUT: Readonly<Record<string, (args: readonly Arg[]) => BuildOutput | null | undefined>> = {
+  go: (args) => optionArg(args, '-o', false) ?? goBuildOutput(args),
   cargo: (args) => optionArg(args, '--target-dir', true),
 };
 
-function optionArg(args: readonly Arg[], name: string, folder: boolean): { readonly arg: Arg; readonly folder: boolean } | undefined {
+/**
+ * Without -o, `go build` keeps only the program of one main package, in the working directory
+ * (named after the package, so any name there); for several packages (`./...`) it only checks
+ * that they build and writes nothing (null). Undefined when no rule applies: the whole tree, cautiously.
+ */
+function goBuildOutput(args: readonly Arg[]): BuildOutput | null | undefined {
+  if (args[0]?.value !== 'build') return undefined;
+  const packages = args.slice(1).filter((arg) => !arg.value.startsWith('-'));
+  if (packages.some((arg) => arg.dynamic || arg.value.endsWith('.go'))) return undefined;
+  if (packages.length > 0 && packages.every((arg) => arg.value.includes('...'))) return null;
+  return { arg: { value: '*', dynamic: true, unknownAt: -1 }, folder: false };
+}
+
+function optionArg(args: readonly Arg[], name: string, folder: boolean): BuildOutput | undefined {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg.value === name && args[i + 1] !== undefined) return { arg: args[i + 1]!, folder };
@@ -660,6 +697,8 @@ function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>):
     if (/^(?:fmt|format)$/.test(sub.value) && site.args.some((arg) => /^--(?:check|verify-no-changes|check-formatted|output=none|set-exit-if-changed)$/.test(arg.value))) action = 'read';
     if (action === 'read' && site.args.some((arg) => arg.value === '--fix' || arg.value === '--allow-dirty' || (sub.value === 'audit' && arg.value === 'fix'))) action = 'write';
     if (sub.value === 'mod') action = ['download', 'tidy', 'get', 'vendor'].includes(site.args[site.args.indexOf(sub) + 1]?.value ?? '') ? 'install' : 'read';
+    // `go mod tidy -diff` prints what it would change; `cargo update --dry-run` what it would update.
+    if (action === 'install' && site.args.some((arg) => arg.value === '-diff' || arg.value === '--dry-run')) action = 'read';
     switch (action) {
       case 'test':
         runsTests(fx, site.program, `${site.program} ${sub.value}`, site.args);
@@ -672,7 +711,7 @@ function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>):
       case 'write': {
         // `go build -o /dev/null ./...` writes only its output; `cargo build --target-dir /tmp/t` only below that folder.
         const output = BUILD_OUTPUT[site.program]?.(site.args);
-        fx.write(site.program, output === undefined ? everythingBelow(fx) : output.folder ? everythingBelow(fx, output.arg) : output.arg);
+        if (output !== null) fx.write(site.program, output === undefined ? everythingBelow(fx) : output.folder ? everythingBelow(fx, output.arg) : output.arg);
         return;
       }
       case 'network':
