@@ -790,6 +790,11 @@ const BYPASS_ROWS: readonly Row[] = [
   // Next to the ordinary work above: what still counts, and writes outside the project (allowed where only the project's files are restricted).
   row('docker run img --help', ['opaque'], 'an option after the image is the container\'s'),
   row('pnpm mystery', ['exec pnpm run mystery']),
+  // A script or task is a test run by name when its first or last word says tests and no word says it rewrites.
+  row('npm run unit && npm run e2e && yarn test:unit && npm run ci:test && make unit-test', ['test npm run unit', 'test npm run e2e', 'test yarn run test:unit', 'test npm run ci:test', 'test make unit-test']),
+  row('npm run test:update-snapshots', ['exec npm run test:update-snapshots']),
+  row('npm run build-test-fixtures', ['exec npm run build-test-fixtures']),
+  row('make test-update', ['exec make test-update']),
   // Options before and after the subcommand with their values: a workspace filter is not a script's name.
   row('pnpm -F web test', ['test pnpm test']),
   row('pnpm run --filter web lint', ['exec pnpm run lint']),

@@ -282,6 +282,27 @@ const GO_OUTPUT_OPTION = /^(?:o|coverprofile|cpuprofile|memprofile|blockprofile|
 /** node's profilers write into the working directory under names of their own. */
 const NODE_PROFILERS = new Set(['--cpu-prof', '--heap-prof', '--prof']);
 
+/** A word of a script's or task's name that says it runs tests (`test:unit`, `unit-test`, `e2e`, `spec`). */
+const TEST_WORD = /^(?:tests?|specs?|e2e|unit|unittests?|testall|integration|itest)$/;
+/** A word that says it changes what the tests expect or the code (`test:update`, `test:fix`, `test-u`). */
+const CHANGES_WORD = /^(?:update|fix|write|format|fmt|snapshots?|u|gen|generate|regen|record|approve|accept|bless|baseline)$/i;
+
+/**
+ * Whether a project script or task is, by its name, a test run: its first or last word says tests
+ * (`test:unit`, `unit-test`, `ci:test`; not `build-test-fixtures`) and none says it rewrites
+ * anything. A test run is trusted with the project's code, as `npm test` is; `test:update-snapshots`
+ * is a task gobby does not know.
+ */
+export function isTestScriptName(name: string): boolean {
+  const words = name.split(/[:_.\-/]/);
+  return (TEST_WORD.test(words[0]!) || TEST_WORD.test(words[words.length - 1]!)) && !nameSaysItChanges(name);
+}
+
+/** A script's or task's name with a word that says it changes files (`test-update`, `check:fix`). */
+export function nameSaysItChanges(name: string): boolean {
+  return name.split(/[:_.\-/]/).some((word) => CHANGES_WORD.test(word));
+}
+
 /**
  * A test run (`runner` as the user would name it), and a write of the project when it rewrites
  * its expectations, or of the paths its output options name (`--outputFile=x`, `--junitxml x`,

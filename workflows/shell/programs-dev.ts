@@ -4,13 +4,12 @@
 import { hasOption, negated, optionValues, parseArgv, type OptionSpec } from './argv.js';
 import { PACKAGE_RUNNER, PROJECT_RUNNER } from './programs-code.js';
 import { DPKG_DEB_ACTION, dpkgDeb } from './programs-files.js';
-import { entries, everythingBelow, filesNamedByData, loadsForeignCode, onlyAsksVersion, operandsOf, readsOperands, runsTests, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, everythingBelow, filesNamedByData, isTestScriptName, loadsForeignCode, nameSaysItChanges, onlyAsksVersion, operandsOf, readsOperands, runsTests, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { baseName, isWithin } from './paths.js';
 import { anyDepth } from './find-expression.js';
 import type { PathRef } from './types.js';
 import { literalArg, type Arg } from './words.js';
 
-const TEST_SCRIPT = /^tests?(?:[:_.-].*)?$/;
 /** Subcommands that take the script's name next (`npm run x`); `npm start` names its script itself. */
 const RUN_WORDS = new Set(['run', 'run-script', 'rum', 'urn']);
 
@@ -477,7 +476,7 @@ function manager(spec: ManagerSpec): ProgramHandler {
         // pdm, hatch and pipenv look for a script of the project's by that name before a program
         // (`pdm run lint`, `hatch run test:cov`, `pipenv run true` may run anything the project says).
         if (RUNS_SCRIPTS_FIRST.has(site.program) && script !== undefined && !script.dynamic && (!here.knows(script.value) || SHELL_BUILTIN_NAMES.has(script.value))) {
-          if (TEST_SCRIPT.test(script.value)) runsTests(here, site.program, `${site.program} run ${script.value}`, command.slice(1));
+          if (isTestScriptName(script.value)) runsTests(here, site.program, `${site.program} run ${script.value}`, command.slice(1));
           else here.unknown(`${site.program} run ${script.value}`);
           return;
         }
@@ -494,7 +493,7 @@ function manager(spec: ManagerSpec): ProgramHandler {
         const name = explicit ? parseArgv(rest, spec.options ?? {}).operands[0] : subArg;
         if (!name) return; // `npm run` alone lists the scripts
         if (name.dynamic) here.opaque(`${site.program} runs a script named at run time`, site.program);
-        else if (TEST_SCRIPT.test(name.value)) runsTests(here, site.program, `${site.program} run ${name.value}`, rest);
+        else if (isTestScriptName(name.value)) runsTests(here, site.program, `${site.program} run ${name.value}`, rest);
         // `pnpm tsc --noEmit`, `yarn vitest run`: a project's tool run by its name, as npm's scripts are named after what they run.
         else if (!explicit && here.knows(name.value)) here.run([name, ...rest], { stdinArgs: site.stdinArgs });
         else here.unknown(`${site.program} run ${name.value}`);
@@ -608,7 +607,7 @@ function taskRunner(testGoals: RegExp, options: OptionSpec, dryRun: readonly str
     const goals = operandsOf(parsed, site).filter((arg) => !arg.value.includes('=') && !/^\d+$/.test(arg.value));
     if (goals.some((goal) => goal.dynamic)) here.opaque(`${site.program} runs a target named at run time`, site.program);
     else if (goals.length > 0 && goals.every((goal) => REPORT_GOALS.has(goal.value))) return;
-    else if (goals.length > 0 && goals.every((goal) => testGoals.test(goal.value))) runsTests(here, site.program, `${site.program} ${goals.map((goal) => goal.value).join(' ')}`, site.args);
+    else if (goals.length > 0 && goals.every((goal) => (testGoals.test(goal.value) || (site.program.endsWith('make') && isTestScriptName(goal.value))) && !nameSaysItChanges(goal.value))) runsTests(here, site.program, `${site.program} ${goals.map((goal) => goal.value).join(' ')}`, site.args);
     else here.unknown([site.program, ...goals.map((goal) => goal.value)].join(' '));
   };
 }
@@ -632,7 +631,7 @@ const workspaceTasks: ProgramHandler = (site, fx) => {
   else tasks = verb === undefined ? [] : [verb];
   if (operands.some((arg) => arg.dynamic)) fx.opaque(`${site.program} runs a task named at run time`, site.program);
   else if (verb === 'exec') fx.unknown(`${site.program} exec`);
-  else if (tasks.length > 0 && tasks.every((task) => TEST_SCRIPT.test(task))) runsTests(fx, site.program, `${site.program} ${tasks.join(' ')}`, site.args);
+  else if (tasks.length > 0 && tasks.every(isTestScriptName)) runsTests(fx, site.program, `${site.program} ${tasks.join(' ')}`, site.args);
   else if (['ls', 'list', 'graph', 'show', 'info', 'report', 'changed', 'diff', 'print-affected', 'daemon', 'login', 'telemetry'].includes(verb ?? '')) return;
   else fx.unknown([site.program, ...(tasks.length > 0 ? tasks : [verb ?? ''])].join(' ').trim());
 };
