@@ -587,6 +587,10 @@ describe("gobby's own ground, spelled another way", () => {
     ['scp -r /tmp/x/. ~', 'protected-file'],
     ['scp -r host:cfg/. .', 'protected-file'],
     ['scp -r host:.claude ~', 'protected-file'],
+    // An option given twice: the last value is the one the program uses.
+    ['tar -xf /tmp/x.tar -C /tmp -C ~/app', 'protected-file'],
+    ['curl --output-dir /tmp --output-dir .claude -O http://files.example/settings.json', 'protected-file'],
+    ['env -C /tmp -C ~ rm -rf .gobby', 'protected-file'],
     // wget keeps the URL's folders with -x (-nH drops the host's folder, --cut-dirs leading ones), decodes escapes, and lets a recursive download's pages name the files.
     ['wget -x -nH http://files.example/.claude/settings.json', 'protected-file'],
     ['wget -nH -x --cut-dirs=2 https://files.example/a/b/.gobby/workflows/plan.yaml', 'protected-file'],

@@ -813,6 +813,14 @@ const BYPASS_ROWS: readonly Row[] = [
   row('pdm run pytest -x', ['test pytest']),
   // An option whose value is only known at run time is still that option.
   row('make -j$(nproc) test', ['test make test']),
+  // An option given twice: the program keeps the last value; tar's and make's -C add up.
+  row('tar -xf /tmp/x.tar -C /tmp -C /repo', ['read /tmp/x.tar', 'write /repo/** dyn data']),
+  row('tar -xf /tmp/x.tar -C /tmp -C sub', ['read /tmp/x.tar', 'write /tmp/sub/** dyn data']),
+  row('env -C /tmp -C /repo rm a.ts', ['delete /repo/a.ts']),
+  row('wget -P /tmp -P src http://x.test/a.ts', ['network http://x.test/a.ts', 'write /repo/src/a.ts']),
+  row('gcc -o /tmp/x -o src/a.ts a.c', ['read /repo/a.c', 'write /repo/src/a.ts']),
+  row('go build -o /tmp/x -o src/a.ts . && cargo build --target-dir /tmp/t --target-dir src', ['write /repo/src/a.ts', 'write /repo/src/** dyn']),
+  row('cmake -B /tmp/b -B src', ['write /tmp/b/** dyn', 'write /repo/src/** dyn']),
   row('make -C build -j"$(nproc)" check', ['test make check']),
   row('make $TARGET', ['opaque']),
   row('rm -rf$X src', ['delete /repo/-rf$X dyn', 'delete /repo/src'], 'more letters may follow: an operand, as written'),

@@ -121,6 +121,15 @@ export function hasOption(parsed: ParsedArgv, ...names: readonly string[]): bool
   return parsed.options.some((option) => names.some((name) => isOption(option.name, name)));
 }
 
+/**
+ * The value of an option's last occurrence: the one a program that takes a single value uses
+ * (getopt, argparse, Go's flag, commander all keep the last: `tar -C /tmp -C ~/app`, `env -C a -C b`).
+ */
+export function lastOptionValue(parsed: ParsedArgv, ...names: readonly string[]): Arg | undefined {
+  const values = optionValues(parsed, ...names);
+  return values[values.length - 1];
+}
+
 export function optionValues(parsed: ParsedArgv, ...names: readonly string[]): Arg[] {
   const values: Arg[] = [];
   for (const option of parsed.options) if (option.value !== undefined && names.some((name) => isOption(option.name, name))) values.push(option.value);

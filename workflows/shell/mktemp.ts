@@ -5,7 +5,7 @@
 //   -p DIR / --tmpdir[=DIR] TEMPLATE   relative to that folder ($TMPDIR or /tmp without one)
 //   -t TEMPLATE           in $TMPDIR when it is set, else -p DIR, else /tmp
 // The name is the template with its last run of three or more X's replaced (`--suffix` added).
-import { hasOption, optionValues, parseArgv } from './argv.js';
+import { hasOption, lastOptionValue, optionValues, parseArgv } from './argv.js';
 import type { Arg } from './words.js';
 
 export interface MktempTarget {
@@ -25,9 +25,9 @@ export function mktempTarget(args: readonly Arg[], tmpdir: string | undefined): 
   // --tmpdir takes its folder only after `=`; `--tmpdir notes.XXX` is a template.
   const parsed = parseArgv(args.map(spelledOut), { short: 'p', long: ['suffix'] });
   const template = parsed.operands[0];
-  const folder = optionValues(parsed, '-p', '--tmpdir')[0];
+  const folder = lastOptionValue(parsed, '-p', '--tmpdir');
   const inTmpdir = template === undefined || folder !== undefined || hasOption(parsed, '--tmpdir', '-t');
-  const suffix = optionValues(parsed, '--suffix')[0];
+  const suffix = lastOptionValue(parsed, '--suffix');
   const name = `${template === undefined ? 'tmp.*' : lastXsReplaced(template.value)}${suffix?.value ?? ''}`;
   const dynamic = template?.dynamic === true || folder?.dynamic === true || suffix?.dynamic === true;
   const dryRun = hasOption(parsed, '-u', '--dry-run');

@@ -138,6 +138,13 @@ export function operandsOf(parsed: ParsedArgv, site: CommandSite): Arg[] {
 
 export const noEffect: ProgramHandler = () => {};
 
+/** Where a program ends up after changing directory once for each value, each from the one before. */
+export function inEachDirectory(fx: ShellEffects, directories: readonly Arg[]): ShellEffects {
+  let here = fx;
+  for (const directory of directories) here = here.at(directory);
+  return here;
+}
+
 /** `<folder>/**`: every file below a folder (the working directory when none is given), whatever they are named. */
 export function everythingBelow(fx: ShellEffects, folder?: Arg | PathRef): PathRef {
   const ref = folder === undefined ? { path: fx.cwd, unplaced: !fx.cwdKnown } : 'path' in folder ? folder : fx.path(folder);

@@ -1,7 +1,7 @@
 // Programs that run other code: shells and `eval` (literal code is re-parsed and classified),
 // interpreters (inline code, a script file or stdin is opaque), and the prefixes that run the
 // command after them (env, sudo, timeout, xargs…), which are peeled so the real program is judged.
-import { hasOption, optionValues, parseArgv, type OptionSpec, type ParsedArgv } from './argv.js';
+import { hasOption, lastOptionValue, optionValues, parseArgv, type OptionSpec, type ParsedArgv } from './argv.js';
 import { entries, everythingBelow, filesNamedByData, guardedProgramOf, isTestScriptName, nodeOptionsLoadOutside, onlyAsksVersion, operandsOf, runsTests, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { dirName, isSystemPath, isWithin } from './paths.js';
 import { literalArg, type Arg } from './words.js';
@@ -413,7 +413,7 @@ function runtime(table: Readonly<Record<string, 'test' | 'install' | 'write' | '
     const leading = parseArgv(site.args, RUNTIME_LEADING_OPTIONS);
     for (const loaded of optionValues(leading, '-r', '--preload', '--require', '--import')) fx.opaque(`${site.program} loads \`${loaded.value}\` before it runs`, site.program);
     const args = site.args.slice(leading.rest);
-    const directory = optionValues(leading, '--cwd')[0];
+    const directory = lastOptionValue(leading, '--cwd');
     if (directory !== undefined) fx = fx.at(directory);
     const first = args[0];
     let action = first && !first.dynamic ? table[first.value] : undefined;
@@ -479,7 +479,7 @@ const trap: ProgramHandler = (site, fx) => {
 const scheduler: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { short: 'qfmMt', long: [] });
   if (hasOption(parsed, '-l', '-r', '-d', '-c') || onlyAsksVersion(site.args)) return;
-  const file = optionValues(parsed, '-f')[0];
+  const file = lastOptionValue(parsed, '-f');
   if (file) {
     fx.read(site.program, file);
     fx.opaque(`${site.program} runs the file \`${file.value}\` later`, site.program);
@@ -514,9 +514,9 @@ const terminalMultiplexer: ProgramHandler = (site, fx) => {
   const args = site.args;
   if (site.program === 'tmux') {
     const global = parseArgv(args, TMUX_OPTIONS);
-    const config = optionValues(global, '-f')[0];
+    const config = lastOptionValue(global, '-f');
     if (config) fx.opaque(`tmux runs the commands in \`${config.value}\``, 'tmux');
-    const shellCommand = optionValues(global, '-c')[0];
+    const shellCommand = lastOptionValue(global, '-c');
     if (shellCommand) fx.runShellCode(shellCommand, 'tmux', false);
     const command = args[global.rest];
     if (command === undefined) return;
@@ -524,7 +524,7 @@ const terminalMultiplexer: ProgramHandler = (site, fx) => {
     else if (TMUX_RUNS_COMMAND.has(command.value)) {
       const rest = args.slice(global.rest + 1);
       const parsed = parseArgv(rest, TMUX_COMMAND_OPTIONS);
-      const directory = optionValues(parsed, '-c')[0];
+      const directory = lastOptionValue(parsed, '-c');
       runJoined(rest.slice(parsed.rest), 'tmux', directory ? fx.at(directory) : fx, false);
     }
     return;
@@ -534,7 +534,7 @@ const terminalMultiplexer: ProgramHandler = (site, fx) => {
   const detaches = args.some((arg) => arg.value === '-d' || arg.value === '-D');
   if (detaches && !args.some((arg) => /^-[a-zA-Z]*m/.test(arg.value))) return;
   const parsed = parseArgv(args, SCREEN_OPTIONS);
-  const rcfile = optionValues(parsed, '-c')[0];
+  const rcfile = lastOptionValue(parsed, '-c');
   if (rcfile) {
     fx.read('screen', rcfile);
     fx.opaque(`screen runs the commands in \`${rcfile.value}\``, 'screen');
@@ -600,7 +600,7 @@ const parallel: ProgramEntry = {
     // `--joblog FILE`, `--results DIR`, `--tmpdir DIR` write; `--wd DIR` runs the commands there.
     for (const log of optionValues(parsed, '--joblog')) caller.write('parallel', log);
     for (const folder of optionValues(parsed, '--results', '--res', '--tmpdir')) caller.write('parallel', everythingBelow(caller, folder));
-    const workdir = optionValues(parsed, '--wd', '--workdir')[0];
+    const workdir = lastOptionValue(parsed, '--wd', '--workdir');
     const fx = workdir === undefined ? caller : caller.at(workdir);
     const rest = site.args.slice(parsed.rest);
     const separator = rest.findIndex((arg) => PARALLEL_SEPARATOR.test(arg.value));
@@ -668,9 +668,9 @@ const env: ProgramEntry = {
       checkAssignment(rest[0].value.slice(0, eq), fx, { ...rest[0], value: rest[0].value.slice(eq + 1) });
       rest = rest.slice(1);
     }
-    const directory = optionValues(parsed, '-C', '--chdir')[0];
+    const directory = lastOptionValue(parsed, '-C', '--chdir');
     const context = directory ? fx.at(directory) : fx;
-    const split = optionValues(parsed, '-S', '--split-string')[0];
+    const split = lastOptionValue(parsed, '-S', '--split-string');
     if (split) runJoined([split, ...rest], 'env', context, false);
     else if (rest.length > 0) context.run(rest, { stdinArgs: site.stdinArgs });
   },
@@ -685,7 +685,7 @@ const sudo: ProgramEntry = {
       for (const file of command) fx.write(site.program, file);
       return;
     }
-    const directory = optionValues(parsed, '-D', '--chdir')[0];
+    const directory = lastOptionValue(parsed, '-D', '--chdir');
     const context = directory ? fx.at(directory) : fx;
     if (hasOption(parsed, '-s', '--shell', '-i', '--login')) {
       if (command.length > 0) runJoined(command, site.program, context, false);
@@ -715,7 +715,7 @@ const xargs: ProgramEntry = {
     for (const file of argFiles) if (file.value !== '/dev/stdin' && file.value !== '-') fx.read('xargs', file);
     // `-a /dev/stdin` reads the items from the input after all.
     const fromInput = argFiles.length === 0 || argFiles.every((file) => file.value === '/dev/stdin' || file.value === '-');
-    const replace = optionValues(parsed, '-I', '--replace')[0]?.value ?? (hasOption(parsed, '-i') ? '{}' : undefined);
+    const replace = lastOptionValue(parsed, '-I', '--replace')?.value ?? (hasOption(parsed, '-i') ? '{}' : undefined);
     let command = site.args.slice(parsed.rest);
     if (command.length === 0) command = [literalArg('echo')];
     // Input that is fixed text (`xargs rm <<< file`, `echo 4711 | xargs kill`): its words are the operands.
@@ -761,7 +761,7 @@ const flock: ProgramEntry = {
     if (!lock) return;
     if (!/^\d+$/.test(lock.value)) fx.write('flock', lock);
     const after = parseArgv(site.args.slice(before.rest + 1), spec);
-    const code = optionValues(before, '-c', '--command')[0] ?? optionValues(after, '-c', '--command')[0];
+    const code = lastOptionValue(before, '-c', '--command') ?? lastOptionValue(after, '-c', '--command');
     const command = site.args.slice(before.rest + 1 + after.rest);
     if (code) fx.runShellCode(code, 'flock', false);
     else if (command.length > 0) fx.run(command, { stdinArgs: site.stdinArgs });
@@ -786,7 +786,7 @@ function shellStringOption(options: readonly string[], spec: OptionSpec, otherwi
     prefix: true,
     handle: (site, fx) => {
       const parsed = parseArgv(site.args, spec);
-      const code = optionValues(parsed, ...options)[0];
+      const code = lastOptionValue(parsed, ...options);
       if (code) fx.runShellCode(code, site.program, false);
       else if (!onlyAsksVersion(site.args)) fx.opaque(otherwise, site.program);
     },
@@ -801,7 +801,7 @@ const runuser: ProgramHandler = (site, fx) => {
     fx.run(site.args.slice(leading.rest));
     return;
   }
-  const code = optionValues(parseArgv(site.args, RUNUSER_OPTIONS), '-c', '--command')[0];
+  const code = lastOptionValue(parseArgv(site.args, RUNUSER_OPTIONS), '-c', '--command');
   if (code) fx.runShellCode(code, 'runuser', false);
   else if (!onlyAsksVersion(site.args)) fx.opaque('runuser starts a shell', 'runuser');
 };
@@ -842,7 +842,7 @@ const packageRunner: ProgramEntry = {
       if (pkg.dynamic) fx.opaque(`${site.program} runs a package named at run time`, site.program);
       else if (/^(?:\/|~|\.)/.test(spec) && !isWithin(fx.path(literalArg(spec)).path, fx.projectRoot)) fx.opaque(`${site.program} runs a package from ${fx.path(literalArg(spec)).path}, outside the project`, site.program);
     }
-    const code = optionValues(parsed, '-c', '--call')[0];
+    const code = lastOptionValue(parsed, '-c', '--call');
     if (code) {
       fx.runShellCode(code, site.program, false);
       return;
@@ -953,7 +953,7 @@ const script: ProgramEntry = {
     const [file] = operandsOf(parsed, site);
     if (file) fx.write('script', file);
     else if (optionValues(parsed, '-O', '--log-out', '-B', '--log-io').length === 0) fx.write('script', literalArg('typescript'));
-    const code = optionValues(parsed, '-c', '--command')[0];
+    const code = lastOptionValue(parsed, '-c', '--command');
     if (code) fx.runShellCode(code, 'script', false);
     else if (!onlyAsksVersion(site.args)) fx.opaque('script records a shell that reads commands from its input', 'script');
   },

@@ -1,10 +1,10 @@
 // Developer tools: git by subcommand, package managers, test runners, build tools, formatters
 // and linters, containers, and a nested `claude`. Project scripts (`npm run build`, `make dist`)
 // run code gobby cannot see but can name, so they are `exec` of that name (see docs/shell-effects.md).
-import { hasOption, negated, optionValues, parseArgv, type OptionSpec } from './argv.js';
+import { hasOption, lastOptionValue, negated, optionValues, parseArgv, type OptionSpec } from './argv.js';
 import { PACKAGE_RUNNER, PROJECT_RUNNER } from './programs-code.js';
 import { DPKG_DEB_ACTION, dpkgDeb } from './programs-files.js';
-import { entries, everythingBelow, filesNamedByData, isTestScriptName, loadsForeignCode, nameSaysItChanges, onlyAsksVersion, operandsOf, readsOperands, runsTests, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, everythingBelow, filesNamedByData, inEachDirectory, isTestScriptName, loadsForeignCode, nameSaysItChanges, onlyAsksVersion, operandsOf, readsOperands, runsTests, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { baseName, isWithin } from './paths.js';
 import { anyDepth } from './find-expression.js';
 import type { PathRef } from './types.js';
@@ -319,7 +319,7 @@ function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffec
       const own = parseArgv(rest, { long: ['prefix', 'stage'] });
       const named = operandsOf(own, { program: 'git', args: rest, stdinArgs: false });
       // `--prefix=DIR/` writes each file at DIR/<its path>, wherever DIR is (`--prefix=x-` makes `x-<path>` beside it).
-      const prefix = optionValues(own, '--prefix')[0];
+      const prefix = lastOptionValue(own, '--prefix');
       if (prefix !== undefined) {
         const folder = prefix.value.endsWith('/') ? prefix.value : prefix.value.slice(0, prefix.value.lastIndexOf('/') + 1) || '.';
         fx.write('git', filesNamedByData(fx, { ...prefix, value: folder }));
@@ -427,7 +427,7 @@ function manager(spec: ManagerSpec): ProgramHandler {
       if (inner.length > 0) manager(spec)({ program: site.program, args: inner, stdinArgs: site.stdinArgs }, fx);
       return;
     }
-    const directory = optionValues(parsed, '-C', '--dir', '--prefix', '--cwd', '--directory')[0];
+    const directory = lastOptionValue(parsed, '-C', '--dir', '--prefix', '--cwd', '--directory');
     const here = directory ? fx.at(directory) : fx;
     let action = sub === undefined ? spec.bare : spec.actions[sub] ?? (spec.unknownIsScript ? 'script' : undefined);
     // `npm config set script-shell …` changes what every later script runs; only get/list read.
@@ -465,13 +465,13 @@ function manager(spec: ManagerSpec): ProgramHandler {
         else here.write(site.program, everythingBelow(here));
         return;
       case 'network':
-        here.network(site.program, optionValues(parsed, '--registry')[0]?.value ?? `${site.program} registry`);
+        here.network(site.program, lastOptionValue(parsed, '--registry')?.value ?? `${site.program} registry`);
         return;
       case 'run': {
         // `conda run -n env pytest`: conda's own options name the environment, then the command.
         const condaOptions = CONDA_LIKE.has(site.program) ? parseArgv(rest, { short: 'np', long: ['name', 'prefix', 'cwd'], stopAtOperand: true }) : undefined;
         const command = condaOptions ? rest.slice(condaOptions.rest) : rest;
-        const cwd = condaOptions ? optionValues(condaOptions, '--cwd')[0] : undefined;
+        const cwd = condaOptions ? lastOptionValue(condaOptions, '--cwd') : undefined;
         const script = command[0];
         // pdm, hatch and pipenv look for a script of the project's by that name before a program
         // (`pdm run lint`, `hatch run test:cov`, `pipenv run true` may run anything the project says).
@@ -591,8 +591,8 @@ function taskRunner(testGoals: RegExp, options: OptionSpec, dryRun: readonly str
   return (site, fx) => {
     if (onlyAsksVersion(site.args)) return;
     const parsed = parseArgv(withoutMavenPairs(site.program, site.args), options);
-    const directory = optionValues(parsed, '-C', '--directory', '--project-dir', ...(site.program.startsWith('gradle') ? ['-p'] : []))[0];
-    const here = directory ? fx.at(directory) : fx;
+    // make's -C options add up (`-C a -C b` is a/b), as tar's and git's do.
+    const here = inEachDirectory(fx, optionValues(parsed, '-C', '--directory', '--project-dir', ...(site.program.startsWith('gradle') ? ['-p'] : [])));
     for (const file of optionValues(parsed, '-f', '--file', '--makefile', '-b', '--build-file')) {
       // `make -f /dev/stdin <<< 'all: ; rm -rf x'`: the makefile is the input, code gobby does not read.
       if (file.value === '-' || file.value === '/dev/stdin') here.opaque(`${site.program} reads its build file from its input`, site.program);
@@ -662,13 +662,15 @@ function goBuildOutput(args: readonly Arg[]): BuildOutput | null | undefined {
   return { arg: { value: '*', dynamic: true, unknownAt: -1 }, folder: false };
 }
 
+/** The option's last value (`go build -o /tmp/x -o src/x` writes src/x), as its own word or after `=`. */
 function optionArg(args: readonly Arg[], name: string, folder: boolean): BuildOutput | undefined {
+  let found: BuildOutput | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (arg.value === name && args[i + 1] !== undefined) return { arg: args[i + 1]!, folder };
-    if (arg.value.startsWith(`${name}=`)) return { arg: { ...arg, value: arg.value.slice(name.length + 1), unknownAt: arg.unknownAt === -1 ? -1 : Math.max(0, arg.unknownAt - name.length - 1) }, folder };
+    if (arg.value === name && args[i + 1] !== undefined) found = { arg: args[++i]!, folder };
+    else if (arg.value.startsWith(`${name}=`)) found = { arg: { ...arg, value: arg.value.slice(name.length + 1), unknownAt: arg.unknownAt === -1 ? -1 : Math.max(0, arg.unknownAt - name.length - 1) }, folder };
   }
-  return undefined;
+  return found;
 }
 
 function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>): ProgramHandler {
@@ -795,7 +797,7 @@ const COVERAGE_REPORTS: Readonly<Record<string, string>> = { html: 'htmlcov/**',
 /** `coverage run -m pytest` runs the module under coverage; `coverage report` reads; the other reports write. */
 const coveragePy: ProgramHandler = (site, fx) => {
   const sub = site.args[0]?.value;
-  const dataFile = optionValues(parseArgv(site.args.slice(1), { long: ['data-file', 'rcfile', 'source', 'include', 'omit', 'context', 'concurrency', 'directory', 'title', 'precision', 'contexts', 'fail-under'], stopAtOperand: sub === 'run' }), '--data-file')[0];
+  const dataFile = lastOptionValue(parseArgv(site.args.slice(1), { long: ['data-file', 'rcfile', 'source', 'include', 'omit', 'context', 'concurrency', 'directory', 'title', 'precision', 'contexts', 'fail-under'], stopAtOperand: sub === 'run' }), '--data-file');
   if (dataFile && sub !== 'report') fx.write('coverage', dataFile);
   if (sub === 'run') {
     fx.run([literalArg('python'), ...site.args.slice(1)]);
@@ -804,7 +806,7 @@ const coveragePy: ProgramHandler = (site, fx) => {
   const target = sub === undefined ? undefined : COVERAGE_REPORTS[sub];
   if (target === undefined) return;
   const parsed = parseArgv(site.args.slice(1), { short: 'do', long: ['directory', 'data-file', 'rcfile', 'include', 'omit', 'title', 'precision', 'contexts', 'fail-under'] });
-  const chosen = optionValues(parsed, '-d', '--directory', '-o')[0];
+  const chosen = lastOptionValue(parsed, '-d', '--directory', '-o');
   if (chosen) fx.write('coverage', sub === 'html' || sub === 'annotate' ? everythingBelow(fx, chosen) : chosen);
   else fx.write('coverage', target.endsWith('**') ? { path: `${fx.cwd}/${target}`, dynamic: true } : literalArg(target));
   writesOutputOptions(fx, 'coverage', site.args.slice(1));
@@ -884,12 +886,18 @@ const cmake: ProgramHandler = (site, fx) => {
     fx.unknown(`cmake ${mode?.value ?? ''}`.trim());
     return;
   }
-  const at = site.args.findIndex((arg) => arg.value === '-B' || arg.value === '--build');
-  const glued = site.args.find((arg) => arg.value.startsWith('-B') && arg.value.length > 2);
-  const folder = at !== -1 ? site.args[at + 1] : glued === undefined ? undefined : { ...glued, value: glued.value.slice(2) };
-  // The build folder is output; any other path outside the project (`-S /tmp/src`, `-C /tmp/x.cmake`) is code.
-  loadsForeignCode(fx, 'cmake', 'cmake', site.args.filter((arg, i) => i !== at + 1 || at === -1).filter((arg) => arg !== glued));
-  fx.write('cmake', everythingBelow(fx, folder));
+  // The build folder is output (every -B given: cmake keeps the last); any other path outside the
+  // project (`-S /tmp/src`, `-C /tmp/x.cmake`) is code.
+  const folders: Arg[] = [];
+  const rest: Arg[] = [];
+  for (let i = 0; i < site.args.length; i++) {
+    const arg = site.args[i]!;
+    if ((arg.value === '-B' || arg.value === '--build') && site.args[i + 1] !== undefined) folders.push(site.args[++i]!);
+    else if (arg.value.startsWith('-B') && arg.value.length > 2) folders.push({ ...arg, value: arg.value.slice(2) });
+    else rest.push(arg);
+  }
+  loadsForeignCode(fx, 'cmake', 'cmake', rest);
+  for (const folder of folders.length > 0 ? folders : [undefined]) fx.write('cmake', everythingBelow(fx, folder));
 };
 
 /**
@@ -1040,7 +1048,7 @@ const claude: ProgramHandler = (site, fx) => {
     const rest = site.args.slice(2);
     const dashDash = rest.findIndex((arg) => arg.value === '--');
     const parsed = parseArgv(rest, { short: 'steH', long: ['scope', 'transport', 'env', 'header', 'callback-port', 'client-id', 'client-secret'] });
-    const transport = optionValues(parsed, '-t', '--transport')[0]?.value ?? 'stdio';
+    const transport = lastOptionValue(parsed, '-t', '--transport')?.value ?? 'stdio';
     const command = dashDash !== -1 ? rest.slice(dashDash + 1) : operandsOf(parsed, { ...site, args: rest }).slice(1);
     if (transport === 'stdio' && command.length > 0) fx.run(command);
   }
@@ -1150,8 +1158,8 @@ const gh: ProgramHandler = (site, fx) => {
     // A release's assets land flat, named by the release (`-O FILE` names the one file); a run's
     // artifacts are unpacked, folders and all, as they were uploaded.
     const parsed = parseArgv(site.args.slice(2), { short: 'DOpnRA', long: ['dir', 'output', 'pattern', 'name', 'repo', 'archive'] });
-    const directory = optionValues(parsed, '-D', '--dir')[0];
-    const output = optionValues(parsed, '-O', '--output')[0];
+    const directory = lastOptionValue(parsed, '-D', '--dir');
+    const output = lastOptionValue(parsed, '-O', '--output');
     if (output !== undefined) {
       if (output.value !== '-') fx.write(site.program, output);
     } else if (group === 'run') fx.write(site.program, filesNamedByData(fx, directory));
@@ -1206,7 +1214,7 @@ const cCompiler: ProgramHandler = (site, fx) => {
   if (words.some((word) => word.startsWith('-save-temps'))) fx.write(site.program, everythingBelow(fx));
   const sources = parsed.operands.filter((arg) => arg.value !== '-');
   for (const source of sources) fx.read(site.program, source);
-  const output = parsed.values.get('-o')?.[0];
+  const output = parsed.values.get('-o')?.at(-1);
   if (output) {
     if (output.value !== '-') fx.write(site.program, output);
     return;
@@ -1294,8 +1302,8 @@ const rustc: ProgramHandler = (site, fx) => {
     if (folder !== undefined) fx.write('rustc', everythingBelow(fx, literalArg(folder)));
   }
   for (const source of sources) if (source.value !== '-') fx.read('rustc', source);
-  const output = optionValues(parsed, '-o')[0];
-  const folder = optionValues(parsed, '--out-dir')[0];
+  const output = lastOptionValue(parsed, '-o');
+  const folder = lastOptionValue(parsed, '--out-dir');
   const emitted = optionValues(parsed, '--emit').flatMap((emit) => emit.value.split(',').flatMap((kind) => (kind.includes('=') ? [literalArg(kind.slice(kind.indexOf('=') + 1))] : [])));
   for (const path of emitted) if (path.value !== '-') fx.write('rustc', path);
   if (output) fx.write('rustc', output);

@@ -1,13 +1,14 @@
 // Programs that read or change files: the read-only tools a developer runs all day, and the
 // writers with their per-flag rules (which operand is the destination, which flag makes a
 // reader write: `sed -i`, `sort -o`, `tree -o`).
-import { hasOption, optionValues, parseArgv, type OptionSpec, type ParsedArgv } from './argv.js';
+import { hasOption, lastOptionValue, optionValues, parseArgv, type OptionSpec, type ParsedArgv } from './argv.js';
 import { inspectAwkProgram } from './awk-program.js';
 import {
   deletesOperands,
   entries,
   everythingBelow,
   filesNamedByData,
+  inEachDirectory,
   noEffect,
   onlyAsksVersion,
   operandsOf,
@@ -230,7 +231,7 @@ const CP_OPTIONS: OptionSpec = { short: 'tS', long: ['target-directory', 'suffix
 
 const cpLike = (kind: 'copy' | 'move', spec: OptionSpec = CP_OPTIONS): ProgramHandler => (site, fx) => {
   const parsed = parseArgv(site.args, spec);
-  const target = optionValues(parsed, '-t', '--target-directory')[0];
+  const target = lastOptionValue(parsed, '-t', '--target-directory');
   const operands = operandsOf(parsed, site);
   const destination = target ?? operands.pop();
   if (!destination) return;
@@ -255,7 +256,7 @@ const cpLike = (kind: 'copy' | 'move', spec: OptionSpec = CP_OPTIONS): ProgramHa
 
 const ln: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { short: 'tS', long: ['target-directory', 'suffix', 'backup'] });
-  const target = optionValues(parsed, '-t', '--target-directory')[0];
+  const target = lastOptionValue(parsed, '-t', '--target-directory');
   const operands = operandsOf(parsed, site);
   const place = target ?? (operands.length > 1 ? operands[operands.length - 1]! : undefined);
   const files = target || operands.length === 1 ? operands : operands.slice(0, -1);
@@ -290,7 +291,7 @@ function landedIn(folder: Arg, source: Arg): Arg {
 /** `-b`/`--backup[=CONTROL]` (with `-S SUFFIX`): the suffix a replaced file's backup is named with; undefined without a backup. */
 function backupSuffix(parsed: ParsedArgv, site: CommandSite): string | undefined {
   if (!hasOption(parsed, '-b', '--backup') && !site.args.some((arg) => arg.value.startsWith('--backup='))) return undefined;
-  return optionValues(parsed, '-S', '--suffix')[0]?.value ?? '~';
+  return lastOptionValue(parsed, '-S', '--suffix')?.value ?? '~';
 }
 
 /**
@@ -457,7 +458,7 @@ const awk: ProgramHandler = (site, fx) => {
   const operands = operandsOf(parsed, site);
   if (programFiles.some((file) => file.value !== 'inplace')) fx.opaque('awk runs a program read from a file', site.program);
   else {
-    const code = optionValues(parsed, '--source')[0] ?? operands.shift();
+    const code = lastOptionValue(parsed, '--source') ?? operands.shift();
     if (code?.dynamic) fx.opaque('the awk program is only known at run time', site.program);
     else if (code) {
       // awk can write (`print > "f"`), read other files (`getline < "f"`), pipe to a command, or call system().
@@ -485,9 +486,9 @@ const tar: ProgramHandler = (site, fx) => {
   }
   // `-f -` is the standard input or output (`tar -cf - . | ssh …`).
   const archives = optionValues(parsed, '-f', '--file').filter((archive) => archive.value !== '-');
-  const directory = optionValues(parsed, '-C', '--directory')[0];
   const members = operandsOf(parsed, site);
-  const here = directory ? fx.at(directory) : fx;
+  // Each -C changes directory from where the one before left it (`-C /tmp -C ~/app` is ~/app).
+  const here = inEachDirectory(fx, optionValues(parsed, '-C', '--directory'));
   if (hasOption(parsed, '-x', '--extract', '--get')) {
     for (const archive of archives) fx.read('tar', archive);
     // -O (--to-stdout) prints the members instead of writing them.
@@ -512,7 +513,7 @@ const unzip: ProgramHandler = (site, fx) => {
   const operands = operandsOf(parsed, site);
   if (operands[0]) fx.read('unzip', operands[0]);
   if (hasOption(parsed, '-l', '-v', '-t', '-Z', '-p', '-z', '-c')) return;
-  const directory = optionValues(parsed, '-d')[0];
+  const directory = lastOptionValue(parsed, '-d');
   const here = directory ? fx.at(directory) : fx;
   // `-:` keeps `../` in member names: the archive may write anywhere; `-j` drops the archive's folders.
   if (site.args.some((arg) => !arg.dynamic && /^-[a-zA-Z]*:/.test(arg.value))) here.write('unzip', filesNamedByData(here, literalArg('/')));
@@ -578,7 +579,7 @@ const zip: ProgramHandler = (site, fx) => {
   const operands = operandsOf(parsed, { ...site, args });
   const archive = operands.shift();
   // `-O FILE`/`--output-file FILE`: the archive's new version goes there, the archive named is only read.
-  const output = optionValues(parsed, '-O', '--output-file')[0];
+  const output = lastOptionValue(parsed, '-O', '--output-file');
   if (output) fx.write('zip', output);
   // `zip -r - src`: the archive goes to the standard output.
   if (archive && archive.value !== '-') (output ? fx.read : fx.write).call(fx, 'zip', archive);
@@ -601,7 +602,7 @@ const compressor: ProgramHandler = (site, fx) => {
   const toStdout = hasOption(parsed, '-c', '--stdout', '--to-stdout', '-l', '--list', '-t', '--test');
   const keep = hasOption(parsed, '-k', '--keep');
   const decompress = /^(?:un|gunzip|bunzip2)/.test(site.program) || hasOption(parsed, '-d', '--decompress', '--uncompress');
-  const suffixArg = optionValues(parsed, '-S', '--suffix')[0];
+  const suffixArg = lastOptionValue(parsed, '-S', '--suffix');
   const suffix = suffixArg?.value ?? COMPRESSED_SUFFIX[site.program] ?? '';
   for (const file of operandsOf(parsed, site)) {
     if (toStdout) {
@@ -620,7 +621,7 @@ const patch: ProgramHandler = (site, fx) => {
   for (const input of optionValues(parsed, '-i', '--input')) fx.read('patch', input);
   if (hasOption(parsed, '--dry-run')) return;
   const outputs = optionValues(parsed, '-o', '--output');
-  const directory = optionValues(parsed, '-d', '--directory')[0];
+  const directory = lastOptionValue(parsed, '-d', '--directory');
   const here = directory ? fx.at(directory) : fx;
   const operands = operandsOf(parsed, site);
   if (outputs.length > 0) for (const out of outputs) fx.write('patch', out);
@@ -688,8 +689,8 @@ const JAR_OPTIONS: OptionSpec = { short: 'fCeim', long: ['file', 'dir', 'main-cl
 
 function jarLongForm(site: CommandSite, fx: ShellEffects): void {
   const parsed = parseArgv(site.args, JAR_OPTIONS);
-  const archive = optionValues(parsed, '-f', '--file')[0];
-  const directory = optionValues(parsed, '--dir', '-C')[0];
+  const archive = lastOptionValue(parsed, '-f', '--file');
+  const directory = lastOptionValue(parsed, '--dir', '-C');
   const members = operandsOf(parsed, site);
   if (hasOption(parsed, '-x', '--extract')) {
     if (archive) fx.read('jar', archive);
@@ -754,7 +755,7 @@ function optionUnpacker(directoryOptions: readonly string[], listOptions: readon
     }
     for (const archive of archives) fx.read(site.program, archive);
     if (hasOption(parsed, ...listOptions)) return;
-    const directory = optionValues(parsed, ...directoryOptions)[0];
+    const directory = lastOptionValue(parsed, ...directoryOptions);
     const here = directory ? fx.at(directory) : fx;
     here.write(site.program, filesNamedByData(here));
   };
@@ -896,9 +897,9 @@ const sevenZip: ProgramHandler = (site, fx) => {
 const cpio: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { short: 'DEFHIMORs', long: ['directory', 'pattern-file', 'file', 'format', 'message', 'owner', 'rsh-command', 'block-size', 'io-size'] });
   for (const value of optionValues(parsed, '--rsh-command')) fx.opaque(`cpio --rsh-command runs \`${value.value}\``, 'cpio');
-  const directory = optionValues(parsed, '-D', '--directory')[0];
+  const directory = lastOptionValue(parsed, '-D', '--directory');
   const here = directory ? fx.at(directory) : fx;
-  const archive = optionValues(parsed, '-F', '-I', '-O', '--file')[0];
+  const archive = lastOptionValue(parsed, '-F', '-I', '-O', '--file');
   const listOnly = hasOption(parsed, '-t', '--list');
   if (hasOption(parsed, '-i', '--extract') || listOnly) {
     if (archive) fx.read('cpio', archive);
@@ -917,7 +918,7 @@ const cpio: ProgramHandler = (site, fx) => {
 /** pax: `-r` unpacks into the working directory, `-rw … DIR` copies into DIR, `-w` writes an archive (`-f`). With neither it lists. */
 const pax: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { short: 'bcfosxBGTUs', long: [] });
-  const archive = optionValues(parsed, '-f')[0];
+  const archive = lastOptionValue(parsed, '-f');
   const reads = hasOption(parsed, '-r');
   const writes = hasOption(parsed, '-w');
   const operands = operandsOf(parsed, site);
@@ -1007,7 +1008,7 @@ const csplit: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { short: 'fbn', long: ['prefix', 'suffix-format', 'digits'] });
   const operands = operandsOf(parsed, site);
   if (operands[0] && operands[0].value !== '-') fx.read('csplit', operands[0]);
-  const prefix = optionValues(parsed, '-f', '--prefix')[0] ?? literalArg('xx');
+  const prefix = lastOptionValue(parsed, '-f', '--prefix') ?? literalArg('xx');
   fx.write('csplit', { ...prefix, value: `${prefix.value}*`, dynamic: true });
 };
 
@@ -1219,7 +1220,7 @@ const sd: ProgramHandler = (site, fx) => {
 const dasel: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { short: 'frwospv', long: ['file', 'read', 'write', 'out', 'selector', 'parser', 'value', 'type'] });
   const changes = ['put', 'delete'].includes(operandsOf(parsed, site)[0]?.value ?? '');
-  const out = optionValues(parsed, '-o', '--out')[0];
+  const out = lastOptionValue(parsed, '-o', '--out');
   for (const file of optionValues(parsed, '-f', '--file')) {
     fx.read('dasel', file);
     if (changes && !out) fx.write('dasel', file);

@@ -1,6 +1,6 @@
 // Programs that reach the network or signal other processes. Network targets are kept as
 // written; signal targets say whether they name a pid, a process name, a port or a job.
-import { hasOption, optionValues, parseArgv, type OptionSpec } from './argv.js';
+import { hasOption, lastOptionValue, optionValues, parseArgv, type OptionSpec } from './argv.js';
 import { entries, everythingBelow, filesNamedByData, onlyAsksVersion, operandsOf, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { isWithin } from './paths.js';
 import { namesItsContents, writesRemoteCopy } from './programs-files.js';
@@ -61,7 +61,7 @@ const curl: ProgramHandler = (site, fx) => {
     if (expanded === undefined) fx.opaque(`curl reaches URLs made from \`${url.value}\`, too many to list`, 'curl');
     else for (const target of expanded) fx.network('curl', target);
   }
-  const directory = optionValues(parsed, '--output-dir')[0];
+  const directory = lastOptionValue(parsed, '--output-dir');
   const here = directory ? fx.at(directory) : fx;
   for (const out of optionValues(parsed, '-o', '--output')) if (out.value !== '-') here.write('curl', out);
   for (const out of optionValues(parsed, '-D', '--dump-header', '-c', '--cookie-jar', '--trace', '--trace-ascii', '--stderr', '--libcurl', '--etag-save', '--hsts', '--alt-svc')) if (out.value !== '-') fx.write('curl', out);
@@ -123,7 +123,7 @@ const wget: ProgramHandler = (site, fx) => {
   const documents = optionValues(parsed, '-O', '--output-document');
   for (const document of documents) if (document.value !== '-') fx.write('wget', document);
   if (documents.length > 0) return;
-  const directory = optionValues(parsed, '-P', '--directory-prefix')[0];
+  const directory = lastOptionValue(parsed, '-P', '--directory-prefix');
   const here = directory ? fx.at(directory) : fx;
   // `-nH`, `-nd`: two-letter short options, which the option parser reads as clusters.
   const spelled = (short: string, long: string): boolean => site.args.some((arg) => arg.value === short) || hasOption(parsed, long);
@@ -131,8 +131,8 @@ const wget: ProgramHandler = (site, fx) => {
   const keepsFolders = !spelled('-nd', '--no-directories') && (recursive || spelled('-x', '--force-directories'));
   const keepsHost = !spelled('-nH', '--no-host-directories');
   const protocolFolder = hasOption(parsed, '--protocol-directories');
-  const cutFolders = Number(optionValues(parsed, '--cut-dirs')[0]?.value ?? 0) || 0;
-  const defaultPage = optionValues(parsed, '--default-page')[0]?.value ?? 'index.html';
+  const cutFolders = Number(lastOptionValue(parsed, '--cut-dirs')?.value ?? 0) || 0;
+  const defaultPage = lastOptionValue(parsed, '--default-page')?.value ?? 'index.html';
   // The server names the file (`--content-disposition`, or a redirect's URL), or every file of a
   // recursive download (a page may link to `.claude/settings.local.json`).
   const serverNames = recursive || hasOption(parsed, '--content-disposition', '--trust-server-names');
@@ -162,7 +162,7 @@ const socketClient: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { short: 'pswqiIOTVxXeci', long: ['source', 'source-port', 'wait', 'proxy', 'proxy-type', 'exec', 'sh-exec', 'lua-exec'] });
   for (const command of optionValues(parsed, '-e', '-c', '--exec', '--sh-exec', '--lua-exec')) fx.opaque(`${site.program} runs \`${command.value}\` on the connection`, site.program);
   const operands = operandsOf(parsed, site);
-  const port = optionValues(parsed, '-p')[0];
+  const port = lastOptionValue(parsed, '-p');
   if (hasOption(parsed, '-l', '--listen')) fx.network(site.program, `listen:${port?.value ?? operands[operands.length - 1]?.value ?? ''}`);
   else if (operands[0]) fx.network(site.program, operands[1] ? `${operands[0].value}:${operands[1].value}` : operands[0].value);
 };
@@ -291,10 +291,10 @@ const sftp: ProgramHandler = (site, fx) => {
   const [target] = operandsOf(parsed, site);
   if (!target) return;
   const remote = /^(?:sftp:\/\/)?(?:[^@/:]+@)?([^/:]+)(?::(.*))?$/.exec(target.value);
-  const port = optionValues(parsed, '-P')[0];
+  const port = lastOptionValue(parsed, '-P');
   fx.network('sftp', `${remote?.[1] ?? target.value}${port ? `:${port.value}` : ''}`);
   const fetchesFile = remote?.[2] !== undefined && remote[2] !== '' && !remote[2].endsWith('/');
-  transferCommands('sftp', fx, fetchesFile ? literalArg('get') : fx.stdin, optionValues(parsed, '-b')[0]);
+  transferCommands('sftp', fx, fetchesFile ? literalArg('get') : fx.stdin, lastOptionValue(parsed, '-b'));
 };
 
 const lftp: ProgramHandler = (site, fx) => {
@@ -303,7 +303,7 @@ const lftp: ProgramHandler = (site, fx) => {
   if (host) fx.network('lftp', host.value);
   const inline = [...optionValues(parsed, '-c'), ...optionValues(parsed, '-e')];
   const script = inline.length > 0 ? { value: inline.map((arg) => arg.value).join('\n'), dynamic: inline.some((arg) => arg.dynamic), unknownAt: 0 } : fx.stdin;
-  transferCommands('lftp', fx, script, optionValues(parsed, '-f')[0]);
+  transferCommands('lftp', fx, script, lastOptionValue(parsed, '-f'));
 };
 
 /** ftp's options are flags; its operand is the host, and its commands come on its input. */
@@ -330,8 +330,8 @@ function databaseClient(spec: { readonly options: OptionSpec; readonly sql: read
   return (site, fx) => {
     if (onlyAsksVersion(site.args)) return;
     const parsed = parseArgv(site.args, spec.options);
-    const host = optionValues(parsed, ...spec.host)[0]?.value ?? 'localhost';
-    const port = optionValues(parsed, ...spec.port)[0]?.value;
+    const host = lastOptionValue(parsed, ...spec.host)?.value ?? 'localhost';
+    const port = lastOptionValue(parsed, ...spec.port)?.value;
     fx.network(site.program, port ? `${host}:${port}` : host);
     for (const out of optionValues(parsed, ...spec.outputs)) fx.write(site.program, out);
     for (const file of optionValues(parsed, ...spec.files)) {
@@ -350,8 +350,8 @@ function databaseClient(spec: { readonly options: OptionSpec; readonly sql: read
 const redisCli: ProgramHandler = (site, fx) => {
   if (onlyAsksVersion(site.args)) return;
   const parsed = parseArgv(site.args, { short: 'hpasunrid', long: ['user', 'pass', 'askpass', 'rdb', 'functions-rdb', 'eval', 'pipe-timeout', 'tls-cert', 'tls-key', 'cacert', 'cacertdir', 'sni', 'bigkeys', 'memkeys', 'scan', 'pattern', 'count', 'quoted-pattern', 'cluster', 'lru-test', 'stat', 'latency-dist', 'intrinsic-latency'], stopAtOperand: true });
-  const host = optionValues(parsed, '-h')[0]?.value ?? '127.0.0.1';
-  const port = optionValues(parsed, '-p')[0]?.value ?? '6379';
+  const host = lastOptionValue(parsed, '-h')?.value ?? '127.0.0.1';
+  const port = lastOptionValue(parsed, '-p')?.value ?? '6379';
   fx.network('redis-cli', `${host}:${port}`);
   for (const dump of optionValues(parsed, '--rdb', '--functions-rdb')) fx.write('redis-cli', dump);
   for (const script of optionValues(parsed, '--eval')) fx.read('redis-cli', script);
@@ -486,7 +486,7 @@ const killall5: ProgramHandler = (site, fx) => {
 const fuser: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { short: 'n', long: ['namespace'] });
   const kills = hasOption(parsed, '-k', '--kill') || site.args.some((arg) => /^-[a-zA-Z]*k/.test(arg.value));
-  const namespace = optionValues(parsed, '-n', '--namespace')[0]?.value;
+  const namespace = lastOptionValue(parsed, '-n', '--namespace')?.value;
   const mounted = hasOption(parsed, '-m', '--mount', '-M', '--ismountpoint') || site.args.some((arg) => /^-[a-zA-Z]*[mM]/.test(arg.value));
   for (const target of operandsOf(parsed, site)) {
     if (/^-/.test(target.value)) continue;
