@@ -726,7 +726,7 @@ function signalsTheDaemon(target: string, by: string, ground: ProtectedGround): 
 }
 
 function reachesTheDaemon(effect: Extract<ShellEffect, { kind: 'network' }>, ground: ProtectedGround): boolean {
-  if (ground.daemonPort === undefined || effect.port !== ground.daemonPort) return false;
+  if (ground.daemonPort === undefined || (effect.port !== ground.daemonPort && effect.anyPort !== true)) return false;
   return effect.host === undefined || !isPublicName(effect.host);
 }
 

@@ -587,6 +587,18 @@ describe("gobby's own ground, spelled another way", () => {
     ['scp -r /tmp/x/. ~', 'protected-file'],
     ['scp -r host:cfg/. .', 'protected-file'],
     ['scp -r host:.claude ~', 'protected-file'],
+    // Option forms read as the programs read them: `--` ends cd's and trap's options; a value only after `=`.
+    ['cd -- ~/.gobby && cat token', 'secret'],
+    ['pushd -- .claude; echo {} > settings.json', 'protected-file'],
+    ["trap -- 'gobby workflow reset' EXIT", 'override'],
+    ['env --block-signal rm -rf .gobby', 'protected-file'],
+    ['watch --differences rm -rf .gobby', 'protected-file'],
+    ['xargs -l rm -rf .gobby < /dev/null', 'protected-file'],
+    // curl's lenient scheme, and /dev/tcp's IPv6 hosts and ports as bash reads them (any port, when only known at run time).
+    [`curl -s http:/127.0.0.1:${PORT}/api/health`, 'daemon-network'],
+    [`echo x > /dev/tcp/::ffff:127.0.0.1/${PORT}`, 'daemon-network'],
+    [`echo x > /dev/tcp/127.0.0.1/+${PORT}`, 'daemon-network'],
+    [`read P <<< ${PORT}; exec 5<>/dev/tcp/127.0.0.1/$P`, 'daemon-network'],
     // An option given twice: the last value is the one the program uses.
     ['tar -xf /tmp/x.tar -C /tmp -C ~/app', 'protected-file'],
     ['curl --output-dir /tmp --output-dir .claude -O http://files.example/settings.json', 'protected-file'],
@@ -707,6 +719,7 @@ describe("gobby's own ground, spelled another way", () => {
     'dpkg -x /tmp/a.deb /tmp/root && dpkg -l && ar --output=vendor x /tmp/a.a && jar --extract --file /tmp/a.jar --dir vendor',
     'cmake -E make_directory build && cmake -E copy_directory assets build/assets && cmake -E remove_directory build/tmp',
     'gh run download -D artifacts && gh release download v1 -D dist && scp -r host:logs . && scp -r /tmp/x ~',
+    'cd -- src && ls && env --block-signal=INT npm test && echo x > /dev/tcp/127.0.0.1/3000 && echo x > /dev/tcp/example.com/$P',
     'wget -r http://files.example/docs/ && wget -x -nH -P mirror http://files.example/.claude/x.json && wget -r -nd -nH http://files.example/ && wget --content-disposition http://files.example/get?id=1',
     "rename 's/\\.txt$/.md/' docs/*.txt && rename .htm .html *.htm && rename -n 's/x/.claude/' x",
     // A substitution that could backtrack for long is not run in the daemon: opaque, refused only where opaque code is.

@@ -9,6 +9,8 @@ export interface OptionSpec {
   readonly long?: readonly string[];
   /** POSIX order: options end at the first operand (env, xargs, timeout, and every prefix). */
   readonly stopAtOperand?: boolean;
+  /** Long options whose value is optional and only given after `=` (`env --block-signal[=SIG]`): the next word is not theirs. */
+  readonly optional?: readonly string[];
 }
 
 interface ParsedOption {
@@ -51,7 +53,7 @@ export function parseArgv(args: readonly Arg[], spec: OptionSpec): ParsedArgv {
       const eq = text.indexOf('=');
       // The option's name is the text itself unless a value is attached: no new string (hot path).
       if (eq !== -1) options.push({ name: text.slice(0, eq), value: sliceArg(arg, eq + 1) });
-      else if (long.length > 0 && takesValue(text.slice(2), long)) options.push({ name: text, value: args[++i] });
+      else if (long.length > 0 && !spec.optional?.some((name) => name.startsWith(text.slice(2))) && takesValue(text.slice(2), long)) options.push({ name: text, value: args[++i] });
       else options.push({ name: text, value: undefined });
       continue;
     }

@@ -896,7 +896,9 @@ function recordProgram(run: Run, program: string, args: readonly Arg[], cwd: str
 
 function changeDirectory(fx: CommandEffects, name: string, args: readonly Arg[]): void {
   const scope = fx.scope;
-  const operands = args.filter((arg) => arg.dynamic || arg.value === '-' || !/^-[LPe@]+$/.test(arg.value));
+  // Options (`-L`, `-P`, pushd's `-n`) end at `--`, which is no folder: `cd -- ~/.gobby`.
+  const dashDash = args.findIndex((arg) => arg.value === '--' && !arg.dynamic);
+  const operands = dashDash !== -1 ? args.slice(dashDash + 1) : args.filter((arg) => arg.dynamic || arg.value === '-' || !/^-[LPen@]+$/.test(arg.value));
   const target = operands[0];
   const before = scope.cwd;
   if (name === 'popd') {
@@ -954,7 +956,8 @@ function throughNewLinks(ref: PathRef, links: ReadonlyMap<string, string>): Path
 }
 
 function networkEffect(program: string, target: string): ShellEffect {
-  const match = /^(?:([a-z][a-z0-9+.-]*):\/\/)?(?:[^@/\s]*@)?(\[[^\]]+\]|[^:/?#\s]+)(?::(\d+))?/i.exec(target);
+  // curl also takes `http:/host` and `http:///host` for `http://host`.
+  const match = /^(?:([a-z][a-z0-9+.-]*):\/{1,3})?(?:[^@/\s]*@)?(\[[^\]]+\]|[^:/?#\s]+)(?::(\d+))?/i.exec(target);
   if (!match) return { kind: 'network', target, program };
   const port = match[3] !== undefined ? Number(match[3]) : match[1] !== undefined ? DEFAULT_PORTS[match[1].toLowerCase()] : undefined;
   return port === undefined ? { kind: 'network', target, program, host: match[2]! } : { kind: 'network', target, program, host: match[2]!, port };
@@ -1050,14 +1053,24 @@ class CommandEffects implements ShellEffects {
 
   /** A device or a /dev/tcp socket instead of a file: returns true when handled. */
   private special(program: string, ref: PathRef): boolean {
-    if (ref.dynamic) return false;
-    if (DEVICE.test(ref.path)) return true;
     const socket = DEVICE_SOCKET.exec(ref.path);
     if (socket) {
-      this.network(program, `${socket[1]}:${socket[2]}`);
+      this.socket(program, socket[1]!, socket[2]!);
       return true;
     }
-    return false;
+    return !ref.dynamic && DEVICE.test(ref.path);
+  }
+
+  /**
+   * bash's `/dev/tcp/HOST/PORT`: a host with colons is an IPv6 address (`::ffff:127.0.0.1`), and
+   * the port is read as bash reads a number (` 7377`, `+7377`, `07377`); one only known at run
+   * time (`$P`) may be any port.
+   */
+  private socket(program: string, host: string, port: string): void {
+    const shown = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+    const number = /^\s*\+?\d+\s*$/.test(port) ? String(Number(port)) : undefined;
+    if (number !== undefined) this.network(program, `${shown}:${number}`);
+    else emit(this.runState, { kind: 'network', target: `${shown}:${port}`, program, host: shown, anyPort: true });
   }
 
   read(program: string, target: Arg | PathRef): void {

@@ -466,7 +466,8 @@ const ENVIRONMENT_SCRIPT = /\/bin\/activate$|\/\.cargo\/env$|\/\.nvm\/nvm\.sh$/;
 const TOOLCHAIN_SCRIPTS = ['.cargo/env', '.nvm/nvm.sh'];
 
 const trap: ProgramHandler = (site, fx) => {
-  const [action, ...signals] = site.args;
+  // `trap -- 'code' EXIT`: `--` ends trap's options, the handler follows.
+  const [action, ...signals] = site.args[0]?.value === '--' ? site.args.slice(1) : site.args;
   if (!action || ['-l', '-p', '-P', '-', ''].includes(action.value) || signals.length === 0) return;
   if (action.dynamic) fx.opaque('trap runs code built at run time', 'trap');
   else fx.runShellCode(action, 'trap', true);
@@ -661,7 +662,7 @@ const PARALLEL_REPLACEMENT_ALL = new RegExp(PARALLEL_REPLACEMENT.source, 'g');
 const env: ProgramEntry = {
   prefix: true,
   handle: (site, fx) => {
-    const parsed = parseArgv(site.args, { short: 'uCS', long: ['unset', 'chdir', 'split-string', 'block-signal', 'default-signal', 'ignore-signal'], stopAtOperand: true });
+    const parsed = parseArgv(site.args, { short: 'uCS', long: ['unset', 'chdir', 'split-string'], optional: ['block-signal', 'default-signal', 'ignore-signal'], stopAtOperand: true });
     let rest = site.args.slice(parsed.rest);
     while (rest[0] && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0].value)) {
       const eq = rest[0].value.indexOf('=');
@@ -710,12 +711,12 @@ function inputWords(text: string, nul: boolean, lines: boolean): string[] | unde
 const xargs: ProgramEntry = {
   prefix: true,
   handle: (site, fx) => {
-    const parsed = parseArgv(site.args, { short: 'adEILlnPs', long: ['arg-file', 'delimiter', 'eof', 'replace', 'max-lines', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'], stopAtOperand: true });
+    const parsed = parseArgv(site.args, { short: 'adEILnPs', long: ['arg-file', 'delimiter', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'], optional: ['eof', 'replace', 'max-lines'], stopAtOperand: true });
     const argFiles = optionValues(parsed, '-a', '--arg-file');
     for (const file of argFiles) if (file.value !== '/dev/stdin' && file.value !== '-') fx.read('xargs', file);
     // `-a /dev/stdin` reads the items from the input after all.
     const fromInput = argFiles.length === 0 || argFiles.every((file) => file.value === '/dev/stdin' || file.value === '-');
-    const replace = lastOptionValue(parsed, '-I', '--replace')?.value ?? (hasOption(parsed, '-i') ? '{}' : undefined);
+    const replace = lastOptionValue(parsed, '-I', '--replace')?.value ?? (hasOption(parsed, '-i', '--replace') ? '{}' : undefined);
     let command = site.args.slice(parsed.rest);
     if (command.length === 0) command = [literalArg('echo')];
     // Input that is fixed text (`xargs rm <<< file`, `echo 4711 | xargs kill`): its words are the operands.
@@ -744,7 +745,7 @@ const commandBuiltin: ProgramEntry = {
 const watch: ProgramEntry = {
   prefix: true,
   handle: (site, fx) => {
-    const parsed = parseArgv(site.args, { short: 'nq', long: ['interval', 'equexit', 'differences'], stopAtOperand: true });
+    const parsed = parseArgv(site.args, { short: 'nq', long: ['interval', 'equexit'], optional: ['differences'], stopAtOperand: true });
     const command = site.args.slice(parsed.rest);
     if (hasOption(parsed, '-x', '--exec')) fx.run(command);
     else runJoined(command, 'watch', fx, false);

@@ -47,7 +47,7 @@ export type ShellEffect =
   | { readonly kind: 'move'; readonly from: PathRef; readonly to: PathRef; readonly program: string }
   | { readonly kind: 'copy'; readonly from: PathRef; readonly to: PathRef; readonly program: string }
   /** `target` is the host, host:port or URL as written; `host`/`port` when they can be read off it. */
-  | { readonly kind: 'network'; readonly target: string; readonly program: string; readonly host?: string; readonly port?: number }
+  | { readonly kind: 'network'; readonly target: string; readonly program: string; readonly host?: string; readonly port?: number; /** The port is only known at run time (`/dev/tcp/127.0.0.1/$P`): any port. */ readonly anyPort?: true }
   | { readonly kind: 'package_install'; readonly manager: string; readonly program: string }
   /** `changesFiles` is false only for subcommands that read (status, log, diff…). */
   | { readonly kind: 'git'; readonly subcommand: string; readonly changesFiles: boolean; readonly program: string }
