@@ -44,7 +44,7 @@ export function opaqueCodeNamingGround(name: string): GuardDenial {
 export function daemonProcessDenial(path: string): GuardDenial {
   return {
     kind: 'secret',
-    reason: `gobby: ${path} is the inside of gobby's daemon process (its memory holds the control token); the agent may not read it.`,
+    reason: `gobby: ${path} is the inside of gobby's daemon process (its memory holds the control token); the agent may not read it or write through it.`,
     because: 'guard: control token',
   };
 }

@@ -150,22 +150,51 @@ function matchOneCharacter(pattern: string, p: number, char: string): number {
   const element = pattern[p]!;
   if (element === '?') return p + 1;
   if (element === '[') {
-    const close = pattern.indexOf(']', p + 2);
-    if (close !== -1) {
-      let members = pattern.slice(p + 1, close);
-      const negated = members[0] === '!' || members[0] === '^';
-      if (negated) members = members.slice(1);
-      let hit = false;
-      for (let i = 0; i < members.length; i++) {
-        if (members[i + 1] === '-' && i + 2 < members.length) {
-          hit ||= char >= members[i]! && char <= members[i + 2]!;
-          i += 2;
-        } else hit ||= members[i] === char;
-      }
-      return hit !== negated ? close + 1 : -1;
-    }
+    const bracket = readBracket(pattern, p);
+    if (bracket !== undefined) return bracket.matches(char) ? bracket.end : -1;
   }
   return element === char ? p + 1 : -1;
+}
+
+/** POSIX character classes as bash's globs know them (`[[:alpha:]]oken`). */
+const GLOB_CLASSES: Readonly<Record<string, RegExp>> = {
+  alpha: /[a-zA-Z]/, digit: /[0-9]/, alnum: /[a-zA-Z0-9]/, upper: /[A-Z]/, lower: /[a-z]/, space: /\s/, blank: /[ \t]/,
+  punct: /[!-/:-@[-`{-~]/, print: /[ -~]/, graph: /[!-~]/, cntrl: /[\x00-\x1f\x7f]/, xdigit: /[0-9a-fA-F]/, word: /\w/,
+};
+
+/**
+ * A bracket expression at `p` as bash reads it: `[!…]`/`[^…]` negated, a `]` first is a member,
+ * ranges, classes (`[:alpha:]`), equivalence classes (`[=g=]`) and collating symbols (`[.g.]`);
+ * a class bash knows and gobby does not matches any character. Undefined when it never closes
+ * (then `[` is itself).
+ */
+function readBracket(pattern: string, p: number): { readonly end: number; readonly matches: (char: string) => boolean } | undefined {
+  let i = p + 1;
+  const negated = pattern[i] === '!' || pattern[i] === '^';
+  if (negated) i++;
+  const tests: ((char: string) => boolean)[] = [];
+  for (let first = true; i < pattern.length; first = false) {
+    const at = pattern[i]!;
+    if (at === ']' && !first) return { end: i + 1, matches: (char) => tests.some((test) => test(char)) !== negated };
+    const special = at === '[' ? /^\[([:=.])(.*?)\1\]/.exec(pattern.slice(i)) : null;
+    if (special) {
+      const [whole, kind, name] = special;
+      if (kind === ':') {
+        const known = GLOB_CLASSES[name!];
+        tests.push(known === undefined ? () => true : (char) => known.test(char));
+      } else tests.push((char) => char === name);
+      i += whole.length;
+    } else if (pattern[i + 1] === '-' && i + 2 < pattern.length && pattern[i + 2] !== ']') {
+      const low = at;
+      const high = pattern[i + 2]!;
+      tests.push((char) => char >= low && char <= high);
+      i += 3;
+    } else {
+      tests.push((char) => char === at);
+      i++;
+    }
+  }
+  return undefined;
 }
 
 /** The part of a glob before its first wildcard segment: the folder it expands in. */

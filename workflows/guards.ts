@@ -329,6 +329,20 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
  * `/proc/<daemon pid>/…`: its memory (`mem`), where the token is held, its open files (`fd/`,
  * `map_files/`), its environment. A pid only known at run time is judged by checkShellCommand.
  */
+/**
+ * A write through the daemon's `/proc/<pid>/` entries: its open files (`truncate -s0
+ * /proc/<pid>/fd/3` empties gobby.db), its working directory (gobby's installed code), its memory.
+ */
+function throughTheDaemonProcess(path: PathRef, ground: ProtectedGround): GuardDenial | null {
+  return readsTheDaemonProcess(path.path, ground) ? daemonProcessDenial(path.path) : null;
+}
+
+/** Whether `test` holds for a folder above `file` (its parent up to the first level below `/`). */
+function folderAbove(file: string, test: (folder: string) => boolean): boolean {
+  for (let folder = file.slice(0, file.lastIndexOf('/')); folder.length > 1; folder = folder.slice(0, folder.lastIndexOf('/'))) if (test(folder)) return true;
+  return false;
+}
+
 function readsTheDaemonProcess(path: string, ground: ProtectedGround): boolean {
   return ground.daemonPid !== undefined && (path === `/proc/${ground.daemonPid}` || path.startsWith(`/proc/${ground.daemonPid}/`));
 }
@@ -544,15 +558,16 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround, command:
       return inTree ? secretInTreeDenial(inTree, effect.path.path.slice(0, -3) || '/', effect.program) : null;
     }
     case 'write':
-      return changes(effect.path, ground, effect.program);
+      return throughTheDaemonProcess(effect.path, ground) ?? changes(effect.path, ground, effect.program);
     case 'delete':
-      return removes(effect.path, ground, effect.program);
+      return throughTheDaemonProcess(effect.path, ground) ?? removes(effect.path, ground, effect.program);
     case 'move':
-      return removes(effect.from, ground, effect.program) ?? lands(effect.to, effect.from, ground, effect.program);
+      return throughTheDaemonProcess(effect.from, ground) ?? throughTheDaemonProcess(effect.to, ground) ?? removes(effect.from, ground, effect.program) ?? lands(effect.to, effect.from, ground, effect.program);
     case 'copy': {
-      // Copying a folder that holds the token copies the token (`cp -r ~/.gobby /tmp/x`, `rsync -a`).
-      const secret = ground.secretFiles.find((file) => effect.from.path === file || namesByGlob(effect.from.path, file) || isBelow(file, effect.from.path));
-      return secret ? secretDenial(secret) : lands(effect.to, effect.from, ground, effect.program);
+      // Copying a folder that holds the token copies the token (`cp -r ~/.gobby /tmp/x`, `rsync -a`), also through a glob (`cp -r ~/.g* /tmp/h`).
+      const from = effect.from.path;
+      const secret = ground.secretFiles.find((file) => from === file || namesByGlob(from, file) || isBelow(file, from) || (isGlob(from) && folderAbove(file, (folder) => globMatches(from, folder))));
+      return secret ? secretDenial(secret) : (throughTheDaemonProcess(effect.to, ground) ?? lands(effect.to, effect.from, ground, effect.program));
     }
     case 'signal':
       return signalsTheDaemon(effect.target, effect.by, ground)

@@ -587,6 +587,15 @@ describe("gobby's own ground, spelled another way", () => {
     ['scp -r /tmp/x/. ~', 'protected-file'],
     ['scp -r host:cfg/. .', 'protected-file'],
     ['scp -r host:.claude ~', 'protected-file'],
+    // POSIX classes in bracket expressions, as bash matches them.
+    ['cat ~/.gobby/[[:alpha:]]oken', 'secret'],
+    ['rm -rf .[[:alpha:]]obby', 'protected-file'],
+    ['rm -rf .[[=g=]]obby', 'protected-file'],
+    // A glob that copies a folder holding the token; writes through the daemon's /proc entries; /proc/self/cwd/.. climbs from the real folder.
+    ['cp -r ~/.g* /tmp/h', 'secret'],
+    ['truncate -s0 /proc/4242/fd/3', 'secret'],
+    ["echo 'process.exit(0)' > /proc/4242/cwd/main.js", 'secret'],
+    ['cd /tmp; echo {} > /proc/self/cwd/../home/dev/app/.claude/settings.json', 'protected-file'],
     // Option forms read as the programs read them: `--` ends cd's and trap's options; a value only after `=`.
     ['cd -- ~/.gobby && cat token', 'secret'],
     ['pushd -- .claude; echo {} > settings.json', 'protected-file'],
@@ -720,6 +729,7 @@ describe("gobby's own ground, spelled another way", () => {
     'cmake -E make_directory build && cmake -E copy_directory assets build/assets && cmake -E remove_directory build/tmp',
     'gh run download -D artifacts && gh release download v1 -D dist && scp -r host:logs . && scp -r /tmp/x ~',
     'cd -- src && ls && env --block-signal=INT npm test && echo x > /dev/tcp/127.0.0.1/3000 && echo x > /dev/tcp/example.com/$P',
+    'ls [[:upper:]]*.md && cp -r ~/*.md /tmp/h && cat /proc/self/status',
     'wget -r http://files.example/docs/ && wget -x -nH -P mirror http://files.example/.claude/x.json && wget -r -nd -nH http://files.example/ && wget --content-disposition http://files.example/get?id=1',
     "rename 's/\\.txt$/.md/' docs/*.txt && rename .htm .html *.htm && rename -n 's/x/.claude/' x",
     // A substitution that could backtrack for long is not run in the daemon: opaque, refused only where opaque code is.

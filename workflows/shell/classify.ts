@@ -955,6 +955,27 @@ function throughNewLinks(ref: PathRef, links: ReadonlyMap<string, string>): Path
   return ref;
 }
 
+/**
+ * A `/proc` path split where it passes through a process's `cwd` or `root` link: `..` before it is
+ * taken off as text (`/proc/self/fd/../cwd`), a `..` after it climbs from where the link points
+ * (`/proc/self/cwd/../x` is x beside the working directory), so the rest is left as written.
+ */
+function splitAtProcLink(path: string): { readonly link: string | undefined; readonly rest: string } {
+  const segments = path.split('/');
+  const out: string[] = [];
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!;
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') out.pop();
+    else out.push(segment);
+    if (out.length === 3 && out[0] === 'proc' && (out[2] === 'cwd' || out[2] === 'root')) {
+      const rest = segments.slice(i + 1).join('/');
+      return { link: `/${out.join('/')}`, rest: rest === '' ? '' : `/${rest}` };
+    }
+  }
+  return { link: undefined, rest: `/${out.join('/')}` };
+}
+
 function networkEffect(program: string, target: string): ShellEffect {
   // curl also takes `http:/host` and `http:///host` for `http://host`.
   const match = /^(?:([a-z][a-z0-9+.-]*):\/{1,3})?(?:[^@/\s]*@)?(\[[^\]]+\]|[^:/?#\s]+)(?::(\d+))?/i.exec(target);
@@ -1038,13 +1059,18 @@ class CommandEffects implements ShellEffects {
       return rest === '' ? { path: normalizeAbsolute(raw), dynamic } : { path: normalizeAbsolute(raw), dynamic: true, unplaced: true };
     }
     // `/dev/fd/..` is `/proc/self`.
-    const path = normalizeAbsolute(raw.startsWith('/dev/fd/') ? `/proc/self/fd/${raw.slice(8)}` : raw);
-    const match = PROC_SELF_LINK.exec(path);
-    if (match === null) return { path, dynamic };
-    const rest = path.slice(match[0].length);
-    if (match[2] === 'root') return { path: rest === '' ? '/' : rest, dynamic: dynamic || !OWN_PROCESS.has(match[1]!) };
+    const { link, rest } = splitAtProcLink(raw.startsWith('/dev/fd/') ? `/proc/self/fd/${raw.slice(8)}` : raw);
+    const match = link === undefined ? null : PROC_SELF_LINK.exec(link);
+    if (match === null) return { path: normalizeAbsolute(`${link ?? ''}${rest}`), dynamic };
+    const own = OWN_PROCESS.has(match[1]!);
+    if (match[2] === 'root') return { path: normalizeAbsolute(rest === '' ? '/' : rest), dynamic: dynamic || !own };
+    // Another process's folder by its number (the daemon's): kept under its pid, so that gobby's ground can tell.
+    if (/^\d+$/.test(match[1]!)) {
+      const tail = normalizeAbsolute(rest === '' ? '/' : rest);
+      return { path: `${link}${tail === '/' ? '' : tail}`, dynamic: true };
+    }
     const inCwd = resolveAgainst(this.scope.cwd, `.${rest}`);
-    return this.scope.cwdKnown && OWN_PROCESS.has(match[1]!) ? { path: inCwd, dynamic } : { path: inCwd, dynamic: true, unplaced: true };
+    return this.scope.cwdKnown && own ? { path: inCwd, dynamic } : { path: inCwd, dynamic: true, unplaced: true };
   }
 
   private ref(target: Arg | PathRef): PathRef {
