@@ -645,8 +645,12 @@ const CLEARS_HOME =
 const MCP_REMOVING_WORDS = new Set(['move', 'rename', 'delete', 'remove', 'rm', 'trash', 'unlink']);
 
 
-/** Flags that start a Claude Code whose hooks or settings are not the ones gobby installed. */
-const HOOK_DROPPING_FLAGS = new Set(['--bare', '--safe-mode', '--settings', '--setting-sources', '--restricted']);
+/**
+ * Flags that start a Claude Code whose hooks or settings are not the ones gobby installed;
+ * `--worktree` starts it in a new git worktree, without the untracked `settings.local.json`
+ * where `gobby install` puts the hooks.
+ */
+const HOOK_DROPPING_FLAGS = new Set(['--bare', '--safe-mode', '--settings', '--setting-sources', '--restricted', '--worktree', '-w']);
 
 /** `orAbove`: a glob that names a folder above a protected file counts too (a delete or a move away). */
 function changes(path: PathRef, ground: ProtectedGround, program: string, orAbove = false): GuardDenial | null {
@@ -791,7 +795,8 @@ function overrideWords(text: string): string | null {
   return null;
 }
 
-const GOBBY_PROGRAM = /\bgobby\b|\bcli\/(?:main|program)\.js\b/;
+// `gobby` also right after a C-style escape in code (`system("\ngobby …")`), where no word boundary is.
+const GOBBY_PROGRAM = /(?:\b|(?<=\\[a-z]))gobby\b|\bcli\/(?:main|program)\.js\b/;
 const OVERRIDE_WORDS = /\b(?:workflow\s+(?:phase|reset|disable|enable|clear|set)|uninstall|install|setup|daemon\s+(?:stop|start))\b/;
 const SHELL_SEGMENT_SEPARATOR = /[\n;|&]/;
 const QUOTED_COMMAND_LIMIT = 200;

@@ -587,6 +587,12 @@ describe("gobby's own ground, spelled another way", () => {
     ['scp -r /tmp/x/. ~', 'protected-file'],
     ['scp -r host:cfg/. .', 'protected-file'],
     ['scp -r host:.claude ~', 'protected-file'],
+    // A shell string handed on, or gobby's name glued to an escape in code; archivers that delete what they add; a worktree without settings.local.json.
+    ["entr -s 'gobby workflow reset' <<< /tmp/x", 'override'],
+    ["python3 -c 'import os; os.system(\"\\ngobby daemon stop\")'", 'override'],
+    ['7z a -sdel /tmp/x.7z .gobby', 'protected-file'],
+    ['claude -w fix -p "do it"', 'nested-claude'],
+    ['claude --worktree -p hi', 'nested-claude'],
     // POSIX classes in bracket expressions, as bash matches them.
     ['cat ~/.gobby/[[:alpha:]]oken', 'secret'],
     ['rm -rf .[[:alpha:]]obby', 'protected-file'],
@@ -730,6 +736,7 @@ describe("gobby's own ground, spelled another way", () => {
     'gh run download -D artifacts && gh release download v1 -D dist && scp -r host:logs . && scp -r /tmp/x ~',
     'cd -- src && ls && env --block-signal=INT npm test && echo x > /dev/tcp/127.0.0.1/3000 && echo x > /dev/tcp/example.com/$P',
     'ls [[:upper:]]*.md && cp -r ~/*.md /tmp/h && cat /proc/self/status',
+    "ls src/*.ts | entr -r npm test && 7z a -sdel /tmp/logs.7z logs && python3 -c 'print(\"mygobby\")'",
     'wget -r http://files.example/docs/ && wget -x -nH -P mirror http://files.example/.claude/x.json && wget -r -nd -nH http://files.example/ && wget --content-disposition http://files.example/get?id=1',
     "rename 's/\\.txt$/.md/' docs/*.txt && rename .htm .html *.htm && rename -n 's/x/.claude/' x",
     // A substitution that could backtrack for long is not run in the daemon: opaque, refused only where opaque code is.

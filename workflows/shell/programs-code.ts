@@ -782,6 +782,18 @@ const declaration: ProgramHandler = (site, fx) => {
 };
 
 /** `su -c 'cmd'`, `script -c 'cmd'`, `nix-shell --run 'cmd'`: a shell string. */
+/** `entr [-acdnprsz] UTILITY [ARG…]`: the utility runs on each change; with `-s` it is a shell command string. */
+const entr: ProgramEntry = {
+  prefix: true,
+  handle: (site, fx) => {
+    const parsed = parseArgv(site.args, { stopAtOperand: true });
+    const command = site.args.slice(parsed.rest);
+    if (hasOption(parsed, '-s')) {
+      if (command[0]) fx.runShellCode(command[0], 'entr', false);
+    } else if (command.length > 0) fx.run(command, { stdinArgs: site.stdinArgs });
+  },
+};
+
 function shellStringOption(options: readonly string[], spec: OptionSpec, otherwise: string): ProgramEntry {
   return {
     prefix: true,
@@ -1058,7 +1070,7 @@ export const CODE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['dotenv', prefix({ short: 'ecv' })],
   ['watch', watch],
   ['flock', flock],
-  ['entr', prefix({})],
+  ['entr', entr],
   ['parallel', parallel],
   ['hyperfine', hyperfine],
   ['su', shellStringOption(['-c', '--command', '--session-command'], { short: 'cgGs', long: ['command', 'session-command', 'group', 'supp-group', 'shell'] }, 'su starts a shell that reads commands from its input')],

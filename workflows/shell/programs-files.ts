@@ -886,6 +886,8 @@ const sevenZip: ProgramHandler = (site, fx) => {
     fx.write(site.program, archive);
     // With no files named, it adds everything in the working directory.
     if (mode === 'a' || mode === 'u') for (const file of files.length > 0 ? files : [literalArg('.')]) fx.readTree(site.program, file);
+    // `-sdel` deletes the files once they are in the archive.
+    if (site.args.some((arg) => arg.value === '-sdel')) for (const file of files.length > 0 ? files : [literalArg('.')]) fx.remove(site.program, everythingBelow(fx, file));
   } else if (!['l', 't', 'h', 'i', 'b'].includes(mode)) fx.unknown(`${site.program} ${mode}`.trim());
 };
 
