@@ -587,6 +587,11 @@ describe("gobby's own ground, spelled another way", () => {
     ['scp -r /tmp/x/. ~', 'protected-file'],
     ['scp -r host:cfg/. .', 'protected-file'],
     ['scp -r host:.claude ~', 'protected-file'],
+    // A substitution that prints nothing leaves the word as written around it; PWD assigned is no longer the folder followed.
+    ['cat ~/.gobby/to$()ken', 'secret'],
+    ['rm -rf .gob$(:)by', 'protected-file'],
+    ['kill 42``42', 'daemon-signal'],
+    ['cd /tmp; PWD=~; rm -rf $PWD/.gobby', 'protected-file'],
     // A shell string handed on, or gobby's name glued to an escape in code; archivers that delete what they add; a worktree without settings.local.json.
     ["entr -s 'gobby workflow reset' <<< /tmp/x", 'override'],
     ["python3 -c 'import os; os.system(\"\\ngobby daemon stop\")'", 'override'],

@@ -941,6 +941,7 @@ const BYPASS_ROWS: readonly Row[] = [
   row('exec 5<src; echo x > /dev/fd/5/../src/a.ts', ['read /repo/src', 'write /repo/src/a.ts'], 'the descriptor before ..'),
   row('cd src && cat /dev/fd/../cwd/a.ts', ['read /repo/src/a.ts'], '/dev/fd/.. is /proc/self'),
   row('cd /tmp; echo x > /proc/self/cwd/../repo/a.ts', ['write /repo/a.ts'], 'a .. after the cwd link climbs from the real folder'),
+  row('cd /tmp; PWD=/repo; echo > $PWD/a.ts; read PWD <<< /repo; rm ~+/b.ts', ['write $PWD/a.ts dyn', 'delete ~+/b.ts dyn'], 'PWD assigned: $PWD and ~+ hold that, not the folder followed'),
   row('echo x > /proc/4242/cwd/../x', ['write /proc/4242/cwd/x dyn'], "another process's folder stays under its pid"),
   row('mktemp --t=src', ['write /repo/src/tmp.* dyn'], "getopt_long's shortest shortening of --tmpdir"),
   row('mktemp() { echo src/a.ts; }; date > "$(mktemp)"', ['write $(mktemp) dyn'], 'a function named like a printer prints what it likes'),

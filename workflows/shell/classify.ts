@@ -38,6 +38,8 @@ const MAX_LOOP_ROUNDS = 3;
 /** A name the command assigns anywhere (HOME=…, export HOME, read HOME, for HOME in): `~` and $HOME then are not the user's home. */
 const ASSIGNS_HOME = /(?:^|[^$\w{])HOME\b/;
 const ASSIGNS_GOBBY_HOME = /(?:^|[^$\w{])GOBBY_HOME\b/;
+/** PWD assigned (`PWD=/x`, `read PWD`): `$PWD` and `~+` then hold that, not the folder gobby follows. */
+const ASSIGNS_PWD = /(?:^|[^$\w{])PWD\b/;
 /**
  * Ways a command can set a variable that the scope does not follow (`read`, `declare -n`,
  * `printf -v`, `${x:=…}`, arithmetic, a sourced file, IFS): in a command that has any of them, an
@@ -67,6 +69,8 @@ interface Run {
   readonly ctx: ShellContext;
   /** The user's home, or null once the command assigns HOME. */
   home: string | null;
+  /** `$PWD` and `~+` are the working directory gobby follows: the command does not assign PWD. */
+  pwdFollowed: boolean;
   /** gobby's home for `$GOBBY_HOME`; null when not known or when the command assigns it. */
   gobbyHome: string | null;
   /** The whole command, read once to decide whether earlier assignments may be followed. */
@@ -109,6 +113,7 @@ function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis
   const run: Run = {
     ctx,
     home: ASSIGNS_HOME.test(command) ? null : ctx.home,
+    pwdFollowed: !ASSIGNS_PWD.test(command),
     gobbyHome: ctx.gobbyHome === undefined || ASSIGNS_GOBBY_HOME.test(command) ? null : ctx.gobbyHome,
     command,
     tracksVariables: undefined,
@@ -469,7 +474,7 @@ function loopValues(run: Run, node: Extract<CommandNode, { type: 'For' }>, scope
 }
 
 function wordEnv(run: Run, scope: Scope): WordEnv {
-  return { home: run.home, pwd: scope.cwdKnown ? scope.cwd : null, gobbyHome: run.gobbyHome, variables: scope.variables, variablesUncertain: run.tracksVariables !== true, globOptions: run.globOptions, outputOf: substitutionOutput, command: run.command, functions: scope.functions, redefined: run.redefinedNames };
+  return { home: run.home, pwd: scope.cwdKnown && run.pwdFollowed ? scope.cwd : null, gobbyHome: run.gobbyHome, variables: scope.variables, variablesUncertain: run.tracksVariables !== true, globOptions: run.globOptions, outputOf: substitutionOutput, command: run.command, functions: scope.functions, redefined: run.redefinedNames };
 }
 
 function visitWords(run: Run, words: readonly Word[], scope: Scope, depth: number, reparses: number): void {
@@ -1209,6 +1214,7 @@ class CommandEffects implements ShellEffects {
       return;
     }
     if (ASSIGNS_HOME.test(code.value)) this.runState.home = null;
+    if (ASSIGNS_PWD.test(code.value)) this.runState.pwdFollowed = false;
     if (ASSIGNS_GOBBY_HOME.test(code.value)) this.runState.gobbyHome = null;
     if (SETS_VARIABLES_UNSEEN.test(code.value)) this.runState.tracksVariables = false;
     visitScript(this.runState, parsed.script, sameShell ? this.scope : this.scope.clone(), this.depth + 1, this.reparses + 1);

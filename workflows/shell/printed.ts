@@ -229,6 +229,8 @@ function asText(bytes: Uint8Array): string | undefined {
  * the name it makes, as a glob (`/tmp/tmp.*`); undefined otherwise.
  */
 export function substitutionOutput(script: ParsedScript | undefined, env: WordEnv): Arg | undefined {
+  // `$()`, a pair of backticks: nothing runs and nothing is printed (`to$()ken` is `token`).
+  if (script !== undefined && script.commands.length === 0) return literalArg('');
   const statement = script?.commands.length === 1 ? script.commands[0] : undefined;
   if (statement?.type !== 'Statement' || statement.background) return undefined;
   const node = statement.command;
@@ -244,6 +246,8 @@ export function substitutionOutput(script: ParsedScript | undefined, env: WordEn
   }
   if (node.type !== 'Command') return undefined;
   if (node.name !== undefined && shadowed(node.name.text, env)) return undefined;
+  // `$(:)`, `$(true)`: builtins that print nothing, whatever they are given.
+  if ((node.name?.text === ':' || node.name?.text === 'true' || node.name?.text === 'false') && node.redirects.length === 0) return literalArg('');
   if (node.name?.text === 'mktemp') return madeTemporaryName(node, env);
   if (node.name?.text === 'expr') return exprResult(node, env);
   if (node.name?.text === 'npm' || node.name?.text === 'pnpm') return globalPackageFolder(node, env);
