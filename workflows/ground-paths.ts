@@ -157,9 +157,9 @@ function matchOneCharacter(pattern: string, p: number, char: string): number {
 }
 
 /** POSIX character classes as bash's globs know them (`[[:alpha:]]oken`). */
-const GLOB_CLASSES: Readonly<Record<string, RegExp>> = {
+const GLOB_CLASSES: Readonly<Record<string, { test(char: string): boolean }>> = {
   alpha: /[a-zA-Z]/, digit: /[0-9]/, alnum: /[a-zA-Z0-9]/, upper: /[A-Z]/, lower: /[a-z]/, space: /\s/, blank: /[ \t]/,
-  punct: /[!-/:-@[-`{-~]/, print: /[ -~]/, graph: /[!-~]/, cntrl: /[\x00-\x1f\x7f]/, xdigit: /[0-9a-fA-F]/, word: /\w/,
+  punct: /[!-/:-@[-`{-~]/, print: /[ -~]/, graph: /[!-~]/, cntrl: { test: (char: string) => char.charCodeAt(0) < 32 || char.charCodeAt(0) === 127 }, xdigit: /[0-9a-fA-F]/, word: /\w/,
 };
 
 /**

@@ -5,7 +5,7 @@
 //   -p DIR / --tmpdir[=DIR] TEMPLATE   relative to that folder ($TMPDIR or /tmp without one)
 //   -t TEMPLATE           in $TMPDIR when it is set, else -p DIR, else /tmp
 // The name is the template with its last run of three or more X's replaced (`--suffix` added).
-import { hasOption, lastOptionValue, optionValues, parseArgv } from './argv.js';
+import { hasOption, lastOptionValue, parseArgv } from './argv.js';
 import type { Arg } from './words.js';
 
 export interface MktempTarget {
