@@ -324,11 +324,6 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   return null;
 }
 
-
-/**
- * `/proc/<daemon pid>/…`: its memory (`mem`), where the token is held, its open files (`fd/`,
- * `map_files/`), its environment. A pid only known at run time is judged by checkShellCommand.
- */
 /**
  * A write through the daemon's `/proc/<pid>/` entries: its open files (`truncate -s0
  * /proc/<pid>/fd/3` empties gobby.db), its working directory (gobby's installed code), its memory.
@@ -343,6 +338,10 @@ function folderAbove(file: string, test: (folder: string) => boolean): boolean {
   return false;
 }
 
+/**
+ * `/proc/<daemon pid>/…`: its memory (`mem`), where the token is held, its open files (`fd/`,
+ * `map_files/`), its environment. A pid only known at run time is judged by checkShellCommand.
+ */
 function readsTheDaemonProcess(path: string, ground: ProtectedGround): boolean {
   return ground.daemonPid !== undefined && (path === `/proc/${ground.daemonPid}` || path.startsWith(`/proc/${ground.daemonPid}/`));
 }
