@@ -962,6 +962,8 @@ const BYPASS_ROWS: readonly Row[] = [
   row('sqlite3 d.db "select \\"\'\\"; update t set a=1"', ['write /repo/d.db'], "a quoted identifier holding '"),
   row('sqlite3 /tmp/a.sqlar -Ax src/a.ts', ['write /repo/** dyn', 'opaque', 'write /tmp/a.sqlar']),
   row('tsc --noEmit false', ['write /repo/** dyn']),
+  row('tsc --noEmit --noEmit false', ['write /repo/** dyn'], 'the last spelling of a flag counts'),
+  row('tsc --noEmit @/tmp/args.txt', ['write /repo/** dyn'], 'a response file may turn it off'),
   row('tsc --declaration --outDir /tmp/d', ['write /tmp/d/** dyn'], 'tsc takes whole option names: --declaration is a flag'),
   row('tsc --outFile /tmp/x.js && tsc -p . --outdir dist --declarationDir types', ['write /tmp/x.js', 'write /repo/dist/** dyn', 'write /repo/types/** dyn']),
   row("rpm -q --eval '%(touch x)' bash", ['opaque']),

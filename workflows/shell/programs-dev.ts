@@ -812,13 +812,26 @@ const coveragePy: ProgramHandler = (site, fx) => {
   writesOutputOptions(fx, 'coverage', site.args.slice(1));
 };
 
+/** Whether tsc's boolean `flag` is on after its last spelling (`--noEmit`, `-noemit true`; `--noEmit false` turns it off). */
+function tscFlagIsOn(words: readonly string[], flag: string): boolean {
+  let on = false;
+  for (let i = 0; i < words.length; i++) {
+    const match = /^--?([a-z]+)(?:=(true|false))?$/i.exec(words[i]!);
+    if (match === null || match[1]!.toLowerCase() !== flag) continue;
+    const value = match[2] ?? (words[i + 1] === 'true' || words[i + 1] === 'false' ? words[i + 1] : 'true');
+    on = value === 'true';
+  }
+  return on;
+}
+
 const tsc: ProgramHandler = (site, fx) => {
   loadsForeignCode(fx, 'tsc', 'tsc', site.args);
   writesOutputOptions(fx, 'tsc', site.args); // `--generateTrace dir`, `--tsBuildInfoFile x`, even with --noEmit
   const words = site.args.map((arg) => arg.value);
   // tsc takes its options with one dash or two, in any case (`-noEmit`, `--noemit`).
   // A boolean flag takes `true`/`false` after it (`--noEmit false` emits).
-  if (onlyAsksVersion(site.args) || words.some((word, i) => /^--?(?:noemit|showconfig|listfilesonly|dry)(?:=true)?$/i.test(word) && words[i + 1] !== 'false')) return;
+  // The last spelling of each counts (`--noEmit --noEmit false` emits); a response file (`@args`) may hold any of them.
+  if (onlyAsksVersion(site.args) || (!words.some((word) => word.startsWith('@')) && ['noemit', 'showconfig', 'listfilesonly', 'dry'].some((flag) => tscFlagIsOn(words, flag)))) return;
   // Read as tsc reads its options: whole names, no abbreviations (`--declaration` is a flag of its own, not `--declarationDir`).
   const outputs: PathRef[] = [];
   for (let i = 0; i < words.length - 1; i++) {
