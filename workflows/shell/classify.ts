@@ -113,7 +113,7 @@ function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis
   const run: Run = {
     ctx,
     home: ASSIGNS_HOME.test(command) ? null : ctx.home,
-    pwdFollowed: !ASSIGNS_PWD.test(command),
+    pwdFollowed: !command.includes('PWD') || !ASSIGNS_PWD.test(command),
     gobbyHome: ctx.gobbyHome === undefined || ASSIGNS_GOBBY_HOME.test(command) ? null : ctx.gobbyHome,
     command,
     tracksVariables: undefined,
@@ -1084,6 +1084,7 @@ class CommandEffects implements ShellEffects {
 
   /** A device or a /dev/tcp socket instead of a file: returns true when handled. */
   private special(program: string, ref: PathRef): boolean {
+    if (!ref.path.startsWith('/dev/') && !ref.path.startsWith('/proc/')) return false;
     const socket = DEVICE_SOCKET.exec(ref.path);
     if (socket) {
       this.socket(program, socket[1]!, socket[2]!);
