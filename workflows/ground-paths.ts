@@ -156,11 +156,28 @@ function matchOneCharacter(pattern: string, p: number, char: string): number {
   return element === char ? p + 1 : -1;
 }
 
-/** POSIX character classes as bash's globs know them (`[[:alpha:]]oken`). */
-const GLOB_CLASSES: Readonly<Record<string, { test(char: string): boolean }>> = {
-  alpha: /[a-zA-Z]/, digit: /[0-9]/, alnum: /[a-zA-Z0-9]/, upper: /[A-Z]/, lower: /[a-z]/, space: /\s/, blank: /[ \t]/,
-  punct: /[!-/:-@[-`{-~]/, print: /[ -~]/, graph: /[!-~]/, cntrl: { test: (char: string) => char.charCodeAt(0) < 32 || char.charCodeAt(0) === 127 }, xdigit: /[0-9a-fA-F]/, word: /\w/,
+/**
+ * POSIX character classes, as the members of a regular expression's bracket: for bash's globs
+ * (`[[:alpha:]]oken`) and for process-search patterns (`pgrep '[[:alpha:]]ode'`).
+ */
+export const POSIX_CLASSES: Readonly<Record<string, string>> = {
+  alpha: 'a-zA-Z',
+  digit: '0-9',
+  alnum: 'a-zA-Z0-9',
+  upper: 'A-Z',
+  lower: 'a-z',
+  space: '\\s',
+  blank: ' \\t',
+  punct: '!-\\/:-@\\[-`{-~',
+  print: ' -~',
+  graph: '!-~',
+  cntrl: '\\x00-\\x1f\\x7f',
+  xdigit: '0-9A-Fa-f',
+  word: '\\w',
 };
+
+/** One regular expression per class, made once. */
+const CLASS_TESTS: ReadonlyMap<string, RegExp> = new Map(Object.entries(POSIX_CLASSES).map(([name, members]) => [name, new RegExp(`[${members}]`)]));
 
 /**
  * A bracket expression at `p` as bash reads it: `[!…]`/`[^…]` negated, a `]` first is a member,
@@ -180,7 +197,7 @@ function readBracket(pattern: string, p: number): { readonly end: number; readon
     if (special) {
       const [whole, kind, name] = special;
       if (kind === ':') {
-        const known = GLOB_CLASSES[name!];
+        const known = CLASS_TESTS.get(name!);
         tests.push(known === undefined ? () => true : (char) => known.test(char));
       } else tests.push((char) => char === name);
       i += whole.length;

@@ -12,13 +12,15 @@ import { becomesFolderDenial, daemonNetworkDenial, daemonProcessDenial, filesNam
 import { linkToGround, overrideCommandOf, runTimePathFromGround, sweepsUntrackedGround, unknownProgramGivenGround } from './ground-invocations.js';
 import { lsofListsTheDaemon } from './lsof-selection.js';
 import { runsLater } from './runs-later.js';
-import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, namesByGlob, treeHolds, treeReaches } from './ground-paths.js';
+import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, namesByGlob, POSIX_CLASSES, treeHolds, treeReaches } from './ground-paths.js';
 import { DIRECTORY_BUILTINS, type PathRef, type ShellAnalysis, type ShellEffect, type ShellInvocation } from './shell/index.js';
 import { normalizeAbsolute, resolveAgainst } from './shell/paths.js';
 import { mayBacktrackBadly } from './shell/regex-safety.js';
 import { patchedPaths } from './patch-paths.js';
 import { throughLinks } from './shell-through-links.js';
 import { HOOKLESS_CLAUDE_VARIABLES } from './shell/programs-code.js';
+import { AG_OPTIONS, GREP_OPTIONS, RG_OPTIONS } from './shell/programs-files.js';
+import type { OptionSpec } from './shell/argv.js';
 import { OWN_PIDS } from './shell/programs-net.js';
 import { shellCommandOf } from './tool-commands.js';
 import { canonicalToolName, mcpToolWords } from './tool-names.js';
@@ -261,11 +263,13 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   }
   // `exec` names the program as an author would allow it (`python3 -m http.server`, `npm run x`): its first word is the invocation's.
   const unknownPrograms = new Set(shell.effects.flatMap((effect) => (effect.kind === 'exec' ? [effect.program.split(' ')[0]!] : [])));
-  const wholeCommand = seenWhole(command, shell);
+  // Whether a word naming the token is only text: asked only when one does (rare), not on every command.
+  let whole: boolean | undefined;
+  const onlyText = (invocation: ShellInvocation, index: number): boolean => (whole ??= seenWhole(command, shell)) && textWordIndexes(invocation).includes(index);
   for (const invocation of shell.invocations) {
     // The token named as an argument, however the program reads it (`column -t token` after `cd
     // ~/.gobby`, `jq --rawfile t token`, `wc --files0-from=token`, `strings @token`): never needed.
-    const named = secretNamedBy(invocation, ground, wholeCommand ? textWordIndexes(invocation) : []);
+    const named = secretNamedBy(invocation, ground, onlyText);
     if (named) return secretDenial(named);
     const override = overrideCommandOf(invocation);
     if (override) return overrideDenial(override);
@@ -418,16 +422,15 @@ function unknownInvocations(shell: ShellAnalysis): ShellInvocation[] {
 
 /**
  * A secret file an argument names, as a path from the invocation's folder, after an option's `=`
- * or a response file's `@`. `asText`: the words the program only prints or searches for.
+ * or a response file's `@`, unless the word is only text the program prints or searches for.
  */
-function secretNamedBy(invocation: ShellInvocation, ground: ProtectedGround, asText: readonly number[]): string | undefined {
+function secretNamedBy(invocation: ShellInvocation, ground: ProtectedGround, onlyText: (invocation: ShellInvocation, index: number) => boolean): string | undefined {
   for (const [index, arg] of invocation.args.entries()) {
-    if (asText.includes(index)) continue;
     const value = arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg.startsWith('@') ? arg.slice(1) : arg;
     if (value === '' || value.startsWith('-') || value.includes(' ')) continue;
     const path = resolveAgainst(invocation.cwd, value);
     const secret = ground.secretFiles.find((file) => path === file || namesByGlob(path, file));
-    if (secret) return secret;
+    if (secret && !onlyText(invocation, index)) return secret;
   }
   return undefined;
 }
@@ -515,19 +518,6 @@ function patternFindsTheDaemon(pattern: string, ground: ProtectedGround): boolea
 const MAX_PATTERN_LENGTH = 256;
 /** Repeats in one pattern: the daemon's command line is about 100 characters, so even four nested `.*` stay small. */
 const MAX_PATTERN_REPEATS = 4;
-
-const POSIX_CLASSES: Readonly<Record<string, string>> = {
-  alpha: 'a-zA-Z',
-  digit: '0-9',
-  alnum: 'a-zA-Z0-9',
-  upper: 'A-Z',
-  lower: 'a-z',
-  space: '\\s',
-  blank: ' \\t',
-  punct: '!-\\/:-@\\[-`{-~',
-  xdigit: '0-9A-Fa-f',
-  word: '\\w',
-};
 
 /** An argument that picks out the daemon's process: its name, its state file, its port, or `node` (which it runs as). */
 function namesTheDaemon(arg: string, ground: ProtectedGround): boolean {
@@ -849,33 +839,48 @@ function textWordIndexes(invocation: ShellInvocation): number[] {
   const all = args.map((_, index) => index);
   if (program === 'echo' || (program === 'printf' && !args.includes('-v'))) return all;
   const gitGrep = program === 'git' && args[0] === 'grep';
-  if (GREPS.has(program) || gitGrep) {
-    const takesValue = program === 'rg' ? RG_VALUE_OPTIONS : GREP_VALUE_OPTIONS;
-    const patterns: number[] = [];
-    let first: number | undefined;
-    for (let i = gitGrep ? 1 : 0; i < args.length; i++) {
-      const arg = args[i]!;
-      if (arg === '-e' || arg === '--regexp') patterns.push(++i);
-      else if (arg.startsWith('--regexp=') || (/^-[a-zA-Z]*e./.test(arg) && !/^-[a-zA-Z]*[fABCDmgtTjMEr]/.test(arg))) patterns.push(i);
-      else if (takesValue.has(arg)) i++;
-      else if (arg === '--') {
-        first ??= i + 1;
-        break;
-      } else if (!arg.startsWith('-')) first ??= i;
-    }
-    // Without -e, the first operand is the pattern.
-    return patterns.length > 0 ? patterns : first === undefined || first >= args.length ? [] : [first];
-  }
+  const searcher = gitGrep ? GREP_OPTIONS : SEARCHERS.get(program);
+  if (searcher !== undefined) return patternIndexes(args, gitGrep ? 1 : 0, searcher);
   if (program === 'git' && GIT_MESSAGE_SUBCOMMANDS.has(args[0] ?? '')) {
     return all.flatMap((i) => (/^(?:--grep|--author|--committer|-S|-G|-m|--message)$/.test(args[i]!) ? [i + 1] : /^(?:--(?:grep|author|committer|message)=|-[SGm].)/.test(args[i]!) ? [i] : []));
   }
   return [];
 }
 
-const GREPS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'ack-grep']);
-/** The options of grep (and ag, ack) and of rg that take the next word as their value: it is not the pattern. */
-const GREP_VALUE_OPTIONS = new Set(['-f', '-A', '-B', '-C', '-m', '-d', '-D', '-G', '--file', '--context', '--after-context', '--before-context', '--max-count', '--directories', '--devices', '--label', '--ignore', '--ignore-dir']);
-const RG_VALUE_OPTIONS = new Set(['-f', '-A', '-B', '-C', '-m', '-g', '-t', '-T', '-j', '-M', '-E', '-r', '--file', '--context', '--after-context', '--before-context', '--max-count', '--glob', '--iglob', '--type', '--type-not', '--type-add', '--replace', '--threads', '--max-columns', '--encoding', '--pre', '--pre-glob', '--sort', '--sortr', '--max-depth', '--ignore-file', '--path-separator', '--color', '--colors', '--engine', '--max-filesize', '--context-separator']);
+/** Searchers, with their options as the classifier reads them: which take the next word, which is `-e`. */
+const SEARCHERS: ReadonlyMap<string, OptionSpec> = new Map([
+  ['grep', GREP_OPTIONS], ['egrep', GREP_OPTIONS], ['fgrep', GREP_OPTIONS], ['rg', RG_OPTIONS], ['ag', AG_OPTIONS], ['ack', AG_OPTIONS], ['ack-grep', AG_OPTIONS],
+]);
+
+/** The indexes of a search's patterns: each `-e`/`--regexp` value, or else its first operand. */
+function patternIndexes(args: readonly string[], from: number, spec: OptionSpec): number[] {
+  const patterns: number[] = [];
+  let first: number | undefined;
+  for (let i = from; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') {
+      first ??= i + 1;
+      break;
+    }
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      const name = arg.slice(2, eq === -1 ? undefined : eq);
+      if (name === 'regexp') patterns.push(eq === -1 ? ++i : i);
+      else if (eq === -1 && spec.long?.includes(name)) i++;
+    } else if (arg.startsWith('-') && arg.length > 1) {
+      // A cluster ends at the first letter that takes a value: attached, or the next word.
+      for (let c = 1; c < arg.length; c++) {
+        if (!spec.short?.includes(arg[c]!)) continue;
+        const attached = c + 1 < arg.length;
+        if (arg[c] === 'e') patterns.push(attached ? i : i + 1);
+        if (!attached) i++;
+        break;
+      }
+    } else first ??= i;
+  }
+  return patterns.length > 0 ? patterns : first === undefined || first >= args.length ? [] : [first];
+}
+
 /** git subcommands whose `--grep`, `-S`, `-G`, `-m` values are search text or a message. */
 const GIT_MESSAGE_SUBCOMMANDS = new Set(['log', 'show', 'rev-list', 'shortlog', 'whatchanged', 'commit', 'tag', 'stash']);
 

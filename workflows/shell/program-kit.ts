@@ -152,6 +152,13 @@ export function everythingBelow(fx: ShellEffects, folder?: Arg | PathRef): PathR
   return ref.unplaced === true ? { path, dynamic: true, unplaced: true } : { path, dynamic: true };
 }
 
+/** `<folder>/*`: files straight in one folder (the working directory when none is given) whose names are not known before the command runs. */
+export function filesIn(fx: ShellEffects, folder?: PathRef): PathRef {
+  const ref = folder ?? { path: fx.cwd, unplaced: !fx.cwdKnown };
+  const path = `${ref.path === '/' ? '' : ref.path}/*`;
+  return ref.unplaced === true ? { path, dynamic: true, unplaced: true } : { path, dynamic: true };
+}
+
 /**
  * `<folder>/**` filled with files whose names come from what the command reads: an archive's
  * members (`tar -x`, `unzip`), a folder's contents copied in (`cp -r x/. dest`). The data decides

@@ -4,7 +4,7 @@
 import { hasOption, lastOptionValue, negated, optionValues, parseArgv, type OptionSpec } from './argv.js';
 import { PACKAGE_RUNNER, PROJECT_RUNNER } from './programs-code.js';
 import { DPKG_DEB_ACTION, dpkgDeb } from './programs-files.js';
-import { entries, everythingBelow, filesNamedByData, inEachDirectory, isTestScriptName, loadsForeignCode, nameSaysItChanges, onlyAsksVersion, operandsOf, readsOperands, runsTests, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, everythingBelow, filesIn, filesNamedByData, inEachDirectory, isTestScriptName, loadsForeignCode, nameSaysItChanges, onlyAsksVersion, operandsOf, readsOperands, runsTests, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { baseName, isWithin } from './paths.js';
 import { anyDepth } from './find-expression.js';
 import type { PathRef } from './types.js';
@@ -1177,8 +1177,7 @@ const gh: ProgramHandler = (site, fx) => {
       if (output.value !== '-') fx.write(site.program, output);
     } else if (group === 'run') fx.write(site.program, filesNamedByData(fx, directory));
     else {
-      const folder = directory === undefined ? { path: fx.cwd, dynamic: !fx.cwdKnown } : fx.path(directory);
-      fx.write(site.program, { path: `${folder.path === '/' ? '' : folder.path}/*`, dynamic: true });
+      fx.write(site.program, filesIn(fx, directory === undefined ? undefined : fx.path(directory)));
     }
     return;
   }

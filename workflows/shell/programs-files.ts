@@ -49,7 +49,8 @@ const journalctl: ProgramHandler = (site, fx) => {
   if (maintenance) fx.unknown(`journalctl ${maintenance.value.split('=')[0]}`);
 };
 
-const GREP_OPTIONS: OptionSpec = { short: 'efmABCdD', long: ['regexp', 'file', 'max-count', 'after-context', 'before-context', 'context', 'directories', 'devices', 'include', 'exclude', 'exclude-dir', 'exclude-from', 'label', 'binary-files', 'color', 'colour', 'group-separator'] };
+export const AG_OPTIONS: OptionSpec = { short: 'GgABCmp', long: ['ignore', 'ignore-dir', 'file-search-regex', 'depth', 'max-count', 'after', 'before', 'context', 'path-to-ignore', 'pager', 'type', 'ignore-file'] };
+export const GREP_OPTIONS: OptionSpec = { short: 'efmABCdD', long: ['regexp', 'file', 'max-count', 'after-context', 'before-context', 'context', 'directories', 'devices', 'include', 'exclude', 'exclude-dir', 'exclude-from', 'label', 'binary-files', 'color', 'colour', 'group-separator'] };
 
 /** Read-only programs whose operands are files, with the options that take a value. */
 const READERS: readonly (readonly [readonly string[], OptionSpec, number, ('cwd' | 'tree')?])[] = [
@@ -76,7 +77,7 @@ const READERS: readonly (readonly [readonly string[], OptionSpec, number, ('cwd'
   [['fold', 'fmt'], { short: 'wgp', long: ['width', 'goal', 'prefix'] }, 0],
   [['expand', 'unexpand'], { short: 't', long: ['tabs'] }, 0],
   [['grep', 'egrep', 'fgrep', 'zgrep'], GREP_OPTIONS, -1],
-  [['ag', 'ack', 'pt'], { short: 'GgABCmp', long: ['ignore', 'ignore-dir', 'file-search-regex', 'depth', 'max-count', 'after', 'before', 'context', 'path-to-ignore', 'pager', 'type', 'ignore-file'] }, 1, 'tree'],
+  [['ag', 'ack', 'pt'], AG_OPTIONS, 1, 'tree'],
   [['tree'], { short: 'LPIHT', long: ['charset', 'filelimit', 'timefmt', 'sort'] }, 0, 'cwd'],
   [['jq', 'gojq', 'jaq'], { short: 'fL', long: ['indent', 'from-file', 'arg', 'argjson', 'slurpfile', 'rawfile', 'args', 'jsonargs'] }, -1],
 ];
@@ -96,11 +97,13 @@ function searchHandler(spec: OptionSpec): ProgramHandler {
   };
 }
 
+export const RG_OPTIONS: OptionSpec = {
+  short: 'efgtTmABCjMErd',
+  long: ['regexp', 'file', 'glob', 'iglob', 'type', 'type-not', 'type-add', 'type-clear', 'max-count', 'after-context', 'before-context', 'context', 'threads', 'max-columns', 'encoding', 'replace', 'max-depth', 'sort', 'sortr', 'ignore-file', 'pre', 'pre-glob', 'color', 'colors', 'path-separator', 'max-filesize', 'engine', 'field-match-separator', 'field-context-separator', 'context-separator', 'dfa-size-limit', 'regex-size-limit', 'hostname-bin', 'hyperlink-format'],
+};
+
 const rg: ProgramHandler = (site, fx) => {
-  const parsed = parseArgv(site.args, {
-    short: 'efgtTmABCjMErd',
-    long: ['regexp', 'file', 'glob', 'iglob', 'type', 'type-not', 'type-add', 'type-clear', 'max-count', 'after-context', 'before-context', 'context', 'threads', 'max-columns', 'encoding', 'replace', 'max-depth', 'sort', 'sortr', 'ignore-file', 'pre', 'pre-glob', 'color', 'colors', 'path-separator', 'max-filesize', 'engine', 'field-match-separator', 'field-context-separator', 'context-separator', 'dfa-size-limit', 'regex-size-limit', 'hostname-bin', 'hyperlink-format'],
-  });
+  const parsed = parseArgv(site.args, RG_OPTIONS);
   // --pre runs a program of the agent's choosing on every file searched.
   for (const pre of optionValues(parsed, '--pre')) fx.opaque(`rg --pre runs \`${pre.value}\` on every file it searches`, 'rg');
   for (const host of optionValues(parsed, '--hostname-bin')) fx.opaque(`rg --hostname-bin runs \`${host.value}\``, 'rg');

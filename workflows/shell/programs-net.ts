@@ -1,7 +1,7 @@
 // Programs that reach the network or signal other processes. Network targets are kept as
 // written; signal targets say whether they name a pid, a process name, a port or a job.
 import { hasOption, lastOptionValue, optionValues, parseArgv, type OptionSpec } from './argv.js';
-import { entries, everythingBelow, filesNamedByData, onlyAsksVersion, operandsOf, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, everythingBelow, filesIn, filesNamedByData, onlyAsksVersion, operandsOf, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { isWithin } from './paths.js';
 import { namesItsContents, writesRemoteCopy } from './programs-files.js';
 import type { PathRef } from './types.js';
@@ -148,13 +148,6 @@ const wget: ProgramHandler = (site, fx) => {
   }
   if (listed.length > 0) here.write('wget', keepsFolders ? filesNamedByData(here) : filesIn(here));
 };
-
-/** `<folder>/*`: files straight in one folder (the working directory when none is given) whose names are not known before the command runs. */
-function filesIn(fx: ShellEffects, folder?: PathRef): PathRef {
-  const ref = folder ?? { path: fx.cwd, unplaced: !fx.cwdKnown };
-  const path = `${ref.path === '/' ? '' : ref.path}/*`;
-  return ref.unplaced === true ? { path, dynamic: true, unplaced: true } : { path, dynamic: true };
-}
 
 /** nc, telnet, socat…: `host port` operands. */
 const socketClient: ProgramHandler = (site, fx) => {
@@ -394,7 +387,7 @@ const httpie: ProgramHandler = (site, fx) => {
   }
   const outputs = optionValues(parsed, '-o', '--output');
   for (const output of outputs) fx.write(site.program, output);
-  if (outputs.length === 0 && hasOption(parsed, '-d', '--download')) fx.write(site.program, { path: `${fx.cwd}/*`, dynamic: true });
+  if (outputs.length === 0 && hasOption(parsed, '-d', '--download')) fx.write(site.program, filesIn(fx));
 };
 
 const firstOperandHost: ProgramHandler = (site, fx) => {
