@@ -46,16 +46,17 @@ export function realPathsOfShell(analysis: ShellAnalysis, into?: Map<string, str
     }
   };
   const consider = (ref: PathRef): void => {
-    // A glob or `<folder>/**` (everything below, `grep -r x g`) is placed by its folder, links followed.
-    const path = ref.dynamic ? literalFolderOf(ref) : ref.path;
+    // A glob or `<folder>/**` (everything below, `grep -r x g`) is placed by its folder, links followed;
+    // a path with `..` after a folder (`/tmp/l/../a.ts`) as written, since a link on the way moves what `..` climbs from.
+    const path = ref.dynamic ? literalFolderOf(ref) : ref.climbs ?? ref.path;
     // `/dev/…` and the command's own `/proc/self/…` mean something else to the daemon: judged by their names.
     if (path === undefined || !path.startsWith('/') || path === '/' || path.startsWith('/dev/') || /^\/proc\/(?:self|thread-self|\$\$)(?:\/|$)/.test(path) || looked >= SHELL_PATH_LIMIT || found?.has(path)) return;
     looked++;
     const real = realOf(path);
-    if (real !== path) (found ??= new Map()).set(path, real);
+    if (real !== path && (ref.dynamic || real !== ref.path)) (found ??= new Map()).set(path, real);
   };
   // Deleting or moving a link acts on the link itself: only the folder it is in is resolved.
-  const folderOf = (ref: PathRef): PathRef => ({ path: dirname(ref.path), dynamic: ref.dynamic });
+  const folderOf = (ref: PathRef): PathRef => (ref.climbs === undefined ? { path: dirname(ref.path), dynamic: ref.dynamic } : { path: dirname(ref.path), dynamic: ref.dynamic, climbs: dirname(ref.climbs) });
   for (const effect of analysis.effects) {
     if (effect.kind === 'read' || effect.kind === 'write') consider(effect.path);
     else if (effect.kind === 'delete') consider(effect.path.dynamic ? effect.path : folderOf(effect.path));

@@ -24,16 +24,18 @@ export function throughLinks(effect: ShellEffect, realPaths: ReadonlyMap<string,
     const real = folder === undefined ? undefined : realPaths.get(folder);
     return real === undefined ? ref : { path: `${real === '/' ? '' : real}${ref.path.slice(folder!.length)}`, dynamic: true };
   };
+  // A path with `..` after a folder was resolved as written (PathRef.climbs).
   const real = (ref: PathRef): PathRef => {
     if (ref.dynamic) return inRealFolder(ref);
-    const path = realPaths.get(ref.path);
+    const path = realPaths.get(ref.climbs ?? ref.path);
     return path === undefined ? ref : { path, dynamic: false };
   };
   // Deleting or moving a link acts on the link: only the folder it is in is followed.
   const realFolder = (ref: PathRef): PathRef => {
     if (ref.dynamic) return inRealFolder(ref);
     const slash = ref.path.lastIndexOf('/');
-    const folder = slash <= 0 ? undefined : realPaths.get(ref.path.slice(0, slash));
+    const written = ref.climbs ?? ref.path;
+    const folder = slash <= 0 ? undefined : realPaths.get(written.slice(0, written.lastIndexOf('/')));
     return folder === undefined ? ref : { path: `${folder === '/' ? '' : folder}${ref.path.slice(slash)}`, dynamic: false };
   };
   switch (effect.kind) {

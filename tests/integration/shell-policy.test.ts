@@ -140,6 +140,17 @@ describe('shell commands in a phase that blocks the file tools', () => {
         const glob = await bash(command);
         expect(glob.denied, command).toBe(true);
       }
+      // A `..` after the link climbs from where it points, not from its name: `src-deep/..` is src.
+      mkdirSync(join(t.project, 'src', 'deep'), { recursive: true });
+      symlinkSync(join(t.project, 'src', 'deep'), join(outside, 'src-deep'));
+      for (const command of [`echo x > ${outside}/src-deep/../main.ts`, `cd ${outside}/src-deep && echo x > ../main.ts`, `rm ${outside}/src-deep/../main.ts`]) {
+        const climbed = await bash(command);
+        expect(climbed.denied, command).toBe(true);
+        expect(climbed.reason, command).toContain(join(t.project, 'src', 'main.ts'));
+      }
+      // Where no link is on the way, `..` is only text: scratch files beside the folder are the agent's.
+      mkdirSync(join(outside, 'plain'));
+      expect((await bash(`echo x > ${outside}/plain/../notes.md`)).denied).toBe(false);
       expect((await bash(`rm ${outside}/src-view && rm -rf ${outside}/*.md`)).denied).toBe(false);
     } finally {
       rmSync(outside, { recursive: true, force: true });

@@ -6,7 +6,7 @@
 import type { AndOr, Assignment, CommandNode, CompoundList, ParsedScript, PipelineNode, Redirection, Statement, Word } from 'unbash';
 import { cachedAnalysis } from './analysis-cache.js';
 import { parseShell, firstParseError, MAX_COMMAND_LENGTH, overTheCap } from './parse.js';
-import { isWithin, normalizeAbsolute, resolveAgainst } from './paths.js';
+import { climbingPath, isWithin, normalizeAbsolute, physicalPath, resolveAgainst } from './paths.js';
 import { guardedProgramOf, onlyAsksHelp, programFoundByName, type CommandSite, type ProgramEntry, type ShellEffects } from './program-kit.js';
 import { checkAssignment } from './programs-code.js';
 import { filteredText, literalInput, printedText, printfOutput, printsText, substitutionOutput } from './printed.js';
@@ -929,8 +929,10 @@ function changeDirectory(fx: CommandEffects, name: string, args: readonly Arg[])
   else destination = cdableVariable(fx, target) ?? fx.path(target);
   if (name === 'pushd') scope.pushDirectory(before);
   scope.previous = before;
+  // `cd -P l/..` takes `..` from where the link l points, which only the disk knows: later relative paths are placed, not known.
+  const physical = destination.climbs !== undefined && args.some((arg) => /^-[LPe@]*P/.test(arg.value));
   if (destination.path.length > MAX_PATH) fx.opaque(`cd to a path longer than ${MAX_PATH} characters`);
-  else if (!destination.dynamic) scope.cwd = destination.path;
+  else if (!destination.dynamic && !physical) scope.cwd = destination.path;
   else {
     scope.cwdKnown = false;
     // `cd .cl*` or `cd src/$x`: later relative paths are placed under the glob or the known part,
@@ -1033,7 +1035,10 @@ class CommandEffects implements ShellEffects {
 
   path(arg: Arg): PathRef {
     const links = this.scope.links;
-    return links.size === 0 ? this.resolve(arg) : throughNewLinks(this.resolve(arg), links);
+    const ref = this.resolve(arg);
+    if (links.size === 0) return ref;
+    // `ln -s ~/app/src/x /tmp/l; echo > /tmp/l/../a.ts`: the `..` climbs from where the new link points.
+    return ref.climbs !== undefined ? { ...ref, path: physicalPath(ref.climbs, links) } : throughNewLinks(ref, links);
   }
 
   private resolve(arg: Arg): PathRef {
@@ -1042,10 +1047,15 @@ class CommandEffects implements ShellEffects {
       // `/dev/fd` is a link to `/proc/self/fd`, and a descriptor's folder is a link too: what
       // follows them is read before `..` is taken off (`/dev/fd/5/../x`, `/dev/fd/../cwd/x`).
       if (arg.value.startsWith('/dev/fd/') || arg.value.startsWith('/proc/')) return this.throughProc(arg.value, arg.dynamic);
-      return { path: normalizeAbsolute(arg.value), dynamic: arg.dynamic };
+      const path = normalizeAbsolute(arg.value);
+      const climbs = arg.value.includes('..') ? climbingPath(arg.value) : undefined;
+      return climbs === undefined ? { path, dynamic: arg.dynamic } : { path, dynamic: arg.dynamic, climbs };
     }
     const path = resolveAgainst(this.scope.cwd, arg.value);
-    return this.scope.cwdKnown ? { path, dynamic: arg.dynamic } : { path, dynamic: true, unplaced: true };
+    // `../a.ts` is taken from the folder the shell really is in, which a link may have moved (`cd /tmp/l`).
+    const climbs = arg.value.includes('..') ? climbingPath(`${this.scope.cwd}/${arg.value}`) : undefined;
+    if (!this.scope.cwdKnown) return { path, dynamic: true, unplaced: true };
+    return climbs === undefined ? { path, dynamic: arg.dynamic } : { path, dynamic: arg.dynamic, climbs };
   }
 
   /**

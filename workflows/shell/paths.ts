@@ -15,6 +15,43 @@ export function normalizeAbsolute(path: string): string {
   return `/${out.join('/')}`;
 }
 
+const CLIMBS = /(?:^|\/)\.\.(?:\/|$)/;
+
+/**
+ * An absolute path with a `..` after a named folder, as written (only repeated slashes and `.`
+ * taken out), for PathRef.climbs; undefined when `..` climbs over nothing that could be a link.
+ */
+export function climbingPath(absolute: string): string | undefined {
+  if (!CLIMBS.test(absolute)) return undefined;
+  const out: string[] = [];
+  let named = false;
+  for (const segment of absolute.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..' && out.length > 0 && out[out.length - 1] !== '..') named = true;
+    out.push(segment);
+  }
+  return named ? `/${out.join('/')}` : undefined;
+}
+
+/**
+ * A climbing path walked as the kernel walks it, through the symbolic links in `links` (link →
+ * target, absolute): each `..` is taken from where the folder before it really is.
+ */
+export function physicalPath(climbing: string, links: ReadonlyMap<string, string>): string {
+  const out: string[] = [];
+  for (const segment of climbing.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      out.pop();
+      continue;
+    }
+    out.push(segment);
+    const target = links.get(`/${out.join('/')}`);
+    if (target !== undefined) out.splice(0, out.length, ...target.split('/').filter((part) => part !== ''));
+  }
+  return `/${out.join('/')}`;
+}
+
 /** `target` resolved against `base` (absolute) as the shell would, then normalised. */
 export function resolveAgainst(base: string, target: string): string {
   // `find .`, `ls .`: the folder itself (base is already normal), without splitting the path.

@@ -34,6 +34,12 @@ export interface PathRef {
    * archive's members, a folder's contents copied in), not by the program, so any name may land there.
    */
   readonly namedByData?: true;
+  /**
+   * The path as written, made absolute, with its `..` kept (`/tmp/l/../a.ts`): the kernel takes
+   * `..` from where a symbolic link on the way points, not from the name, so `path` is only the
+   * likeliest place. Set only when a `..` follows a named folder; the daemon resolves this one.
+   */
+  readonly climbs?: string;
 }
 
 /** How a signal picks its processes: `pattern` is a regular expression over names or command lines (`pkill`, `killall -r`). */
