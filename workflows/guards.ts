@@ -244,22 +244,9 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
     // As written and as the programs receive it, quotes removed and `$'…'` decoded: `'settings.js'on''`
     // and `$'settings.js\x6fn'` reach the program as `settings.json`.
     const texts = opaque ? [command, ...shell.invocations.map((invocation) => invocation.args.join(' '))] : unknown.map((invocation) => invocation.args.join(' '));
-    const override = texts.map(findOverrideCommand).find((found) => found !== null);
-    if (override) return { kind: 'override', reason: override, because: 'guard: human-only override' };
-    const named = ground.protectedNames?.find((name) => texts.some((text) => text.includes(name)));
-    if (named) return opaqueCodeNamingGround(named);
+    const denial = codeTextNamingGround(texts, ground);
+    if (denial) return denial;
     globbed = wordInTextReachingGround(texts, shell.invocations[0]?.cwd, ground);
-    if (ground.daemonPort !== undefined && texts.some((text) => mentionsNumber(text, ground.daemonPort!))) {
-      return daemonNetworkDenial('code gobby cannot see into', `port ${ground.daemonPort}`);
-    }
-    // `python3 -c 'import os; os.kill(4711, 9)'`: the daemon's pid, as a number of its own.
-    if (ground.daemonPid !== undefined && texts.some((text) => mentionsNumber(text, ground.daemonPid!))) {
-      return {
-        kind: 'daemon-signal',
-        reason: "gobby: this runs code gobby cannot see into that names the pid of gobby's daemon; the agent may not stop or restart it. If the daemon misbehaves, tell the user.",
-        because: 'guard: signal to the daemon',
-      };
-    }
   }
   // `exec` names the program as an author would allow it (`python3 -m http.server`, `npm run x`): its first word is the invocation's.
   const unknownPrograms = new Set(shell.effects.flatMap((effect) => (effect.kind === 'exec' ? [effect.program.split(' ')[0]!] : [])));
@@ -288,6 +275,16 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   if (patched) return patched;
   const later = overrideWrittenToRunLater(command, shell, ground);
   if (later) return later;
+  // A file written and the project's own code run in one command: what it wrote may be that code
+  // (`echo 'x: ; rm -rf .claude' > Makefile && make x`, a git hook then `git commit`). It is read
+  // as code gobby cannot see into, from what the command writes with.
+  const written = runsWhatItMayHaveWritten(shell) ? writtenText(command, shell) : [];
+  if (written.length > 0) {
+    const denial = codeTextNamingGround(written, ground);
+    if (denial) return denial;
+    const reached = wordInTextReachingGround(written, shell.invocations[0]?.cwd, ground);
+    if (reached) return opaqueCodeNamingGround(reached);
+  }
   for (const effect of shell.effects) {
     // The path as written, then the real path behind a symbolic link on the way (read by the daemon).
     const real = realPaths && realPaths.size > 0 ? throughLinks(effect, realPaths) : effect;
@@ -415,6 +412,66 @@ function dotNameBelow(folder: string, file: string): boolean {
 }
 
 /** The runs of programs gobby does not know, or named at run time. */
+/**
+ * Text of code gobby cannot see into that names its ground: an override, one of gobby's file
+ * names, the daemon's port or its pid as a number of its own (`python3 -c 'os.kill(4711, 9)'`).
+ */
+function codeTextNamingGround(texts: readonly string[], ground: ProtectedGround): GuardDenial | null {
+  const override = texts.map(findOverrideCommand).find((found) => found !== null);
+  if (override) return { kind: 'override', reason: override, because: 'guard: human-only override' };
+  const named = ground.protectedNames?.find((name) => texts.some((text) => text.includes(name)));
+  if (named) return opaqueCodeNamingGround(named);
+  if (ground.daemonPort !== undefined && texts.some((text) => mentionsNumber(text, ground.daemonPort!))) {
+    return daemonNetworkDenial('code gobby cannot see into', `port ${ground.daemonPort}`);
+  }
+  if (ground.daemonPid !== undefined && texts.some((text) => mentionsNumber(text, ground.daemonPid!))) {
+    return {
+      kind: 'daemon-signal',
+      reason: "gobby: this runs code gobby cannot see into that names the pid of gobby's daemon; the agent may not stop or restart it. If the daemon misbehaves, tell the user.",
+      because: 'guard: signal to the daemon',
+    };
+  }
+  return null;
+}
+
+/**
+ * What a command may have written, as text: the words of every program but those that run the
+ * project's code (a commit message is not code), and with a here-document the whole command (its body).
+ */
+function writtenText(command: string, shell: ShellAnalysis): string[] {
+  const runners = new Set(shell.effects.flatMap((effect) => (effect.kind === 'exec' || effect.kind === 'test_run' || effect.kind === 'package_install' || effect.kind === 'git' ? [effect.program.split(' ')[0]!] : [])));
+  const texts = shell.invocations.filter((invocation) => !runners.has(invocation.program)).map((invocation) => invocation.args.join(' '));
+  if (command.includes('<<')) texts.push(command);
+  return texts;
+}
+
+/** Files no task runner runs: notes and logs (`echo '…' >> NOTES.md && npm test` names what it likes). */
+const PROSE_FILE = /\.(?:md|markdown|txt|rst|adoc|log|csv)$/i;
+/** Where git finds the hooks it runs when it commits, merges or checks out. */
+const GIT_HOOKS = /\/\.git\/|\/\.husky\//;
+
+/**
+ * Whether the command writes a file and also runs code the project defines, which may be what it
+ * wrote: a task or script (`make x`, `npm run build`), a test run, or a package install (its
+ * lifecycle scripts) after any write but to prose; a git command that changes the repository
+ * after a write into `.git/` or `.husky/` (its hooks). A commit message is not code.
+ */
+function runsWhatItMayHaveWritten(shell: ShellAnalysis): boolean {
+  let code = false;
+  let hooks = false;
+  let runs = false;
+  let commits = false;
+  for (const effect of shell.effects) {
+    const written = effect.kind === 'write' ? effect.path : effect.kind === 'copy' || effect.kind === 'move' ? effect.to : undefined;
+    if (written !== undefined) {
+      code ||= !PROSE_FILE.test(written.path);
+      hooks ||= GIT_HOOKS.test(written.path);
+    } else if (effect.kind === 'exec' || effect.kind === 'test_run' || effect.kind === 'package_install') runs = true;
+    else if (effect.kind === 'git' && effect.changesFiles) commits = true;
+  }
+  return (code && runs) || (hooks && commits);
+}
+
 function unknownInvocations(shell: ShellAnalysis): ShellInvocation[] {
   const unknown = new Set(shell.effects.flatMap((effect) => (effect.kind === 'exec' ? [effect.program.split(' ')[0]!] : [])));
   return unknown.size === 0 ? [] : shell.invocations.filter((invocation) => unknown.has(invocation.program) || invocation.nameAtRunTime === true);

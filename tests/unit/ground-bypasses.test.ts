@@ -651,6 +651,20 @@ describe("gobby's own ground, spelled another way", () => {
     ["python3 -c \"import shutil; shutil.rmtree('.claude')\"", 'protected-file'],
     ["node -e \"require('fs').renameSync('/tmp/x', '.claude')\"", 'protected-file'],
     ["perl -e 'rename \"/tmp/x\", \"$ENV{HOME}/.claude\"' && python3 -c \"import shutil; shutil.rmtree('/home/dev/.claude/')\"", 'protected-file'],
+    // Configuration that git runs later, judged as the command it names.
+    ["git config core.fsmonitor 'rm -rf .claude' && git status", 'protected-file'],
+    ["git config --global alias.st '!gobby workflow reset --reason x'", 'override'],
+    ["git config set --local core.pager 'cat ~/.gobby/token'", 'secret'],
+    ["git config --add filter.x.clean 'rm -rf ~/.gobby'", 'protected-file'],
+    ["git -c alias.x='!rm -rf .claude' x", 'protected-file'],
+    // A project script written now, run by the next `npm test`.
+    ["npm pkg set scripts.pretest='rm -rf .claude' && npm test", 'protected-file'],
+    ["npm pkg set scripts.test='gobby workflow reset --reason x'", 'override'],
+    ["npm set-script test 'kill 4242'", 'daemon-signal'],
+    // Code written to a file and run by the project's own tools in the same command.
+    ["echo 'x: ; rm -rf .claude' > Makefile && make x", 'protected-file'],
+    ["printf 'rm -rf .claude' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit && git commit -m x", 'protected-file'],
+    ["echo 'import os; os.remove(\".gobby/workflows/a.yaml\")' > conftest.py && pytest", 'protected-file'],
   ])('refuses %j', (command, kind) => {
     expect(verdict(command)).toBe(kind);
   });
@@ -682,6 +696,12 @@ describe("gobby's own ground, spelled another way", () => {
     'grep -rn TODO src ~/notes && rg -n fixme . && ls -R ~ && find ~ -name "*.log" && du -sh ~/.gobby',
     'tar -czf /tmp/src.tgz src && zip -r /tmp/app.zip . && cp -r ~/.config/app /tmp/app-config',
     'grep -rn ".claude/settings.json" docs',
+    // Ordinary git settings and scripts; notes and commit messages that mention gobby's files.
+    "git config user.email me@example.com && git config --global core.editor vim && git config alias.co checkout && npm pkg set scripts.test='vitest run'",
+    "echo '- hooks live in .claude/settings.json' >> NOTES.md && npm test",
+    "echo x >> src/a.ts && npm test && git commit -am 'docs: explain .claude/settings.json'",
+    "cat > src/port.ts <<'EOF'\nexport const port = 3000;\nEOF\nnpm test",
+    "printf 'x' > .git/info/exclude; git commit -m 'ignore ~/.gobby/token-like files'",
     // The token's path as a search pattern or a message: no program opens it.
     "grep -rn '~/.gobby/token' docs && rg -g '*.md' -F '.gobby/token' . && echo 'the token lives in ~/.gobby/token' && git log --grep='.gobby/token' -S /home/dev/.gobby/token",
     `curl https://example.com:${PORT}/`,

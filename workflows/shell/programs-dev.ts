@@ -51,7 +51,7 @@ const GIT_KNOWN_WRITERS = new Set([
 /** `git -c` keys that only change how output looks or how text is compared. Any other can make git run a command. */
 const SAFE_GIT_CONFIG = /^(?:color\.[\w.-]+|user\.(?:name|email)|advice\.[\w.-]+|core\.(?:quotepath|abbrev|autocrlf|safecrlf|eol|filemode|ignorecase|precomposeunicode|whitespace|commentchar|commentstring)|init\.defaultbranch|column\.\w+|log\.\w+|diff\.(?:noprefix|mnemonicprefix|renames|renamelimit|relative|algorithm|colormoved|colormovedws|context|interhunkcontext|statgraphwidth|statnamewidth|indentheuristic|suppressblankempty|wserrorhighlight|ignoresubmodules|submodule)|merge\.conflictstyle|status\.\w+|grep\.\w+|blame\.\w+|safe\.directory|i18n\.\w+|format\.pretty|protocol\.version|fetch\.prune|http\.(?:sslverify|postbuffer|version|lowspeedlimit|lowspeedtime|maxrequests))$/i;
 /** `git -c` keys whose value is a command git runs (a pager, an editor, ssh): judged as that command. */
-const GIT_COMMAND_CONFIG = /^(?:core\.(?:pager|editor|sshcommand)|sequence\.editor|pager\.[\w-]+|gpg\.program|gpg\.\w+\.program)$/i;
+const GIT_COMMAND_CONFIG = /^(?:core\.(?:pager|editor|sshcommand|fsmonitor|askpass)|diff\.external|sequence\.editor|pager\.[\w-]+|gpg\.program|gpg\.\w+\.program)$/i;
 /** A boolean, as `pager.<cmd>` takes to switch paging off or on (`pager.log=false`). */
 const GIT_BOOLEAN = /^(?:true|false|yes|no|on|off|[01])$/i;
 /**
@@ -93,6 +93,43 @@ function gitProgramOptions(sub: string, rest: readonly Arg[], fx: ShellEffects):
   }
 }
 
+
+/**
+ * A configuration value git may run later: `core.pager`, `alias.x=!cmd` and the like are judged
+ * as the command they name, and any key not known to be harmless (`core.fsmonitor`,
+ * `core.hooksPath`, `filter.*.clean`, `include.path`) is code gobby cannot see into. For
+ * `git -c key=value` it runs now; for `git config key value` when git next runs (`git config
+ * core.fsmonitor 'rm -rf .claude' && git status`), which is judged the same.
+ */
+function gitSetting(key: string, value: Arg, fx: ShellEffects, spelled: string): void {
+  if (GIT_COMMAND_CONFIG.test(key)) {
+    // `-c core.pager=cat`, `-c pager.log=false`, `core.fsmonitor=true` (git's own): the command it names, if any, is judged as such.
+    if (!GIT_BOOLEAN.test(value.value) || !/^(?:pager\.|core\.fsmonitor$)/i.test(key)) fx.runShellCode(value, 'git', false);
+  } else if (/^alias\./i.test(key) && value.value.startsWith('!') && !value.dynamic) {
+    // `alias.x=!sh -c …`: a shell command run when `git x` is.
+    fx.runShellCode(literalArg(value.value.slice(1)), 'git', false);
+  } else if (!SAFE_GIT_CONFIG.test(key)) fx.opaque(`${spelled} sets configuration that can make git run a command (core.pager, alias.*, core.fsmonitor…)`, 'git');
+}
+
+/** `git config [--global|--file F|…] KEY VALUE`, `git config set KEY VALUE`, `--add`/`--replace-all`: the setting, judged by gitSetting. */
+function gitConfigSet(rest: readonly Arg[], fx: ShellEffects): void {
+  const parsed = parseArgv(rest, { short: 'f', long: ['file', 'blob', 'type', 'default', 'comment', 'value', 'url'] });
+  const flags = rest.filter((arg) => arg.value.startsWith('-')).map((arg) => arg.value);
+  // Reading, unsetting, renaming and listing set nothing.
+  if (flags.some((flag) => /^--(?:get|get-all|get-regexp|get-urlmatch|list|unset|unset-all|rename-section|remove-section|show-origin|show-scope|name-only)$|^-l$/.test(flag))) return;
+  if (flags.some((flag) => flag === '-e' || flag === '--edit')) {
+    fx.opaque('git config --edit opens the configuration in an editor, which can set anything', 'git');
+    return;
+  }
+  const operands = operandsOf(parsed, { program: 'git', args: rest, stdinArgs: false });
+  const verb = operands[0]?.value;
+  if (verb === 'edit') fx.opaque('git config edit opens the configuration in an editor, which can set anything', 'git');
+  if (verb === 'get' || verb === 'list' || verb === 'unset' || verb === 'rename-section' || verb === 'remove-section' || verb === 'edit') return;
+  const [key, value] = verb === 'set' ? operands.slice(1) : operands;
+  if (key === undefined || value === undefined) return;
+  if (key.dynamic) fx.opaque('git config sets a key named at run time, which can make git run a command', 'git');
+  else gitSetting(key.value, value, fx, `git config ${key.value}`);
+}
 
 function dryRun(flags: readonly string[]): boolean {
   return flags.some((flag) => flag === '-n' || flag === '--dry-run') && !negated(flags, 'dry-run');
@@ -165,10 +202,8 @@ const git: ProgramHandler = (site, fx) => {
       const eq = setting?.value.indexOf('=') ?? -1;
       const key = eq === -1 ? (setting?.value ?? '') : setting!.value.slice(0, eq);
       const value = eq === -1 ? '' : setting!.value.slice(eq + 1);
-      if (setting && !setting.dynamic && GIT_COMMAND_CONFIG.test(key)) {
-        // `-c core.pager=cat`, `-c pager.log=false`: the command it names, if any, is judged as such.
-        if (!GIT_BOOLEAN.test(value) || !/^pager\./i.test(key)) fx.runShellCode(literalArg(value), 'git', false);
-      } else if (!setting || setting.dynamic || !SAFE_GIT_CONFIG.test(key)) fx.opaque(`git -c ${setting?.value ?? ''} sets configuration that can make git run a command (core.pager, alias.*, core.fsmonitor…)`, 'git');
+      if (!setting || setting.dynamic) fx.opaque(`git -c ${setting?.value ?? ''} sets configuration built at run time, which can make git run a command`, 'git');
+      else gitSetting(key, literalArg(value), fx, `git -c ${setting.value}`);
     } else if (value.startsWith('--config-env=') || value.startsWith('--exec-path=')) fx.opaque(`git ${value} can make git run a command`, 'git');
     else if (value === '--work-tree' || value.startsWith('--work-tree=')) here = here.at(value.includes('=') ? { ...arg, value: value.slice(value.indexOf('=') + 1) } : args[++i] ?? literalArg('.'));
     else if (value === '--git-dir' || value.startsWith('--git-dir=')) gitDir = value.includes('=') ? { ...arg, value: value.slice(value.indexOf('=') + 1) } : args[++i];
@@ -184,6 +219,7 @@ const git: ProgramHandler = (site, fx) => {
   const sub = subArg.value;
   const rest = args.slice(i + 1);
   gitProgramOptions(sub, rest, fx);
+  if (sub === 'config') gitConfigSet(rest, fx);
   // A repository outside the project has a configuration the agent may have written
   // (`core.fsmonitor`, `core.pager`, `diff.external`): even `git status` there can run a command.
   const root = here.projectRoot;
@@ -463,6 +499,7 @@ function manager(spec: ManagerSpec): ProgramHandler {
       case 'write':
         if (sub === 'config' || sub === 'c' || sub === 'set') here.opaque(`${site.program} ${sub} changes configuration that decides what later commands run`, site.program);
         else here.write(site.program, everythingBelow(here));
+        if (sub === 'pkg' || sub === 'set-script') scriptsWritten(sub, rest, here, site.program);
         return;
       case 'network':
         here.network(site.program, lastOptionValue(parsed, '--registry')?.value ?? `${site.program} registry`);
@@ -505,6 +542,30 @@ function manager(spec: ManagerSpec): ProgramHandler {
   };
 }
 
+/**
+ * `npm pkg set scripts.test='…'`, `npm set-script test '…'`: a script the next `npm test` runs,
+ * judged now as the command it is (`npm pkg set scripts.pretest='rm -rf .claude' && npm test`).
+ */
+function scriptsWritten(sub: string, rest: readonly Arg[], fx: ShellEffects, program: string): void {
+  const operands = rest.filter((arg) => !arg.value.startsWith('-'));
+  if (sub === 'set-script') {
+    if (operands[1] !== undefined) fx.runShellCode(operands[1], program, false);
+    return;
+  }
+  if (operands[0]?.value !== 'set') return;
+  for (const operand of operands.slice(1)) {
+    const eq = operand.value.indexOf('=');
+    if (!operand.value.startsWith('scripts') || eq === -1) continue;
+    // `scripts={"test": "…"}` with `--json`: every script at once, as JSON.
+    if (eq === 'scripts'.length) {
+      fx.opaque(`${program} pkg set scripts=… writes scripts as JSON`, program);
+      continue;
+    }
+    const script = { ...operand, value: operand.value.slice(eq + 1), unknownAt: operand.unknownAt === -1 ? -1 : Math.max(0, operand.unknownAt - eq - 1) };
+    fx.runShellCode(script, program, false);
+  }
+}
+
 const YARN_FOREACH_OPTIONS: OptionSpec = { short: 'j', long: ['jobs', 'include', 'exclude', 'from', 'since'], stopAtOperand: true };
 
 /** The yarn command run in the workspaces: after `workspace NAME`, after `workspaces foreach [options]`, after `workspaces` (yarn 1's `workspaces run`). */
@@ -518,7 +579,7 @@ function yarnWorkspaceCommand(sub: 'workspace' | 'workspaces', rest: readonly Ar
 const NODE_INSTALL = ['install', 'i', 'in', 'ins', 'inst', 'insta', 'instal', 'isnt', 'isnta', 'isntal', 'isntall', 'add', 'ci', 'clean-install', 'ic', 'install-clean', 'isntall-clean', 'update', 'up', 'upgrade', 'udpate', 'uninstall', 'remove', 'rm', 'r', 'un', 'unlink', 'link', 'ln', 'dedupe', 'ddp', 'prune', 'rebuild', 'rb', 'import', 'fetch', 'patch-commit'];
 const NODE_READ = ['ls', 'list', 'll', 'la', 'view', 'v', 'info', 'show', 'outdated', 'search', 's', 'se', 'find', 'explain', 'why', 'help', 'get', 'root', 'bin', 'prefix', 'doctor', 'fund', 'query', 'docs', 'bugs', 'repo', 'whoami', 'sbom', 'ping', 'licenses', 'audit', 'config', 'c', 'store', 'env'];
 const NODE_NETWORK = ['publish', 'unpublish', 'deprecate', 'dist-tag', 'owner', 'access', 'login', 'adduser', 'logout', 'team', 'org', 'star', 'unstar', 'token', 'hook', 'npm'];
-const NODE_WRITE = ['version', 'init', 'create', 'pkg', 'set', 'pack', 'cache', 'exec-env', 'shrinkwrap'];
+const NODE_WRITE = ['version', 'init', 'create', 'pkg', 'set', 'set-script', 'pack', 'cache', 'exec-env', 'shrinkwrap'];
 
 function nodeManagerActions(extra: Readonly<Record<string, ManagerAction>>): Record<string, ManagerAction> {
   const actions: Record<string, ManagerAction> = {};
