@@ -651,6 +651,10 @@ describe("gobby's own ground, spelled another way", () => {
     ["python3 -c \"import shutil; shutil.rmtree('.claude')\"", 'protected-file'],
     ["node -e \"require('fs').renameSync('/tmp/x', '.claude')\"", 'protected-file'],
     ["perl -e 'rename \"/tmp/x\", \"$ENV{HOME}/.claude\"' && python3 -c \"import shutil; shutil.rmtree('/home/dev/.claude/')\"", 'protected-file'],
+    // A proxy variable sends every request of the programs run with it to the daemon.
+    ['http_proxy=http://127.0.0.1:7377 curl http://example.com/hooks/Stop', 'daemon-network'],
+    ['export HTTPS_PROXY=localhost:7377; npm view x', 'daemon-network'],
+    ['env ALL_PROXY=socks5://127.1:7377 wget http://x/', 'daemon-network'],
     // Configuration that git runs later, judged as the command it names.
     ["git config core.fsmonitor 'rm -rf .claude' && git status", 'protected-file'],
     ["git config --global alias.st '!gobby workflow reset --reason x'", 'override'],
@@ -697,6 +701,7 @@ describe("gobby's own ground, spelled another way", () => {
     'tar -czf /tmp/src.tgz src && zip -r /tmp/app.zip . && cp -r ~/.config/app /tmp/app-config',
     'grep -rn ".claude/settings.json" docs',
     // Ordinary git settings and scripts; notes and commit messages that mention gobby's files.
+    'HTTPS_PROXY=http://proxy.corp:3128 npm install && export no_proxy=localhost,127.0.0.1',
     "git config user.email me@example.com && git config --global core.editor vim && git config alias.co checkout && npm pkg set scripts.test='vitest run'",
     "echo '- hooks live in .claude/settings.json' >> NOTES.md && npm test",
     "echo x >> src/a.ts && npm test && git commit -am 'docs: explain .claude/settings.json'",

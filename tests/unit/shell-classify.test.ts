@@ -919,6 +919,7 @@ const BYPASS_ROWS: readonly Row[] = [
   row('scp -F /tmp/cfg host:x /tmp/y', ['opaque', 'network host', 'write /tmp/y', 'write /tmp/y/x', 'write /tmp/y/x/** dyn data']),
   row('ssh -o PKCS11Provider=/tmp/e.so host', ['opaque', 'network host']),
   row('. /tmp/v/bin/activate && pytest', ['read /tmp/v/bin/activate', 'opaque', 'test pytest'], 'an environment outside the project'),
+  row('https_proxy=http://proxy.corp:3128 curl https://x.com', ['network http://proxy.corp:3128', 'network https://x.com'], 'a proxy variable is where the programs connect'),
   row('npm pkg set scripts.test=x', ['write /repo/** dyn', 'exec x']),
   row('CARGO_TARGET_DIR=/tmp/t cargo check', ['write /tmp/t/** dyn'], 'a folder for the output, outside the project'),
   // Compilers write their output: -o, or a.out / NAME.o in the working directory, class files next to the sources.

@@ -32,6 +32,8 @@ export function checkAssignment(name: string, fx: ShellEffects, value?: Arg, ind
   const namesAFile = value === undefined || value.dynamic || (value.value.includes('/') && !/^\/(?:usr\/(?:local\/)?)?s?bin\/[^/]+$/.test(value.value));
   if ((CODE_INJECTING_VARIABLE.test(name) && !OUTPUT_FOLDER_VARIABLES.has(name) && !seenThrough(name, fx, value)) || (PROGRAM_VARIABLE.test(name) && namesAFile)) fx.opaque(`setting ${name} changes which code the commands run`);
   if (HOOKLESS_CLAUDE_VARIABLES.has(name)) fx.emit({ kind: 'nested_claude', flags: [name], program: 'claude' });
+  // `http_proxy=127.0.0.1:7377 curl example.com`: every request of the programs run with it goes to the proxy.
+  if (value !== undefined && !value.dynamic && value.value !== '' && PROXY_VARIABLE.test(name)) fx.network(name, value.value);
   // GLOBIGNORE, set to anything, makes globs match dot names as dotglob does.
   if (name === 'GLOBIGNORE') fx.widenGlobs('dotGlob');
   // `BASH_CMDS[ls]=/bin/rm` hashes a name to a file; `BASH_ALIASES[ls]='rm -rf'` makes an alias.
@@ -46,6 +48,9 @@ export function checkAssignment(name: string, fx: ShellEffects, value?: Arg, ind
   const folder = OUTPUT_FOLDER_VARIABLES.has(name) ? value : undefined;
   if (folder && folder.value !== '') fx.write(name, folder.dynamic ? folder : everythingBelow(fx, folder));
 }
+
+/** The proxy variables curl, wget, git, pip, npm and most HTTP libraries follow (either case). */
+const PROXY_VARIABLE = /^(?:https?|all|ftp|socks|wss?|rsync)_proxy$/i;
 
 /** Variables whose value is a command that the program run with them starts (`GIT_PAGER=cat git log`). */
 const COMMAND_VARIABLES = new Set(['PAGER', 'MANPAGER', 'GIT_PAGER', 'EDITOR', 'VISUAL', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_SSH_COMMAND', 'BROWSER', 'BAT_PAGER', 'GH_PAGER', 'DELTA_PAGER', 'SYSTEMD_PAGER']);
