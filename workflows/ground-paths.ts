@@ -245,3 +245,35 @@ export function wholePathMatches(pattern: string, path: string): boolean {
   if (pattern.length > 4 * NAME_MAX || /[[\\]/.test(pattern)) return true; // too odd to judge: assume it may match
   return matchesWithStars(pattern, path);
 }
+
+/** A part of a rendered word only known at run time, as the classifier leaves it written: `$x`, `${x}`, `$(…)`, `` `…` ``, `$@`. */
+const RUN_TIME_PART = /\$\{[^}]*\}|\$\([^)]*\)|`[^`]*`|\$[A-Za-z_]\w*|\$[@*#?$!0-9-]/g;
+
+/**
+ * The same path with every part known only at run time taken as empty, as an unset variable or
+ * `$@` outside a function is (`~/.gobby/tok${u}en`, `.cl$@aude`), when some written text follows
+ * such a part; undefined otherwise. Only for a path whose start is written.
+ */
+export function withRunTimePartsEmpty(path: string): string | undefined {
+  if (!path.startsWith('/')) return undefined;
+  let followed = false;
+  const emptied = path.replace(RUN_TIME_PART, (part, offset: number) => {
+    followed ||= /[^/]/.test(path.slice(offset + part.length));
+    return '';
+  });
+  return followed && emptied !== path ? emptied : undefined;
+}
+
+/**
+ * The path as globs where each part known only at run time may be any name, a dot name included
+ * (`~/.gobby/$x` is `~/.gobby/*` and `~/.gobby/.*`); empty when it has no such part or does not
+ * start with a written folder. A run-time part is taken within its folder, as a name.
+ */
+export function runTimePartsAsGlobs(path: string): string[] {
+  if (!path.startsWith('/') || !path.includes('$') && !path.includes('`')) return [];
+  const star = path.replace(RUN_TIME_PART, '*');
+  if (star === path) return [];
+  // A segment that starts with a run-time part may also start with a dot.
+  const dotted = star.replace(/\/\*/g, '/.*');
+  return dotted === star ? [star] : [star, dotted];
+}

@@ -12,7 +12,7 @@ import { becomesFolderDenial, daemonNetworkDenial, daemonProcessDenial, filesNam
 import { linkToGround, overrideCommandOf, runTimePathFromGround, sweepsUntrackedGround, unknownProgramGivenGround } from './ground-invocations.js';
 import { lsofListsTheDaemon } from './lsof-selection.js';
 import { runsLater } from './runs-later.js';
-import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, namesByGlob, POSIX_CLASSES, treeHolds, treeReaches } from './ground-paths.js';
+import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, namesByGlob, POSIX_CLASSES, runTimePartsAsGlobs, treeHolds, treeReaches, withRunTimePartsEmpty } from './ground-paths.js';
 import { DIRECTORY_BUILTINS, type PathRef, type ShellAnalysis, type ShellEffect, type ShellInvocation } from './shell/index.js';
 import { normalizeAbsolute, resolveAgainst } from './shell/paths.js';
 import { mayBacktrackBadly } from './shell/regex-safety.js';
@@ -288,7 +288,7 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   for (const effect of shell.effects) {
     // The path as written, then the real path behind a symbolic link on the way (read by the daemon).
     const real = realPaths && realPaths.size > 0 ? throughLinks(effect, realPaths) : effect;
-    const denial = checkShellEffect(effect, ground, command) ?? (real !== effect ? checkShellEffect(real, ground, command) : null);
+    const denial = checkShellEffect(effect, ground, command) ?? (real !== effect ? checkShellEffect(real, ground, command) : null) ?? asItMayBeAtRunTime(effect, ground, command);
     if (denial) return denial;
   }
   const foundInGround = runTimePathFromGround(shell, ground);
@@ -658,6 +658,42 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround, command:
           }
         : null;
     }
+    default:
+      return null;
+  }
+}
+
+/**
+ * An effect on a path only known at run time, judged as the shell may make it: each run-time part
+ * empty, as an unset variable or `$@` is (`cat ~/.gobby/tok${u}en`, `rm -rf .cl${x}aude`), and for
+ * what is read, written or copied, each run-time part as any name (`cat ~/.gobby/$f`, `echo {} >
+ * .claude/$f`). A delete or a move is not widened so: `rm -rf "build/$d"` of a name found at run
+ * time is ordinary work, and only its written end is judged (changes/removes).
+ */
+function asItMayBeAtRunTime(effect: ShellEffect, ground: ProtectedGround, command: string): GuardDenial | null {
+  const renderings = (ref: PathRef, asAnyName: boolean): PathRef[] => {
+    if (!ref.dynamic || ref.unplaced === true) return [];
+    const empty = withRunTimePartsEmpty(ref.path);
+    const out: PathRef[] = empty === undefined ? [] : [{ path: normalizeAbsolute(empty), dynamic: true }];
+    if (asAnyName) for (const glob of runTimePartsAsGlobs(ref.path)) out.push({ path: glob, dynamic: true });
+    return out;
+  };
+  const first = (effects: readonly ShellEffect[]): GuardDenial | null => {
+    for (const each of effects) {
+      const denial = checkShellEffect(each, ground, command);
+      if (denial) return denial;
+    }
+    return null;
+  };
+  switch (effect.kind) {
+    case 'read':
+    case 'write':
+      return first(renderings(effect.path, true).map((path) => ({ ...effect, path })));
+    case 'delete':
+      return first(renderings(effect.path, false).map((path) => ({ ...effect, path })));
+    case 'copy':
+    case 'move':
+      return first([...renderings(effect.from, effect.kind === 'copy').map((from) => ({ ...effect, from })), ...renderings(effect.to, true).map((to) => ({ ...effect, to }))]);
     default:
       return null;
   }

@@ -651,6 +651,16 @@ describe("gobby's own ground, spelled another way", () => {
     ["python3 -c \"import shutil; shutil.rmtree('.claude')\"", 'protected-file'],
     ["node -e \"require('fs').renameSync('/tmp/x', '.claude')\"", 'protected-file'],
     ["perl -e 'rename \"/tmp/x\", \"$ENV{HOME}/.claude\"' && python3 -c \"import shutil; shutil.rmtree('/home/dev/.claude/')\"", 'protected-file'],
+    // A part known only at run time may be empty (an unset variable, `$@`) or any name.
+    ['cat ~/.gobby/tok${u}en', 'secret'],
+    ['cat ~/.gobby/tok"$@"en', 'secret'],
+    ['cat ~/.gob$x/token', 'secret'],
+    ['cat ~/.gobby/$(rev <<< nekot)', 'secret'],
+    ['cp ~/.gobby/$f /tmp/t', 'secret'],
+    ['rm -rf .cl${x}aude', 'protected-file'],
+    ['echo {} > .claude/settings$*.json', 'protected-file'],
+    ['echo {} > .claude/$f', 'protected-file'],
+    ['mv /tmp/s.json ./$d/settings.local.json', 'protected-file'],
     // A proxy variable sends every request of the programs run with it to the daemon.
     ['http_proxy=http://127.0.0.1:7377 curl http://example.com/hooks/Stop', 'daemon-network'],
     ['export HTTPS_PROXY=localhost:7377; npm view x', 'daemon-network'],
@@ -702,6 +712,7 @@ describe("gobby's own ground, spelled another way", () => {
     'grep -rn ".claude/settings.json" docs',
     // Ordinary git settings and scripts; notes and commit messages that mention gobby's files.
     'HTTPS_PROXY=http://proxy.corp:3128 npm install && export no_proxy=localhost,127.0.0.1',
+    'rm -rf ./build/$d "dist/$NAME" .cache/$x && cat src/$f logs/*.log && echo x > out/$name.txt && cp "$f" .claude/commands/$name.md',
     "git config user.email me@example.com && git config --global core.editor vim && git config alias.co checkout && npm pkg set scripts.test='vitest run'",
     "echo '- hooks live in .claude/settings.json' >> NOTES.md && npm test",
     "echo x >> src/a.ts && npm test && git commit -am 'docs: explain .claude/settings.json'",
