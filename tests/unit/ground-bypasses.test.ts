@@ -557,6 +557,11 @@ describe("gobby's own ground, spelled another way", () => {
     ['rg x ~; rg -uu x ~', 'secret'],
     ['kill $(expr 4000 + 242)', 'daemon-signal'],
     ['kill -9 `expr 8484 / 2`', 'daemon-signal'],
+    // Arithmetic in bash's other spellings: `$[…]`, an integer variable, `let`.
+    ['kill $[4000+242]', 'daemon-signal'],
+    ['curl 127.0.0.1:$[7000+377]/hooks/Stop', 'daemon-network'],
+    ['declare -i p=4000+242; kill $p', 'daemon-signal'],
+    ['let "p = 4000 + 242"; kill -9 $p', 'daemon-signal'],
     ['rm -rf "$(npm root -g)/gobby"', 'protected-file'],
     // Brace expansion drops an empty word; gobby's status line runs its --then command.
     ['gobby {workflow,} reset --reason x', 'override'],

@@ -5,6 +5,7 @@
 // error is opaque, an unknown program is `exec`.
 import type { AndOr, Assignment, CommandNode, CompoundList, ParsedScript, PipelineNode, Redirection, Statement, Word } from 'unbash';
 import { cachedAnalysis } from './analysis-cache.js';
+import { constantArithmetic } from './arithmetic.js';
 import { parseShell, firstParseError, MAX_COMMAND_LENGTH, overTheCap } from './parse.js';
 import { climbingPath, isWithin, normalizeAbsolute, physicalPath, resolveAgainst } from './paths.js';
 import { guardedProgramOf, onlyAsksHelp, programFoundByName, type CommandSite, type ProgramEntry, type ShellEffects } from './program-kit.js';
@@ -851,6 +852,18 @@ function likelySetVariables(fx: CommandEffects, name: string, args: readonly Arg
     const variable = args[at + 1];
     const printed = at === -1 || variable === undefined ? undefined : printfOutput(args.slice(at + 2));
     if (variable !== undefined && printed !== undefined && !variable.dynamic) set(variable.value, printed);
+  } else if (name === 'let' || args.some((arg) => /^-[a-zA-Z]*i/.test(arg.value))) {
+    // `declare -i p=4000+242`, `let p=4000+242`: the value is arithmetic, fixed when its terms are.
+    for (const arg of args) {
+      const eq = arg.value.indexOf('=');
+      // `p+=1`, `p==1` and the like are not a plain assignment.
+      if (arg.dynamic || eq <= 0 || /[-+*/%&|^<>!=]\s*$/.test(arg.value.slice(0, eq)) || arg.value[eq + 1] === '=') continue;
+      const number = constantArithmetic(arg.value.slice(eq + 1), (variable) => {
+        const value = fx.scope.variables.get(variable);
+        return typeof value === 'string' ? { value, likeliest: true } : undefined;
+      });
+      if (number !== undefined) set(arg.value.slice(0, eq).trim(), number.value);
+    }
   } else if (args.some((arg) => /^-[a-zA-Z]*n/.test(arg.value))) {
     // `declare -n r=x`: r names x.
     for (const arg of args) {

@@ -442,9 +442,11 @@ function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: b
       return;
     case 'ArithmeticExpansion': {
       if (builder.nested && MAY_SUBSTITUTE.test(part.text.slice(1))) collectNestedScripts(part, builder.nested);
-      if (builder.nested) codeInValues(part.text.slice(3, -2), env, builder.nested);
+      // bash's older spelling `$[4000+242]` is the same arithmetic.
+      const expression = part.text.startsWith('$[') ? part.text.slice(2, -1) : part.text.slice(3, -2);
+      if (builder.nested) codeInValues(expression, env, builder.nested);
       // `$((7000+377))`, `$((PORT + 1))` with PORT known: fixed arithmetic is its number.
-      const number = constantArithmetic(part.text.slice(3, -2), (name) => {
+      const number = constantArithmetic(expression, (name) => {
         const value = variableValue(name, env);
         return typeof value === 'string' ? { value, likeliest: env.variablesUncertain === true && isTracked(name) } : undefined;
       });
