@@ -557,6 +557,9 @@ describe("gobby's own ground, spelled another way", () => {
     ['rg x ~; rg -uu x ~', 'secret'],
     ['kill $(expr 4000 + 242)', 'daemon-signal'],
     ['kill -9 `expr 8484 / 2`', 'daemon-signal'],
+    // IFS set to other characters splits a variable's value there.
+    ['IFS=x; c=rmx-rfx.claude; $c', 'protected-file'],
+    ["export IFS=';'; c='kill;4242'; $c", 'daemon-signal'],
     // Arithmetic in bash's other spellings: `$[…]`, an integer variable, `let`.
     ['kill $[4000+242]', 'daemon-signal'],
     ['curl 127.0.0.1:$[7000+377]/hooks/Stop', 'daemon-network'],

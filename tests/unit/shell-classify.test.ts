@@ -919,6 +919,8 @@ const BYPASS_ROWS: readonly Row[] = [
   row('scp -F /tmp/cfg host:x /tmp/y', ['opaque', 'network host', 'write /tmp/y', 'write /tmp/y/x', 'write /tmp/y/x/** dyn data']),
   row('ssh -o PKCS11Provider=/tmp/e.so host', ['opaque', 'network host']),
   row('. /tmp/v/bin/activate && pytest', ['read /tmp/v/bin/activate', 'opaque', 'test pytest'], 'an environment outside the project'),
+  row('IFS=,; c=rm,-rf,src; $c', ['delete /repo/-rf dyn', 'delete /repo/src dyn', 'opaque'], 'IFS set to fixed text splits there'),
+  row("IFS=:; x=a:b; echo $x > out.txt", ['write /repo/out.txt']),
   row('https_proxy=http://proxy.corp:3128 curl https://x.com', ['network http://proxy.corp:3128', 'network https://x.com'], 'a proxy variable is where the programs connect'),
   row('npm pkg set scripts.test=x', ['write /repo/** dyn', 'exec x']),
   row('CARGO_TARGET_DIR=/tmp/t cargo check', ['write /tmp/t/** dyn'], 'a folder for the output, outside the project'),

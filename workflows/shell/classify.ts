@@ -88,6 +88,8 @@ interface Run {
   redefinedNames: Set<string> | 'all' | undefined;
   /** How the command has set bash's globbing so far (`shopt -s dotglob`, `GLOBIGNORE=…`): later words follow it. */
   readonly globOptions: GlobOptions;
+  /** IFS's characters beyond the blanks, once the command sets IFS to fixed text (WordEnv.extraSeparators). */
+  extraSeparators: string | undefined;
   readonly effects: ShellEffect[];
   /** The effects recorded so far other than reads, writes and deletes, by kind: a few of each, most repeated. */
   readonly byKind: Map<ShellEffectKind, ShellEffect[]>;
@@ -123,6 +125,7 @@ function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis
     calling: new Set(),
     redefinedNames: undefined,
     globOptions: { dotGlob: false, noCase: false },
+    extraSeparators: undefined,
     effects: [],
     byKind: new Map(),
     keys: new Map(),
@@ -475,7 +478,7 @@ function loopValues(run: Run, node: Extract<CommandNode, { type: 'For' }>, scope
 }
 
 function wordEnv(run: Run, scope: Scope): WordEnv {
-  return { home: run.home, pwd: scope.cwdKnown && run.pwdFollowed ? scope.cwd : null, gobbyHome: run.gobbyHome, variables: scope.variables, variablesUncertain: run.tracksVariables !== true, globOptions: run.globOptions, outputOf: substitutionOutput, command: run.command, functions: scope.functions, redefined: run.redefinedNames };
+  return { home: run.home, pwd: scope.cwdKnown && run.pwdFollowed ? scope.cwd : null, gobbyHome: run.gobbyHome, variables: scope.variables, variablesUncertain: run.tracksVariables !== true, globOptions: run.globOptions, extraSeparators: run.extraSeparators, outputOf: substitutionOutput, command: run.command, functions: scope.functions, redefined: run.redefinedNames };
 }
 
 function visitWords(run: Run, words: readonly Word[], scope: Scope, depth: number, reparses: number): void {
@@ -1196,6 +1199,11 @@ class CommandEffects implements ShellEffects {
 
   knows(program: string): boolean {
     return PROGRAMS.has(program);
+  }
+
+  splitsFieldsOn(separators: string): void {
+    const extra = separators.replace(/[ \t\n]/g, '');
+    if (extra !== '') this.runState.extraSeparators = [...new Set((this.runState.extraSeparators ?? '') + extra)].join('');
   }
 
   linkMade(link: string, target: string): void {

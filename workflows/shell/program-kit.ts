@@ -106,6 +106,8 @@ export interface ShellEffects {
   tmpdir(): string | undefined;
   /** `shopt -s dotglob`, `GLOBIGNORE=…`, `shopt -s nocaseglob`: globs match more names from here on. */
   widenGlobs(option: 'dotGlob' | 'noCase'): void;
+  /** `IFS=,`: unquoted expansions split at these characters too from here on (kept for the rest of the command, to be safe). */
+  splitsFieldsOn(separators: string): void;
   /** A symbolic link made at `link` (absolute) to `target` (absolute): later paths through it are the target's. */
   linkMade(link: string, target: string): void;
   /** Whether the tables know `program` (`pnpm tsc` runs the project's tsc when package.json has no script of that name). */

@@ -34,6 +34,7 @@ export function checkAssignment(name: string, fx: ShellEffects, value?: Arg, ind
   if (HOOKLESS_CLAUDE_VARIABLES.has(name)) fx.emit({ kind: 'nested_claude', flags: [name], program: 'claude' });
   // `http_proxy=127.0.0.1:7377 curl example.com`: every request of the programs run with it goes to the proxy.
   if (value !== undefined && !value.dynamic && value.value !== '' && PROXY_VARIABLE.test(name)) fx.network(name, value.value);
+  if (name === 'IFS' && value !== undefined && !value.dynamic) fx.splitsFieldsOn(value.value);
   // GLOBIGNORE, set to anything, makes globs match dot names as dotglob does.
   if (name === 'GLOBIGNORE') fx.widenGlobs('dotGlob');
   // `BASH_CMDS[ls]=/bin/rm` hashes a name to a file; `BASH_ALIASES[ls]='rm -rf'` makes an alias.

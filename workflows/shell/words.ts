@@ -36,6 +36,8 @@ export interface WordEnv {
    * likely names, but the word stays dynamic, so a phase that restricts an effect still refuses it.
    */
   readonly variablesUncertain?: boolean;
+  /** IFS's characters beyond space, tab and newline, once the command sets IFS to fixed text (`IFS=,`): unquoted expansions split there too. */
+  readonly extraSeparators?: string | undefined;
   /** How the command has set bash's globbing so far (see GlobOptions). */
   readonly globOptions?: GlobOptions | undefined;
   /** The whole command, for what only a rare construct needs to know (whether it sets TMPDIR). */
@@ -90,6 +92,15 @@ function widenGlob(into: Arg[], arg: Arg, env: WordEnv): void {
 
 /** Text that stays one word where the shell splits and globs an unquoted expansion. */
 const ONE_WORD = /^[^\s*?[\]]*$/;
+
+/** Whether an unquoted expansion's text stays one word: no blank, no glob, none of IFS's other characters. */
+function staysOneWord(text: string, env: WordEnv): boolean {
+  if (!ONE_WORD.test(text)) return false;
+  const extra = env.extraSeparators;
+  if (extra === undefined) return true;
+  for (const c of extra) if (text.includes(c)) return false;
+  return true;
+}
 
 /** A substitution found inside a word: its commands run too. `script` is undefined when unbash could not parse it. */
 export interface NestedScript {
@@ -178,15 +189,17 @@ const QUOTE = /['"]/;
  * (`x='rm -rf src'; $x` runs rm), and an empty value is no word at all. Undefined when the value
  * is one word, unknown, or holds a glob. (IFS is never tracked: a command that sets it follows no variable.)
  */
-function splitVariable(text: string, variables: ReadonlyMap<string, VariableValue>): string[] | undefined {
+function splitVariable(text: string, env: WordEnv, variables: ReadonlyMap<string, VariableValue>): string[] | undefined {
   if (variables.size === 0) return undefined;
   const match = WHOLE_VARIABLE.exec(text);
   if (match === null) return undefined;
   const value = variables.get(match[1] ?? match[2]!);
   if (typeof value !== 'string') return undefined;
   if (value === '') return [];
-  if (ONE_WORD.test(value) || GLOB_CHARACTER.test(value)) return undefined;
-  return value.split(FIELD_SEPARATORS).filter((field) => field !== '');
+  if (staysOneWord(value, env) || GLOB_CHARACTER.test(value)) return undefined;
+  // With IFS set (`IFS=x; c=rmx-rfx.claude; $c`), its characters split too; blanks are kept as separators, to be safe.
+  const separators = env.extraSeparators === undefined ? FIELD_SEPARATORS : new RegExp(`[ \\t\\n${env.extraSeparators.replace(/[\\\]^-]/g, '\\$&')}]+`);
+  return value.split(separators).filter((field) => field !== '');
 }
 
 export function literalArg(value: string): Arg {
@@ -205,7 +218,7 @@ const MAX_BRACE_TEXT = 1024;
  */
 export function renderWordFields(word: Word, env: WordEnv, nested: NestedScript[], into: Arg[]): void {
   if (word.text.charCodeAt(0) === DOLLAR && env.variables !== undefined) {
-    const fields = splitVariable(word.text, env.variables);
+    const fields = splitVariable(word.text, env, env.variables);
     if (fields !== undefined) {
       for (const field of fields) into.push(env.variablesUncertain ? { value: field, dynamic: true, unknownAt: -1 } : literalArg(field));
       return;
@@ -418,7 +431,7 @@ function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: b
         // `${f%X}`, `${f/X/n}`, `${f,,}`, `${f:0:8}` on a value the command set, and `${!y}` (the
         // variable whose name y holds): what it most likely gives, as one possibility.
         const operated = part.index !== undefined ? undefined : part.prefix === undefined ? operatedValue(part.parameter, part.operation, env) : part.prefix === '!' && part.operation === undefined ? indirectValue(part.parameter, env) : undefined;
-        if (operated !== undefined && (quoted || ONE_WORD.test(operated))) builder.append(literalArg(operated), true);
+        if (operated !== undefined && (quoted || staysOneWord(operated, env))) builder.append(literalArg(operated), true);
         else builder.unknown(part.text, false);
       }
       return;
@@ -432,7 +445,7 @@ function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: b
       // `$(echo rm)`, `"$(printf 'rm -rf x')"`: fixed text, one word unless quoted; `$(mktemp)`: a name the glob stands for.
       const output = env.outputOf?.(part.script, env);
       if (output !== undefined && output.dynamic && (quoted || !/\s/.test(output.value))) builder.append(output, false);
-      else if (output !== undefined && !output.dynamic && (quoted || ONE_WORD.test(output.value))) builder.known(output.value);
+      else if (output !== undefined && !output.dynamic && (quoted || staysOneWord(output.value, env))) builder.known(output.value);
       else builder.unknown(part.text, false);
       return;
     }
@@ -584,7 +597,7 @@ function appendVariable(builder: WordBuilder, name: string, text: string, env: W
   else if (value === null && !builder.standsAlone && isRunTimeNumber(name, env)) builder.unknown('*', true);
   else if (value === null) builder.unknown(text, false);
   else if (typeof value !== 'string') builder.append(globArg(value), false);
-  else if (!quoted && !ONE_WORD.test(value)) builder.unknown(text, false);
+  else if (!quoted && !staysOneWord(value, env)) builder.unknown(text, false);
   else if (env.variablesUncertain && isTracked(name)) builder.append(literalArg(value), true);
   else builder.known(value);
 }
@@ -637,7 +650,7 @@ function appendWithDefault(builder: WordBuilder, name: string, operator: string,
     return;
   }
   // A value that would split into words is as good as unknown here (the default then stands in, dynamic).
-  const value = known !== null && (quoted || ONE_WORD.test(known)) ? known : null;
+  const value = known !== null && (quoted || staysOneWord(known, env)) ? known : null;
   const colon = operator.startsWith(':');
   const set = value !== null && (!colon || value !== '');
   const rendered = () => renderWord(operand, env, builder.nested ?? []);
