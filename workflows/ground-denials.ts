@@ -31,11 +31,12 @@ export function daemonNetworkDenial(what: string, target: string): GuardDenial {
   };
 }
 
-export function opaqueCodeNamingGround(name: string): GuardDenial {
+/** `code`: what the command runs that gobby judges by its text (`code gobby cannot see into`, or code it writes and then runs). */
+export function opaqueCodeNamingGround(name: string, code = 'code gobby cannot see into'): GuardDenial {
   return {
     kind: 'protected-file',
     reason:
-      `gobby: this command runs code gobby cannot see into, and it names \`${name}\`, one of gobby's own files (its workflows, ` +
+      `gobby: this command runs ${code}, and it names \`${name}\`, one of gobby's own files (its workflows, ` +
       "its state or Claude Code's hook settings). Code that could change them is refused in every phase. If the workflow or its hooks are wrong, tell the user.",
     because: 'guard: protected file named by opaque code',
   };

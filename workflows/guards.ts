@@ -280,10 +280,11 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   // as code gobby cannot see into, from what the command writes with.
   const written = runsWhatItMayHaveWritten(shell) ? writtenText(command, shell) : [];
   if (written.length > 0) {
-    const denial = codeTextNamingGround(written, ground);
+    const code = "code it may have just written (it writes a file and runs the project's own tools)";
+    const denial = codeTextNamingGround(written, ground, code);
     if (denial) return denial;
     const reached = wordInTextReachingGround(written, shell.invocations[0]?.cwd, ground);
-    if (reached) return opaqueCodeNamingGround(reached);
+    if (reached) return opaqueCodeNamingGround(reached, code);
   }
   for (const effect of shell.effects) {
     // The path as written, then the real path behind a symbolic link on the way (read by the daemon).
@@ -416,18 +417,18 @@ function dotNameBelow(folder: string, file: string): boolean {
  * Text of code gobby cannot see into that names its ground: an override, one of gobby's file
  * names, the daemon's port or its pid as a number of its own (`python3 -c 'os.kill(4711, 9)'`).
  */
-function codeTextNamingGround(texts: readonly string[], ground: ProtectedGround): GuardDenial | null {
+function codeTextNamingGround(texts: readonly string[], ground: ProtectedGround, code = 'code gobby cannot see into'): GuardDenial | null {
   const override = texts.map(findOverrideCommand).find((found) => found !== null);
   if (override) return { kind: 'override', reason: override, because: 'guard: human-only override' };
   const named = ground.protectedNames?.find((name) => texts.some((text) => text.includes(name)));
-  if (named) return opaqueCodeNamingGround(named);
+  if (named) return opaqueCodeNamingGround(named, code);
   if (ground.daemonPort !== undefined && texts.some((text) => mentionsNumber(text, ground.daemonPort!))) {
-    return daemonNetworkDenial('code gobby cannot see into', `port ${ground.daemonPort}`);
+    return daemonNetworkDenial(code, `port ${ground.daemonPort}`);
   }
   if (ground.daemonPid !== undefined && texts.some((text) => mentionsNumber(text, ground.daemonPid!))) {
     return {
       kind: 'daemon-signal',
-      reason: "gobby: this runs code gobby cannot see into that names the pid of gobby's daemon; the agent may not stop or restart it. If the daemon misbehaves, tell the user.",
+      reason: `gobby: this runs ${code} that names the pid of gobby's daemon; the agent may not stop or restart it. If the daemon misbehaves, tell the user.`,
       because: 'guard: signal to the daemon',
     };
   }
