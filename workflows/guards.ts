@@ -691,13 +691,22 @@ function asItMayBeAtRunTime(effect: ShellEffect, ground: ProtectedGround, comman
     case 'write':
       return first(renderings(effect.path, true).map((path) => ({ ...effect, path })));
     case 'delete':
-      return first(renderings(effect.path, false).map((path) => ({ ...effect, path })));
+      // In one of gobby's folders (`rm .claude/$f`, `rm ~/.gobby/$f`) any name may be gobby's file.
+      return first(renderings(effect.path, inGroundFolder(effect.path.path, ground)).map((path) => ({ ...effect, path })));
     case 'copy':
     case 'move':
       return first([...renderings(effect.from, effect.kind === 'copy').map((from) => ({ ...effect, from })), ...renderings(effect.to, true).map((to) => ({ ...effect, to }))]);
     default:
       return null;
   }
+}
+
+/** Whether the folder a run-time part of `path` sits in is gobby's, or holds gobby's files directly (`.claude/`). */
+function inGroundFolder(path: string, ground: ProtectedGround): boolean {
+  const at = path.search(/[$`]/);
+  if (at <= 0) return false;
+  const folder = path.slice(0, path.lastIndexOf('/', at)) || '/';
+  return isProtected(folder, ground) || (ground.protectedFolders ?? []).includes(folder);
 }
 
 /** Variables that move where Claude Code reads its user settings, or start it without hooks. */

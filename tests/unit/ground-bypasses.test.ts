@@ -669,6 +669,9 @@ describe("gobby's own ground, spelled another way", () => {
     ['echo {} > .claude/settings$*.json', 'protected-file'],
     ['echo {} > .claude/$f', 'protected-file'],
     ['mv /tmp/s.json ./$d/settings.local.json', 'protected-file'],
+    ['ls ~/.gobby | xargs -I{} cat ~/.gobby/{}', 'secret'],
+    ['ls .claude | xargs -I% rm .claude/%', 'protected-file'],
+    ['rm -f ~/.gobby/$f', 'protected-file'],
     // A proxy variable sends every request of the programs run with it to the daemon.
     ['http_proxy=http://127.0.0.1:7377 curl http://example.com/hooks/Stop', 'daemon-network'],
     ['export HTTPS_PROXY=localhost:7377; npm view x', 'daemon-network'],

@@ -572,7 +572,7 @@ const BYPASS_ROWS: readonly Row[] = [
   row('find . -type f -execdir sed -i s/a/b/ {} +', ['read /repo', 'write /repo/**/* dyn']),
   row('find . -fprint list.txt', ['read /repo', 'write /repo/list.txt']),
   row('ls | xargs rm', ['delete (operands supplied at run time) dyn']),
-  row('git ls-files | xargs -I{} sed -i s/a/b/ {}', ['git ls-files', 'write {} dyn']),
+  row('git ls-files | xargs -I{} sed -i s/a/b/ {}', ['git ls-files', 'write $(xargs input) dyn']),
   row('xargs -0 rm < list', ['read /repo/list', 'delete (operands supplied at run time) dyn']),
   row("awk '{print > \"f\"}' in.txt", ['write /repo/f', 'read /repo/in.txt'], 'awk that writes'),
   row("awk 'BEGIN{print \"{}\" > \".claude/settings.json\"}'", ['write /repo/.claude/settings.json'], 'a string holding { does not hide the redirection'),

@@ -714,6 +714,9 @@ function inputWords(text: string, nul: boolean, lines: boolean): string[] | unde
   return items.length > MAX_XARGS_ITEMS ? undefined : items;
 }
 
+/** What `xargs -I` puts in place of its placeholder, known only at run time. */
+const XARGS_ITEM = '$(xargs input)';
+
 const xargs: ProgramEntry = {
   prefix: true,
   handle: (site, fx) => {
@@ -732,8 +735,10 @@ const xargs: ProgramEntry = {
       else for (const line of input) fx.run(command.map((arg) => (arg.value.includes(replace) ? { ...arg, value: arg.value.replaceAll(replace, line) } : arg)));
       return;
     }
-    // With -I the input replaces the placeholder instead of being appended.
-    if (replace) command = command.map((arg) => (arg.value.includes(replace) ? { value: arg.value, dynamic: true, unknownAt: arg.value.indexOf(replace) } : arg));
+    // With -I the input replaces the placeholder instead of being appended: written as the
+    // substitution it is (`cat ~/.gobby/{}` reads `~/.gobby/$(xargs input)`), so gobby's ground
+    // takes it as any name, as it takes a variable known only at run time.
+    if (replace) command = command.map((arg) => (arg.value.includes(replace) ? { value: arg.value.replaceAll(replace, XARGS_ITEM), dynamic: true, unknownAt: arg.value.indexOf(replace) } : arg));
     fx.run(command, { stdinArgs: replace === undefined });
   },
 };
