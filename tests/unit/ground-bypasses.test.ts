@@ -670,6 +670,12 @@ describe("gobby's own ground, spelled another way", () => {
     ['echo {} > .claude/$f', 'protected-file'],
     ['mv /tmp/s.json ./$d/settings.local.json', 'protected-file'],
     ['ls ~/.gobby | xargs -I{} cat ~/.gobby/{}', 'secret'],
+    // Programs that take the files to read from a list made at run time.
+    ['find ~/.gobby | cpio -pd /tmp/x', 'secret'],
+    ['find ~/.gobby -print0 | tar -cf /tmp/x.tar --null -T -', 'secret'],
+    ['find ~/.gobby > /tmp/l; tar -cf /tmp/x.tar -T /tmp/l', 'secret'],
+    ['find ~/.gobby | zip /tmp/x.zip -@', 'secret'],
+    ['find ~/.gobby > /tmp/l && 7z a /tmp/x.7z @/tmp/l', 'secret'],
     ['ls .claude | xargs -I% rm .claude/%', 'protected-file'],
     ['rm -f ~/.gobby/$f', 'protected-file'],
     // A proxy variable sends every request of the programs run with it to the daemon.
@@ -723,6 +729,7 @@ describe("gobby's own ground, spelled another way", () => {
     'grep -rn ".claude/settings.json" docs',
     // Ordinary git settings and scripts; notes and commit messages that mention gobby's files.
     'HTTPS_PROXY=http://proxy.corp:3128 npm install && export no_proxy=localhost,127.0.0.1',
+    'git ls-files | tar -czf /tmp/src.tgz -T - && git ls-files | zip /tmp/a.zip -@ && find src | cpio -o > /tmp/src.cpio',
     'rm -rf ./build/$d "dist/$NAME" .cache/$x && cat src/$f logs/*.log && echo x > out/$name.txt && cp "$f" .claude/commands/$name.md',
     "git config user.email me@example.com && git config --global core.editor vim && git config alias.co checkout && npm pkg set scripts.test='vitest run'",
     "echo '- hooks live in .claude/settings.json' >> NOTES.md && npm test",

@@ -133,6 +133,9 @@ export interface ProgramEntry {
 /** A placeholder operand for what only run time supplies (xargs input, find's `{}`). */
 const RUN_TIME_OPERAND: Arg = { value: '(operands supplied at run time)', dynamic: true, unknownAt: 0 };
 
+/** Files a program reads by names it takes from a list at run time (`cpio -o`, `tar -T -`, `zip -@`): read, wherever they are. */
+export const NAMED_IN_A_LIST: Arg = { value: '(files named in a list read at run time)', dynamic: true, unknownAt: 0 };
+
 /** Operands plus the run-time ones, so `xargs rm` still reports a (dynamic) delete. */
 export function operandsOf(parsed: ParsedArgv, site: CommandSite): Arg[] {
   return site.stdinArgs ? [...parsed.operands, RUN_TIME_OPERAND] : [...parsed.operands];

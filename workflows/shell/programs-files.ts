@@ -9,6 +9,7 @@ import {
   everythingBelow,
   filesNamedByData,
   inEachDirectory,
+  NAMED_IN_A_LIST,
   noEffect,
   onlyAsksVersion,
   operandsOf,
@@ -504,6 +505,11 @@ const tar: ProgramHandler = (site, fx) => {
   } else if (hasOption(parsed, '-c', '--create', '-r', '--append', '-u', '--update', '-A', '--catenate', '--concatenate', '--delete')) {
     for (const archive of archives) fx.write('tar', archive);
     for (const member of members) here.readTree('tar', member);
+    // `-T list`, `-T -`: members named in a list, from a file or the input (`find ~/x | tar -cf a.tar -T -`).
+    for (const list of optionValues(parsed, '-T', '--files-from')) {
+      if (list.value !== '-' && list.value !== '/dev/stdin') fx.read('tar', list);
+      here.readTree('tar', NAMED_IN_A_LIST);
+    }
     // `--remove-files` deletes what it archived.
     if (hasOption(parsed, '--remove-files')) for (const member of members) here.remove('tar', member);
   } else {
@@ -588,6 +594,8 @@ const zip: ProgramHandler = (site, fx) => {
   if (archive && archive.value !== '-') (output ? fx.read : fx.write).call(fx, 'zip', archive);
   const moves = hasOption(parsed, '-m', '--move');
   const read = hasOption(parsed, '-r', '--recurse-paths', '-R', '--recurse-patterns') ? fx.readTree : fx.read;
+  // `-@`: the names come on the input (`find ~/x | zip a.zip -@`).
+  if (site.args.some((arg) => !arg.dynamic && /^-[a-zA-Z]*@/.test(arg.value) || arg.value === '--names-stdin')) operands.push(NAMED_IN_A_LIST);
   for (const member of operands) (moves ? fx.remove : read).call(fx, 'zip', member);
 };
 
@@ -887,8 +895,15 @@ const sevenZip: ProgramHandler = (site, fx) => {
     else here.write(site.program, mode === 'e' ? everythingBelow(here) : filesNamedByData(here));
   } else if (['a', 'u', 'd', 'rn'].includes(mode) && archive !== undefined) {
     fx.write(site.program, archive);
-    // With no files named, it adds everything in the working directory.
-    if (mode === 'a' || mode === 'u') for (const file of files.length > 0 ? files : [literalArg('.')]) fx.readTree(site.program, file);
+    // With no files named, it adds everything in the working directory; `@list` names them in a file.
+    if (mode === 'a' || mode === 'u') {
+      for (const file of files.length > 0 ? files : [literalArg('.')]) {
+        if (file.value.startsWith('@') && !file.dynamic) {
+          fx.read(site.program, { ...file, value: file.value.slice(1) });
+          fx.readTree(site.program, NAMED_IN_A_LIST);
+        } else fx.readTree(site.program, file);
+      }
+    }
     // `-sdel` deletes the files once they are in the archive.
     if (site.args.some((arg) => arg.value === '-sdel')) for (const file of files.length > 0 ? files : [literalArg('.')]) fx.remove(site.program, everythingBelow(fx, file));
   } else if (!['l', 't', 'h', 'i', 'b'].includes(mode)) fx.unknown(`${site.program} ${mode}`.trim());
@@ -910,13 +925,15 @@ const cpio: ProgramHandler = (site, fx) => {
     if (archive) fx.read('cpio', archive);
     if (!listOnly && !hasOption(parsed, '--to-stdout')) here.write('cpio', filesNamedByData(here, hasOption(parsed, '--no-absolute-filenames') ? undefined : literalArg('/')));
   } else if (hasOption(parsed, '-p', '--pass-through')) {
+    // It copies the files named on its input.
+    fx.read('cpio', NAMED_IN_A_LIST);
     const target = operandsOf(parsed, site)[0];
     if (target) here.write('cpio', filesNamedByData(here, target));
     else fx.unknown('cpio -p');
   } else if (hasOption(parsed, '-o', '--create')) {
     if (archive) fx.write('cpio', archive);
     // The files it archives are named on its input, found at run time.
-    fx.read('cpio', { value: '(files named on the standard input)', dynamic: true, unknownAt: 0 });
+    fx.read('cpio', NAMED_IN_A_LIST);
   } else fx.unknown('cpio');
 };
 
