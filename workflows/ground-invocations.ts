@@ -56,11 +56,31 @@ export function runTimePathFromGround(shell: ShellAnalysis, ground: ProtectedGro
 function namesProtected(invocation: ShellInvocation, ground: ProtectedGround): boolean {
   // `which gobby` prints where its launcher is (`rm $(which gobby)`, `rm -rf $(dirname $(which gobby))`).
   if (COMMAND_LOCATORS.has(invocation.program) && invocation.args.includes('gobby')) return true;
+  if (listsGround(invocation, ground)) return true;
   return invocation.args.some((arg) => {
     if (arg.startsWith('-') || /[$`]/.test(arg)) return false;
     const path = resolveAgainst(invocation.cwd, arg);
     return isProtected(path, ground) || (ground.protectedFolders ?? []).includes(path) || (isGlob(path) && globReaches(path, ground, false));
   });
+}
+
+/** `ls -A` and `ls -a`, in a cluster or spelled out: dot names are listed. */
+const LISTS_DOT_NAMES = /^(?:-[a-zA-Z1]*[aA][a-zA-Z1]*|--all|--almost-all)$/;
+
+/**
+ * Whether a listing prints one of gobby's files or the folder that holds them, without naming it:
+ * `ls -A` in the project (`.claude`, `.gobby`), a `find` or `fd` whose roots hold one and whose
+ * name tests let it through (`find . -maxdepth 1`, `find . -type f`; not `find . -name '*.log'`).
+ */
+function listsGround(invocation: ShellInvocation, ground: ProtectedGround): boolean {
+  const program = invocation.program.slice(invocation.program.lastIndexOf('/') + 1);
+  const targets = [...(ground.protectedPaths ?? []), ...(ground.protectedFolders ?? [])];
+  if (program === 'find') return targets.some((target) => findFinds(invocation, target));
+  if (program === 'fd' || program === 'fdfind') return targets.some((target) => fdFinds(invocation, target));
+  if (program !== 'ls' || !invocation.args.some((arg) => LISTS_DOT_NAMES.test(arg))) return false;
+  const named = invocation.args.filter((arg) => !arg.startsWith('-')).map((arg) => resolveAgainst(invocation.cwd, arg));
+  const folders = named.length > 0 ? named : [invocation.cwd];
+  return targets.some((target) => folders.includes(target.slice(0, target.lastIndexOf('/')) || '/'));
 }
 
 /** Programs that print where a command's file is. */
@@ -73,8 +93,11 @@ function looksWhereItIs(invocation: ShellInvocation, file: string): boolean {
   if (paths.some((path) => path === folder || isBelow(path, folder) || (isGlob(path) && (globMatches(path, folder) || globMatches(path, file))))) return true;
   const program = invocation.program.slice(invocation.program.lastIndexOf('/') + 1);
   if (program === 'fd' || program === 'fdfind') return fdFinds(invocation, file);
-  if (program !== 'find') return false;
-  // find ROOT… [tests]: the token is among the results when a root holds it and every name test admits it.
+  return program === 'find' && findFinds(invocation, file);
+}
+
+/** `find ROOT… [tests]`: the file is among the results when a root holds it and every name test admits it. */
+function findFinds(invocation: ShellInvocation, file: string): boolean {
   const firstTest = invocation.args.findIndex((arg) => arg.startsWith('-') || arg === '(' || arg === '!');
   const roots = (firstTest === -1 ? invocation.args : invocation.args.slice(0, firstTest)).map((root) => resolveAgainst(invocation.cwd, root));
   if (!(roots.length === 0 ? [invocation.cwd] : roots).some((root) => treeHolds(root === '/' ? '/**' : `${root}/**`, file))) return false;

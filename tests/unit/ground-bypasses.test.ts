@@ -670,6 +670,12 @@ describe("gobby's own ground, spelled another way", () => {
     ['echo {} > .claude/$f', 'protected-file'],
     ['mv /tmp/s.json ./$d/settings.local.json', 'protected-file'],
     ['ls ~/.gobby | xargs -I{} cat ~/.gobby/{}', 'secret'],
+    // A listing that prints gobby's folders without naming them, handed to a program that changes what it is given.
+    ['ls -A | xargs rm -rf', 'protected-file'],
+    ['rm -rf $(ls -a ~ | grep -v src)', 'protected-file'],
+    ['find . -maxdepth 1 | xargs rm -rf', 'protected-file'],
+    ['find . -type f | xargs sed -i s/a/b/', 'protected-file'],
+    ['fd -H . | xargs rm', 'protected-file'],
     // Programs that take the files to read from a list made at run time.
     ['find ~/.gobby | cpio -pd /tmp/x', 'secret'],
     ['find ~/.gobby -print0 | tar -cf /tmp/x.tar --null -T -', 'secret'],
@@ -730,6 +736,7 @@ describe("gobby's own ground, spelled another way", () => {
     // Ordinary git settings and scripts; notes and commit messages that mention gobby's files.
     'HTTPS_PROXY=http://proxy.corp:3128 npm install && export no_proxy=localhost,127.0.0.1',
     'git ls-files | tar -czf /tmp/src.tgz -T - && git ls-files | zip /tmp/a.zip -@ && find src | cpio -o > /tmp/src.cpio',
+    "ls | xargs rm -rf && find . -name '*.log' | xargs rm && find src -type f | xargs sed -i s/a/b/ && fd -e ts | xargs sed -i s/a/b/ && ls -A dist | xargs -I{} rm -rf dist/{}",
     'rm -rf ./build/$d "dist/$NAME" .cache/$x && cat src/$f logs/*.log && echo x > out/$name.txt && cp "$f" .claude/commands/$name.md',
     "git config user.email me@example.com && git config --global core.editor vim && git config alias.co checkout && npm pkg set scripts.test='vitest run'",
     "echo '- hooks live in .claude/settings.json' >> NOTES.md && npm test",
