@@ -670,6 +670,9 @@ describe("gobby's own ground, spelled another way", () => {
     ['echo {} > .claude/$f', 'protected-file'],
     ['mv /tmp/s.json ./$d/settings.local.json', 'protected-file'],
     ['ls ~/.gobby | xargs -I{} cat ~/.gobby/{}', 'secret'],
+    // sqlite3's file functions, given a path SQL puts together.
+    ["sqlite3 :memory: \"select readfile('/home/dev/.go'||'bby/token')\"", 'secret'],
+    ["sqlite3 x.db \"select writefile('.claude/settings'||'.json', '{}')\"", 'protected-file'],
     // A listing that prints gobby's folders without naming them, handed to a program that changes what it is given.
     ['ls -A | xargs rm -rf', 'protected-file'],
     ['rm -rf $(ls -a ~ | grep -v src)', 'protected-file'],

@@ -721,7 +721,7 @@ const BYPASS_ROWS: readonly Row[] = [
   // The sqlite3 shell: what changes the database, or reaches outside it, is not a read.
   row("sqlite3 data.db 'delete from t'", ['write /repo/data.db']),
   row("sqlite3 data.db 'pragma journal_mode=wal'", ['write /repo/data.db']),
-  row("sqlite3 data.db \"select writefile('src/a.ts', 'x')\"", ['opaque', 'write /repo/data.db']),
+  row("sqlite3 data.db \"select writefile('src/a.ts', 'x')\"", ['opaque', 'write /repo/data.db', 'write /repo/src/a.ts']),
   row("sqlite3 data.db '.output src/a.ts' 'select 1'", ['opaque', 'write /repo/data.db']),
   row("sqlite3 data.db '.shell rm -rf src'", ['opaque', 'write /repo/data.db']),
   row("sqlite3 -cmd '.output src/a.ts' data.db 'select 1'", ['opaque', 'write /repo/data.db'], 'sqlite3 spells long options with one dash'),
@@ -921,6 +921,8 @@ const BYPASS_ROWS: readonly Row[] = [
   row('. /tmp/v/bin/activate && pytest', ['read /tmp/v/bin/activate', 'opaque', 'test pytest'], 'an environment outside the project'),
   row('IFS=,; c=rm,-rf,src; $c', ['delete /repo/-rf dyn', 'delete /repo/src dyn', 'opaque'], 'IFS set to fixed text splits there'),
   row("IFS=:; x=a:b; echo $x > out.txt", ['write /repo/out.txt']),
+  row("sqlite3 x.db \"select readfile(char(47)||'tmp/a'), writefile('src/'||'a.ts', 'x')\"", ['opaque', 'write /repo/x.db', 'read /tmp/a', 'write /repo/src/a.ts'], "sqlite3's file functions, their path put together from fixed parts"),
+  row("sqlite3 x.db \"select writefile(name, data) from files\"", ['write /repo/x.db', 'opaque']),
   row('https_proxy=http://proxy.corp:3128 curl https://x.com', ['network http://proxy.corp:3128', 'network https://x.com'], 'a proxy variable is where the programs connect'),
   row('npm pkg set scripts.test=x', ['write /repo/** dyn', 'exec x']),
   row('CARGO_TARGET_DIR=/tmp/t cargo check', ['write /tmp/t/** dyn'], 'a folder for the output, outside the project'),

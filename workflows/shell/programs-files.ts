@@ -1085,6 +1085,35 @@ function pragmaOnlyReads(statement: string): boolean {
 /** Pragmas whose argument names what to describe, not a value to set. */
 const PRAGMAS_OF_A_TABLE = new Set(['table_info', 'table_xinfo', 'table_list', 'index_list', 'index_info', 'index_xinfo', 'foreign_key_list', 'foreign_key_check', 'integrity_check', 'quick_check']);
 
+/** sqlite3's file functions and the path expression each is given (up to its first comma or closing parenthesis, string literals whole). */
+const SQL_FILE_FUNCTION = /\b(readfile|writefile|edit)\s*\(((?:'(?:[^']|'')*'|char\s*\([\d\s,]*\)|[^,)'])*)/gi;
+/** `'a' || 'b'`, `char(47)`: a path SQL builds from fixed parts. */
+const SQL_STRING_PART = /^\s*(?:'((?:[^']|'')*)'|char\s*\(\s*([\d\s,]+)\))\s*$/i;
+
+/**
+ * `readfile(X)` reads the file X names, `writefile(X, …)` and `edit(…, X)`-style calls write it:
+ * a path of fixed parts (`'/home/dev/.go' || 'bby/token'`, `char(47) || 'etc'`) is that file, one
+ * built otherwise (a column, a subquery) is any file.
+ */
+function sqlFileFunctions(sql: string, fx: ShellEffects): void {
+  for (const match of sql.matchAll(SQL_FILE_FUNCTION)) {
+    const name = match[1]!.toLowerCase();
+    let path = '';
+    for (const piece of match[2]!.split('||')) {
+      const part = SQL_STRING_PART.exec(piece);
+      if (part === null) {
+        path = '';
+        break;
+      }
+      path += part[1] !== undefined ? part[1].replaceAll("''", "'") : String.fromCharCode(...part[2]!.split(',').map((code) => Number(code.trim())));
+    }
+    if (path === '') fx.opaque(`sqlite3 ${name}() is given a path built as the SQL runs`, 'sqlite3');
+    else if (name === 'readfile') fx.read('sqlite3', literalArg(path));
+    else if (name === 'writefile') fx.write('sqlite3', literalArg(path));
+    else fx.opaque('sqlite3 edit() runs an editor', 'sqlite3');
+  }
+}
+
 /** Manual pages print; a pager, a browser or an output file of the caller's choosing is another matter. */
 const manual: ProgramHandler = (site, fx) => {
   const given = site.args.find((arg) => arg.dynamic || /^(?:-[a-zA-Z]*[PHo]|--pager|--html|--output|--browser)/.test(arg.value));
@@ -1107,6 +1136,7 @@ const sqlite: ProgramHandler = (site, fx) => {
   // A URI filename (`file:data.db?mode=ro`) names the file before its query.
   const file = database && /^file:/.test(database.value) ? { ...database, value: database.value.replace(/^file:(?:\/\/localhost)?/, '').replace(/\?.*$/, '') } : database;
   if (file) (readOnly ? fx.read : fx.write).call(fx, 'sqlite3', file);
+  for (const arg of code) if (!arg.dynamic) sqlFileFunctions(arg.value, fx);
   // Dot-commands (.shell, .system, .output), SQL that writes other files and SQL read from stdin can do anything.
   if (fromInput || code.some((arg) => arg.dynamic || (/(^|\n)\s*\.|load_extension|\bATTACH\b|writefile|\bedit\s*\(|\bvacuum\b/i.test(arg.value) && !sqliteOnlyReads([arg])))) {
     fx.opaque('sqlite3 runs SQL and dot-commands (.shell, .output) it reads from stdin or a file', 'sqlite3');
