@@ -52,6 +52,24 @@ export function runTimePathFromGround(shell: ShellAnalysis, ground: ProtectedGro
   return null;
 }
 
+/**
+ * The folder a git pathspec sweeps: its path up to the first wildcard, from the working directory,
+ * or from the repository's top with `:/` or `:(top)`; with magic (`:(glob)**`, `:(icase)x`) the
+ * pattern may match anything below that folder.
+ */
+function pathspecTree(pathspec: string, cwd: string, repository: () => string | undefined): string {
+  const magic = /^:(?:\(([^)]*)\)|([/]*))/.exec(pathspec);
+  if (magic === null) return resolveAgainst(cwd, pathspec);
+  const words = (magic[1] ?? '').split(',');
+  const top = magic[2]?.includes('/') === true || words.includes('top');
+  const pattern = pathspec.slice(magic[0].length);
+  const literal = words.includes('literal') ? pattern : pattern.slice(0, pattern.search(/[*?[]|$/));
+  const base = top ? (repository() ?? cwd) : cwd;
+  // `icase` matches any case: only the folder it starts from is sure. A wildcard leaves the folder before it.
+  const fixed = words.includes('icase') ? '' : literal === pattern ? pattern : literal.slice(0, literal.lastIndexOf('/') + 1);
+  return resolveAgainst(base, fixed === '' ? '.' : fixed);
+}
+
 /** Whether an invocation's arguments name one of gobby's files or a folder that holds them, by path or glob. */
 function namesProtected(invocation: ShellInvocation, ground: ProtectedGround): boolean {
   // `which gobby` prints where its launcher is (`rm $(which gobby)`, `rm -rf $(dirname $(which gobby))`).
@@ -258,6 +276,9 @@ export function sweepsUntrackedGround(invocation: ShellInvocation, ground: Prote
   // `--no-dry-run` (or a shortening, `--no-d`) undoes `-n`.
   const dryRun = has('n', '--dry-run') && !negated(options, 'dry-run');
   if (sub === 'clean' ? dryRun : sub !== 'stash' || (!has('u', '--include-untracked') && !has('a', '--all'))) return null;
+  // Without a pathspec clean sweeps the directory it runs in, and stash the whole repository: taken
+  // to be the project that holds the nearest of the folders with gobby's files.
+  const repository = (ground.protectedFolders ?? []).map((folder) => folder.slice(0, folder.lastIndexOf('/')) || '/').filter((root) => cwd === root || isBelow(cwd, root)).sort((a, b) => b.length - a.length)[0];
   // Operands: pathspecs (`:!x` leaves x out) and, for clean, -e patterns that leave paths out.
   const pathspecs: string[] = [];
   const excluded: string[] = [];
@@ -268,12 +289,9 @@ export function sweepsUntrackedGround(invocation: ShellInvocation, ground: Prote
     else if (!afterDashDash && sub === 'clean' && /^(?:-e|--exclude=)./.test(arg)) excluded.push(arg.replace(/^(?:-e|--exclude=)/, ''));
     else if (!afterDashDash && (arg === '-m' || arg === '--message') && sub === 'stash') j++;
     else if (arg === '--' || (!afterDashDash && arg.startsWith('-'))) continue;
-    else if (/^:(?:!|\^|\(exclude\))/.test(arg)) excluded.push(arg.replace(/^:(?:!|\^|\(exclude\))/, ''));
-    else pathspecs.push(resolveAgainst(cwd, arg));
+    else if (/^:(?:!|\^|\((?:[^)]*,)?exclude\b)/.test(arg)) excluded.push(arg.replace(/^:(?:[!^]|\([^)]*\))/, ''));
+    else pathspecs.push(pathspecTree(arg, cwd, () => repository));
   }
-  // Without a pathspec clean sweeps the directory it runs in, and stash the whole repository: taken
-  // to be the project that holds the nearest of the folders with gobby's files.
-  const repository = (ground.protectedFolders ?? []).map((folder) => folder.slice(0, folder.lastIndexOf('/')) || '/').filter((root) => cwd === root || isBelow(cwd, root)).sort((a, b) => b.length - a.length)[0];
   const trees = pathspecs.length > 0 ? pathspecs : sub === 'clean' ? [cwd] : repository ? [repository] : [];
   const leftOut = (path: string, tree: string) => {
     const top = path.slice(tree === '/' ? 1 : tree.length + 1).split('/')[0]!;

@@ -600,6 +600,9 @@ function readsWhatIsPiped(node: Extract<CommandNode, { type: 'Command' }>): bool
   return RUNS_WHAT_IS_PIPED.has(slash === -1 ? name : name.slice(slash + 1));
 }
 
+/** git's variables that move its work tree and repository, as the options that do the same. */
+const GIT_LOCATION_VARIABLES: Readonly<Record<string, string>> = { GIT_WORK_TREE: '--work-tree', GIT_DIR: '--git-dir' };
+
 function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>, scope: Scope, depth: number, reparses: number, piped?: Arg): void {
   const env = wordEnv(run, scope);
   const nested: NestedScript[] = [];
@@ -631,6 +634,9 @@ function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>,
       const rendered = renderAssignment(assignment, env, nested);
       checkAssignment(assignment.name, fx, { ...rendered, value: rendered.value.slice(assignment.name.length + 1) }, fixedIndex(assignment, env));
       if (setsShellVariables) rememberVariable(run, scope, assignment, rendered, env);
+      // `GIT_WORK_TREE=~ git checkout -f` is `git --work-tree=~ checkout -f`.
+      const gitOption = GIT_LOCATION_VARIABLES[assignment.name];
+      if (gitOption !== undefined && name?.value === 'git') args.unshift({ ...rendered, value: `${gitOption}=${rendered.value.slice(assignment.name.length + 1)}` });
     }
   }
   // `export PAGER=cat`, `declare PYTHONPATH=src`: the value as rendered among the arguments.

@@ -273,7 +273,8 @@ const git: ProgramHandler = (site, fx) => {
   }
   if (sub === 'remote' && rest[0]?.value === 'update') fx.network('git', 'remotes');
   if (sub === 'submodule' && rest[0]?.value === 'update') fx.network('git', 'submodules');
-  gitWorkingTreeEffects(sub, rest, here);
+  // With another repository's history (`--git-dir=/tmp/r/.git`), what it checks out is whatever that history holds.
+  gitWorkingTreeEffects(sub, rest, here, !repository.dynamic && !isWithin(repository.path, root));
 };
 
 /** `git clone [options] URL [DIRECTORY]`: the URL and the directory. */
@@ -313,7 +314,7 @@ function leavesTheProjectAsItIs(sub: string, rest: readonly Arg[], fx: ShellEffe
 }
 
 /** The files a working-tree-changing subcommand touches, where they can be read off its arguments. */
-function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffects): void {
+function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffects, foreignHistory: boolean): void {
   const dashDash = rest.findIndex((arg) => arg.value === '--');
   const parsed = parseArgv(rest, { short: 'bBmcCoOUsSfXu', long: ['message', 'file', 'author', 'date', 'template', 'reuse-message', 'reedit-message', 'fixup', 'squash', 'strategy', 'strategy-option', 'onto', 'pathspec-from-file', 'conflict', 'source', 'orphan', 'track', 'upstream', 'depth', 'branch', 'origin', 'reference', 'separate-git-dir', 'jobs', 'output', 'format', 'prefix', 'remote', 'exclude'] });
   const operands = operandsOf(parsed, { program: 'git', args: rest, stdinArgs: false } satisfies CommandSite);
@@ -322,10 +323,10 @@ function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffec
     case 'checkout':
     case 'restore':
       for (const path of paths) writePathspec(path, fx);
-      if (dashDash === -1 && sub === 'checkout') fx.write('git', workTreeFiles(fx));
+      if (dashDash === -1 && sub === 'checkout') fx.write('git', workTreeFiles(fx, foreignHistory));
       return;
     case 'reset':
-      if (hasOption(parsed, '--hard', '--merge', '--keep')) fx.write('git', workTreeFiles(fx));
+      if (hasOption(parsed, '--hard', '--merge', '--keep')) fx.write('git', workTreeFiles(fx, foreignHistory));
       else if (dashDash !== -1) for (const path of paths) writePathspec(path, fx);
       return;
     case 'clean': {
@@ -360,7 +361,7 @@ function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffec
         const folder = prefix.value.endsWith('/') ? prefix.value : prefix.value.slice(0, prefix.value.lastIndexOf('/') + 1) || '.';
         fx.write('git', filesNamedByData(fx, { ...prefix, value: folder }));
       } else if (named.length > 0 && !rest.some((arg) => /^-[a-z]*a|^--all$/.test(arg.value))) for (const path of named) writePathspec(path, fx);
-      else fx.write('git', workTreeFiles(fx));
+      else fx.write('git', workTreeFiles(fx, foreignHistory));
       return;
     }
     case 'clone': {
@@ -381,7 +382,7 @@ function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffec
     case 'am':
       // The patch or mailbox files it is given: what they name is what it changes (checked by workflows/patch-paths.ts).
       for (const file of operands) fx.read('git', file);
-      if (!(sub === 'apply' && hasOption(parsed, '--cached'))) fx.write('git', workTreeFiles(fx));
+      if (!(sub === 'apply' && hasOption(parsed, '--cached'))) fx.write('git', workTreeFiles(fx, foreignHistory));
       return;
     case 'merge':
     case 'rebase':
@@ -394,7 +395,7 @@ function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffec
     case 'sparse-checkout':
     case 'submodule':
     case 'read-tree':
-      fx.write('git', workTreeFiles(fx));
+      fx.write('git', workTreeFiles(fx, foreignHistory));
       return;
     case 'merge-file':
       // The merge is written into the first file, unless printed.
@@ -1071,8 +1072,8 @@ function installFolders(rest: readonly Arg[]): Arg[] {
  * project's own history (ordinary work); a work tree elsewhere (`git --work-tree=~ checkout -f`, a
  * dotfiles repository in the home) gets whatever names the repository holds.
  */
-function workTreeFiles(fx: ShellEffects): PathRef {
-  return fx.cwdKnown && isWithin(fx.cwd, fx.projectRoot) ? everythingBelow(fx) : filesNamedByData(fx);
+function workTreeFiles(fx: ShellEffects, foreignHistory: boolean): PathRef {
+  return fx.cwdKnown && isWithin(fx.cwd, fx.projectRoot) && !foreignHistory ? everythingBelow(fx) : filesNamedByData(fx);
 }
 
 /** The paths of `git diff --no-index` (its two operands) or `git grep --no-index` (after the pattern, or after `--`), read as trees. */
