@@ -175,6 +175,8 @@ const REMOVES_PACKAGE: Readonly<Record<string, readonly string[]>> = {
 /** Subcommands that put a package in place: they count for gobby only when global (a project's own gobby is the project's). */
 const INSTALLS = new Set(['install', 'i', 'add', 'link', 'ln']);
 const GOBBY_PACKAGE = /^(?:@[^/]+\/)?gobby(?:@.*)?$/;
+/** A package spec that is no registry name: a folder, a tarball, a repository (`./x`, `/tmp/x`, `file:x`, `x.tgz`, `git+https://…`, `user/repo`). */
+const NAMED_BY_ITS_OWN_MANIFEST = /^(?:[./~]|file:|git[+:]|github:|gitlab:|bitbucket:|https?:)|\.t(?:ar\.)?gz$|^[^@./][^/]*\/[^/]+$/;
 /** gobby's command line run by its script: `node …/dist/daemon/cli/main.js`, also `cli//main.js`, `cli/./main`, without the extension. */
 const CLI_SCRIPT = /(?:^|\/)daemon\/cli\/(?:main|program)(?:\.[cm]?[jt]s)?$/;
 /** Subcommands of `gobby workflow` that only a human may run. */
@@ -191,8 +193,11 @@ export function overrideCommandOf(invocation: ShellInvocation): string | null {
     if (words[0] === 'global') words.shift();
     const global = invocation.args.some((arg) => /^(?:-g|--global|--location=global)$/.test(arg)) || invocation.args[0] === 'global' || program === 'volta';
     const sub = words[0] ?? '';
-    const names = removal.includes(sub) && (!INSTALLS.has(sub) || global) && words.slice(1).some((word) => GOBBY_PACKAGE.test(word));
-    return names ? `${program} ${sub} gobby` : null;
+    // Installed globally from a folder, a tarball or a repository, a package's name is whatever its package.json says: it may be gobby.
+    const applies = removal.includes(sub) && (!INSTALLS.has(sub) || global);
+    if (applies && words.slice(1).some((word) => GOBBY_PACKAGE.test(word))) return `${program} ${sub} gobby`;
+    const unnamed = applies && INSTALLS.has(sub) ? words.slice(1).find((word) => NAMED_BY_ITS_OWN_MANIFEST.test(word)) : undefined;
+    return unnamed === undefined ? null : `${program} ${sub} -g ${unnamed} (a package whose name only its manifest gives, which may be gobby)`;
   }
   let argv: readonly string[] | undefined;
   // `~/.local/bin/gob* workflow reset`: a glob that finds gobby runs it.

@@ -670,6 +670,10 @@ describe("gobby's own ground, spelled another way", () => {
     ['echo {} > .claude/$f', 'protected-file'],
     ['mv /tmp/s.json ./$d/settings.local.json', 'protected-file'],
     ['ls ~/.gobby | xargs -I{} cat ~/.gobby/{}', 'secret'],
+    // A global install from a folder, a tarball or a repository: its manifest names it, maybe gobby.
+    ['npm i -g /tmp/fake-gobby', 'override'],
+    ['pnpm add -g file:../g', 'override'],
+    ['yarn global add user/repo', 'override'],
     // git's pathspec magic, and its location variables.
     ["git clean -fdx -- ':(glob)**'", 'protected-file'],
     ["cd src && git stash -u -- ':/'", 'protected-file'],
@@ -745,6 +749,7 @@ describe("gobby's own ground, spelled another way", () => {
     // Ordinary git settings and scripts; notes and commit messages that mention gobby's files.
     'HTTPS_PROXY=http://proxy.corp:3128 npm install && export no_proxy=localhost,127.0.0.1',
     'git ls-files | tar -czf /tmp/src.tgz -T - && git ls-files | zip /tmp/a.zip -@ && find src | cpio -o > /tmp/src.cpio',
+    'npm i -g typescript @scope/cli && npm i ./local-pkg && npm pack ./x',
     "git clean -fdx ':/src' && git clean -fdx -- ':(glob)src/**' && git clean -fd -- ':(exclude,glob).claude/**' ':(exclude).gobby' && git --git-dir=.git status",
     "ls | xargs rm -rf && find . -name '*.log' | xargs rm && find src -type f | xargs sed -i s/a/b/ && fd -e ts | xargs sed -i s/a/b/ && ls -A dist | xargs -I{} rm -rf dist/{}",
     'rm -rf ./build/$d "dist/$NAME" .cache/$x && cat src/$f logs/*.log && echo x > out/$name.txt && cp "$f" .claude/commands/$name.md',
