@@ -670,6 +670,10 @@ describe("gobby's own ground, spelled another way", () => {
     ['echo {} > .claude/$f', 'protected-file'],
     ['mv /tmp/s.json ./$d/settings.local.json', 'protected-file'],
     ['ls ~/.gobby | xargs -I{} cat ~/.gobby/{}', 'secret'],
+    // A copy or a link of Claude Code's binary, run under its new name.
+    ['cp $(which claude) /tmp/c && /tmp/c --bare -p hi', 'nested-claude'],
+    ['ln -s ~/.local/bin/claude /tmp/x; /tmp/x --settings /tmp/s.json -p hi', 'nested-claude'],
+    ['install -m755 "$(command -v claude)" /tmp/cc && /tmp/cc --bare -p x', 'nested-claude'],
     // A global install from a folder, a tarball or a repository: its manifest names it, maybe gobby.
     ['npm i -g /tmp/fake-gobby', 'override'],
     ['pnpm add -g file:../g', 'override'],

@@ -103,6 +103,8 @@ interface Run {
   readonly invocations: ShellInvocation[];
   /** While a prefix that switches users runs its command (`sudo`, `su -c`): its name (ShellEffects.otherUser). */
   otherUser: string | undefined;
+  /** Files the command made as copies or links of a program gobby guards (`cp $(which claude) /tmp/c`): path → that program. */
+  guardedCopies?: Map<string, string>;
 }
 
 /** What a Bash command does, as effects. Recent answers are remembered (see analysis-cache.ts). */
@@ -780,8 +782,8 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
       fx.read(name, nameArg);
       fx.opaque(`runs the file \`${name}\``, name);
       // A file named like a program gobby guards (`~/.claude/local/claude --bare`) is most likely
-      // that program: judge it as such too, so the guard sees it.
-      const guarded = guardedProgramOf(nameArg);
+      // that program, and so is a copy of it the command made: judge it as such too, so the guard sees it.
+      const guarded = guardedProgramOf(nameArg) ?? state.guardedCopies?.get(file.path) ?? (file.dynamic ? undefined : guardedProgramOf(literalArg(file.path)));
       if (guarded !== undefined) runCommand(fx.child(), literalArg(guarded), args, stdinArgs);
       return;
     }
@@ -1174,13 +1176,22 @@ class CommandEffects implements ShellEffects {
   }
 
   move(program: string, from: Arg | PathRef, to: Arg | PathRef): void {
-    emit(this.runState, { kind: 'move', from: this.ref(from), to: this.ref(to), program });
+    const destination = this.ref(to);
+    this.rememberGuardedCopy(from, destination);
+    emit(this.runState, { kind: 'move', from: this.ref(from), to: destination, program });
   }
 
   copy(program: string, from: Arg | PathRef, to: Arg | PathRef): void {
     const destination = this.ref(to);
+    this.rememberGuardedCopy(from, destination);
     if (this.special(program, destination)) this.read(program, from);
     else emit(this.runState, { kind: 'copy', from: this.ref(from), to: destination, program });
+  }
+
+  /** `cp $(which claude) /tmp/c`, `ln -s ~/.local/bin/claude x`: the new name runs that program (see runCommand). */
+  private rememberGuardedCopy(from: Arg | PathRef, to: PathRef): void {
+    const program = guardedProgramOf('value' in from ? from : { value: from.path, dynamic: from.dynamic, unknownAt: from.dynamic ? 0 : -1 });
+    if (program !== undefined && !to.dynamic) (this.runState.guardedCopies ??= new Map()).set(to.path, program);
   }
 
   network(program: string, target: string): void {
