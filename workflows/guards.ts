@@ -668,8 +668,8 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround, command:
  * An effect on a path only known at run time, judged as the shell may make it: each run-time part
  * empty, as an unset variable or `$@` is (`cat ~/.gobby/tok${u}en`, `rm -rf .cl${x}aude`), and for
  * what is read, written or copied, each run-time part as any name (`cat ~/.gobby/$f`, `echo {} >
- * .claude/$f`). A delete or a move is not widened so: `rm -rf "build/$d"` of a name found at run
- * time is ordinary work, and only its written end is judged (changes/removes).
+ * .claude/$f`). A delete or the source of a move is widened so only in one of gobby's folders
+ * (`rm .claude/$f`): elsewhere, `rm -rf "build/$d"` of a name found at run time is ordinary work.
  */
 function asItMayBeAtRunTime(effect: ShellEffect, ground: ProtectedGround, command: string): GuardDenial | null {
   const renderings = (ref: PathRef, asAnyName: boolean): PathRef[] => {
@@ -695,7 +695,7 @@ function asItMayBeAtRunTime(effect: ShellEffect, ground: ProtectedGround, comman
       return first(renderings(effect.path, inGroundFolder(effect.path.path, ground)).map((path) => ({ ...effect, path })));
     case 'copy':
     case 'move':
-      return first([...renderings(effect.from, effect.kind === 'copy').map((from) => ({ ...effect, from })), ...renderings(effect.to, true).map((to) => ({ ...effect, to }))]);
+      return first([...renderings(effect.from, effect.kind === 'copy' || inGroundFolder(effect.from.path, ground)).map((from) => ({ ...effect, from })), ...renderings(effect.to, true).map((to) => ({ ...effect, to }))]);
     default:
       return null;
   }

@@ -701,6 +701,7 @@ describe("gobby's own ground, spelled another way", () => {
     ['find ~/.gobby > /tmp/l && 7z a /tmp/x.7z @/tmp/l', 'secret'],
     ['ls .claude | xargs -I% rm .claude/%', 'protected-file'],
     ['rm -f ~/.gobby/$f', 'protected-file'],
+    ['mv .claude/$f /tmp/', 'protected-file'],
     // A proxy variable sends every request of the programs run with it to the daemon.
     ['http_proxy=http://127.0.0.1:7377 curl http://example.com/hooks/Stop', 'daemon-network'],
     ['export HTTPS_PROXY=localhost:7377; npm view x', 'daemon-network'],

@@ -211,7 +211,7 @@ function emitPathEffect(run: Run, kind: PathEffect['kind'], path: PathRef, progr
     // (`except` by identity: two finds' lists are told apart at worst by recording both.)
     for (const effect of seen) {
       const known = effect.path;
-      if (effect.kind === kind && effect.program === program && known.dynamic === path.dynamic && known.unplaced === path.unplaced && known.skipsDotNames === path.skipsDotNames && known.namedByData === path.namedByData && known.except === path.except) return;
+      if (effect.kind === kind && effect.program === program && known.dynamic === path.dynamic && known.unplaced === path.unplaced && known.skipsDotNames === path.skipsDotNames && known.namedByData === path.namedByData && known.except === path.except && known.climbs === path.climbs) return;
     }
   }
   if (!spend(run, kind.length + path.path.length + (path.dynamic ? 4 : 5) + program.length + 4)) return;
