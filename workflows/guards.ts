@@ -387,7 +387,10 @@ function patchReachingGround(command: string, shell: ShellAnalysis, ground: Prot
   const reaches = (path: string): boolean => (path.startsWith('/') ? isProtected(normalizeAbsolute(path), ground) : endsInGroundName(`/${path}`, ground, false));
   // The command's text, each word as a program receives it (`printf '%s\n' '+++ b/x' … | patch`), and the files it reads.
   const written = [command, ...shell.invocations.flatMap((invocation) => invocation.args)].flatMap(patchedPaths);
-  const hit = [...written, ...(ground.patchedPaths ?? [])].find(reaches);
+  // `git apply --directory=.claude`: every path is put below that folder, after -p took its leading folders off.
+  const directories = shell.invocations.filter((invocation) => invocation.program === 'git').flatMap((invocation) => invocation.args.flatMap((arg, i) => (arg.startsWith('--directory=') ? [arg.slice('--directory='.length)] : arg === '--directory' && invocation.args[i + 1] !== undefined ? [invocation.args[i + 1]!] : [])));
+  const below = (path: string): boolean => directories.some((directory) => path.split('/').some((_, i, segments) => reaches(`${directory.replace(/\/+$/, '')}/${segments.slice(i).join('/')}`)));
+  const hit = [...written, ...(ground.patchedPaths ?? [])].find((path) => reaches(path) || below(path));
   return hit === undefined ? null : protectedFileDenial(hit, program);
 }
 
@@ -412,7 +415,6 @@ function dotNameBelow(folder: string, file: string): boolean {
   return file.slice(folder.length + 1).split('/').some((name) => name.startsWith('.'));
 }
 
-/** The runs of programs gobby does not know, or named at run time. */
 /**
  * Text of code gobby cannot see into that names its ground: an override, one of gobby's file
  * names, the daemon's port or its pid as a number of its own (`python3 -c 'os.kill(4711, 9)'`).
@@ -473,6 +475,7 @@ function runsWhatItMayHaveWritten(shell: ShellAnalysis): boolean {
   return (code && runs) || (hooks && commits);
 }
 
+/** The runs of programs gobby does not know, or named at run time. */
 function unknownInvocations(shell: ShellAnalysis): ShellInvocation[] {
   const unknown = new Set(shell.effects.flatMap((effect) => (effect.kind === 'exec' ? [effect.program.split(' ')[0]!] : [])));
   return unknown.size === 0 ? [] : shell.invocations.filter((invocation) => unknown.has(invocation.program) || invocation.nameAtRunTime === true);

@@ -23,7 +23,11 @@ describe('constantArithmetic', () => {
     ['x+1', undefined],
     ['a=1', undefined],
     ['1>0', undefined],
-    ['16#ff', undefined],
+    ['16#ff', '255'],
+    ['36#39U', '4242'],
+    ['64#1_', '127'],
+    ['2#12', undefined],
+    ['65#1', undefined],
     ['(1+2', undefined],
     ['1+'.repeat(40) + '1', undefined],
   ])('%j is %j', (expression, value) => {

@@ -9,7 +9,7 @@ export interface KnownValue {
   readonly likeliest: boolean;
 }
 
-const ARITHMETIC_TOKEN = /\s*(?:(0[xX][0-9a-fA-F]+|\d+)|([A-Za-z_]\w*)|(\*\*|<<|>>|[-+*/%()]))/y;
+const ARITHMETIC_TOKEN = /\s*(?:(0[xX][0-9a-fA-F]+|\d+#[0-9A-Za-z@_]+|\d+)|([A-Za-z_]\w*)|(\*\*|<<|>>|[-+*/%()]))/y;
 /** Longer expressions are left to run time (a fixed port or count is short). */
 const MAX_ARITHMETIC_TEXT = 64;
 /** Binary operators from the loosest to the tightest binding; `**` groups to the right. */
@@ -70,8 +70,23 @@ export function constantArithmetic(expression: string, variable: (name: string) 
 /** An integer as bash's arithmetic reads it: decimal, `0x` hex, and a leading 0 for octal. */
 function integerLiteral(text: string): bigint | undefined {
   if (/^-?(?:0[xX][0-9a-fA-F]+|[1-9]\d*|0)$/.test(text)) return BigInt(text);
+  // bash's `BASE#DIGITS` (`16#1092`, `36#39U`): digits 0-9, a-z, A-Z, @, _; letters of either case below base 37.
+  const based = /^(\d+)#([0-9A-Za-z@_]+)$/.exec(text);
+  if (based !== null) return baseN(Number(based[1]), based[2]!);
   if (/^-?0[0-7]+$/.test(text)) return (text.startsWith('-') ? -1n : 1n) * BigInt(`0o${text.replace(/^-?0/, '')}`);
   return undefined;
+}
+
+function baseN(base: number, digits: string): bigint | undefined {
+  if (base < 2 || base > 64) return undefined;
+  let value = 0n;
+  for (const digit of digits) {
+    const code = digit.charCodeAt(0);
+    const d = code <= 57 ? code - 48 : base <= 36 ? (code | 32) - 87 : code >= 97 ? code - 87 : code >= 65 && code <= 90 ? code - 29 : digit === '@' ? 62 : 63;
+    if (d < 0 || d >= base) return undefined;
+    value = value * BigInt(base) + BigInt(d);
+  }
+  return value;
 }
 
 function applyArithmetic(operator: string, left: bigint, right: bigint): bigint | undefined {

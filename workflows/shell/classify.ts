@@ -1009,7 +1009,8 @@ function splitAtProcLink(path: string): { readonly link: string | undefined; rea
 
 function networkEffect(program: string, target: string): ShellEffect {
   // curl also takes `http:/host` and `http:///host` for `http://host`.
-  const match = /^(?:([a-z][a-z0-9+.-]*):\/{1,3})?(?:[^@/\s]*@)?(\[[^\]]+\]|[^:/?#\s]+)(?::(\d+))?/i.exec(target);
+  // The user part ends at `@` and holds no `/?#`: `http://127.0.0.1:7377?@example.com` reaches 127.0.0.1.
+  const match = /^(?:([a-z][a-z0-9+.-]*):\/{1,3})?(?:[^@/?#\s]*@)?(\[[^\]]+\]|[^:/?#\s]+)(?::(\d+))?/i.exec(target);
   if (!match) return { kind: 'network', target, program };
   const port = match[3] !== undefined ? Number(match[3]) : match[1] !== undefined ? DEFAULT_PORTS[match[1].toLowerCase()] : undefined;
   return port === undefined ? { kind: 'network', target, program, host: match[2]! } : { kind: 'network', target, program, host: match[2]!, port };

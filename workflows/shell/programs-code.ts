@@ -242,7 +242,9 @@ function interpreter(spec: InterpreterSpec): ProgramHandler {
 }
 
 /** Standard modules run with -m that print what they are given (`python -m dis x.py`, `python -m uuid`): their operands are read. */
-const PYTHON_READING_MODULES = new Set(['this', 'site', 'platform', 'sysconfig', 'tokenize', 'timeit', 'calendar', 'dis', 'inspect', 'ast', 'filecmp', 'mimetypes', 'uuid', 'pickletools', 'tabnanny', 'pyclbr', 'symtable', 'sysconfig', 'locale', 'encodings', 'json']);
+const PYTHON_READING_MODULES = new Set(['this', 'site', 'platform', 'sysconfig', 'tokenize', 'calendar', 'dis', 'ast', 'filecmp', 'mimetypes', 'uuid', 'pickletools', 'tabnanny', 'pyclbr', 'symtable', 'sysconfig', 'locale', 'encodings', 'json']);
+/** Standard modules that run or import the code they are given: `timeit` its statements, `inspect` the module it shows, `cProfile`/`trace`/`pdb` a script. */
+const PYTHON_CODE_MODULES = new Set(['timeit', 'inspect', 'cProfile', 'profile', 'trace', 'pdb', 'runpy', 'code', 'doctest']);
 
 /** `python -m mypy src` is `mypy src`: tools the tables know by their program name. */
 const PYTHON_TOOL_MODULES = new Set(['mypy', 'pylint', 'flake8', 'pyflakes', 'pycodestyle', 'black', 'isort', 'ruff', 'pyright', 'coverage']);
@@ -252,9 +254,11 @@ const PYTHON_TOOL_MODULES = new Set(['mypy', 'pylint', 'flake8', 'pyflakes', 'py
  * `compileall` write `__pycache__` folders next to what they compile.
  */
 const PYTHON_MODULES_THAT_WRITE: Readonly<Record<string, (operands: readonly Arg[], fx: ShellEffects, program: string) => void>> = {
-  // `pydoc -w name` writes name.html here; without -w it prints.
+  // `pydoc -w name` writes name.html here; without -w it prints. A path (`pydoc /tmp/x.py`) is imported: its code runs.
   pydoc: (operands, fx, program) => {
     if (operands.some((arg) => arg.value === '-w')) fx.write(program, { path: `${fx.cwd}/*.html`, dynamic: true });
+    const file = operands.find((arg) => arg.dynamic || arg.value.includes('/') || arg.value.endsWith('.py'));
+    if (file !== undefined) fx.opaque(`${program} -m pydoc imports \`${file.value}\`, which runs its code`, program);
   },
   'json.tool': (operands, fx, program) => {
     if (operands[0]) fx.read(program, operands[0]);
@@ -366,6 +370,7 @@ const python: ProgramHandler = (site, fx) => {
     const { module, rest } = chosen;
     if (module.dynamic) fx.opaque(`${site.program} -m runs a module named at run time`, site.program);
     else if (['pytest', 'unittest', 'nose', 'nose2', 'tox', 'doctest'].includes(module.value)) runsTests(fx, site.program, `${site.program} -m ${module.value}`, site.args);
+    else if (PYTHON_CODE_MODULES.has(module.value)) fx.opaque(`${site.program} -m ${module.value} runs the code it is given`, site.program);
     else if (module.value === 'django' && rest[0]?.value === 'test') runsTests(fx, site.program, `${site.program} -m django test`, rest);
     else if (['pip', 'pip3', 'ensurepip'].includes(module.value)) fx.run([literalArg('pip'), ...rest]);
     else if (PYTHON_TOOL_MODULES.has(module.value)) fx.run([literalArg(module.value), ...rest]);
@@ -379,10 +384,14 @@ const python: ProgramHandler = (site, fx) => {
   pythonInterpreter(site, fx);
 };
 
+const NODE_OPTIONS: OptionSpec = { short: 'rC', long: ['require', 'import', 'loader', 'experimental-loader', 'env-file', 'input-type', 'conditions', 'inspect-port', 'title', 'stack-size', 'eval', 'print'], stopAtOperand: true };
+
 const nodeInterpreter = interpreter({ inline: ['-e', '--eval', '-p', '--print'], options: { short: 'rC', long: ['require', 'import', 'loader', 'experimental-loader', 'env-file', 'input-type', 'conditions', 'inspect-port', 'title', 'stack-size', 'eval', 'print'] }, preload: ['-r', '--require', '--import', '--loader', '--experimental-loader'] });
 
 const node: ProgramHandler = (site, fx) => {
-  if (site.args.some((arg) => arg.value === '--test')) {
+  // `--test` is node's only before the script: after it, it is the script's own argument (`node vite.js build -- --test`).
+  const ownOptions = site.args.slice(0, parseArgv(site.args, NODE_OPTIONS).rest);
+  if (ownOptions.some((arg) => arg.value === '--test')) {
     runsTests(fx, site.program, 'node --test', site.args);
     return;
   }
@@ -503,7 +512,9 @@ const crontab: ProgramHandler = (site, fx) => {
 /** tmux commands whose operands are a shell command it runs (`tmux new -d 'npm run dev'`). */
 const TMUX_RUNS_COMMAND = new Set(['new', 'new-session', 'new-window', 'neww', 'split-window', 'splitw', 'respawn-pane', 'respawnp', 'respawn-window', 'respawnw', 'run-shell', 'run']);
 /** tmux commands that run what gobby cannot see: keys typed into a shell, a condition's commands, a file of tmux commands. */
-const TMUX_RUNS_OTHER = new Set(['send-keys', 'send', 'if-shell', 'if', 'source-file', 'source']);
+const TMUX_RUNS_OTHER = new Set(['send-keys', 'send', 'if-shell', 'if', 'source-file', 'source', 'set-hook', 'pipe-pane', 'pipep', 'bind-key', 'bind', 'confirm-before', 'confirm', 'command-prompt', 'display-popup', 'popup', 'display-menu', 'menu']);
+/** A format job: tmux runs `#(cmd)` wherever it shows the format (`display -p '#(…)'`, `set status-right '#(…)'`). */
+const TMUX_FORMAT_JOB = '#(';
 /** Options of those commands that take a value (`-s name`, `-c dir`, `-t target`, `-e VAR=x`). */
 const TMUX_COMMAND_OPTIONS: OptionSpec = { short: 'ceFflnpstxy', stopAtOperand: true };
 /** tmux's own options that take a value: a socket, a config file (`-f`), a shell command (`-c`). */
@@ -527,7 +538,7 @@ const terminalMultiplexer: ProgramHandler = (site, fx) => {
     if (shellCommand) fx.runShellCode(shellCommand, 'tmux', false);
     const command = args[global.rest];
     if (command === undefined) return;
-    if (TMUX_RUNS_OTHER.has(command.value) || command.dynamic) fx.opaque(`tmux ${command.value} runs commands gobby cannot see`, 'tmux');
+    if (TMUX_RUNS_OTHER.has(command.value) || command.dynamic || args.some((arg) => arg.value.includes(TMUX_FORMAT_JOB))) fx.opaque(`tmux ${command.value} runs commands gobby cannot see`, 'tmux');
     else if (TMUX_RUNS_COMMAND.has(command.value)) {
       const rest = args.slice(global.rest + 1);
       const parsed = parseArgv(rest, TMUX_COMMAND_OPTIONS);

@@ -131,6 +131,22 @@ function gitConfigSet(rest: readonly Arg[], fx: ShellEffects): void {
   else gitSetting(key.value, value, fx, `git config ${key.value}`);
 }
 
+/** The words of a `git ext::` command, as git splits them (`%S`, `%s` and `%G` stand for what git fills in). */
+function extTransportWords(command: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    if (c === '%' && i + 1 < command.length) word += command[++i] === ' ' ? ' ' : command[i] === '%' ? '%' : '';
+    else if (c === ' ') {
+      if (word !== '') words.push(word);
+      word = '';
+    } else word += c;
+  }
+  if (word !== '') words.push(word);
+  return words;
+}
+
 function dryRun(flags: readonly string[]): boolean {
   return flags.some((flag) => flag === '-n' || flag === '--dry-run') && !negated(flags, 'dry-run');
 }
@@ -232,6 +248,8 @@ const git: ProgramHandler = (site, fx) => {
     fx.emit({ kind: 'git', subcommand: sub, changesFiles: true, program: 'git' });
     return;
   }
+  // `ext::CMD ARGS` is a remote helper that runs that program: its words split at spaces, `% ` a space inside one, `%%` a `%`.
+  for (const arg of rest) if (!arg.dynamic && /^ext::/.test(arg.value)) fx.run(extTransportWords(arg.value.slice(5)).map(literalArg));
   if (sub === 'fetch' || sub === 'ls-remote' || (sub === 'remote' && rest[0]?.value === 'update')) {
     // Remote-tracking refs and objects only: the working tree, the index and HEAD stay as they are.
     if (rest.some((arg) => arg.dynamic && arg.value.startsWith('-'))) fx.opaque(`git ${sub} is given options built at run time`, 'git');
@@ -349,6 +367,13 @@ function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffec
       // `git worktree add PATH`: a checkout made there.
       const added = rest[0]?.value === 'add' ? operandsOf(parseArgv(rest.slice(1), { short: 'bB', long: ['reason'] }), { program: 'git', args: rest.slice(1), stdinArgs: false })[0] : undefined;
       fx.write('git', added ? everythingBelow(fx, added) : everythingBelow(fx));
+      return;
+    }
+    case 'read-tree': {
+      // `-u` writes the tree into the work tree, below `--prefix=DIR/` when given: whatever names the tree holds.
+      if (!rest.some((arg) => arg.value === '-u')) return;
+      const prefix = rest.find((arg) => arg.value.startsWith('--prefix='));
+      fx.write('git', prefix ? filesNamedByData(fx, { ...prefix, value: prefix.value.slice('--prefix='.length) || '.' }) : workTreeFiles(fx, foreignHistory));
       return;
     }
     case 'checkout-index': {

@@ -484,7 +484,7 @@ const tar: ProgramHandler = (site, fx) => {
   // Old style: `tar xzf a.tgz` bundles the mode and options into the first word.
   const first = args[0];
   if (first && !first.dynamic && !first.value.startsWith('-') && /^[A-Za-z]+$/.test(first.value)) args = [{ ...first, value: `-${first.value}` }, ...args.slice(1)];
-  const parsed = parseArgv(args, { short: 'fCTXbHgKLNVI', long: ['file', 'directory', 'files-from', 'exclude-from', 'exclude', 'blocking-factor', 'format', 'listed-incremental', 'starting-file', 'tape-length', 'newer', 'after-date', 'label', 'use-compress-program', 'to-command', 'checkpoint-action', 'transform', 'xform', 'owner', 'group', 'mode', 'mtime', 'strip-components', 'index-file', 'info-script', 'new-volume-script', 'rsh-command', 'rmt-command'] });
+  const parsed = parseArgv(args, { short: 'fCTXbHgKLNVIF', long: ['file', 'directory', 'files-from', 'exclude-from', 'exclude', 'blocking-factor', 'format', 'listed-incremental', 'starting-file', 'tape-length', 'newer', 'after-date', 'label', 'use-compress-program', 'to-command', 'checkpoint-action', 'transform', 'xform', 'owner', 'group', 'mode', 'mtime', 'strip-components', 'index-file', 'info-script', 'new-volume-script', 'rsh-command', 'rmt-command'] });
   for (const option of ['-I', '--use-compress-program', '--to-command', '--checkpoint-action', '--info-script', '--new-volume-script', '-F', '--rsh-command', '--rmt-command']) {
     for (const value of optionValues(parsed, option)) fx.opaque(`tar ${option} runs \`${value.value}\``, 'tar');
   }
@@ -1152,7 +1152,7 @@ const shred: ProgramHandler = (site, fx) => {
 };
 
 const rsync: ProgramHandler = (site, fx) => {
-  const parsed = parseArgv(site.args, { short: 'eBfTM', long: ['rsh', 'rsync-path', 'exclude', 'include', 'exclude-from', 'include-from', 'files-from', 'filter', 'temp-dir', 'compare-dest', 'copy-dest', 'link-dest', 'backup-dir', 'suffix', 'chmod', 'chown', 'usermap', 'groupmap', 'timeout', 'contimeout', 'port', 'password-file', 'log-file', 'bwlimit', 'partial-dir', 'max-size', 'min-size', 'modify-window', 'out-format', 'info', 'debug', 'sockopts', 'outbuf', 'iconv', 'block-size', 'checksum-choice', 'compress-choice', 'compress-level', 'skip-compress'] });
+  const parsed = parseArgv(site.args, { short: 'eBfTM', long: ['rsh', 'rsync-path', 'exclude', 'include', 'exclude-from', 'include-from', 'files-from', 'filter', 'temp-dir', 'compare-dest', 'copy-dest', 'link-dest', 'read-batch', 'backup-dir', 'suffix', 'chmod', 'chown', 'usermap', 'groupmap', 'timeout', 'contimeout', 'port', 'password-file', 'log-file', 'bwlimit', 'partial-dir', 'max-size', 'min-size', 'modify-window', 'out-format', 'info', 'debug', 'sockopts', 'outbuf', 'iconv', 'block-size', 'checksum-choice', 'compress-choice', 'compress-level', 'skip-compress'] });
   // The remote shell runs here: judged as the command it is (`-e 'ssh -o ProxyCommand=…'` runs local code).
   for (const shell of optionValues(parsed, '-e', '--rsh')) fx.runShellCode(shell, 'rsync', false);
   for (const path of optionValues(parsed, '--rsync-path')) fx.opaque(`rsync --rsync-path runs \`${path.value}\``, 'rsync');
@@ -1160,8 +1160,15 @@ const rsync: ProgramHandler = (site, fx) => {
   if (site.args.some((arg) => !arg.dynamic && (/^--(?:dry-run|list-only)$/.test(arg.value) || /^-[a-zA-Z]*n[a-zA-Z]*$/.test(arg.value)))) return;
   for (const file of optionValues(parsed, '--log-file', '--write-batch', '--only-write-batch')) fx.write('rsync', file);
   for (const folder of optionValues(parsed, '--backup-dir', '--partial-dir', '--temp-dir')) fx.write('rsync', everythingBelow(fx, folder));
+  // Files in these folders are copied or hard-linked into the destination when rsync finds them the same by size and time.
+  for (const folder of optionValues(parsed, '--copy-dest', '--link-dest', '--compare-dest')) fx.readTree('rsync', folder);
   const operands = operandsOf(parsed, site);
   const destination = operands.pop();
+  // `--read-batch=FILE DEST` replays a batch: whole trees, named by the data.
+  for (const batch of optionValues(parsed, '--read-batch')) {
+    fx.read('rsync', batch);
+    fx.write('rsync', filesNamedByData(fx, destination ?? literalArg('.')));
+  }
   if (!destination) return;
   // `-R` keeps each source's path below the destination; `--files-from` takes the names from a list.
   const keepsPaths = hasOption(parsed, '--files-from') || site.args.some((arg) => !arg.dynamic && (/^--relative$/.test(arg.value) || /^-[a-zA-Z]*R[a-zA-Z]*$/.test(arg.value)));

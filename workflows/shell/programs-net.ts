@@ -56,17 +56,25 @@ const curl: ProgramHandler = (site, fx) => {
   const urls = [...operandsOf(parsed, site), ...optionValues(parsed, '--url')];
   // curl expands `{a,b}` and `[1-9]` in a URL itself, unless -g: each URL it makes is a target.
   const globbing = !hasOption(parsed, '-g', '--globoff');
+  const uploads = optionValues(parsed, '-T', '--upload-file');
   for (const url of urls) {
     const expanded = globbing ? curlGlob(url.value) : [url.value];
     if (expanded === undefined) fx.opaque(`curl reaches URLs made from \`${url.value}\`, too many to list`, 'curl');
-    else for (const target of expanded) fx.network('curl', target);
+    else {
+      for (const target of expanded) {
+        // `file:///path` is a local file: read, or with -T written (`curl -T - file:///…` overwrites it).
+        const file = localFileOf(target);
+        if (file === undefined) fx.network('curl', target);
+        else (uploads.length > 0 ? fx.write : fx.read).call(fx, 'curl', { value: file, dynamic: url.dynamic, unknownAt: url.dynamic ? 0 : -1 });
+      }
+    }
   }
   const directory = lastOptionValue(parsed, '--output-dir');
   const here = directory ? fx.at(directory) : fx;
   for (const out of optionValues(parsed, '-o', '--output')) if (out.value !== '-') here.write('curl', out);
   for (const out of optionValues(parsed, '-D', '--dump-header', '-c', '--cookie-jar', '--trace', '--trace-ascii', '--stderr', '--libcurl', '--etag-save', '--hsts', '--alt-svc')) if (out.value !== '-') fx.write('curl', out);
   if (hasOption(parsed, '-O', '--remote-name', '--remote-name-all')) for (const url of urls) here.write('curl', { value: remoteFileName(url.value), dynamic: url.dynamic, unknownAt: -1 });
-  for (const upload of optionValues(parsed, '-T', '--upload-file')) fx.read('curl', upload);
+  for (const upload of uploads) if (upload.value !== '-' && upload.value !== '.') fx.read('curl', upload);
   for (const data of optionValues(parsed, '-d', '--data', '--data-binary', '--data-urlencode', '--data-ascii', '--json', '-F', '--form')) {
     const at = data.value.indexOf('@');
     if (at !== -1 && (at === 0 || data.value[at - 1] === '=')) fx.read('curl', { value: data.value.slice(at + 1).replace(/;.*$/, ''), dynamic: data.dynamic, unknownAt: -1 });
@@ -83,6 +91,20 @@ const curl: ProgramHandler = (site, fx) => {
     if (resolved) for (const address of resolved[2]!.split(',')) fx.network('curl', `${address}:${resolved[1]}`);
   }
 };
+
+/**
+ * The local path of a `file:` URL, percent escapes decoded as curl decodes them (`file:///x/%2egobby`
+ * is `/x/.gobby`; a host other than `localhost` is refused by curl, taken as local all the same).
+ */
+function localFileOf(url: string): string | undefined {
+  const match = /^file:(?:\/\/[^/]*)?(\/[^?#]*)/i.exec(url);
+  if (match === null) return undefined;
+  try {
+    return decodeURIComponent(match[1]!);
+  } catch {
+    return match[1];
+  }
+}
 
 /** Where in a URL wget finds the folders and the name it saves it under. */
 interface WgetUrl {
