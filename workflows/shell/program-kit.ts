@@ -342,6 +342,8 @@ export function runsTests(fx: ShellEffects, program: string, runner: string, arg
  */
 export function writesOutputOptions(fx: ShellEffects, program: string, args: readonly Arg[]): void {
   const writesTo = (name: string, value: Arg): void => {
+    // Stream names (`--test-reporter-destination=stdout`) are no files.
+    if (value.value === 'stdout' || value.value === 'stderr') return;
     const folder = NAMES_A_FOLDER.test(name);
     fx.write(program, folder ? everythingBelow(fx, value) : value);
   };
@@ -374,8 +376,9 @@ export function writesOutputOptions(fx: ShellEffects, program: string, args: rea
       fx.remove(program, everythingBelow(fx, value));
       fx.write(program, value);
     } else if (spelled === 'cov-report' || spelled === 'covreport') {
+      // `html:DIR`, `xml:FILE`, …; `term:skip-covered` and `term-missing:skip-covered` only print.
       const colon = value.value.indexOf(':');
-      if (colon !== -1) fx.write(program, { value: value.value.slice(colon + 1), dynamic: value.dynamic, unknownAt: -1 });
+      if (colon !== -1 && !value.value.startsWith('term')) fx.write(program, { value: value.value.slice(colon + 1), dynamic: value.dynamic, unknownAt: -1 });
     } else if (name === 'reporteroption' || name === 'reporteroptions') pairs(value.value, /,/);
     else if (name === 'logger') pairs(value.value, /;/);
     else if ((name === 'o' || name === 'overrideini') && (program === 'pytest' || program === 'py.test' || program === 'python' || program === 'python3')) pairs(value.value, /$^/);

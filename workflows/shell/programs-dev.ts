@@ -816,7 +816,7 @@ function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>):
 
 /** Formatters and fixers: they write their operands (or the project) only with the flag that says so. */
 /** Report options of linters and type checkers: each writes the file or folder it names. */
-const LINT_REPORTS = ['--output-file', '--output', '--html-report', '--txt-report', '--xml-report', '--junit-xml', '--cobertura-xml-report', '--linecount-report', '--lineprecision-report', '--any-exprs-report', '--linecoverage-report', '--memory-xml-report', '--outputjson'];
+const LINT_REPORTS = ['--output-file', '--output', '--html-report', '--txt-report', '--xml-report', '--junit-xml', '--cobertura-xml-report', '--linecount-report', '--lineprecision-report', '--any-exprs-report', '--linecoverage-report', '--memory-xml-report'];
 const LINT_OPTIONS: OptionSpec = {
   short: 'pcfeo',
   long: ['config-file', 'python-version', 'project', 'severity', 'format', 'exclude', 'shell', 'rcfile', 'disable', 'enable', 'max-line-length', 'select', 'ignore', ...LINT_REPORTS.map((option) => option.slice(2))],
