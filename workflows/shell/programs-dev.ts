@@ -419,7 +419,6 @@ function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffec
     case 'bisect':
     case 'sparse-checkout':
     case 'submodule':
-    case 'read-tree':
       fx.write('git', workTreeFiles(fx, foreignHistory));
       return;
     case 'merge-file':
