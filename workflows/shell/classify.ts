@@ -103,8 +103,6 @@ interface Run {
   readonly invocations: ShellInvocation[];
   /** While a prefix that switches users runs its command (`sudo`, `su -c`): its name (ShellEffects.otherUser). */
   otherUser: string | undefined;
-  /** Files the command made as copies or links of a program gobby guards (`cp $(which claude) /tmp/c`): path → that program. */
-  guardedCopies?: Map<string, string>;
 }
 
 /** What a Bash command does, as effects. Recent answers are remembered (see analysis-cache.ts). */
@@ -783,7 +781,7 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
       fx.opaque(`runs the file \`${name}\``, name);
       // A file named like a program gobby guards (`~/.claude/local/claude --bare`) is most likely
       // that program, and so is a copy of it the command made: judge it as such too, so the guard sees it.
-      const guarded = guardedProgramOf(nameArg) ?? state.guardedCopies?.get(file.path) ?? (file.dynamic ? undefined : guardedProgramOf(literalArg(file.path)));
+      const guarded = guardedProgramOf(nameArg) ?? (file.dynamic ? undefined : (guardedProgramOf(literalArg(file.path)) ?? copiedProgram(state, file.path)));
       if (guarded !== undefined) runCommand(fx.child(), literalArg(guarded), args, stdinArgs);
       return;
     }
@@ -975,6 +973,17 @@ function cdableVariable(fx: CommandEffects, target: Arg): PathRef | undefined {
   const value = fx.scope.variables.get(target.value);
   if (typeof value !== 'string' || value === '') return undefined;
   return { path: fx.path(literalArg(value)).path, dynamic: true };
+}
+
+/**
+ * The program gobby guards that a file run by its path is a copy, a link or a moved name of, when
+ * the command made it so earlier (`cp $(which claude) /tmp/c && /tmp/c --bare`). Read off the
+ * copies already recorded, only when a file is run by its path (rare), not on every copy.
+ */
+function copiedProgram(run: Run, path: string): string | undefined {
+  for (const effect of run.byKind.get('copy') ?? []) if (effect.kind === 'copy' && effect.to.path === path) return guardedProgramOf({ value: effect.from.path, dynamic: effect.from.dynamic, unknownAt: effect.from.dynamic ? 0 : -1 });
+  for (const effect of run.byKind.get('move') ?? []) if (effect.kind === 'move' && effect.to.path === path) return guardedProgramOf({ value: effect.from.path, dynamic: effect.from.dynamic, unknownAt: effect.from.dynamic ? 0 : -1 });
+  return undefined;
 }
 
 /** A path through a symbolic link the command made earlier: the target's path, and the rest below it. */
@@ -1177,22 +1186,13 @@ class CommandEffects implements ShellEffects {
   }
 
   move(program: string, from: Arg | PathRef, to: Arg | PathRef): void {
-    const destination = this.ref(to);
-    this.rememberGuardedCopy(from, destination);
-    emit(this.runState, { kind: 'move', from: this.ref(from), to: destination, program });
+    emit(this.runState, { kind: 'move', from: this.ref(from), to: this.ref(to), program });
   }
 
   copy(program: string, from: Arg | PathRef, to: Arg | PathRef): void {
     const destination = this.ref(to);
-    this.rememberGuardedCopy(from, destination);
     if (this.special(program, destination)) this.read(program, from);
     else emit(this.runState, { kind: 'copy', from: this.ref(from), to: destination, program });
-  }
-
-  /** `cp $(which claude) /tmp/c`, `ln -s ~/.local/bin/claude x`: the new name runs that program (see runCommand). */
-  private rememberGuardedCopy(from: Arg | PathRef, to: PathRef): void {
-    const program = guardedProgramOf('value' in from ? from : { value: from.path, dynamic: from.dynamic, unknownAt: from.dynamic ? 0 : -1 });
-    if (program !== undefined && !to.dynamic) (this.runState.guardedCopies ??= new Map()).set(to.path, program);
   }
 
   network(program: string, target: string): void {

@@ -390,8 +390,8 @@ const nodeInterpreter = interpreter({ inline: ['-e', '--eval', '-p', '--print'],
 
 const node: ProgramHandler = (site, fx) => {
   // `--test` is node's only before the script: after it, it is the script's own argument (`node vite.js build -- --test`).
-  const ownOptions = site.args.slice(0, parseArgv(site.args, NODE_OPTIONS).rest);
-  if (ownOptions.some((arg) => arg.value === '--test')) {
+  const test = site.args.findIndex((arg) => arg.value === '--test');
+  if (test !== -1 && test < parseArgv(site.args, NODE_OPTIONS).rest) {
     runsTests(fx, site.program, 'node --test', site.args);
     return;
   }

@@ -249,7 +249,7 @@ const git: ProgramHandler = (site, fx) => {
     return;
   }
   // `ext::CMD ARGS` is a remote helper that runs that program: its words split at spaces, `% ` a space inside one, `%%` a `%`.
-  for (const arg of rest) if (!arg.dynamic && /^ext::/.test(arg.value)) fx.run(extTransportWords(arg.value.slice(5)).map(literalArg));
+  for (const arg of rest) if (arg.value.startsWith('ext::') && !arg.dynamic) fx.run(extTransportWords(arg.value.slice(5)).map(literalArg));
   if (sub === 'fetch' || sub === 'ls-remote' || (sub === 'remote' && rest[0]?.value === 'update')) {
     // Remote-tracking refs and objects only: the working tree, the index and HEAD stay as they are.
     if (rest.some((arg) => arg.dynamic && arg.value.startsWith('-'))) fx.opaque(`git ${sub} is given options built at run time`, 'git');
