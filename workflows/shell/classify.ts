@@ -981,9 +981,9 @@ function cdableVariable(fx: CommandEffects, target: Arg): PathRef | undefined {
  * copies already recorded, only when a file is run by its path (rare), not on every copy.
  */
 function copiedProgram(run: Run, path: string): string | undefined {
-  for (const effect of run.byKind.get('copy') ?? []) if (effect.kind === 'copy' && effect.to.path === path) return guardedProgramOf({ value: effect.from.path, dynamic: effect.from.dynamic, unknownAt: effect.from.dynamic ? 0 : -1 });
-  for (const effect of run.byKind.get('move') ?? []) if (effect.kind === 'move' && effect.to.path === path) return guardedProgramOf({ value: effect.from.path, dynamic: effect.from.dynamic, unknownAt: effect.from.dynamic ? 0 : -1 });
-  return undefined;
+  const made = [...(run.byKind.get('copy') ?? []), ...(run.byKind.get('move') ?? [])].find((effect) => (effect.kind === 'copy' || effect.kind === 'move') && effect.to.path === path);
+  if (made === undefined || (made.kind !== 'copy' && made.kind !== 'move')) return undefined;
+  return guardedProgramOf({ value: made.from.path, dynamic: made.from.dynamic, unknownAt: made.from.dynamic ? 0 : -1 });
 }
 
 /** A path through a symbolic link the command made earlier: the target's path, and the rest below it. */
