@@ -676,7 +676,9 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround, command:
  */
 function asItMayBeAtRunTime(effect: ShellEffect, ground: ProtectedGround, command: string): GuardDenial | null {
   const renderings = (ref: PathRef, asAnyName: boolean): PathRef[] => {
-    if (!ref.dynamic || ref.unplaced === true) return [];
+    // From each other folder the shell may be in: `if …; then cd ~/.gobby; fi; cat token`.
+    if (ref.unplaced === true) return ref.elsewhere?.map((path) => fromElsewhere(ref, path)) ?? [];
+    if (!ref.dynamic) return [];
     const empty = withRunTimePartsEmpty(ref.path);
     const out: PathRef[] = empty === undefined ? [] : [{ path: normalizeAbsolute(empty), dynamic: true }];
     if (asAnyName) for (const glob of runTimePartsAsGlobs(ref.path)) out.push({ path: glob, dynamic: true });
@@ -702,6 +704,12 @@ function asItMayBeAtRunTime(effect: ShellEffect, ground: ProtectedGround, comman
     default:
       return null;
   }
+}
+
+/** `ref` as it is from another folder the shell may be in: a folder's tree is placed there; a file may still be elsewhere. */
+function fromElsewhere(ref: PathRef, path: string): PathRef {
+  const { elsewhere: _others, unplaced: _unplaced, ...rest } = ref;
+  return path.endsWith('/**') ? { ...rest, path } : { ...rest, path, unplaced: true };
 }
 
 /** Whether the folder a run-time part of `path` sits in is gobby's, or holds gobby's files directly (`.claude/`). */

@@ -83,6 +83,8 @@ function judgeEffect(effect: ShellEffect, policy: ShellPolicy, place: PolicyPlac
   const { projectRoot, home } = place;
   const protectedHere = (path: PathRef): boolean =>
     (path.dynamic && (path.unplaced === true || !namesOnlyFilesIn(path.path, projectRoot, home))) || isWithin(path.path, projectRoot) || changesWhatCommandsDo(path.path, home);
+  // A folder above the project holds it: deleting or moving it away takes the project's files along (`rm -rf ..`).
+  const takesProject = (path: PathRef): boolean => protectedHere(path) || isWithin(projectRoot, path.path);
   // Outside the project, say why the place counts.
   const describe = (path: { path: string; dynamic: boolean }): string =>
     !path.dynamic && changesWhatCommandsDo(path.path, home) ? `${path.path} (configuration or programs that other commands use)` : describePath(path);
@@ -90,9 +92,9 @@ function judgeEffect(effect: ShellEffect, policy: ShellPolicy, place: PolicyPlac
     case 'write':
       return protectedHere(effect.path) ? { what: `writes ${describe(effect.path)} (${effect.program})` } : null;
     case 'delete':
-      return protectedHere(effect.path) ? { what: `deletes ${describe(effect.path)} (${effect.program})` } : null;
+      return takesProject(effect.path) ? { what: `deletes ${describe(effect.path)} (${effect.program})` } : null;
     case 'move':
-      return protectedHere(effect.from) || protectedHere(effect.to)
+      return takesProject(effect.from) || protectedHere(effect.to)
         ? { what: `moves ${describe(effect.from)} to ${describe(effect.to)} (${effect.program})` }
         : null;
     case 'copy':

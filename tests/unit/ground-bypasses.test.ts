@@ -738,6 +738,35 @@ describe("gobby's own ground, spelled another way", () => {
     ["echo 'x: ; rm -rf .claude' > Makefile && make x", 'protected-file'],
     ["printf 'rm -rf .claude' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit && git commit -m x", 'protected-file'],
     ["echo 'import os; os.remove(\".gobby/workflows/a.yaml\")' > conftest.py && pytest", 'protected-file'],
+    // A folder opened on a descriptor by the command's own redirection: its files are under /dev/fd/N.
+    ['cat /dev/fd/3/token 3<~/.gobby', 'secret'],
+    ['cat /proc/self/fd/7/token 7< ~/.gobby', 'secret'],
+    ['cat /dev/stdin/token < ~/.gobby', 'secret'],
+    ["bash -c 'cat /dev/fd/3/token' 3<~/.gobby", 'secret'],
+    ['p=/dev/fd/5/settings.json; cp /tmp/x $p 5<.claude', 'protected-file'],
+    // Each folder a working directory may be in after a cd that may or may not have run.
+    ['if [ -d ~/.gobby ]; then cd ~/.gobby; fi; cat token', 'secret'],
+    ['case $x in a) cd ~/.gobby;; esac; cat token', 'secret'],
+    ['for d in a; do cd ~/.gobby; done; cat token', 'secret'],
+    ['cd /tmp || cd ~/.gobby; cat token', 'secret'],
+    ['cd ~/.gobby || { cat token; exit 1; }', 'secret'],
+    ['if true; then cd ~/.gobby; fi; grep -r x', 'secret'],
+    ['if [ -n "$X" ]; then cd .claude; fi; echo {} > settings.json', 'protected-file'],
+    // pushd's stack, OLDPWD and the tilde forms that name them.
+    ['pushd -n ~/.gobby; pushd; cat token', 'secret'],
+    ['pushd ~/.gobby; popd -n; cat token', 'secret'],
+    ['pushd ~/.gobby; pushd /tmp; popd +0; cat token', 'secret'],
+    ['pushd -n ~/.gobby; cat ~1/token', 'secret'],
+    ['pushd -n ~/.gobby; cat ~-0/token', 'secret'],
+    ['cd ~/.gobby; cd /tmp; cat ~-/token', 'secret'],
+    ['cd ~/.gobby; cd /tmp; cat $OLDPWD/token', 'secret'],
+    ['OLDPWD=~/.gobby; cd -; cat token', 'secret'],
+    ['cat ~dev/.gobby/token', 'secret'],
+    ['cd /tmp; rm -rf ~-', 'protected-file'],
+    // Spellings of options: curl's --head is no --header, claude's short flags cluster.
+    [`curl --head http://127.0.0.1:${PORT}/`, 'daemon-network'],
+    ['claude -wx', 'nested-claude'],
+    ['claude -pw "fix it"', 'nested-claude'],
   ])('refuses %j', (command, kind) => {
     expect(verdict(command)).toBe(kind);
   });
@@ -849,6 +878,10 @@ describe("gobby's own ground, spelled another way", () => {
     'patch -p1 -r - < /tmp/x.diff && patch -p1 -B bak/ --reject-file=/tmp/x.rej < /tmp/x.diff',
     'http --download https://example.com/file.tgz && http -p Hh POST :3000/api name=x @body.json',
     "python3 -c \"open('.claude/commands/review.md', 'w').write('x')\" && python3 -c \"print('my.claude')\"",
+    // Descriptors, conditional cds and the directory stack in ordinary scripts.
+    'cat /dev/fd/3/notes.md 3<docs && exec 3<docs; ls /dev/fd/3/ && cat /dev/stdin < README.md && echo x > /dev/stderr',
+    'if [ -d build ]; then cd build; fi; cat token && cd /tmp || exit 1; cat token && cd build || { echo no build; exit 1; }; rg token',
+    'pushd src && npm test && popd && pushd -n /tmp && pushd && popd && cat ~1/notes.md ~+/README.md && curl --head https://example.com/',
   ])('lets %j run', (command) => {
     expect(verdict(command)).toBe('allowed');
   });

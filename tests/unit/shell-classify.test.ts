@@ -8,7 +8,8 @@ import { analyzeShellCommand, type ShellContext, type PathRef, type ShellEffect 
 const CTX: ShellContext = { cwd: '/repo', home: '/home/dev', projectRoot: '/repo' };
 
 // Notation, one string per effect (order does not matter; the list must be complete):
-//   read P | write P | delete P          P absolute; a trailing " dyn" marks a run-time (dynamic) path
+//   read P | write P | delete P          P absolute; a trailing " dyn" marks a run-time (dynamic) path,
+//                                        " or P2" the same path from another folder the shell may be in
 //   move A -> B | copy A -> B
 //   network TARGET                       as written
 //   install MANAGER | test RUNNER
@@ -396,7 +397,7 @@ const BYPASS_ROWS: readonly Row[] = [
   row('pushd src && rm a.ts && popd && rm b.ts', ['delete /repo/src/a.ts', 'delete /repo/b.ts']),
   row('cd /tmp && cd - && rm a.ts', ['delete /repo/a.ts']),
   row('cd $DIR && rm a.ts', ['delete /repo/a.ts dyn'], 'after a cd to a run-time directory, relative paths are dynamic'),
-  row('test -d src && cd src; rm a.ts', ['delete /repo/src/a.ts dyn'], 'a cd that may not have run makes the directory unknown'),
+  row('test -d src && cd src; rm a.ts', ['delete /repo/src/a.ts dyn or /repo/a.ts'], 'a cd that may not have run makes the directory unknown'),
   row('cd && rm .bashrc', ['delete /home/dev/.bashrc']),
   row('env -u CLAUDECODE gobby workflow "phase" execute --force --reason x', ['exec gobby workflow phase']),
   row('env -i PATH=/usr/bin rm f', ['delete /repo/f'], "a PATH of the system's folders runs the system's programs"),
@@ -513,7 +514,14 @@ const BYPASS_ROWS: readonly Row[] = [
   row('x=echo; for i in 1 2; do $x -rf src; x=rm; done', ['opaque'], 'x is rm the second time'),
   row('x=echo; while true; do $x -rf src; x=rm; done', ['opaque']),
   row('y=/tmp/a; for i in 1 2; do echo hi > $y; y=src/a.ts; done', ['write /tmp/a', 'write $y dyn']),
-  row('for i in 1 2; do cd src; done; rm a', ['delete /repo/a dyn'], 'src or src/src: where rm runs is only known at run time'),
+  row('for i in 1 2; do cd src; done; rm a', ['delete /repo/a dyn or /repo/src/a or /repo/src/src/a'], 'src or src/src: where rm runs is only known at run time; each folder a round may leave it in is named'),
+  row('if [ -d x ]; then cd /tmp; fi; cat a', ['read /repo/a dyn or /tmp/a'], 'each way through the if ends in a known folder'),
+  row('cd /tmp || echo > a.ts', ['write /tmp/a.ts dyn or /repo/a.ts'], 'after ||, the cd before it failed: the shell may not have moved'),
+  row('cd build || exit 1; rm -rf dist', ['delete /repo/build/dist'], 'the path where the cd failed ends at exit'),
+  row('pushd -n /tmp; pushd; cat a; popd -n; cat ~1/b', ['read /tmp/a', 'read ~1/b dyn'], 'pushd -n stacks /tmp without going there; pushd swaps; popd -n drops the entry below, so ~1 is no folder'),
+  row('pushd /tmp; cat ~1/a ~-/b $OLDPWD/c', ['read /repo/a', 'read /repo/b', 'read /repo/c']),
+  row('OLDPWD=/etc; cd -; cat hosts', ['read /etc/hosts']),
+  row('cat /dev/fd/3/a 3<src; cat /dev/stdin/b <docs; cat /dev/fd/3/c', ['read /repo/src', 'read /repo/src/a', 'read /repo/docs', 'read /repo/docs/b', 'read /dev/fd/3/c dyn'], 'what a command opens for itself is open while it runs'),
   row('f=a; read f; rm $f', ['delete /repo/a dyn'], 'read sets it to what only run time knows: the last fixed value is only the likeliest'),
   row('c=echo; "printf" -v c rm; $c -rf src', ['delete /repo/src', 'opaque'], 'a quoted builtin that sets a variable: its likeliest value, and opaque'),
   row('c=echo; "read" c <<< rm; $c -rf src', ['delete /repo/src', 'opaque']),
@@ -1060,7 +1068,8 @@ const TABLE: readonly Row[] = [...FALSE_BLOCK_ROWS, ...BYPASS_ROWS];
 
 function notate(effect: ShellEffect): string {
   // ` data`: the names below the folder come from what the command reads (an archive, a folder's contents).
-  const path = (ref: PathRef): string => `${ref.path}${ref.dynamic ? ' dyn' : ''}${ref.namedByData === true ? ' data' : ''}`;
+  // ` or P2`: the same relative path from another folder the shell may be in (PathRef.elsewhere).
+  const path = (ref: PathRef): string => `${ref.path}${ref.dynamic ? ' dyn' : ''}${ref.namedByData === true ? ' data' : ''}${ref.elsewhere?.map((other) => ` or ${other}`).join('') ?? ''}`;
   switch (effect.kind) {
     case 'read':
     case 'write':

@@ -11,6 +11,8 @@ export interface OptionSpec {
   readonly stopAtOperand?: boolean;
   /** Long options whose value is optional and only given after `=` (`env --block-signal[=SIG]`): the next word is not theirs. */
   readonly optional?: readonly string[];
+  /** Long options that take no value but start like one that does (curl's `--head` and `--header`): spelled whole, they are themselves. */
+  readonly flags?: readonly string[];
 }
 
 interface ParsedOption {
@@ -53,7 +55,7 @@ export function parseArgv(args: readonly Arg[], spec: OptionSpec): ParsedArgv {
       const eq = text.indexOf('=');
       // The option's name is the text itself unless a value is attached: no new string (hot path).
       if (eq !== -1) options.push({ name: text.slice(0, eq), value: sliceArg(arg, eq + 1) });
-      else if (long.length > 0 && !spec.optional?.some((name) => name.startsWith(text.slice(2))) && takesValue(text.slice(2), long)) options.push({ name: text, value: args[++i] });
+      else if (long.length > 0 && !spec.optional?.some((name) => name.startsWith(text.slice(2))) && spec.flags?.includes(text.slice(2)) !== true && takesValue(text.slice(2), long)) options.push({ name: text, value: args[++i] });
       else options.push({ name: text, value: undefined });
       continue;
     }

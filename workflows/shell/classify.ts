@@ -3,7 +3,7 @@
 // substitution's commands, and hands each command to its entry in the knowledge tables.
 // Anything it does not recognise is reported, never skipped: an unknown node kind or a parse
 // error is opaque, an unknown program is `exec`.
-import type { AndOr, Assignment, CommandNode, CompoundList, ParsedScript, PipelineNode, Redirection, Statement, Word } from 'unbash';
+import type { AndOr, Assignment, CommandNode, CompoundList, ParsedScript, PipelineNode, Redirect, Redirection, Statement, Word } from 'unbash';
 import { cachedAnalysis } from './analysis-cache.js';
 import { constantArithmetic } from './arithmetic.js';
 import { parseShell, firstParseError, MAX_COMMAND_LENGTH, overTheCap } from './parse.js';
@@ -61,6 +61,9 @@ const WRITES_THROUGH_DESCRIPTOR = /^\/dev\/stdin$|^\/dev\/fd\/(?![12]$)\d+$|^\/p
 /** The process's own view of its working directory and root. */
 const PROC_SELF_LINK = /^\/proc\/([^/]+)\/(cwd|root)(?=\/|$)/;
 /** A path through an open file descriptor: `/dev/fd/3`, `/proc/self/fd/3`. */
+const STANDARD_STREAMS = ['stdin', 'stdout', 'stderr'];
+/** `/dev/stdin/…`: the standard stream's descriptor as a folder. */
+const STANDARD_STREAM_FOLDER = /^\/dev\/(stdin|stdout|stderr)(?=\/)/;
 const DESCRIPTOR_PATH = /^\/(?:dev\/fd|proc\/(?:self|thread-self|\$\$)\/fd)\/(\d+)(?=\/|$)/;
 /** The processes whose working directory is the command's own: the command itself. */
 const OWN_PROCESS = new Set(['self', 'thread-self']);
@@ -186,7 +189,7 @@ function sameEffect(a: ShellEffect, b: ShellEffect): boolean {
 
 /** The same place, reached the same way (what `pathKey` would make equal). */
 function samePath(a: PathRef, b: PathRef): boolean {
-  return a.path === b.path && a.dynamic === b.dynamic && a.unplaced === b.unplaced && a.skipsDotNames === b.skipsDotNames && a.namedByData === b.namedByData && sameList(a.except, b.except);
+  return a.path === b.path && a.dynamic === b.dynamic && a.unplaced === b.unplaced && a.skipsDotNames === b.skipsDotNames && a.namedByData === b.namedByData && sameList(a.except, b.except) && sameList(a.elsewhere, b.elsewhere);
 }
 
 function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
@@ -246,6 +249,7 @@ function pathKey(path: PathRef): string {
   if (path.skipsDotNames === true) key += '\u0001.';
   if (path.namedByData === true) key += '\u0001*';
   if (path.except !== undefined) key += `\u0001!${path.except.join('\u0001')}`;
+  if (path.elsewhere !== undefined) key += `\u0001@${path.elsewhere.join('\u0001')}`;
   return key;
 }
 
@@ -285,6 +289,14 @@ function visitStatements(run: Run, statements: readonly Statement[], scope: Scop
 
 type AnyNode = PipelineNode | AndOr | CommandNode | CompoundList;
 
+/** `exit 1`, `return`, or a group that ends with one (`{ echo failed; exit 1; }`): nothing after it in this shell runs. */
+function endsTheShell(node: AnyNode): boolean {
+  if (node.type === 'Command') return node.name?.text === 'exit' || node.name?.text === 'return';
+  if (node.type !== 'BraceGroup') return false;
+  const last = node.body.commands[node.body.commands.length - 1];
+  return last?.type === 'Statement' && endsTheShell(last.command);
+}
+
 /** `piped`: what the command before it in a pipeline prints, when that is fixed text. */
 function visitNode(run: Run, node: AnyNode, scope: Scope, depth: number, reparses: number, piped?: Arg): void {
   if (depth > MAX_NESTING) {
@@ -304,9 +316,18 @@ function visitNode(run: Run, node: AnyNode, scope: Scope, depth: number, reparse
       // the list may stop after any of them, so afterwards only what all stops agree on is known.
       const commands = node.commands;
       const stops: Scope[] = [];
+      let before = scope;
       for (let index = 0; index < commands.length; index++) {
+        const command = commands[index]!;
         if (index > 0) stops.push(scope.clone());
-        visitNode(run, commands[index]!, scope, next, reparses);
+        const afterFailure = index > 0 && node.operators[index - 1] === '||';
+        // A command after `||` that ends the shell (`cd build || exit 1`) leaves the list to the path where the one before succeeded.
+        const resume = afterFailure && endsTheShell(command) ? scope.clone() : undefined;
+        // After `||` the command before it failed: a cd there may not have moved the shell (`cd /x || echo > a.ts`).
+        if (afterFailure && (before.cwd !== scope.cwd || before.cwdKnown !== scope.cwdKnown)) scope.mergeWith(before);
+        if (index + 1 < commands.length && node.operators[index] === '||') before = scope.clone();
+        visitNode(run, command, scope, next, reparses);
+        if (resume !== undefined) scope.assign(resume);
       }
       for (const stop of stops) scope.mergeWith(stop);
       return;
@@ -478,7 +499,7 @@ function loopValues(run: Run, node: Extract<CommandNode, { type: 'For' }>, scope
 }
 
 function wordEnv(run: Run, scope: Scope): WordEnv {
-  return { home: run.home, pwd: scope.cwdKnown && run.pwdFollowed ? scope.cwd : null, gobbyHome: run.gobbyHome, variables: scope.variables, variablesUncertain: run.tracksVariables !== true, globOptions: run.globOptions, extraSeparators: run.extraSeparators, outputOf: substitutionOutput, command: run.command, functions: scope.functions, redefined: run.redefinedNames };
+  return { home: run.home, pwd: scope.cwdKnown && run.pwdFollowed ? scope.cwd : null, oldpwd: scope.previous, dirStack: scope.dirStack, gobbyHome: run.gobbyHome, variables: scope.variables, variablesUncertain: run.tracksVariables !== true, globOptions: run.globOptions, extraSeparators: run.extraSeparators, outputOf: substitutionOutput, command: run.command, functions: scope.functions, redefined: run.redefinedNames };
 }
 
 function visitWords(run: Run, words: readonly Word[], scope: Scope, depth: number, reparses: number): void {
@@ -517,12 +538,13 @@ function visitRedirects(run: Run, redirects: readonly Redirection[], scope: Scop
 
 function openDescriptors(fx: CommandEffects, redirects: readonly Redirection[], env: WordEnv): void {
   for (const redirect of redirects) {
-    if (redirect.type !== 'Redirect' || redirect.descriptor === undefined || !redirect.target) continue;
+    if (redirect.type !== 'Redirect' || !redirect.target) continue;
     const target = renderWord(redirect.target, env, []);
     const duplicated = redirect.operator === '<&' || redirect.operator === '>&';
     const from = duplicated && /^\d+$/.test(target.value) ? fx.scope.descriptors.get(Number(target.value)) : undefined;
     const path = target.dynamic || (duplicated && from === undefined) ? undefined : (from ?? fx.path(target).path);
-    if (redirect.descriptor.type === 'FileDescriptor') fx.scope.openDescriptor(redirect.descriptor.value, path);
+    // Without a number, `<` opens the input and `>` the output (`cat /dev/stdin/x <dir`).
+    if (redirect.descriptor?.type !== 'FileDescriptorVariable') fx.scope.openDescriptor(numberedDescriptor(redirect), path);
     else {
       // `exec {d}<dir`: bash picks a free descriptor from 10 up and puts its number in d.
       let fd = FIRST_NAMED_DESCRIPTOR;
@@ -645,8 +667,36 @@ function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>,
   // `exec 3<dir` opens a descriptor for the rest of the shell: `/dev/fd/3/x` is then `dir/x`.
   if (redirects !== undefined && args.length === 0 && name?.value === 'exec') openDescriptors(fx, redirects, env);
   if (nested.length > 0) visitNested(run, nested, scope, depth, reparses);
+  // `cat /dev/fd/3/token 3<~/.gobby`: what a command opens for itself holds while it runs. Only
+  // looked at when a word goes through a descriptor's path (hot path: `2>&1` on most commands).
+  const descriptorsBefore = scope.descriptors;
+  if (redirects !== undefined && name?.value !== 'exec' && (throughDescriptor(name) || args.some(throughDescriptor))) openDescriptors(fx, redirects, env);
   if (name !== undefined) runCommand(fx, name, args, false, true);
   else if (args.length > 0) runCommand(fx, args[0]!, args.slice(1), false, true);
+  if (scope.descriptors !== descriptorsBefore) closeOwnDescriptors(scope, redirects!, descriptorsBefore);
+}
+
+/** Whether a word may name a path through an open descriptor (`/dev/fd/3/x`, `/dev/stdin/x`, `/proc/self/fd/3`), as an operand or inside code it runs. */
+function throughDescriptor(arg: Arg | undefined): boolean {
+  return arg !== undefined && (arg.value.includes('/dev/') || arg.value.includes('/proc/'));
+}
+
+/**
+ * After a simple command, the numbered descriptors it opened for itself are closed again (as they
+ * were before it); one opened as `{name}<file` stays open, as bash leaves it.
+ */
+function closeOwnDescriptors(scope: Scope, redirects: readonly Redirection[], before: ReadonlyMap<number, string>): void {
+  for (const redirect of redirects) {
+    if (redirect.type !== 'Redirect' || redirect.descriptor?.type === 'FileDescriptorVariable') continue;
+    const fd = numberedDescriptor(redirect);
+    if (scope.descriptors.get(fd) !== before.get(fd)) scope.openDescriptor(fd, before.get(fd));
+  }
+}
+
+/** The descriptor a redirection opens by number: its own, or without one the input for `<`, `<>`, `<&` and the output for the others. */
+function numberedDescriptor(redirect: Redirect): number {
+  if (redirect.descriptor?.type === 'FileDescriptor') return redirect.descriptor.value;
+  return redirect.operator === '<' || redirect.operator === '<>' || redirect.operator === '<&' ? 0 : 1;
 }
 
 /** The subscript of `name[index]=…` when it is fixed text; undefined for none or one known only at run time. */
@@ -689,7 +739,9 @@ function setShellVariable(run: Run, scope: Scope, name: string, value: VariableV
   // A value with spaces is remembered too: it stands for the variable inside double quotes only (words.ts).
   // Remembered even where variables may be set unseen: the words then render it as only the likeliest value (WordEnv.variablesUncertain).
   run.tracksVariables ??= !SETS_VARIABLES_UNSEEN.test(run.command);
-  scope.setVariable(name, value !== undefined && !UNTRACKED_VARIABLES.has(name) ? value : undefined);
+  // OLDPWD is where `cd -` goes: `OLDPWD=~/.gobby; cd -`.
+  if (name === 'OLDPWD') scope.previous = typeof value === 'string' && value.startsWith('/') ? normalizeAbsolute(value) : null;
+  else scope.setVariable(name, value !== undefined && !UNTRACKED_VARIABLES.has(name) ? value : undefined);
 }
 
 function renderAssignment(assignment: Assignment, env: WordEnv, nested: NestedScript[]): Arg {
@@ -928,20 +980,15 @@ function changeDirectory(fx: CommandEffects, name: string, args: readonly Arg[])
   const operands = dashDash !== -1 ? args.slice(dashDash + 1) : args.filter((arg) => arg.dynamic || arg.value === '-' || !/^-[LPen@]+$/.test(arg.value));
   const target = operands[0];
   const before = scope.cwd;
-  if (name === 'popd') {
-    const top = scope.popDirectory();
-    if (top === undefined || operands.length > 0) scope.cwdKnown = false;
-    else scope.cwd = top;
+  if (name === 'popd' || (name === 'pushd' && (!target || STACK_POSITION.test(target.value)))) {
+    rotateDirectoryStack(scope, name, target, args.some((arg) => /^-[LP]*n/.test(arg.value)));
     scope.previous = before;
     return;
   }
-  if (name === 'pushd' && (!target || /^[+-]\d+$/.test(target.value))) {
-    const top = scope.popDirectory();
-    if (top === undefined || target) scope.cwdKnown = false;
-    else {
-      scope.pushDirectory(before);
-      scope.cwd = top;
-    }
+  // `pushd -n DIR` puts DIR on the stack under the working directory, without going there.
+  if (name === 'pushd' && args.some((arg) => /^-[LP]*n/.test(arg.value))) {
+    const destination = fx.path(target!);
+    scope.dirStack = [...scope.dirStack, destination.dynamic ? UNKNOWN_FOLDER : destination.path];
     return;
   }
   let destination: PathRef;
@@ -954,13 +1001,50 @@ function changeDirectory(fx: CommandEffects, name: string, args: readonly Arg[])
   // `cd -P l/..` takes `..` from where the link l points, which only the disk knows: later relative paths are placed, not known.
   const physical = destination.climbs !== undefined && args.some((arg) => /^-[LPe@]*P/.test(arg.value));
   if (destination.path.length > MAX_PATH) fx.opaque(`cd to a path longer than ${MAX_PATH} characters`);
-  else if (!destination.dynamic && !physical) scope.cwd = destination.path;
-  else {
+  else if (!destination.dynamic && !physical) scope.moveTo(destination.path, scope.cwdKnown);
+  else if (destination.unplaced === true && destination.elsewhere !== undefined && !physical) {
+    // `cd src` from a folder only known to be one of several: it is now one of theirs `src`.
+    scope.moveAmong(destination.path, destination.elsewhere);
+  } else {
     scope.cwdKnown = false;
     // `cd .cl*` or `cd src/$x`: later relative paths are placed under the glob or the known part,
     // so `cd .cl* && rm settings.local.json` still names `.cl*/settings.local.json`.
     if (destination.path.startsWith('/')) scope.cwd = destination.path;
   }
+}
+
+/** `+N` or `-N`: a position in pushd's stack. */
+const STACK_POSITION = /^[+-]\d+$/;
+/** A stack entry gobby cannot name: a folder known only at run time. */
+const UNKNOWN_FOLDER = '';
+
+/**
+ * `popd`, `popd -n`, `popd +N`/`-N`, `pushd` (swap) and `pushd +N`/`-N` (rotate), on bash's list
+ * of folders: the working directory first, then the stack from its newest entry. `-n` changes the
+ * list without going anywhere. A position gobby cannot place leaves the shell in any of them.
+ */
+function rotateDirectoryStack(scope: Scope, name: 'popd' | 'pushd', target: Arg | undefined, stayHere: boolean): void {
+  const list = [scope.cwd, ...[...scope.dirStack].reverse()];
+  const position = target === undefined ? (name === 'pushd' ? 1 : stayHere ? 1 : 0) : target.dynamic ? undefined : stackIndex(target.value, list.length);
+  if (position === undefined || position >= list.length || (name === 'pushd' && list.length < 2)) {
+    scope.uncertainAmong(list.filter((folder) => folder !== UNKNOWN_FOLDER));
+    return;
+  }
+  let next: string[];
+  if (name === 'popd') next = list.filter((_, index) => index !== position);
+  else next = target === undefined ? [list[1]!, list[0]!, ...list.slice(2)] : [...list.slice(position), ...list.slice(0, position)];
+  const moves = name === 'pushd' ? !stayHere : position === 0;
+  scope.dirStack = next.slice(1).reverse();
+  if (!moves) return;
+  if (next[0] === undefined || next[0] === UNKNOWN_FOLDER) scope.uncertainAmong(list.filter((folder) => folder !== UNKNOWN_FOLDER));
+  else scope.moveTo(next[0], scope.cwdKnown);
+}
+
+/** `+N` counts from the working directory, `-N` from the oldest entry. */
+function stackIndex(position: string, length: number): number | undefined {
+  const n = Number(position.slice(1));
+  const index = position[0] === '-' ? length - 1 - n : n;
+  return index < 0 ? undefined : index;
 }
 
 /**
@@ -1081,6 +1165,9 @@ class CommandEffects implements ShellEffects {
       // `/dev/fd` is a link to `/proc/self/fd`, and a descriptor's folder is a link too: what
       // follows them is read before `..` is taken off (`/dev/fd/5/../x`, `/dev/fd/../cwd/x`).
       if (arg.value.startsWith('/dev/fd/') || arg.value.startsWith('/proc/')) return this.throughProc(arg.value, arg.dynamic);
+      // `/dev/stdin/x` is `/dev/fd/0/x`: x in the folder the input was opened on.
+      const standard = STANDARD_STREAM_FOLDER.exec(arg.value);
+      if (standard !== null) return this.throughProc(`/dev/fd/${STANDARD_STREAMS.indexOf(standard[1]!)}${arg.value.slice(standard[0].length)}`, arg.dynamic);
       const path = normalizeAbsolute(arg.value);
       const climbs = arg.value.includes('..') ? climbingPath(arg.value) : undefined;
       return climbs === undefined ? { path, dynamic: arg.dynamic } : { path, dynamic: arg.dynamic, climbs };
@@ -1088,7 +1175,7 @@ class CommandEffects implements ShellEffects {
     const path = resolveAgainst(this.scope.cwd, arg.value);
     // `../a.ts` is taken from the folder the shell really is in, which a link may have moved (`cd /tmp/l`).
     const climbs = arg.value.includes('..') ? climbingPath(`${this.scope.cwd}/${arg.value}`) : undefined;
-    if (!this.scope.cwdKnown) return { path, dynamic: true, unplaced: true };
+    if (!this.scope.cwdKnown) return this.scope.otherCwds.length === 0 ? { path, dynamic: true, unplaced: true } : { path, dynamic: true, unplaced: true, elsewhere: this.scope.otherCwds.map((cwd) => resolveAgainst(cwd, arg.value)) };
     return climbs === undefined ? { path, dynamic: arg.dynamic } : { path, dynamic: arg.dynamic, climbs };
   }
 
@@ -1168,7 +1255,10 @@ class CommandEffects implements ShellEffects {
     const path = this.ref(target);
     if (this.special(program, path)) return;
     const tree = path.path === '/' ? '/**' : `${path.path}/**`;
-    emitPathEffect(this.runState, 'read', options?.skipsDotNames === true ? { path: tree, dynamic: true, skipsDotNames: true } : { path: tree, dynamic: true }, program);
+    // Under a working directory only known at run time, each folder the shell may be in is searched (`if …; then cd ~/.gobby; fi; grep -r x`).
+    const elsewhere = path.unplaced === true ? path.elsewhere?.map((folder) => (folder === '/' ? '/**' : `${folder}/**`)) : undefined;
+    const ref: PathRef = elsewhere === undefined ? { path: tree, dynamic: true } : { path: tree, dynamic: true, unplaced: true, elsewhere };
+    emitPathEffect(this.runState, 'read', options?.skipsDotNames === true ? { ...ref, skipsDotNames: true } : ref, program);
   }
 
   write(program: string, target: Arg | PathRef): void {
@@ -1273,8 +1363,7 @@ class CommandEffects implements ShellEffects {
   at(directory: Arg): ShellEffects {
     const target = this.path(directory);
     const scope = this.scope.clone();
-    scope.cwd = target.path;
-    scope.cwdKnown = scope.cwdKnown && !target.dynamic;
+    scope.moveTo(target.path, scope.cwdKnown && !target.dynamic);
     return new CommandEffects(this.runState, scope, this.depth + 1, this.reparses, this.stdin);
   }
 }

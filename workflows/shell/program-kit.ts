@@ -152,16 +152,27 @@ export function inEachDirectory(fx: ShellEffects, directories: readonly Arg[]): 
 
 /** `<folder>/**`: every file below a folder (the working directory when none is given), whatever they are named. */
 export function everythingBelow(fx: ShellEffects, folder?: Arg | PathRef): PathRef {
-  const ref = folder === undefined ? { path: fx.cwd, unplaced: !fx.cwdKnown } : 'path' in folder ? folder : fx.path(folder);
-  const path = ref.path === '/' ? '/**' : `${ref.path}/**`;
-  return ref.unplaced === true ? { path, dynamic: true, unplaced: true } : { path, dynamic: true };
+  const ref = folder === undefined ? workingDirectory(fx) : 'path' in folder ? folder : fx.path(folder);
+  return inFolder(ref, (path) => (path === '/' ? '/**' : `${path}/**`));
 }
 
 /** `<folder>/*`: files straight in one folder (the working directory when none is given) whose names are not known before the command runs. */
 export function filesIn(fx: ShellEffects, folder?: PathRef): PathRef {
-  const ref = folder ?? { path: fx.cwd, unplaced: !fx.cwdKnown };
-  const path = `${ref.path === '/' ? '' : ref.path}/*`;
-  return ref.unplaced === true ? { path, dynamic: true, unplaced: true } : { path, dynamic: true };
+  return inFolder(folder ?? workingDirectory(fx), (path) => `${path === '/' ? '' : path}/*`);
+}
+
+const HERE: Arg = { value: '.', dynamic: false, unknownAt: -1 };
+
+/** The working directory as a path: with the other folders the shell may be in when it is not known. */
+export function workingDirectory(fx: ShellEffects): PathRef {
+  return fx.cwdKnown ? { path: fx.cwd, dynamic: false } : fx.path(HERE);
+}
+
+/** Names under `folder` (and under each folder it may be instead) only known when the command runs. */
+function inFolder(folder: PathRef, below: (path: string) => string): PathRef {
+  const path = below(folder.path);
+  if (folder.unplaced !== true) return { path, dynamic: true };
+  return folder.elsewhere === undefined ? { path, dynamic: true, unplaced: true } : { path, dynamic: true, unplaced: true, elsewhere: folder.elsewhere.map(below) };
 }
 
 /**
@@ -186,7 +197,7 @@ export function readsOperands(spec: OptionSpec = {}, skip = 0, withoutOperands?:
     const files = operandsOf(parsed, site).slice(skip);
     const read = withoutOperands === 'tree' ? fx.readTree : fx.read;
     for (const file of files) if (file.value !== '-') read.call(fx, site.program, file);
-    if (files.length === 0 && withoutOperands !== undefined) read.call(fx, site.program, { path: fx.cwd, dynamic: !fx.cwdKnown });
+    if (files.length === 0 && withoutOperands !== undefined) read.call(fx, site.program, workingDirectory(fx));
   };
 }
 

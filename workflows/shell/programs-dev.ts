@@ -4,7 +4,7 @@
 import { hasOption, lastOptionValue, negated, optionValues, parseArgv, type OptionSpec } from './argv.js';
 import { PACKAGE_RUNNER, PROJECT_RUNNER } from './programs-code.js';
 import { DPKG_DEB_ACTION, dpkgDeb } from './programs-files.js';
-import { entries, everythingBelow, filesIn, filesNamedByData, inEachDirectory, isTestScriptName, loadsForeignCode, nameSaysItChanges, onlyAsksVersion, operandsOf, readsOperands, runsTests, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, everythingBelow, filesIn, filesNamedByData, inEachDirectory, isTestScriptName, loadsForeignCode, nameSaysItChanges, onlyAsksVersion, operandsOf, readsOperands, runsTests, workingDirectory, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { baseName, isWithin } from './paths.js';
 import { anyDepth } from './find-expression.js';
 import type { PathRef } from './types.js';
@@ -1106,7 +1106,7 @@ function readsWithoutIndex(sub: string, rest: readonly Arg[], fx: ShellEffects):
   const words = rest.filter((arg, i) => (dashDash === -1 || i !== dashDash) && (arg.dynamic || !arg.value.startsWith('-') || (dashDash !== -1 && i > dashDash)));
   const patternGiven = rest.some((arg) => /^(?:-e|--regexp|-f|--file)(?:=|$)/.test(arg.value));
   const paths = dashDash !== -1 ? rest.slice(dashDash + 1) : sub === 'grep' && !patternGiven ? words.slice(1) : words;
-  if (sub === 'grep' && paths.length === 0) fx.readTree('git', { path: fx.cwd, dynamic: !fx.cwdKnown });
+  if (sub === 'grep' && paths.length === 0) fx.readTree('git', workingDirectory(fx));
   for (const path of paths) fx.readTree('git', path);
 }
 
@@ -1135,7 +1135,8 @@ const claude: ProgramHandler = (site, fx) => {
   }
   // `claude mcp …` configures servers; the options after it are the servers', not a session's.
   const mcp = sub === 'mcp';
-  const flags = mcp ? [] : site.args.filter((arg) => arg.value.startsWith('-')).map((arg) => arg.value);
+  // A cluster of short flags is each of them (`-pw` is `-p -w`; `-wx` is `-w` given `x`).
+  const flags = mcp ? [] : site.args.filter((arg) => arg.value.startsWith('-')).flatMap((arg) => (/^-[a-zA-Z]{2,}/.test(arg.value) ? [...arg.value.slice(1)].map((letter) => `-${letter}`) : [arg.value]));
   // Started in another folder, it loads that folder's project settings (`cd /tmp && claude -p …`).
   const outside = mcp || (fx.cwdKnown && isWithin(fx.cwd, fx.projectRoot)) ? undefined : fx.cwdKnown ? fx.cwd : 'a folder known only at run time';
   // As another user (`sudo claude`, `su ci -c claude`), it reads that user's settings, not the ones holding gobby's hooks.

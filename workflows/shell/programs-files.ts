@@ -16,6 +16,7 @@ import {
   readerOptions,
   readsOperands,
   withReaderOptions,
+  workingDirectory,
   writesOperands,
   type CommandSite,
   type ProgramEntry,
@@ -94,7 +95,7 @@ function searchHandler(spec: OptionSpec): ProgramHandler {
     const tree = recursive && hasOption(parsed, '-r', '-R', '--recursive', '--dereference-recursive');
     const read = tree ? fx.readTree : fx.read;
     for (const file of files) if (file.value !== '-') read.call(fx, site.program, file);
-    if (files.length === 0 && tree) fx.readTree(site.program, { path: fx.cwd, dynamic: !fx.cwdKnown });
+    if (files.length === 0 && tree) fx.readTree(site.program, workingDirectory(fx));
   };
 }
 
@@ -116,7 +117,7 @@ const rg: ProgramHandler = (site, fx) => {
   const skipsDotNames = !site.args.some((arg) => arg.dynamic || /^(?:--hidden|-\.|--unrestricted|--no-ignore[\w-]*|--glob|--iglob|--ignore-file|--pre-glob)(?:=|$)|^-[a-zA-Z.]*[u.g]/.test(arg.value)) && optionValues(parsed, '-g', '--glob', '--iglob', '--ignore-file').length === 0;
   const read = (file: Arg | PathRef): void => (listsOnly ? fx.read('rg', file) : fx.readTree('rg', file, { skipsDotNames }));
   for (const file of files) if (file.value !== '-') read(file);
-  if (files.length === 0) read({ path: fx.cwd, dynamic: !fx.cwdKnown });
+  if (files.length === 0) read(workingDirectory(fx));
 };
 
 const fd: ProgramHandler = (site, fx) => {
@@ -125,7 +126,7 @@ const fd: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(own, { short: 'etEdcjSoC', long: ['extension', 'type', 'exclude', 'max-depth', 'min-depth', 'exact-depth', 'color', 'threads', 'size', 'changed-within', 'changed-before', 'owner', 'base-directory', 'search-path', 'path-separator', 'max-results', 'ignore-file', 'format'] });
   const roots = operandsOf(parsed, site).slice(1);
   for (const root of roots) fx.read('fd', root);
-  if (roots.length === 0) fx.read('fd', { path: fx.cwd, dynamic: !fx.cwdKnown });
+  if (roots.length === 0) fx.read('fd', workingDirectory(fx));
   if (execAt !== -1) fx.run(site.args.slice(execAt + 1).filter((arg) => arg.value !== ';'), { stdinArgs: true });
 };
 
@@ -1220,7 +1221,7 @@ function inspector(spec: InspectorSpec): ProgramHandler {
     writesOutputOptions(fx, site.program, site.args);
     const files = operandsOf(parsed, site).slice(spec.subcommands ?? 0);
     const fixes = spec.fixes !== undefined && site.args.some((arg) => spec.fixes!.test(arg.value));
-    const targets: readonly (Arg | PathRef)[] = files.length > 0 ? files : spec.tree ? [{ path: fx.cwd, dynamic: !fx.cwdKnown }] : [];
+    const targets: readonly (Arg | PathRef)[] = files.length > 0 ? files : spec.tree ? [workingDirectory(fx)] : [];
     for (const target of targets) {
       if ('value' in target && target.value === '-') continue;
       if (fixes) fx.write(site.program, spec.tree ? everythingBelow(fx, target) : target);

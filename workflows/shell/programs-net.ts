@@ -18,6 +18,7 @@ function remoteFileName(url: string): string {
 const CURL_VALUES: OptionSpec = {
   short: 'oDdHXuAeTFbcKmxwEYyzrCQtPhU',
   long: ['output', 'dump-header', 'data', 'data-raw', 'data-binary', 'data-urlencode', 'data-ascii', 'json', 'header', 'request', 'user', 'user-agent', 'referer', 'upload-file', 'form', 'form-string', 'cookie', 'cookie-jar', 'config', 'max-time', 'proxy', 'write-out', 'cert', 'key', 'cacert', 'capath', 'connect-timeout', 'retry', 'retry-delay', 'retry-max-time', 'range', 'output-dir', 'url', 'resolve', 'connect-to', 'interface', 'limit-rate', 'max-filesize', 'proto', 'proto-redir', 'quote', 'time-cond', 'trace', 'trace-ascii', 'stderr', 'unix-socket', 'abstract-unix-socket', 'variable', 'expand-url', 'aws-sigv4', 'oauth2-bearer', 'etag-save', 'etag-compare', 'libcurl', 'hsts', 'alt-svc', 'netrc-file', 'local-port', 'dns-servers', 'doh-url', 'preproxy', 'proxy-user', 'socks5', 'socks5-hostname', 'socks4', 'socks4a', 'noproxy', 'ftp-port', 'krb', 'mail-from', 'mail-rcpt', 'pinnedpubkey', 'request-target', 'ciphers', 'max-redirs', 'keepalive-time', 'speed-limit', 'speed-time', 'continue-at', 'create-file-mode', 'delegation', 'parallel-max', 'happy-eyeballs-timeout-ms', 'expect100-timeout'],
+  flags: ['head'],
 };
 
 /** More URLs than this from one curl glob are not listed: the command is opaque then. */

@@ -13,6 +13,9 @@ export type VariableValue = string | { readonly glob: string };
 const NO_VARIABLES: ReadonlyMap<string, VariableValue> = new Map();
 const NO_DESCRIPTORS: ReadonlyMap<number, string> = new Map();
 const NO_LINKS: ReadonlyMap<string, string> = new Map();
+const NO_PLACES: readonly string[] = [];
+/** Folders kept as places the shell may be in; past this many, the working directory is just unknown. */
+const MAX_OTHER_PLACES = 8;
 
 /** A function's body as the parser gave it (its span is what a call costs the revisit budget). */
 export interface FunctionBody {
@@ -35,10 +38,22 @@ export class Scope {
     public descriptors: ReadonlyMap<number, string> = NO_DESCRIPTORS,
     /** Symbolic links the command made, link → target (both absolute): not on disk when the daemon looked. */
     public links: ReadonlyMap<string, string> = NO_LINKS,
+    /**
+     * When `cwdKnown` is false after paths that went to different known folders (`if …; then cd a;
+     * fi`, `cd a || cd b`, a loop's body): the folders other than `cwd` the shell may be in.
+     */
+    public otherCwds: readonly string[] = NO_PLACES,
   ) {}
 
   clone(): Scope {
-    return new Scope(this.cwd, this.cwdKnown, this.previous, this.dirStack, this.functions, this.variables, this.descriptors, this.links);
+    return new Scope(this.cwd, this.cwdKnown, this.previous, this.dirStack, this.functions, this.variables, this.descriptors, this.links, this.otherCwds);
+  }
+
+  /** The shell is in `cwd` now (known or not, as `known` says), whatever folders it may have been in before. */
+  moveTo(cwd: string, known: boolean): void {
+    this.cwd = cwd;
+    this.cwdKnown = known;
+    this.otherCwds = NO_PLACES;
   }
 
   addLink(link: string, target: string): void {
@@ -47,6 +62,7 @@ export class Scope {
 
   /** `path` undefined: closed, or opened on something only known at run time. */
   openDescriptor(fd: number, path: string | undefined): void {
+    if (path === undefined && !this.descriptors.has(fd)) return;
     const next = new Map(this.descriptors);
     if (path === undefined) next.delete(fd);
     else next.set(fd, path);
@@ -70,18 +86,13 @@ export class Scope {
     this.dirStack = [...this.dirStack, directory];
   }
 
-  popDirectory(): string | undefined {
-    const top = this.dirStack[this.dirStack.length - 1];
-    if (top !== undefined) this.dirStack = this.dirStack.slice(0, -1);
-    return top;
-  }
-
   /** After a construct that may have taken either path: known only where both agree. True if something became unknown. */
   mergeWith(other: Scope): boolean {
     let changed = false;
-    if (this.cwdKnown && (other.cwd !== this.cwd || !other.cwdKnown)) {
+    if (other.cwd !== this.cwd || other.cwdKnown !== this.cwdKnown || other.otherCwds !== this.otherCwds) {
+      if (this.cwdKnown) changed = true;
       this.cwdKnown = false;
-      changed = true;
+      this.mayAlsoBeIn([other.cwd, ...other.otherCwds]);
     }
     if (this.previous !== null && other.previous !== this.previous) {
       this.previous = null;
@@ -118,9 +129,32 @@ export class Scope {
     return changed;
   }
 
+  /** The shell is in `cwd` or one of `others`, gobby cannot tell which (`cd src` from one of several folders). */
+  moveAmong(cwd: string, others: readonly string[]): void {
+    this.moveTo(cwd, false);
+    this.mayAlsoBeIn(others);
+  }
+
+  /** The shell is in one of `places`, gobby cannot tell which (`popd +$n`). */
+  uncertainAmong(places: readonly string[]): void {
+    this.cwdKnown = false;
+    this.mayAlsoBeIn(places);
+  }
+
+  /** Adds folders the shell may be in instead of `cwd` (up to MAX_OTHER_PLACES). */
+  private mayAlsoBeIn(places: readonly string[]): void {
+    let others = this.otherCwds;
+    for (const place of places) {
+      if (place === this.cwd || others.includes(place) || others.length >= MAX_OTHER_PLACES) continue;
+      others = [...others, place];
+    }
+    this.otherCwds = others;
+  }
+
   /** Nothing known but the functions: where a loop too long to follow through every iteration leaves the shell. */
   forgetAll(): void {
     this.cwdKnown = false;
+    this.otherCwds = NO_PLACES;
     this.previous = null;
     this.dirStack = [];
     this.variables = NO_VARIABLES;
@@ -141,5 +175,6 @@ export class Scope {
     this.variables = other.variables;
     this.descriptors = other.descriptors;
     this.links = other.links;
+    this.otherCwds = other.otherCwds;
   }
 }

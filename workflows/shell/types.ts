@@ -25,6 +25,11 @@ export interface PathRef {
   readonly dynamic: boolean;
   /** A relative path under a working directory only known at run time: `path` places it in the last one known. */
   readonly unplaced?: true;
+  /**
+   * For an `unplaced` path: the same path from the other folders the shell may be in, when each
+   * way the command may have gone led to a known one (`if …; then cd ~/.gobby; fi; cat token`).
+   */
+  readonly elsewhere?: readonly string[];
   /** Folders a search behind a glob path keeps out of (`find . -path ./.gobby -prune -o …`): nothing in them is named. */
   readonly except?: readonly string[];
   /** For `<folder>/**`: the search leaves out names that start with a dot below the folder (`rg`, `ag` without `--hidden`). */

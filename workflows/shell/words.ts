@@ -26,6 +26,10 @@ export interface WordEnv {
   readonly home: string | null;
   /** The tracked working directory, for `$PWD` and `~+`; `null` when unknown. */
   readonly pwd: string | null;
+  /** Where `cd -` goes, for `$OLDPWD` and `~-`; `null` when unknown. */
+  readonly oldpwd?: string | null | undefined;
+  /** pushd's stack below the working directory, the newest last, for `~1`, `~+2`, `~-0`. */
+  readonly dirStack?: readonly string[] | undefined;
   /** gobby's home, for `$GOBBY_HOME`; `null` when unknown or assigned by the command itself. */
   readonly gobbyHome: string | null;
   /** Variables the command itself set to fixed text earlier on (see Scope). */
@@ -580,7 +584,7 @@ function operatedValue(name: string, operation: ParameterOperation | undefined, 
 
 /** A variable's value when the classifier knows it, else null. */
 function variableValue(name: string, env: WordEnv): VariableValue | null {
-  return name === 'HOME' ? env.home : name === 'PWD' ? env.pwd : name === 'GOBBY_HOME' ? env.gobbyHome : (env.variables?.get(name) ?? null);
+  return name === 'HOME' ? env.home : name === 'PWD' ? env.pwd : name === 'GOBBY_HOME' ? env.gobbyHome : name === 'OLDPWD' ? (env.oldpwd ?? null) : (env.variables?.get(name) ?? null);
 }
 
 /** A variable bound to a glob stands for some file the glob matches: dynamic, but placed where the glob is. */
@@ -630,9 +634,9 @@ export function onlyRunTimeNumbers(word: Word, env: WordEnv): boolean {
   return word.parts !== undefined && plain(word.parts) && numbers > 0;
 }
 
-/** A variable of the command's own (not HOME, PWD or GOBBY_HOME, which the classifier follows itself). */
+/** A variable of the command's own (not HOME, PWD, OLDPWD or GOBBY_HOME, which the classifier follows itself). */
 function isTracked(name: string): boolean {
-  return name !== 'HOME' && name !== 'PWD' && name !== 'GOBBY_HOME';
+  return name !== 'HOME' && name !== 'PWD' && name !== 'GOBBY_HOME' && name !== 'OLDPWD';
 }
 
 /**
@@ -667,9 +671,28 @@ function expandTilde(value: string, env: WordEnv): Arg {
   const slash = value.indexOf('/');
   const head = slash === -1 ? value : value.slice(0, slash);
   const tail = slash === -1 ? '' : value.slice(slash);
-  const base = head === '~' ? env.home : head === '~+' ? env.pwd : null;
+  const base = head === '~' ? env.home : head === '~+' ? env.pwd : head === '~-' ? (env.oldpwd ?? null) : DIRECTORY_STACK_TILDE.test(head) ? stackEntry(head, env) : ownHome(head, env);
   if (base === null) return { value, dynamic: true, unknownAt: 0 };
   return literalArg(base + tail);
+}
+
+/** `~N`, `~+N`, `~-N`: an entry of pushd's stack, counted from the working directory (`+`) or from the oldest (`-`). */
+const DIRECTORY_STACK_TILDE = /^~[+-]?\d+$/;
+
+function stackEntry(head: string, env: WordEnv): string | null {
+  const stack = env.dirStack ?? [];
+  const fromOldest = head[1] === '-';
+  const n = Number(head.slice(fromOldest || head[1] === '+' ? 2 : 1));
+  // Counted from the working directory: 0 is the working directory, 1 the newest entry pushed.
+  const fromCwd = fromOldest ? stack.length - n : n;
+  if (fromCwd === 0) return env.pwd;
+  return stack[stack.length - fromCwd] ?? null;
+}
+
+/** `~dev` when the home is `/home/dev`: the user's own home by name; another user's is unknown. */
+function ownHome(head: string, env: WordEnv): string | null {
+  if (env.home === null || head.length < 2) return null;
+  return env.home.endsWith(`/${head.slice(1)}`) ? env.home : null;
 }
 
 /** Every command or process substitution under `node`, at any depth of word structure. */
