@@ -763,6 +763,29 @@ describe("gobby's own ground, spelled another way", () => {
     ['OLDPWD=~/.gobby; cd -; cat token', 'secret'],
     ['cat ~dev/.gobby/token', 'secret'],
     ['cd /tmp; rm -rf ~-', 'protected-file'],
+    // Arrays, appends, declared attributes and namerefs, and the rarer expansion operators.
+    ['a=(x .claude); rm -rf ${a[1]}', 'protected-file'],
+    ['a=(x .claude); rm -rf "${a[@]}"', 'protected-file'],
+    ['a=(a b .claude); i=1; rm -rf ${a[i+1]} && rm -rf ${a[-1]}', 'protected-file'],
+    ['a[5]=.claude; rm -rf ${a[5]}', 'protected-file'],
+    ['a=(.cl); a+=(aude); rm -rf ${a[0]}${a[1]}', 'protected-file'],
+    ['declare -A m=([k]=.claude); rm -rf ${m[k]}', 'protected-file'],
+    ['x=.cl; x+=aude; rm -rf $x', 'protected-file'],
+    ['declare -l x=.CLAUDE; rm -rf $x', 'protected-file'],
+    ['declare -l x; x=.CLAUDE; rm -rf $x', 'protected-file'],
+    ['declare -n r=x; x=.claude; rm -rf $r', 'protected-file'],
+    ['declare -n r=x; r=.claude; rm -rf $x', 'protected-file'],
+    ['x=.CLAUDE; rm -rf ${x~~}', 'protected-file'],
+    ['x=.CLAUDE; rm -rf ${x,,*}', 'protected-file'],
+    ["x='\\056claude'; rm -rf ${x@E}", 'protected-file'],
+    // What a substitution prints of fixed text, through the filters that change it.
+    ['rm -rf $(basename /x/.claude)', 'protected-file'],
+    ['rm -rf $(echo .CLAUDE | tr A-Z a-z)', 'protected-file'],
+    ['rm -rf $(echo .cXaude | sed s/X/l/)', 'protected-file'],
+    ['rm -rf "$(tr -d X <<< .cXlaude)"', 'protected-file'],
+    ['rm -rf $(echo -n .; echo claude)', 'protected-file'],
+    ['cat "$(dirname $(dirname ~/.gobby/a/b))/token"', 'secret'],
+    ["tr 'a-y' 'b-z' <<< 'fnaax vnqjeknv qdrds' | sh", 'override'],
     // Spellings of options: curl's --head is no --header, claude's short flags cluster.
     [`curl --head http://127.0.0.1:${PORT}/`, 'daemon-network'],
     ['claude -wx', 'nested-claude'],
@@ -882,6 +905,8 @@ describe("gobby's own ground, spelled another way", () => {
     'cat /dev/fd/3/notes.md 3<docs && exec 3<docs; ls /dev/fd/3/ && cat /dev/stdin < README.md && echo x > /dev/stderr',
     'if [ -d build ]; then cd build; fi; cat token && cd /tmp || exit 1; cat token && cd build || { echo no build; exit 1; }; rg token',
     'pushd src && npm test && popd && pushd -n /tmp && pushd && popd && cat ~1/notes.md ~+/README.md && curl --head https://example.com/',
+    'files=(src/a.ts "src/b c.ts"); cat "${files[@]}" && declare -A port=([web]=3000); curl localhost:${port[web]} && x=.claude/commands; x+=/review.md; cat $x',
+    'name=$(basename "$PWD") && dir=$(dirname src/a.ts) && echo "$name" | tr a-z A-Z && echo x | sed s/x/y/ > /tmp/y',
   ])('lets %j run', (command) => {
     expect(verdict(command)).toBe('allowed');
   });

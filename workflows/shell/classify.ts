@@ -14,7 +14,7 @@ import { filteredText, literalInput, printedText, printfOutput, printsText, subs
 import { PROGRAMS, programForPath } from './programs.js';
 import { Scope, type FunctionBody, type VariableValue } from './scope.js';
 import type { PathRef, ShellAnalysis, ShellContext, ShellEffect, ShellEffectKind, ShellInvocation, SignalTarget } from './types.js';
-import { codeInValues, collectNestedScripts, onlyRunTimeNumbers, subscriptCode, literalArg, renderWord, renderWordFields, type Arg, type GlobOptions, type NestedScript, type WordEnv } from './words.js';
+import { ARRAY_ALL_ELEMENTS, codeInValues, collectNestedScripts, onlyRunTimeNumbers, subscriptCode, literalArg, renderWord, renderWordFields, type Arg, type GlobOptions, type NestedScript, type WordEnv } from './words.js';
 
 /** Deeper than this (compound commands, substitutions and re-parsed code together) is opaque. */
 const MAX_NESTING = 64;
@@ -106,6 +106,11 @@ interface Run {
   readonly invocations: ShellInvocation[];
   /** While a prefix that switches users runs its command (`sudo`, `su -c`): its name (ShellEffects.otherUser). */
   otherUser: string | undefined;
+  /**
+   * Variables declared with a case (`declare -l x`, `-u`): what is assigned to them later is
+   * converted; and namerefs (`declare -n r=x`), which expand to their target's value. Made on first use.
+   */
+  attributes?: Map<string, { readonly lowercase?: true; readonly uppercase?: true; readonly refersTo?: string }>;
 }
 
 /** What a Bash command does, as effects. Recent answers are remembered (see analysis-cache.ts). */
@@ -663,6 +668,10 @@ function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>,
   }
   // `export PAGER=cat`, `declare PYTHONPATH=src`: the value as rendered among the arguments.
   if (assignments !== undefined) for (const assignment of assignments) checkAssignment(assignment.name, fx, assignedValue(assignment, args), fixedIndex(assignment, env));
+  // `declare -A m=([k]=v)`, `local a=(x y)`: the elements, as an assignment in the shell keeps them.
+  if (assignments !== undefined && name !== undefined && DECLARES.has(name.value)) {
+    for (const assignment of assignments) if (assignment.value.type === 'ArrayValue' || assignment.index !== undefined) rememberArray(run, scope, assignment, env);
+  }
   if (redirects !== undefined) for (const redirect of redirects) applyRedirect(fx, redirect, env, nested);
   // `exec 3<dir` opens a descriptor for the rest of the shell: `/dev/fd/3/x` is then `dir/x`.
   if (redirects !== undefined && args.length === 0 && name?.value === 'exec') openDescriptors(fx, redirects, env);
@@ -715,9 +724,96 @@ function assignedValue(assignment: Assignment, args: readonly Arg[]): Arg | unde
 
 /** `name=value` in the current shell. */
 function rememberVariable(run: Run, scope: Scope, assignment: Assignment, rendered: Arg, env: WordEnv): void {
+  if (assignment.value.type === 'ArrayValue' || assignment.index !== undefined) {
+    rememberArray(run, scope, assignment, env);
+    return;
+  }
   const value = rendered.value.slice(assignment.name.length + 1);
-  const plain = !assignment.append && assignment.index === undefined;
-  setShellVariable(run, scope, assignment.name, plain && !rendered.dynamic ? value : plain ? madeName(assignment, env) : undefined);
+  if (assignment.append) {
+    // `x=.cl; x+=aude`: the text is added to what x held.
+    const before = scope.variables.get(assignment.name);
+    setShellVariable(run, scope, assignment.name, typeof before === 'string' && !rendered.dynamic ? before + value : undefined);
+    return;
+  }
+  setShellVariable(run, scope, assignment.name, !rendered.dynamic ? value : madeName(assignment, env));
+}
+
+/**
+ * `a=(x y)`, `a+=(z)`, `a[2]=z`, `m=([k]=v)`, `a[1]+=s`: each element the command sets to fixed text
+ * is remembered under `a[INDEX]` (and element 0 as `a` itself, which `$a` expands to), and the
+ * whole list under `a[@]` while every element is known, for `"${a[@]}"`.
+ */
+function rememberArray(run: Run, scope: Scope, assignment: Assignment, env: WordEnv): void {
+  const name = assignment.name;
+  const elements = new Map<string, string | undefined>();
+  let complete = true;
+  if (assignment.value.type === 'ArrayValue') {
+    // `+=` goes on after the last index; `=` starts over.
+    let next = 0;
+    if (assignment.append) {
+      const kept = arrayElements(scope, name);
+      if (kept === undefined) complete = false;
+      else {
+        for (const [index, value] of kept) {
+          elements.set(index, value);
+          next = Math.max(next, Number(index) + 1);
+        }
+      }
+    }
+    for (const element of assignment.value.elements) {
+      const keyed = KEYED_ELEMENT.exec(element.text);
+      const index = keyed === null ? String(next) : keyed[1]!;
+      const value = keyed === null ? fixedText(element, env) : LITERAL.test(keyed[2]!) ? keyed[2]! : undefined;
+      elements.set(index, value);
+      if (/^\d+$/.test(index)) next = Number(index) + 1;
+    }
+  } else {
+    const index = fixedIndex(assignment, env);
+    const kept = arrayElements(scope, name);
+    if (kept === undefined) complete = false;
+    else for (const [key, value] of kept) elements.set(key, value);
+    const value = fixedText(assignment.value, env);
+    if (index === undefined) {
+      // `a[$i]=v`: any element may now be v.
+      setShellVariable(run, scope, `${name}[${ARRAY_ALL_ELEMENTS}]`, undefined);
+      return;
+    }
+    const before = elements.get(index) ?? (kept === undefined ? undefined : '');
+    elements.set(index, value === undefined ? undefined : assignment.append ? (before === undefined ? undefined : before + value) : value);
+  }
+  for (const [index, value] of elements) setShellVariable(run, scope, `${name}[${index}]`, value);
+  setShellVariable(run, scope, name, elements.get('0'));
+  const ordered = [...elements].sort(([a], [b]) => Number(a) - Number(b));
+  setShellVariable(run, scope, `${name}[${ARRAY_ALL_ELEMENTS}]`, complete && ordered.every(([, value]) => value !== undefined) ? ordered.map(([, value]) => value).join('\u0000') : undefined);
+}
+
+/** `[k]=v` in an array's list. */
+const KEYED_ELEMENT = /^\[([\w.-]+)\]=(.*)$/s;
+/** Text that is itself, with nothing to expand or unquote. */
+const LITERAL = /^[\w./@%+,:=-]*$/;
+
+/** A word's text when it is fixed; undefined when any of it is only known at run time. */
+function fixedText(word: Word, env: WordEnv): string | undefined {
+  const rendered = renderWord(word, env, []);
+  return rendered.dynamic ? undefined : rendered.value;
+}
+
+/** The elements of array `name` the command set, by index; undefined when not every one is known. */
+function arrayElements(scope: Scope, name: string): Map<string, string> | undefined {
+  const all = scope.variables.get(`${name}[${ARRAY_ALL_ELEMENTS}]`);
+  const elements = new Map<string, string>();
+  if (all === undefined) {
+    // Never set as an array: empty, or a plain variable, which is its element 0.
+    const plain = scope.variables.get(name);
+    if (plain === undefined) return scope.variables.has(name) ? undefined : elements;
+    return typeof plain === 'string' ? elements.set('0', plain) : undefined;
+  }
+  if (typeof all !== 'string') return undefined;
+  const prefix = `${name}[`;
+  for (const [key, value] of scope.variables) {
+    if (key.startsWith(prefix) && key !== `${name}[${ARRAY_ALL_ELEMENTS}]` && typeof value === 'string') elements.set(key.slice(prefix.length, -1), value);
+  }
+  return elements;
 }
 
 /**
@@ -740,8 +836,20 @@ function setShellVariable(run: Run, scope: Scope, name: string, value: VariableV
   // Remembered even where variables may be set unseen: the words then render it as only the likeliest value (WordEnv.variablesUncertain).
   run.tracksVariables ??= !SETS_VARIABLES_UNSEEN.test(run.command);
   // OLDPWD is where `cd -` goes: `OLDPWD=~/.gobby; cd -`.
-  if (name === 'OLDPWD') scope.previous = typeof value === 'string' && value.startsWith('/') ? normalizeAbsolute(value) : null;
-  else scope.setVariable(name, value !== undefined && !UNTRACKED_VARIABLES.has(name) ? value : undefined);
+  if (name === 'OLDPWD') {
+    scope.previous = typeof value === 'string' && value.startsWith('/') ? normalizeAbsolute(value) : null;
+    return;
+  }
+  const attributes = run.attributes?.get(name);
+  // `declare -n r=x; r=v` assigns x.
+  if (attributes?.refersTo !== undefined) {
+    setShellVariable(run, scope, attributes.refersTo, value);
+    return;
+  }
+  const converted = typeof value !== 'string' || attributes === undefined ? value : attributes.lowercase ? value.toLowerCase() : attributes.uppercase ? value.toUpperCase() : value;
+  scope.setVariable(name, converted !== undefined && !UNTRACKED_VARIABLES.has(name) ? converted : undefined);
+  // A nameref to this variable expands to its new value (`declare -n r=x; x=.claude; $r`).
+  if (run.attributes !== undefined) for (const [ref, { refersTo }] of run.attributes) if (refersTo === name) scope.setVariable(ref, converted);
 }
 
 function renderAssignment(assignment: Assignment, env: WordEnv, nested: NestedScript[]): Arg {
@@ -926,14 +1034,33 @@ function likelySetVariables(fx: CommandEffects, name: string, args: readonly Arg
       if (number !== undefined) set(arg.value.slice(0, eq).trim(), number.value);
     }
   } else if (args.some((arg) => /^-[a-zA-Z]*n/.test(arg.value))) {
-    // `declare -n r=x`: r names x.
+    // `declare -n r=x`: r names x, now and after x changes.
     for (const arg of args) {
       const eq = arg.value.indexOf('=');
-      const target = eq === -1 ? undefined : fx.scope.variables.get(arg.value.slice(eq + 1));
-      if (!arg.dynamic && typeof target === 'string') set(arg.value.slice(0, eq), target);
+      if (arg.dynamic || eq <= 0 || !/^[A-Za-z_]\w*$/.test(arg.value.slice(eq + 1))) continue;
+      const ref = arg.value.slice(0, eq);
+      const target = arg.value.slice(eq + 1);
+      (fx.runState.attributes ??= new Map()).set(ref, { refersTo: target });
+      const value = fx.scope.variables.get(target);
+      if (typeof value === 'string' && /^[A-Za-z_]\w*$/.test(ref)) fx.scope.setVariable(ref, value);
+    }
+  } else if (DECLARES.has(name)) {
+    // `declare -l x=.CLAUDE`, `local -u y`: later values are converted; `declare x=v` is most likely v.
+    const flags = args.filter((arg) => /^-[a-zA-Z]+$/.test(arg.value)).map((arg) => arg.value).join('');
+    const caseAttribute = flags.includes('l') ? { lowercase: true as const } : flags.includes('u') ? { uppercase: true as const } : undefined;
+    for (const arg of args) {
+      if (arg.dynamic || arg.value.startsWith('-')) continue;
+      const eq = arg.value.indexOf('=');
+      const variable = eq === -1 ? arg.value : arg.value.slice(0, eq);
+      if (!/^[A-Za-z_]\w*$/.test(variable)) continue;
+      if (caseAttribute !== undefined) (fx.runState.attributes ??= new Map()).set(variable, caseAttribute);
+      if (eq !== -1 && !arg.value.endsWith('=(…)')) setShellVariable(fx.runState, fx.scope, variable, arg.value.slice(eq + 1));
     }
   }
 }
+
+/** Builtins that declare variables, with attributes and values. */
+const DECLARES = new Set(['declare', 'typeset', 'local', 'readonly', 'export']);
 
 /**
  * A call runs the body in the caller's shell, from the caller's directory and variables, and what

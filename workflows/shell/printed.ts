@@ -3,6 +3,7 @@
 // shell that way (`echo 'rm -rf x' | sh`, `echo cm0g… | base64 -d | sh`, `sh -c "$(echo …)"`):
 // the text is then judged as the code it is, instead of as something only known at run time.
 import type { CommandNode, ParsedScript, Redirection } from 'unbash';
+import { interpretEscapes } from './escapes.js';
 import { mktempTarget } from './mktemp.js';
 import { literalArg, renderWord, renderWordFields, type Arg, type WordEnv } from './words.js';
 
@@ -86,48 +87,6 @@ export function printfOutput(words: readonly Arg[]): string | undefined {
   return out.length > MAX_PRINTED_LENGTH ? undefined : out;
 }
 
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', '"': '"', "'": "'" };
-
-/** The backslash escapes of `echo -e` and `printf` (`\n`, `\t`, `\x2e`, `\056`, `\0056`); undefined at `\c`, where output stops (left to run time). */
-function interpretEscapes(text: string): string | undefined {
-  if (!text.includes('\\')) return text;
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c !== '\\' || i + 1 === text.length) {
-      out += c;
-      continue;
-    }
-    const next = text[i + 1]!;
-    if (next === 'c') return undefined;
-    const simple = SIMPLE_ESCAPES[next];
-    if (simple !== undefined) {
-      out += simple;
-      i++;
-      continue;
-    }
-    const hex = next === 'x' ? /^[0-9a-fA-F]{1,2}/.exec(text.slice(i + 2)) : null;
-    const octal = /^[0-7]{1,4}/.exec(text.slice(i + 1));
-    // `\u002f`, `\U0000002f`: a character by its code point.
-    const unicode = next === 'u' ? /^[0-9a-fA-F]{1,4}/.exec(text.slice(i + 2)) : next === 'U' ? /^[0-9a-fA-F]{1,8}/.exec(text.slice(i + 2)) : null;
-    if (unicode) {
-      const code = Number.parseInt(unicode[0], 16);
-      if (code > 0x10ffff) return undefined;
-      out += String.fromCodePoint(code);
-      i += 1 + unicode[0].length;
-    } else if (hex) {
-      out += String.fromCharCode(Number.parseInt(hex[0], 16));
-      i += 1 + hex[0].length;
-    } else if (octal) {
-      // `\0NNN` (echo) and `\NNN` (printf): up to three octal digits after an optional 0.
-      const digits = octal[0].startsWith('0') && octal[0].length > 1 ? octal[0].slice(1, 4) : octal[0].slice(0, 3);
-      out += String.fromCharCode(Number.parseInt(digits, 8) & 0xff);
-      i += (octal[0].startsWith('0') && octal[0].length > 1 ? 1 : 0) + digits.length;
-    } else out += c;
-  }
-  return out;
-}
-
 /**
  * What a pure filter prints when fixed text comes in: `cat` (no file), `base64 -d`, `xxd -r -p`,
  * `rev`. Undefined for any other command, or when the input is not fixed text.
@@ -152,8 +111,69 @@ export function filteredText(node: SimpleCommand, piped: Arg | undefined, env: W
   else if (program === 'base64' && words.some((word) => word === '-d' || word === '--decode') && words.every((word) => BASE64_DECODE_FLAGS.has(word))) output = decodeBase64(input.value);
   else if (program === 'xxd' && words.join(' ') === '-r -p') output = decodeHex(input.value);
   else if (program === 'rev' && words.length === 0) output = input.value.split('\n').map((line) => [...line].reverse().join('')).join('\n');
+  else if (program === 'tr') output = translated(words, input.value);
+  else if (program === 'sed') output = substituted(words, input.value);
   return output === undefined || output.length > MAX_PRINTED_LENGTH ? undefined : literalArg(output);
 }
+
+/** `tr SET1 SET2` and `tr -d SET` on fixed text (ranges, `[:upper:]`-style classes, escapes); undefined for `-c`, `-s` and the rest. */
+function translated(words: readonly string[], text: string): string | undefined {
+  const deletes = words[0] === '-d';
+  const sets = deletes ? words.slice(1) : words;
+  if (sets.length !== (deletes ? 1 : 2) || sets.some((set) => set.startsWith('-'))) return undefined;
+  const from = trSet(sets[0]!);
+  const to = deletes ? [] : trSet(sets[1]!);
+  if (from === undefined || to === undefined || (!deletes && to.length === 0)) return undefined;
+  let out = '';
+  for (const c of text) {
+    const at = from.lastIndexOf(c);
+    if (at === -1) out += c;
+    else if (!deletes) out += to[Math.min(at, to.length - 1)];
+  }
+  return out;
+}
+
+const TR_CLASSES: Readonly<Record<string, string>> = {
+  upper: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ',
+  lower: 'abcdefghijklmnopqrstuvwxyz',
+  digit: '0123456789',
+};
+
+/** The characters of a tr set, in order; undefined for what is not read here (equivalence classes, repeats). */
+function trSet(set: string): string[] | undefined {
+  const out: string[] = [];
+  const text = interpretEscapes(set);
+  if (text === undefined || /\[[=*]/.test(text)) return undefined;
+  for (let i = 0; i < text.length; i++) {
+    const klass = /^\[:(\w+):\]/.exec(text.slice(i));
+    if (klass !== null) {
+      const members = TR_CLASSES[klass[1]!];
+      if (members === undefined) return undefined;
+      out.push(...members);
+      i += klass[0].length - 1;
+    } else if (text[i + 1] === '-' && i + 2 < text.length) {
+      for (let code = text.charCodeAt(i); code <= text.charCodeAt(i + 2); code++) out.push(String.fromCharCode(code));
+      i += 2;
+    } else out.push(text[i]!);
+  }
+  return out;
+}
+
+/** `sed s/OLD/NEW/[g]` (also `-e`) with OLD plain text: the substitution on each line; undefined for any other script. */
+function substituted(words: readonly string[], text: string): string | undefined {
+  const script = words.length === 1 ? words[0]! : words.length === 2 && words[0] === '-e' ? words[1]! : undefined;
+  const match = script === undefined ? null : /^s(.)(.*)$/s.exec(script);
+  if (match === null) return undefined;
+  const [pattern, replacement, flags, extra] = match[2]!.split(match[1]!);
+  if (pattern === undefined || replacement === undefined || extra !== undefined || pattern === '' || /[\\.*[\]^$]/.test(pattern) || /[\\&]/.test(replacement) || !/^g?$/.test(flags ?? '')) return undefined;
+  return text
+    .split('\n')
+    .map((line) => (flags === 'g' ? line.split(pattern).join(replacement) : line.replace(pattern, () => replacement)))
+    .join('\n');
+}
+
+/** The programs filteredText reads. */
+const FILTERS = new Set(['cat', 'base64', 'xxd', 'rev', 'tr', 'sed']);
 
 const BASE64_DECODE_FLAGS = new Set(['-d', '--decode', '-i', '--ignore-garbage']);
 
@@ -231,6 +251,8 @@ function asText(bytes: Uint8Array): string | undefined {
 export function substitutionOutput(script: ParsedScript | undefined, env: WordEnv): Arg | undefined {
   // `$()`, a pair of backticks: nothing runs and nothing is printed (`to$()ken` is `token`).
   if (script !== undefined && script.commands.length === 0) return literalArg('');
+  // `$(echo -n .; echo claude)`: what each command prints, one after the other.
+  if (script !== undefined && script.commands.length > 1) return printedInTurn(script, env);
   const statement = script?.commands.length === 1 ? script.commands[0] : undefined;
   if (statement?.type !== 'Statement' || statement.background) return undefined;
   const node = statement.command;
@@ -246,6 +268,12 @@ export function substitutionOutput(script: ParsedScript | undefined, env: WordEn
   }
   if (node.type !== 'Command') return undefined;
   if (node.name !== undefined && shadowed(node.name.text, env)) return undefined;
+  if (node.name?.text === 'basename' || node.name?.text === 'dirname') return pathPart(node, env);
+  // `$(cat <<< x)`, `$(tr -d X <<< …)`: a filter fed fixed text.
+  if (node.name !== undefined && FILTERS.has(node.name.text)) {
+    const filtered = filteredText(node, undefined, env);
+    if (filtered !== undefined) return literalArg(filtered.value.replace(/\n+$/, ''));
+  }
   // `$(:)`, `$(true)`: builtins that print nothing, whatever they are given.
   if ((node.name?.text === ':' || node.name?.text === 'true' || node.name?.text === 'false') && node.redirects.length === 0) return literalArg('');
   if (node.name?.text === 'mktemp') return madeTemporaryName(node, env);
@@ -255,6 +283,39 @@ export function substitutionOutput(script: ParsedScript | undefined, env: WordEn
   if (printed === undefined || (printed.dynamic && printed.unknownAt !== -1)) return undefined;
   // Fixed text, or names a glob matches (`$(echo .cl*)`, `$(ls -d .cl*)`): that glob stands for them.
   return { value: printed.value.replace(/\n+$/, ''), dynamic: printed.dynamic, unknownAt: -1 };
+}
+
+/** The output of several statements that each print fixed text (`echo`, `printf`), in turn. */
+function printedInTurn(script: ParsedScript, env: WordEnv): Arg | undefined {
+  let out = '';
+  for (const statement of script.commands) {
+    if (statement.type !== 'Statement' || statement.background || statement.command.type !== 'Command') return undefined;
+    const printed = printedText(statement.command, env);
+    if (printed === undefined || printed.dynamic) return undefined;
+    out += printed.value;
+  }
+  return literalArg(out.replace(/\n+$/, ''));
+}
+
+/** `basename PATH [SUFFIX]` (also `-s SUFFIX`) and `dirname PATH` of fixed text, as coreutils print them. */
+function pathPart(node: SimpleCommand, env: WordEnv): Arg | undefined {
+  const words = wordsOf(node, env);
+  if (words === undefined || words.some((word) => word.dynamic)) return undefined;
+  const values = words.map((word) => word.value);
+  const suffixAt = values.indexOf('-s');
+  const suffix = suffixAt === -1 ? undefined : values[suffixAt + 1];
+  const operands = suffixAt === -1 ? values : values.filter((_, index) => index !== suffixAt && index !== suffixAt + 1);
+  if (operands.length === 0 || operands.some((operand) => operand.startsWith('-'))) return undefined;
+  const trimmed = operands[0]!.replace(/\/+$/, '') || '/';
+  if (node.name!.text === 'dirname') {
+    if (operands.length !== 1) return undefined;
+    const slash = trimmed.lastIndexOf('/');
+    return literalArg(slash === -1 ? '.' : slash === 0 ? '/' : trimmed.slice(0, slash).replace(/\/+$/, '') || '/');
+  }
+  if (operands.length > (suffix === undefined ? 2 : 1)) return undefined;
+  const name = trimmed === '/' ? '/' : trimmed.slice(trimmed.lastIndexOf('/') + 1);
+  const drop = suffix ?? operands[1];
+  return literalArg(drop !== undefined && drop !== name && name.endsWith(drop) ? name.slice(0, -drop.length) : name);
 }
 
 /** A simple command's words, rendered; undefined when it has a redirection (its output goes elsewhere). */

@@ -5,6 +5,7 @@
 // only known at run time ($VAR, $(…), globs) marks the word dynamic and stays as written.
 import { forEachChild, parse, type ParameterOperation, type ParsedScript, type SyntaxNode, type Word, type WordPart } from 'unbash';
 import { constantArithmetic } from './arithmetic.js';
+import { interpretEscapes } from './escapes.js';
 import type { VariableValue } from './scope.js';
 
 export interface Arg {
@@ -206,6 +207,32 @@ function splitVariable(text: string, env: WordEnv, variables: ReadonlyMap<string
   return value.split(separators).filter((field) => field !== '');
 }
 
+/** The subscript under which all of an array's elements are kept, NUL-separated, while each is known (classify.ts's rememberArray). */
+export const ARRAY_ALL_ELEMENTS = '@';
+/** `…]}` or `…]}"`: cheap before WHOLE_ARRAY (hot path: every word). */
+function endsLikeWholeArray(text: string): boolean {
+  const end = text.charCodeAt(text.length - 1) === DOUBLE_QUOTE ? text.length - 1 : text.length;
+  return text.charCodeAt(end - 1) === CLOSE_BRACE && text.charCodeAt(end - 2) === CLOSE_BRACKET;
+}
+
+const CLOSE_BRACE = 125;
+
+const WHOLE_ARRAY = /^(")?\$\{([A-Za-z_]\w*)\[([@*])\]\}(")?$/;
+
+/**
+ * The words of `"${a[@]}"` (each element), `"${a[*]}"` (all joined by a space) or `${a[@]}` (each
+ * split at blanks) when the command set every element.
+ */
+function arrayFields(text: string, variables: ReadonlyMap<string, VariableValue>): string[] | undefined {
+  const match = WHOLE_ARRAY.exec(text);
+  if (match === null || match[1] !== match[4]) return undefined;
+  const all = variables.get(`${match[2]}[${ARRAY_ALL_ELEMENTS}]`);
+  if (typeof all !== 'string') return undefined;
+  const elements = all.split('\u0000');
+  if (match[1] === '"') return match[3] === '@' ? elements : [elements.join(' ')];
+  return elements.flatMap((element) => element.split(FIELD_SEPARATORS).filter((field) => field !== ''));
+}
+
 export function literalArg(value: string): Arg {
   return { value, dynamic: false, unknownAt: -1 };
 }
@@ -225,6 +252,14 @@ export function renderWordFields(word: Word, env: WordEnv, nested: NestedScript[
     const fields = splitVariable(word.text, env, env.variables);
     if (fields !== undefined) {
       for (const field of fields) into.push(env.variablesUncertain ? { value: field, dynamic: true, unknownAt: -1 } : literalArg(field));
+      return;
+    }
+  }
+  // `"${a[@]}"`, `${a[*]}`: each element of an array the command set is a word of its own.
+  if (endsLikeWholeArray(word.text) && env.variables !== undefined && env.variables.size > 0) {
+    const elements = arrayFields(word.text, env.variables);
+    if (elements !== undefined) {
+      for (const element of elements) into.push(env.variablesUncertain ? { value: element, dynamic: true, unknownAt: -1 } : literalArg(element));
       return;
     }
   }
@@ -426,6 +461,15 @@ function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: b
     case 'ParameterExpansion':
       if (part.prefix === undefined && part.index === undefined && part.operation === undefined) {
         appendVariable(builder, part.parameter, part.text, env, quoted);
+      } else if (part.prefix === undefined && part.index !== undefined && elementName(part.parameter, part.index, env) !== undefined) {
+        // `${a[1]}`, `${m[key]}`, `${a[1]%x}`: an element the command set; `"${a[*]}"` all of them, joined.
+        const element = elementName(part.parameter, part.index, env)!;
+        const all = element.endsWith(`[${ARRAY_ALL_ELEMENTS}]`);
+        const operated = part.operation === undefined ? undefined : all ? undefined : operatedValue(element, part.operation, env);
+        if (part.operation === undefined && !all) appendVariable(builder, element, part.text, env, quoted);
+        else if (part.operation === undefined && quoted && typeof env.variables?.get(element) === 'string') builder.append(literalArg((env.variables.get(element) as string).replaceAll('\u0000', ' ')), true);
+        else if (operated !== undefined && (quoted || staysOneWord(operated, env))) builder.append(literalArg(operated), true);
+        else builder.unknown(part.text, false);
       } else if (part.prefix === undefined && part.index === undefined && part.operation?.type === 'Default' && part.operation.operator !== '?' && part.operation.operator !== ':?') {
         appendWithDefault(builder, part.parameter, part.operation.operator, part.operation.operand, env, quoted);
       } else {
@@ -522,6 +566,33 @@ export function subscriptCode(text: string, nested: NestedScript[]): void {
   }
 }
 
+
+/** `a[1]`, `m[key]`, `a[@]` for `${a[1]}`, `${m[key]}`, `${a[*]}`: the variable an element is kept under, when the subscript is fixed. */
+function elementName(name: string, index: Word, env: WordEnv): string | undefined {
+  if (env.variables === undefined || env.variables.size === 0) return undefined;
+  if (index.text === '@' || index.text === '*') return `${name}[${ARRAY_ALL_ELEMENTS}]`;
+  const rendered = renderWord(index, env, []);
+  if (rendered.dynamic) return undefined;
+  // An associative array's subscript is text (`m[key]`); an indexed one's is arithmetic (`a[0+1]`, `a[i]` with i known).
+  const keyed = `${name}[${rendered.value}]`;
+  if (env.variables.has(keyed) || !/^[\w+*/%() -]+$/.test(rendered.value)) return keyed;
+  const number = constantArithmetic(rendered.value, (variable) => {
+    const value = variableValue(variable, env);
+    return typeof value === 'string' ? { value, likeliest: env.variablesUncertain === true } : undefined;
+  });
+  if (number === undefined) return keyed;
+  if (!number.value.startsWith('-')) return `${name}[${number.value}]`;
+  // `${a[-1]}` counts from the end.
+  const all = env.variables.get(`${name}[${ARRAY_ALL_ELEMENTS}]`);
+  return typeof all === 'string' ? `${name}[${all.split('\u0000').length + Number(number.value)}]` : undefined;
+}
+
+function swapCase(text: string): string {
+  let out = '';
+  for (const c of text) out += c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase();
+  return out;
+}
+
 /** `${!y}`: the value of the variable whose name y holds, when both are known. */
 function indirectValue(name: string, env: WordEnv): string | undefined {
   const target = env.variables?.get(name);
@@ -560,7 +631,8 @@ function operatedValue(name: string, operation: ParameterOperation | undefined, 
       return value.replace(pattern, () => replacement);
     }
     case 'CaseModification': {
-      if (operation.operand !== undefined) return undefined;
+      // A pattern that matches every character (`${x,,*}`, `${x^^?}`) is as none.
+      if (operation.operand !== undefined && operation.operand.text !== '*' && operation.operand.text !== '?') return undefined;
       if (operation.operator === '^^') return value.toUpperCase();
       if (operation.operator === ',,') return value.toLowerCase();
       if (operation.operator === '^') return value.charAt(0).toUpperCase() + value.slice(1);
@@ -568,9 +640,15 @@ function operatedValue(name: string, operation: ParameterOperation | undefined, 
     }
     case 'Transform': {
       // `${x@L}`, `${x@U}`, `${x@u}`: the value in another case.
+      // `${x@E}`: the value's backslash escapes decoded, as `$'…'` does.
       const how = operation.operand.text;
+      if (how === 'E') return interpretEscapes(value);
       return how === 'L' ? value.toLowerCase() : how === 'U' ? value.toUpperCase() : how === 'u' ? value.charAt(0).toUpperCase() + value.slice(1) : undefined;
     }
+    case 'Unknown':
+      // `${x~~}` swaps the case of every letter, `${x~}` of the first.
+      if (operation.operator === '~~') return swapCase(value);
+      return operation.operator === '~' ? swapCase(value.charAt(0)) + value.slice(1) : undefined;
     case 'Slice': {
       const offset = Number(fixed(operation.offset));
       const length = operation.length === undefined ? undefined : Number(fixed(operation.length));
