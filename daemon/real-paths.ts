@@ -2,9 +2,9 @@
 // a symbolic link the agent made earlier (`ln -s ~/.gobby g`, by code gobby could not see into)
 // must not let the Read tool or `cat` reach the token as `g/token`. The engine compares names;
 // this is where the disk is asked.
-import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { literalFolderOf, toolInputPaths, type PathRef, type ShellAnalysis } from '../workflows/index.js';
+import { globFolderKey, globMatches, literalFolderOf, toolInputPaths, type PathRef, type ShellAnalysis } from '../workflows/index.js';
 
 
 /** Each path of the input → its real path, when that differs; undefined when there is nothing to add. */
@@ -55,17 +55,54 @@ export function realPathsOfShell(analysis: ShellAnalysis, into?: Map<string, str
     const real = realOf(path);
     if (real !== path && (ref.dynamic || real !== ref.path)) (found ??= new Map()).set(path, real);
   };
+  // A glob segment is matched on disk, and the first match that is a link recorded under the glob
+  // (`rm -rf /tmp/sdi[r]/*` after `ln -s ~/app/src /tmp/sdir`); in the last segment only for what
+  // is read or written through it (deleting or moving a link acts on the link).
+  const throughGlob = (ref: PathRef, followsLast: boolean): void => {
+    const key = globFolderKey(ref);
+    if (key === undefined || found?.has(key) || looked >= SHELL_PATH_LIMIT || (!followsLast && key === ref.path)) return;
+    looked++;
+    const slash = key.lastIndexOf('/');
+    const folder = key.slice(0, slash) || '/';
+    const pattern = key.slice(slash + 1);
+    if (/[*?[]/.test(folder)) return;
+    const link = linkMatching(folder, pattern);
+    if (link !== undefined) (found ??= new Map()).set(key, realPathOf(link));
+  };
   // Deleting or moving a link acts on the link itself: only the folder it is in is resolved.
   const folderOf = (ref: PathRef): PathRef => (ref.climbs === undefined ? { path: dirname(ref.path), dynamic: ref.dynamic } : { path: dirname(ref.path), dynamic: ref.dynamic, climbs: dirname(ref.climbs) });
   for (const effect of analysis.effects) {
-    if (effect.kind === 'read' || effect.kind === 'write') consider(effect.path);
-    else if (effect.kind === 'delete') consider(effect.path.dynamic ? effect.path : folderOf(effect.path));
-    else if (effect.kind === 'copy' || effect.kind === 'move') {
+    if (effect.kind === 'read' || effect.kind === 'write') {
+      consider(effect.path);
+      throughGlob(effect.path, true);
+    } else if (effect.kind === 'delete') {
+      consider(effect.path.dynamic ? effect.path : folderOf(effect.path));
+      throughGlob(effect.path, false);
+    } else if (effect.kind === 'copy' || effect.kind === 'move') {
       consider(effect.kind === 'move' && !effect.from.dynamic ? folderOf(effect.from) : effect.from);
       consider(effect.to);
+      throughGlob(effect.from, effect.kind === 'copy');
+      throughGlob(effect.to, true);
     }
   }
   return found;
+}
+
+/** Entries of a folder looked at for one glob segment: a folder of thousands is judged by names. */
+const GLOB_ENTRY_LIMIT = 512;
+
+/** The first entry of `folder` that `pattern` matches and that is a symbolic link, or undefined. */
+function linkMatching(folder: string, pattern: string): string | undefined {
+  try {
+    const entries = readdirSync(folder, { withFileTypes: true });
+    for (let i = 0; i < entries.length && i < GLOB_ENTRY_LIMIT; i++) {
+      const entry = entries[i]!;
+      if (entry.isSymbolicLink() && globMatches(pattern, entry.name)) return join(folder, entry.name);
+    }
+  } catch {
+    // not a folder, or not readable: judged by its name
+  }
+  return undefined;
 }
 
 /**

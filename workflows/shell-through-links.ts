@@ -16,10 +16,29 @@ export function literalFolderOf(ref: PathRef): string | undefined {
   return folder.startsWith('/') ? folder : undefined;
 }
 
+/**
+ * A glob path up to the end of its first glob segment (`/tmp/sdi[r]` of `/tmp/sdi[r]/*`, `/tmp/t?`
+ * of `/tmp/t?`): the daemon matches that segment on disk, and a match that is a link (`/tmp/sdir
+ * → src`) is recorded under this key. Undefined when the path has no glob there or is not absolute.
+ */
+export function globFolderKey(ref: PathRef): string | undefined {
+  if (ref.unplaced === true || !ref.path.startsWith('/')) return undefined;
+  const first = ref.path.search(/[*?[]/);
+  if (first === -1 || /[$`{]/.test(ref.path.slice(0, first))) return undefined;
+  const end = ref.path.indexOf('/', first);
+  const key = end === -1 ? ref.path : ref.path.slice(0, end);
+  // `/tmp/s/**` is everything below the folder, no name to match.
+  return key.endsWith('/**') ? undefined : key;
+}
+
 /** The effect with each path replaced by the real one behind its links, or the effect itself when none differs. */
 export function throughLinks(effect: ShellEffect, realPaths: ReadonlyMap<string, string>): ShellEffect {
-  // A glob (`sed -i … /tmp/s/*.ts`) or a folder's contents (`/tmp/s/**`) are placed by their folder.
+  // A glob (`sed -i … /tmp/s/*.ts`) or a folder's contents (`/tmp/s/**`) are placed by their folder;
+  // a glob segment that matched a link on disk (`/tmp/sdi[r]/*`, sdir → src) goes through it.
   const inRealFolder = (ref: PathRef): PathRef => {
+    const key = globFolderKey(ref);
+    const matched = key === undefined ? undefined : realPaths.get(key);
+    if (matched !== undefined) return { path: `${matched === '/' ? '' : matched}${ref.path.slice(key!.length)}`, dynamic: true };
     const folder = literalFolderOf(ref);
     const real = folder === undefined ? undefined : realPaths.get(folder);
     return real === undefined ? ref : { path: `${real === '/' ? '' : real}${ref.path.slice(folder!.length)}`, dynamic: true };

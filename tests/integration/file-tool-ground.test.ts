@@ -65,11 +65,14 @@ it('follows the same links for a Bash command, and lets a link itself be removed
   expect(await bash('sed -i s/a/b/ cl/*.json')).toContain("gobby's own ground");
   expect(await bash('rm -rf gh/')).toContain("gobby's own ground");
   expect(await bash('cat gh/tok*')).toContain("gobby's control token");
+  // A glob that names the link itself is matched on disk: `g[h]` is gh, `c?` is cl.
+  expect(await bash('cat g[h]/token')).toContain("gobby's control token");
+  expect(await bash("echo '{}' > c?/settings.local.json")).toContain("gobby's own ground");
   // Removing or renaming the link acts on the link, not on what it points to.
-  expect(await bash('rm cl && mv gh gobby-home-link')).toBeUndefined();
+  expect(await bash('rm cl && mv gh gobby-home-link && rm -f c?')).toBeUndefined();
   symlinkSync(join(t.project, 'README.md'), join(t.project, 'readme-link.md'));
   expect(await bash('cat readme-link.md && grep -rn hi . && echo x > notes.txt')).toBeUndefined();
-  expect(t.auditRows(session).filter((row) => row.event === 'tamper:secret')).toHaveLength(3);
+  expect(t.auditRows(session).filter((row) => row.event === 'tamper:secret')).toHaveLength(4);
 });
 
 it("reads the agent's own process through /proc/self, not the daemon's, and still keeps the daemon's out of reach", async () => {

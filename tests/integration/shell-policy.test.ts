@@ -136,7 +136,8 @@ describe('shell commands in a phase that blocks the file tools', () => {
       expect((await bash(`echo notes > ${join(outside, 'notes.md')} && ln -s ${join(t.project, 'src')} ${join(outside, 'src-view')}`)).denied).toBe(false);
       // Once that link to a folder is on disk, a glob through it, a trailing slash, or find following links reach the project.
       symlinkSync(join(t.project, 'src'), join(outside, 'src-view'));
-      for (const command of [`sed -i s/a/b/ ${outside}/src-view/*.ts`, `rm -rf ${outside}/src-view/`, `find ${outside}/src-view/ -name '*.ts' -delete`, `find -L ${outside} -name '*.ts' -delete`]) {
+      // …also when a glob names the link itself: the daemon matches it on disk (`src-vie[w]`, `src-v*`).
+      for (const command of [`sed -i s/a/b/ ${outside}/src-view/*.ts`, `rm -rf ${outside}/src-view/`, `find ${outside}/src-view/ -name '*.ts' -delete`, `find -L ${outside} -name '*.ts' -delete`, `rm -rf ${outside}/src-vie[w]/*`, `echo x > ${outside}/src-v*/app.ts`, `echo x > ${outside}/app.t?`]) {
         const glob = await bash(command);
         expect(glob.denied, command).toBe(true);
       }

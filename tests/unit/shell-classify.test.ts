@@ -41,6 +41,7 @@ const FALSE_BLOCK_ROWS: readonly Row[] = [
   row('vitest run --update=false && pytest --inline-snapshot=disable && pytest --record-mode=none', ['test vitest', 'test pytest']),
   row("go list -f '{{.Dir}}' ./... && pytest --base-url https://example.com", ['test pytest'], "go list's -f is a template; --base-url a plugin's option"),
   row('BUNDLE_GEMFILE=Gemfile.ci bundle exec rspec', ['test rspec']),
+  row('cd "$(git rev-parse --show-toplevel)" && npm test && pytest $(git diff --name-only -- tests) tests/*.py', ['git rev-parse', 'git diff', 'test npm test', 'test pytest'], "the repository's top from inside the project is the project"),
   row('git -c http.sslVerify=false fetch', ['git fetch', 'network origin']),
   row('sqlite3 d.db "PRAGMA table_info(\'users\')" && sqlite3 d.db "select replace(a, \'x\', \'y\') from t"', ['read /repo/d.db']),
   row('conda run -n myenv pytest -q && tsx --test && vue-tsc --noEmit', ['test pytest', 'test tsx --test']),
@@ -767,6 +768,9 @@ const BYPASS_ROWS: readonly Row[] = [
   // A test run that would run code from outside the project, which the agent may have just written there.
   row('npm test --script-shell=/tmp/evil.sh', ['opaque', 'test npm test']),
   row('cd /tmp/pkg && npm test', ['opaque', 'test npm test']),
+  row('cd "$(cat /tmp/where)" && npm test', ['read /tmp/where', 'opaque', 'test npm test'], 'a folder only known at run time may be anywhere'),
+  row('if [ -n "$CI" ]; then cd /tmp/pkg; fi; npm test', ['opaque', 'test npm test'], 'one way through runs it in /tmp/pkg'),
+  row('pytest /tmp/*.py && npx vitest --config file:///tmp/v.js', ['opaque', 'test pytest', 'test vitest']),
   row('npx vitest run --config /tmp/evil.config.ts', ['opaque', 'test vitest']),
   row('mocha --require /tmp/hook.js', ['opaque', 'test mocha']),
   row('go test -exec ./wrap.sh ./...', ['opaque', 'test go test']),

@@ -504,7 +504,7 @@ function loopValues(run: Run, node: Extract<CommandNode, { type: 'For' }>, scope
 }
 
 function wordEnv(run: Run, scope: Scope): WordEnv {
-  return { home: run.home, pwd: scope.cwdKnown && run.pwdFollowed ? scope.cwd : null, oldpwd: scope.previous, dirStack: scope.dirStack, gobbyHome: run.gobbyHome, variables: scope.variables, variablesUncertain: run.tracksVariables !== true, globOptions: run.globOptions, extraSeparators: run.extraSeparators, outputOf: substitutionOutput, command: run.command, functions: scope.functions, redefined: run.redefinedNames };
+  return { home: run.home, pwd: scope.cwdKnown && run.pwdFollowed ? scope.cwd : null, oldpwd: scope.previous, dirStack: scope.dirStack, projectRoot: run.ctx.projectRoot, gobbyHome: run.gobbyHome, variables: scope.variables, variablesUncertain: run.tracksVariables !== true, globOptions: run.globOptions, extraSeparators: run.extraSeparators, outputOf: substitutionOutput, command: run.command, functions: scope.functions, redefined: run.redefinedNames };
 }
 
 function visitWords(run: Run, words: readonly Word[], scope: Scope, depth: number, reparses: number): void {
@@ -1137,6 +1137,7 @@ function changeDirectory(fx: CommandEffects, name: string, args: readonly Arg[])
     // `cd .cl*` or `cd src/$x`: later relative paths are placed under the glob or the known part,
     // so `cd .cl* && rm settings.local.json` still names `.cl*/settings.local.json`.
     if (destination.path.startsWith('/')) scope.cwd = destination.path;
+    else scope.cwdAnywhere = true;
   }
 }
 
@@ -1259,6 +1260,10 @@ class CommandEffects implements ShellEffects {
 
   get cwdKnown(): boolean {
     return this.scope.cwdKnown;
+  }
+
+  get cwdAnywhere(): boolean {
+    return this.scope.cwdAnywhere;
   }
 
   get home(): string | null {

@@ -5,6 +5,7 @@
 import type { CommandNode, ParsedScript, Redirection } from 'unbash';
 import { interpretEscapes } from './escapes.js';
 import { mktempTarget } from './mktemp.js';
+import { isWithin } from './paths.js';
 import { literalArg, renderWord, renderWordFields, type Arg, type WordEnv } from './words.js';
 
 type SimpleCommand = Extract<CommandNode, { type: 'Command' }>;
@@ -269,6 +270,7 @@ export function substitutionOutput(script: ParsedScript | undefined, env: WordEn
   if (node.type !== 'Command') return undefined;
   if (node.name !== undefined && shadowed(node.name.text, env)) return undefined;
   if (node.name?.text === 'basename' || node.name?.text === 'dirname') return pathPart(node, env);
+  if (node.name?.text === 'git') return repositoryTop(node, env);
   // `$(cat <<< x)`, `$(tr -d X <<< …)`: a filter fed fixed text.
   if (node.name !== undefined && FILTERS.has(node.name.text)) {
     const filtered = filteredText(node, undefined, env);
@@ -283,6 +285,17 @@ export function substitutionOutput(script: ParsedScript | undefined, env: WordEn
   if (printed === undefined || (printed.dynamic && printed.unknownAt !== -1)) return undefined;
   // Fixed text, or names a glob matches (`$(echo .cl*)`, `$(ls -d .cl*)`): that glob stands for them.
   return { value: printed.value.replace(/\n+$/, ''), dynamic: printed.dynamic, unknownAt: -1 };
+}
+
+/**
+ * `git rev-parse --show-toplevel` from inside the project: most likely the project's root (a
+ * likeliest value, placed there: `cd "$(git rev-parse --show-toplevel)" && npm test`).
+ */
+function repositoryTop(node: SimpleCommand, env: WordEnv): Arg | undefined {
+  const words = wordsOf(node, env);
+  if (words?.length !== 2 || words[0]!.value !== 'rev-parse' || words[1]!.value !== '--show-toplevel') return undefined;
+  if (env.pwd === null || env.projectRoot === undefined || !isWithin(env.pwd, env.projectRoot)) return undefined;
+  return { value: env.projectRoot, dynamic: true, unknownAt: -1 };
 }
 
 /** The output of several statements that each print fixed text (`echo`, `printf`), in turn. */

@@ -1,7 +1,7 @@
 // What a program's entry in the knowledge tables receives and may do. Handlers are data-like:
 // they read the argument vector and report effects; they never see the parse tree.
 import { parseArgv, type OptionSpec, type ParsedArgv } from './argv.js';
-import { isSystemPath, isWithin } from './paths.js';
+import { isSystemPath, isWithin, normalizeAbsolute } from './paths.js';
 import type { PathRef, ShellEffect, SignalTarget } from './types.js';
 import { literalArg, type Arg } from './words.js';
 
@@ -68,6 +68,8 @@ export interface ShellEffects {
   /** Where relative paths start for this command, and whether that is certain. */
   readonly cwd: string;
   readonly cwdKnown: boolean;
+  /** The working directory is only known at run time and may be anywhere (`cd $X`), not just one of some known folders. */
+  readonly cwdAnywhere: boolean;
   /** The program that runs this command as another user (`sudo`, `su -c`, `runuser`, `doas`), whose home and settings are not the session's. */
   readonly otherUser: string | undefined;
   /** Absolute: the project's root. What is outside it may have been written by the agent in any phase. */
@@ -432,10 +434,24 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
   // The system's folders are not the agent's to write in such a phase (`--python-executable /usr/bin/python3`).
   const outside = (path: string) => !isWithin(path, fx.projectRoot) && !isSystemPath(path) && path !== '/dev/null';
   if (fx.cwdKnown && outside(fx.cwd)) return `runs in ${fx.cwd}, outside the project`;
+  // After a cd that may not have run, or to a folder only known at run time: each place it may run.
+  if (!fx.cwdKnown) {
+    if (fx.cwdAnywhere) return 'runs in a folder only known at run time';
+    const here = fx.path(HERE);
+    const elsewhere = [here.path, ...(here.elsewhere ?? [])].find(outside);
+    if (elsewhere !== undefined) return `may run in ${elsewhere}, outside the project`;
+  }
   const make = program === 'make' || program === 'gmake';
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (arg.dynamic) continue;
+    if (arg.dynamic) {
+      // Test files named by a glob outside the project (`pytest /tmp/*.py`), not an option's value. (Text
+      // only known at run time is not counted: `pytest $(git diff --name-only)` names the project's files.)
+      const previous = i > 0 ? args[i - 1]! : undefined;
+      if (previous !== undefined && previous.value.startsWith('-') && !previous.value.includes('=')) continue;
+      if (arg.unknownAt === -1 && /^(?:\/|~\/|\.\.)/.test(arg.value) && outside(fx.path(arg).path)) return `runs ${fx.path(arg).path}, outside the project`;
+      continue;
+    }
     if (make && MAKE_SHELL_VARIABLE.test(arg.value)) return `is given ${/^[\w.]+/.exec(arg.value)![0]}, the shell its recipes run in`;
     if (!arg.value.startsWith('-')) {
       // A test file or folder named by its path (`pytest /tmp/test_x.py`, `node --test ../x.mjs`),
@@ -479,6 +495,9 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
     // `go list -f '{{.Dir}}'`: go's -f is an output template.
     if (program === 'go' && name === 'f') continue;
     if (MODULE_URL.test(value)) return `is given ${name} code written in the option itself or fetched (${value.slice(0, 40)}…)`;
+    // `--config file:///tmp/v.js`: a file by its URL.
+    const file = /^file:(?:\/\/[^/]*)?(\/[^?#]*)/i.exec(value)?.[1];
+    if (file !== undefined && outside(normalizeAbsolute(decodeURIComponentSafely(file)))) return `loads ${file} (${name}), outside the project`;
     if (value.startsWith('{')) return `is given an inline ${name} that can load any file`;
     if (/^[~./]/.test(value) || value.includes('/')) {
       const path = fx.path({ value, dynamic: false, unknownAt: -1 }).path;
@@ -486,6 +505,14 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
     }
   }
   return undefined;
+}
+
+function decodeURIComponentSafely(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** Whether a test runner's option names where it writes (its value is an output, not code). */

@@ -43,10 +43,12 @@ export class Scope {
      * fi`, `cd a || cd b`, a loop's body): the folders other than `cwd` the shell may be in.
      */
     public otherCwds: readonly string[] = NO_PLACES,
+    /** After a cd to a folder only known at run time (`cd $X`, `cd "$(cat f)"`): the shell may be anywhere, `cwd` is only where it was. */
+    public cwdAnywhere = false,
   ) {}
 
   clone(): Scope {
-    return new Scope(this.cwd, this.cwdKnown, this.previous, this.dirStack, this.functions, this.variables, this.descriptors, this.links, this.otherCwds);
+    return new Scope(this.cwd, this.cwdKnown, this.previous, this.dirStack, this.functions, this.variables, this.descriptors, this.links, this.otherCwds, this.cwdAnywhere);
   }
 
   /** The shell is in `cwd` now (known or not, as `known` says), whatever folders it may have been in before. */
@@ -54,6 +56,7 @@ export class Scope {
     this.cwd = cwd;
     this.cwdKnown = known;
     this.otherCwds = NO_PLACES;
+    this.cwdAnywhere = false;
   }
 
   addLink(link: string, target: string): void {
@@ -93,6 +96,7 @@ export class Scope {
       if (this.cwdKnown) changed = true;
       this.cwdKnown = false;
       this.mayAlsoBeIn([other.cwd, ...other.otherCwds]);
+      this.cwdAnywhere ||= other.cwdAnywhere;
     }
     if (this.previous !== null && other.previous !== this.previous) {
       this.previous = null;
@@ -155,6 +159,7 @@ export class Scope {
   forgetAll(): void {
     this.cwdKnown = false;
     this.otherCwds = NO_PLACES;
+    this.cwdAnywhere = true;
     this.previous = null;
     this.dirStack = [];
     this.variables = NO_VARIABLES;
@@ -176,5 +181,6 @@ export class Scope {
     this.descriptors = other.descriptors;
     this.links = other.links;
     this.otherCwds = other.otherCwds;
+    this.cwdAnywhere = other.cwdAnywhere;
   }
 }

@@ -29,6 +29,8 @@ export interface WordEnv {
   readonly pwd: string | null;
   /** Where `cd -` goes, for `$OLDPWD` and `~-`; `null` when unknown. */
   readonly oldpwd?: string | null | undefined;
+  /** The project's root, where `git rev-parse --show-toplevel` most likely points from inside it. */
+  readonly projectRoot?: string | undefined;
   /** pushd's stack below the working directory, the newest last, for `~1`, `~+2`, `~-0`. */
   readonly dirStack?: readonly string[] | undefined;
   /** gobby's home, for `$GOBBY_HOME`; `null` when unknown or assigned by the command itself. */
