@@ -409,6 +409,8 @@ export function writesOutputOptions(fx: ShellEffects, program: string, args: rea
  * package (`--reporter dot`, `-p xdist`); a path names a file.
  */
 const CODE_OPTION = /^(?:testreporter|scriptshell|nodeoptions|userconfig|globalconfig|config|c|configfile|setupfiles|setupfilesafterenv|globalsetup|globalteardown|require|r|import|loader|experimentalloader|testrunner|testenvironment|environment|reporter|reporters|transform|preset|resolver|snapshotresolver|testsequencer|watchplugins|p|plugin|plugins|rootdir|f|file|makefile|prefix|dir|cwd|directory|rulesdir|resolvepluginsrelativeto|rcfile|configpath|pluginsearchdir|project|loadplugins|manifestpath|bootstrap|testdir|workdir|gemfile|initscript|buildfile|settingsfile|projectdir)$/;
+/** In a make variable given on the command line: a function that runs a command or defines rules, or shell syntax for the recipe line it lands in. */
+const MAKE_CODE_IN_VALUE = /[;|&`\n]|\$[({](?:shell|eval|file|call|value|guile)\b/;
 /** Runs every test binary through a program (`go test -exec`), or sets what runs them (`cargo --config target.*.runner=…`). */
 const RUNS_A_PROGRAM = /^(?:exec|toolexec)$/;
 /** make's own variables that pick the shell recipes run in, given on its command line. */
@@ -465,7 +467,9 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
       if (program === 'deno' && MODULE_URL.test(arg.value)) return `runs ${arg.value.slice(0, 60)}, code from outside the project`;
       if (!make) continue;
       // `make test CC=/tmp/x.sh`: a variable set to a file outside the project.
-      const assigned = /^[A-Za-z_][A-Za-z0-9_]*=(.+)$/.exec(arg.value)?.[1];
+      const assigned = /^[A-Za-z_][A-Za-z0-9_]*=(.+)$/s.exec(arg.value)?.[1];
+      // `make test CC='$(shell rm -rf src)'`, `CC='rm -rf src;'`: make functions that run commands, or a command line the recipes run.
+      if (assigned !== undefined && MAKE_CODE_IN_VALUE.test(assigned)) return `is given ${arg.value.split('=')[0]}, make code or a command line its recipes run`;
       if (assigned !== undefined && /^[~./]/.test(assigned) && outside(fx.path({ value: assigned, dynamic: false, unknownAt: -1 }).path)) return `is given ${arg.value}`;
       continue;
     }
@@ -513,6 +517,18 @@ function decodeURIComponentSafely(text: string): string {
   } catch {
     return text;
   }
+}
+
+/**
+ * Whether a file a program loads as code or configuration (a kubeconfig, an OpenSSL engine, a
+ * shell for hyperfine) may be the agent's: not in the project, the system's folders or the home's
+ * dot folders, which a phase that restricts file changes keeps the agent from writing.
+ */
+export function mayBeAgentsFile(fx: ShellEffects, file: Arg): boolean {
+  if (file.dynamic) return true;
+  const path = fx.path(file).path;
+  const homeConfiguration = fx.home !== null && path.startsWith(`${fx.home}/.`);
+  return !isWithin(path, fx.projectRoot) && !isSystemPath(path) && !homeConfiguration;
 }
 
 /** Whether a test runner's option names where it writes (its value is an output, not code). */

@@ -8,7 +8,7 @@ import { literalArg, type Arg } from './words.js';
 
 /** Environment variables that make a program load or run code of the setter's choosing. */
 const CODE_INJECTING_VARIABLE =
-  /^(?:PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|CDPATH|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PYTHONINSPECT|PYTHONUSERBASE|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|GIT_\w+|EDITOR|VISUAL|PAGER|MANPAGER|GIT_PAGER|SSH_ASKPASS|SUDO_ASKPASS|LESSOPEN|LESSCLOSE|BROWSER|BASH_FUNC_\S*|npm_config_\w+|NPM_CONFIG_\w+|YARN_\w+|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|DENO_\w+|BUN_\w+|MAKEFLAGS|MAKEFILES|TERMINFO|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|XDG_DATA_HOME|XDG_DATA_DIRS|PIP_CONFIG_FILE|PYTEST_ADDOPTS|PYTEST_PLUGINS|CARGO_HOME|CARGO_\w+|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTFLAGS|RUSTDOCFLAGS|GOFLAGS|GOENV|GCONV_PATH|LOCPATH|GIO_MODULE_DIR|GIO_EXTRA_MODULES|GTK_PATH|QT_PLUGIN_PATH|LUA_PATH|LUA_CPATH|TCLLIBPATH|GEM_PATH|GEM_HOME|GOPATH|TAR_OPTIONS|CURL_HOME|WGETRC|RIPGREP_CONFIG_PATH|MAVEN_OPTS|MAVEN_ARGS|GRADLE_OPTS|DOTNET_STARTUP_HOOKS|DOTNET_ROOT|BUNDLE_GEMFILE|COVERAGE_RCFILE|COVERAGE_PROCESS_START|RUSTUP_TOOLCHAIN|RUSTUP_HOME|UV_PYTHON|VIRTUAL_ENV|CONDA_PREFIX|PIPENV_PIPFILE|POETRY_\w+|BAT_PAGER|GH_PAGER|DELTA_PAGER|SYSTEMD_PAGER|COMPILER_PATH|GCC_EXEC_PREFIX)$/;
+  /^(?:PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|CDPATH|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PYTHONINSPECT|PYTHONUSERBASE|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|GIT_\w+|EDITOR|VISUAL|PAGER|MANPAGER|GIT_PAGER|SSH_ASKPASS|SUDO_ASKPASS|LESSOPEN|LESSCLOSE|BROWSER|BASH_FUNC_\S*|npm_config_\w+|NPM_CONFIG_\w+|YARN_\w+|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|DENO_\w+|BUN_\w+|MAKEFLAGS|MAKEFILES|TERMINFO|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|XDG_DATA_HOME|XDG_DATA_DIRS|PIP_CONFIG_FILE|PYTEST_ADDOPTS|PYTEST_PLUGINS|CARGO_HOME|CARGO_\w+|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTFLAGS|RUSTDOCFLAGS|GOFLAGS|GOENV|GCONV_PATH|LOCPATH|GIO_MODULE_DIR|GIO_EXTRA_MODULES|GTK_PATH|QT_PLUGIN_PATH|LUA_PATH|LUA_CPATH|TCLLIBPATH|GEM_PATH|GEM_HOME|GOPATH|TAR_OPTIONS|CURL_HOME|WGETRC|RIPGREP_CONFIG_PATH|MAVEN_OPTS|MAVEN_ARGS|GRADLE_OPTS|DOTNET_STARTUP_HOOKS|DOTNET_ROOT|BUNDLE_GEMFILE|COVERAGE_RCFILE|COVERAGE_PROCESS_START|RUSTUP_TOOLCHAIN|RUSTUP_HOME|UV_PYTHON|VIRTUAL_ENV|CONDA_PREFIX|PIPENV_PIPFILE|POETRY_\w+|BAT_PAGER|GH_PAGER|DELTA_PAGER|SYSTEMD_PAGER|COMPILER_PATH|GCC_EXEC_PREFIX|JAVA_HOME|CLASSPATH|KUBECONFIG|AWS_CONFIG_FILE|AWS_SHARED_CREDENTIALS_FILE|OPENSSL_CONF|OPENSSL_ENGINES|OPENSSL_MODULES|GOROOT|GOWORK|GOTOOLCHAIN|GOPROXY|ZDOTDIR|PSQLRC|MYSQL_HOME|GH_BROWSER|PYTHONBREAKPOINT|PYTHONWARNINGS|DOCKER_CONFIG|HELM_PLUGINS|TF_CLI_CONFIG_FILE|GRADLE_USER_HOME|PHPRC|PHP_INI_SCAN_DIR|R_PROFILE|R_PROFILE_USER|R_ENVIRON_USER|R_LIBS|R_LIBS_USER|JULIA_LOAD_PATH|JULIA_DEPOT_PATH|IRBRC|VIMINIT|EXINIT|MYVIMRC|EMACSLOADPATH|HGRCPATH|SBT_OPTS|ANT_OPTS|NODE_REPL_EXTERNAL_MODULE|PIP_\w+|UV_\w+|CMAKE_TOOLCHAIN_FILE|CFLAGS|CXXFLAGS|CPPFLAGS|LDFLAGS|FFLAGS)$/;
 /**
  * Variables that name a program to run (`CC=clang`, `SHELL=/bin/bash`): a bare name is looked up on
  * PATH, like any command; a path (`CC=/tmp/x.sh`) is a file the agent may have written.
@@ -45,6 +45,7 @@ export function checkAssignment(name: string, fx: ShellEffects, value?: Arg, ind
   if (REWRITES_EXPECTATIONS_VARIABLE.test(name) && (value === undefined || value.dynamic || !/^(?:0|no|false|never|off|)$/i.test(value.value))) fx.write(name, everythingBelow(fx));
   // `DEPENDENCIES_OUTPUT=deps.d gcc …`: the compiler writes its dependency list there.
   if ((name === 'DEPENDENCIES_OUTPUT' || name === 'SUNPRO_DEPENDENCIES') && value !== undefined && value.value !== '') fx.write(name, { ...value, value: value.value.split(' ')[0]! });
+  if (OUTPUT_FILE_VARIABLES.has(name) && value !== undefined && value.value !== '' && value.value !== '/dev/null' && value.value !== '-') fx.write(name, value);
   // Variables that tell the programs run with them where to write (`NODE_V8_COVERAGE=dir npm test`).
   const folder = OUTPUT_FOLDER_VARIABLES.has(name) ? value : undefined;
   if (folder && folder.value !== '') fx.write(name, folder.dynamic ? folder : everythingBelow(fx, folder));
@@ -54,13 +55,19 @@ export function checkAssignment(name: string, fx: ShellEffects, value?: Arg, ind
 const PROXY_VARIABLE = /^(?:https?|all|ftp|socks|wss?|rsync)_proxy$/i;
 
 /** Variables whose value is a command that the program run with them starts (`GIT_PAGER=cat git log`). */
-const COMMAND_VARIABLES = new Set(['PAGER', 'MANPAGER', 'GIT_PAGER', 'EDITOR', 'VISUAL', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_SSH_COMMAND', 'BROWSER', 'BAT_PAGER', 'GH_PAGER', 'DELTA_PAGER', 'SYSTEMD_PAGER']);
+const COMMAND_VARIABLES = new Set(['PAGER', 'MANPAGER', 'GIT_PAGER', 'EDITOR', 'VISUAL', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_SSH_COMMAND', 'BROWSER', 'GH_BROWSER', 'BAT_PAGER', 'GH_PAGER', 'DELTA_PAGER', 'SYSTEMD_PAGER']);
+/** Compiler flags that make and build scripts pass on. */
+const C_FLAGS_VARIABLE = /^(?:CFLAGS|CXXFLAGS|CPPFLAGS|LDFLAGS|FFLAGS)$/;
 /**
  * Search paths for code and programs (`PYTHONPATH=src pytest`, `PATH=./node_modules/.bin:$PATH`), and
  * files or folders of code and configuration (`BUNDLE_GEMFILE=Gemfile.ci`, `VIRTUAL_ENV=.venv`):
  * seen through when they name the project's or the system's.
  */
-const SEARCH_PATH_VARIABLES = new Set(['PATH', 'PYTHONPATH', 'NODE_PATH', 'PERL5LIB', 'PERLLIB', 'RUBYLIB', 'GEM_HOME', 'GEM_PATH', 'GOPATH', 'BUNDLE_GEMFILE', 'COVERAGE_RCFILE', 'COVERAGE_PROCESS_START', 'VIRTUAL_ENV', 'CONDA_PREFIX', 'PIPENV_PIPFILE', 'RIPGREP_CONFIG_PATH', 'CURL_HOME', 'WGETRC', 'RUSTUP_HOME', 'DOTNET_ROOT']);
+const SEARCH_PATH_VARIABLES = new Set([
+  'PATH', 'PYTHONPATH', 'NODE_PATH', 'PERL5LIB', 'PERLLIB', 'RUBYLIB', 'GEM_HOME', 'GEM_PATH', 'GOPATH', 'BUNDLE_GEMFILE', 'COVERAGE_RCFILE', 'COVERAGE_PROCESS_START', 'VIRTUAL_ENV', 'CONDA_PREFIX', 'PIPENV_PIPFILE', 'RIPGREP_CONFIG_PATH', 'CURL_HOME', 'WGETRC', 'RUSTUP_HOME', 'DOTNET_ROOT',
+  // A toolchain, a class path, a configuration file that can name programs (kubeconfig's exec plugins, AWS's credential_process, OpenSSL's engines).
+  'JAVA_HOME', 'CLASSPATH', 'GOROOT', 'GOWORK', 'KUBECONFIG', 'AWS_CONFIG_FILE', 'AWS_SHARED_CREDENTIALS_FILE', 'OPENSSL_CONF', 'OPENSSL_ENGINES', 'OPENSSL_MODULES', 'ZDOTDIR', 'PSQLRC', 'MYSQL_HOME', 'DOCKER_CONFIG', 'HELM_PLUGINS', 'TF_CLI_CONFIG_FILE', 'GRADLE_USER_HOME', 'PHPRC', 'PHP_INI_SCAN_DIR', 'R_PROFILE', 'R_PROFILE_USER', 'R_ENVIRON_USER', 'R_LIBS', 'R_LIBS_USER', 'JULIA_LOAD_PATH', 'JULIA_DEPOT_PATH', 'IRBRC', 'MYVIMRC', 'HGRCPATH', 'CMAKE_TOOLCHAIN_FILE',
+]);
 /** git's and cargo's variables that carry data, not code, paths or configuration. */
 const GIT_DATA_VARIABLE = /^(?:GIT_(?:(?:AUTHOR|COMMITTER)_(?:NAME|EMAIL|DATE)|TERMINAL_PROMPT|OPTIONAL_LOCKS|FLUSH|LFS_SKIP_SMUDGE|MERGE_AUTOEDIT)|CARGO_(?:TERM_\w+|INCREMENTAL|BUILD_JOBS|NET_OFFLINE|NET_RETRY|PROFILE_\w+_DEBUG))$/;
 /** git's trace variables print to stderr when set to a number or a boolean; a path makes them write that file. */
@@ -89,16 +96,30 @@ function seenThrough(name: string, fx: ShellEffects, value: Arg | undefined): bo
   }
   // `RUSTFLAGS='-D warnings'` tunes the compiler; a linker, a plugin or a path (`-C linker=/tmp/x`) runs code.
   if (name === 'RUSTFLAGS' || name === 'RUSTDOCFLAGS') return !value.dynamic && !/link|plugin|[/~]|-Z/.test(value.value);
+  // `CFLAGS=-O2` tunes the compiler; `-fplugin=`, `-B DIR`, `-wrapper`, `-specs=`, `-Xclang -load` load or run code.
+  if (C_FLAGS_VARIABLE.test(name)) return !value.dynamic && !/plugin|(?:^|\s)-B|-wrapper|-specs|-load|--ld-path|-fuse-ld=\//.test(value.value);
+  // Data for pip and uv (`PIP_NO_CACHE_DIR=1`, `UV_NO_PROGRESS=1`), not where they install from or what they run.
+  if (/^(?:PIP|UV)_/.test(name)) return !value.dynamic && !/^(?:PIP|UV)_(?:\w*INDEX\w*|FIND_LINKS|CONFIG_FILE|REQUIRE\w*|CONSTRAINT|PYTHON\w*|TARGET|PREFIX|ROOT|SRC|EXTRA\w*|TOOL\w*|CACHE_DIR|PROJECT\w*|SCRIPT\w*|INSTALL_DIR|OVERRIDE)$/.test(name);
   return name === 'NODE_OPTIONS' && !value.dynamic && nodeOptionsLoadOutside(value.value, fx) === undefined;
 }
 
 function projectOrSystem(fx: ShellEffects, folder: string): boolean {
   const path = fx.path(literalArg(folder));
-  return !path.dynamic && (isWithin(path.path, fx.projectRoot) || isSystemPath(path.path));
+  return !path.dynamic && (isWithin(path.path, fx.projectRoot) || isSystemPath(path.path) || inHomeConfiguration(path.path, fx.home));
+}
+
+/**
+ * A dot folder of the home (`~/.kube/config`, `~/.sdkman/candidates/java/17`): configuration and
+ * toolchains that a phase restricting file changes keeps the agent from writing, as it does the project.
+ */
+function inHomeConfiguration(path: string, home: string | null): boolean {
+  return home !== null && path.startsWith(`${home}/.`) && !path.startsWith(`${home}/..`);
 }
 
 /** Variables naming a folder where the program run with them writes files of its own naming (`TMPDIR`: its temporary files). */
-const OUTPUT_FOLDER_VARIABLES = new Set(['TMPDIR', 'TEMP', 'TMP', 'XDG_CACHE_HOME', 'XDG_STATE_HOME', 'PYTEST_DEBUG_TEMPROOT', 'NODE_V8_COVERAGE', 'NODE_COMPILE_CACHE', 'PYTHONPYCACHEPREFIX', 'JEST_JUNIT_OUTPUT_DIR', 'COVERAGE_DIR', 'CARGO_TARGET_DIR', 'GOCACHE', 'GOTMPDIR']);
+/** Variables naming a file the program run with them writes (a history, a profile, a seed file). */
+const OUTPUT_FILE_VARIABLES = new Set(['HISTFILE', 'LESSHISTFILE', 'PYTHON_HISTORY', 'NODE_REPL_HISTORY', 'SQLITE_HISTORY', 'MYSQL_HISTFILE', 'PSQL_HISTORY', 'RANDFILE', 'LLVM_PROFILE_FILE', 'JEST_JUNIT_OUTPUT_FILE']);
+const OUTPUT_FOLDER_VARIABLES = new Set(['TMPDIR', 'TEMP', 'TMP', 'XDG_CACHE_HOME', 'XDG_STATE_HOME', 'PYTEST_DEBUG_TEMPROOT', 'NODE_V8_COVERAGE', 'NODE_COMPILE_CACHE', 'PYTHONPYCACHEPREFIX', 'JEST_JUNIT_OUTPUT_DIR', 'COVERAGE_DIR', 'CARGO_TARGET_DIR', 'GOCACHE', 'GOTMPDIR', 'GCOV_PREFIX', 'CCACHE_DIR']);
 /**
  * Variables with which test libraries rewrite the expectations they check (snapshots, goldens,
  * the expected text in the sources): `UPDATE_EXPECT=1 cargo test`, `INSTA_UPDATE=always`. Set to
@@ -847,6 +868,8 @@ const hyperfine: ProgramEntry = {
     const parsed = parseArgv(site.args, { short: 'wrmMnpcsSuPLN', long: ['warmup', 'runs', 'min-runs', 'max-runs', 'prepare', 'cleanup', 'setup', 'shell', 'export-json', 'export-csv', 'export-markdown', 'export-asciidoc', 'export-orgmode', 'parameter-scan', 'parameter-step-size', 'parameter-list', 'time-unit', 'command-name', 'style', 'sort', 'output', 'input', 'conclude', 'reference'] });
     for (const out of optionValues(parsed, '--export-json', '--export-csv', '--export-markdown', '--export-asciidoc', '--export-orgmode')) fx.write('hyperfine', out);
     for (const code of [...optionValues(parsed, '-p', '--prepare', '-c', '--cleanup', '-s', '--setup', '--conclude', '--reference'), ...operandsOf(parsed, site)]) fx.runShellCode(code, 'hyperfine', false);
+    // `--shell /tmp/x`: every command runs through that program (`-N`/`--shell=none` runs them directly).
+    for (const shell of optionValues(parsed, '-S', '--shell')) if (shell.value !== 'none' && !/^(?:(?:\/usr)?\/bin\/)?(?:ba|da|z|k|fi)?sh$/.test(shell.value)) fx.run([shell]);
   },
 };
 

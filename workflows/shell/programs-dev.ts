@@ -4,7 +4,7 @@
 import { hasOption, lastOptionValue, negated, optionValues, parseArgv, type OptionSpec } from './argv.js';
 import { PACKAGE_RUNNER, PROJECT_RUNNER } from './programs-code.js';
 import { DPKG_DEB_ACTION, dpkgDeb } from './programs-files.js';
-import { entries, everythingBelow, filesIn, filesNamedByData, inEachDirectory, isTestScriptName, loadsForeignCode, nameSaysItChanges, onlyAsksVersion, operandsOf, readsOperands, runsTests, workingDirectory, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, everythingBelow, filesIn, filesNamedByData, inEachDirectory, isTestScriptName, loadsForeignCode, mayBeAgentsFile, nameSaysItChanges, onlyAsksVersion, operandsOf, readsOperands, runsTests, workingDirectory, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { baseName, isWithin } from './paths.js';
 import { anyDepth } from './find-expression.js';
 import type { PathRef } from './types.js';
@@ -533,6 +533,13 @@ function manager(spec: ManagerSpec): ProgramHandler {
         // `conda run -n env pytest`: conda's own options name the environment, then the command.
         const condaOptions = CONDA_LIKE.has(site.program) ? parseArgv(rest, { short: 'np', long: ['name', 'prefix', 'cwd'], stopAtOperand: true }) : undefined;
         const command = condaOptions ? rest.slice(condaOptions.rest) : rest;
+        // `uv run --with /tmp/pkg pytest`: a package from a folder of the caller's choosing, installed and imported before the command.
+        if (site.program === 'uv' || site.program === 'uvx') {
+          const uvOptions = parseArgv(rest, UV_RUN_OPTIONS);
+          for (const source of optionValues(uvOptions, '--with', '--with-editable', '--with-requirements', '--python', '-p', '--env-file', '--project', '--directory')) {
+            if ((source.dynamic || /^[~./]/.test(source.value)) && mayBeAgentsFile(fx, source)) here.opaque(`${site.program} run loads ${source.value}, outside the project`, site.program);
+          }
+        }
         const cwd = condaOptions ? lastOptionValue(condaOptions, '--cwd') : undefined;
         const script = command[0];
         // pdm, hatch and pipenv look for a script of the project's by that name before a program
@@ -557,7 +564,8 @@ function manager(spec: ManagerSpec): ProgramHandler {
         if (name.dynamic) here.opaque(`${site.program} runs a script named at run time`, site.program);
         else if (isTestScriptName(name.value)) runsTests(here, site.program, `${site.program} run ${name.value}`, rest);
         // `pnpm tsc --noEmit`, `yarn vitest run`: a project's tool run by its name, as npm's scripts are named after what they run.
-        else if (!explicit && here.knows(name.value)) here.run([name, ...rest], { stdinArgs: site.stdinArgs });
+        // Only a tool a package installs: `yarn fmt` or `yarn watch` is the project's script, not coreutils' fmt or procps' watch.
+        else if (!explicit && isPackageTool(name.value)) here.run([name, ...rest], { stdinArgs: site.stdinArgs });
         else here.unknown(`${site.program} run ${name.value}`);
         return;
       }
@@ -566,6 +574,26 @@ function manager(spec: ManagerSpec): ProgramHandler {
     }
   };
 }
+
+/** `uv run`'s options that take a value, before the command it runs. */
+const UV_RUN_OPTIONS: OptionSpec = { short: 'p', long: ['with', 'with-editable', 'with-requirements', 'python', 'env-file', 'project', 'directory', 'package', 'extra', 'group', 'index', 'index-url', 'default-index', 'module'], stopAtOperand: true };
+
+/** A tool's configuration file in the user's home (`~/.config/go/env`), or wherever the home is when the command moves it. */
+function configFile(fx: ShellEffects, below: string): Arg {
+  return fx.home === null ? { value: `$HOME/${below}`, dynamic: true, unknownAt: 0 } : literalArg(`${fx.home}/${below}`);
+}
+
+/** Interpreters a package installs as a binary (`yarn tsx x.ts`), beside the development tools of this table. */
+const PACKAGE_INTERPRETERS = new Set(['node', 'tsx', 'ts-node', 'esno', 'vite-node', 'babel-node']);
+
+/** Whether `yarn NAME` / `pnpm NAME` with no script of that name would run a tool gobby knows (its binary in node_modules/.bin). */
+function isPackageTool(name: string): boolean {
+  packageTools ??= new Set([...DEV_PROGRAMS.map(([program]) => program), ...PACKAGE_INTERPRETERS]);
+  return packageTools.has(name);
+}
+
+/** Made on first use: the table is defined below. */
+let packageTools: Set<string> | undefined;
 
 /**
  * `npm pkg set scripts.test='…'`, `npm set-script test '…'`: a script the next `npm test` runs,
@@ -774,6 +802,11 @@ function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>):
       const out = optionArg(site.args, '-o', false);
       if (out) fx.write('go', out.arg);
       else if (site.args.some((arg) => arg.value.startsWith('-html'))) fx.opaque('go tool cover -html opens a browser', 'go');
+      return;
+    }
+    // `go env -w GOFLAGS=…`: saved in go's environment file, and read by every later go command.
+    if (site.program === 'go' && sub.value === 'env' && site.args.some((arg) => arg.value === '-w' || arg.value === '-u')) {
+      fx.write('go', configFile(fx, '.config/go/env'));
       return;
     }
     // `go vet -vettool=/tmp/x`, `go build -toolexec=…`, `cargo check --config …`: a program or configuration from elsewhere, whatever the subcommand.
@@ -1117,6 +1150,8 @@ const kubectl: ProgramHandler = (site, fx) => {
   const [sub, action] = operandsOf(parsed, site).map((arg) => arg.value);
   const configRead = sub === 'config' && ['view', 'get-contexts', 'current-context', 'get-clusters', 'get-users'].includes(action ?? '');
   const rolloutRead = sub === 'rollout' && ['status', 'history'].includes(action ?? '');
+  // A kubeconfig's exec plugins and auth providers are programs kubectl runs.
+  for (const config of optionValues(parsed, '--kubeconfig')) if (mayBeAgentsFile(fx, config)) fx.opaque(`kubectl loads ${config.value}, a kubeconfig whose plugins it runs`, 'kubectl');
   if (sub !== undefined && (KUBECTL_READS.has(sub) || configRead || rolloutRead)) {
     for (const file of optionValues(parsed, '-f', '--filename', '--kubeconfig')) fx.read('kubectl', file);
     if (!configRead) fx.network('kubectl', 'kubernetes cluster');
@@ -1214,6 +1249,10 @@ const helm: ProgramHandler = (site, fx) => {
   const words = site.args.filter((arg) => !arg.value.startsWith('-'));
   const [sub, action] = words.map((arg) => arg.value);
   const reads = (sub !== undefined && HELM_READS.has(sub) && !(sub === 'dependency' && action !== 'list')) || (sub === 'repo' && action === 'list') || (sub === 'plugin' && action === 'list');
+  // `--post-renderer PROGRAM` runs a program on the rendered chart; a kubeconfig can name programs too.
+  const parsed = parseArgv(site.args, { long: ['post-renderer', 'kubeconfig', 'post-renderer-args'] });
+  for (const program of optionValues(parsed, '--post-renderer')) fx.run([program, ...optionValues(parsed, '--post-renderer-args')]);
+  for (const config of optionValues(parsed, '--kubeconfig')) if (mayBeAgentsFile(fx, config)) fx.opaque(`helm loads ${config.value}, a kubeconfig whose plugins it runs`, 'helm');
   if (words.some((arg) => arg.dynamic)) fx.opaque('helm is given a subcommand built at run time', 'helm');
   else if (reads) fx.network('helm', 'kubernetes cluster');
   else fx.unknown(sub === undefined ? 'helm' : `helm ${sub}`);
@@ -1253,6 +1292,9 @@ const gh: ProgramHandler = (site, fx) => {
   const [group, action] = site.args.map((arg) => arg.value);
   if (group === 'extension' && action === 'exec') fx.opaque('gh extension exec runs an extension', 'gh');
   if (group === 'alias' && action === 'set') fx.opaque('gh alias set defines a command that can run a shell', 'gh');
+  // `gh config set browser 'cmd'`, `editor`, `pager`: saved, and run by later gh commands; an extension runs as `gh NAME`.
+  if (group === 'config' && action === 'set') fx.write(site.program, configFile(fx, site.program === 'gh' ? '.config/gh/config.yml' : '.config/glab-cli/config.yml'));
+  if (group === 'extension' && (action === 'install' || action === 'upgrade' || action === 'create')) fx.emit({ kind: 'package_install', manager: 'gh extension', program: 'gh' });
   fx.network(site.program, site.program === 'gh' ? 'github.com' : 'gitlab.com');
   if ((group === 'release' || group === 'run') && action === 'download') {
     // A release's assets land flat, named by the release (`-O FILE` names the one file); a run's

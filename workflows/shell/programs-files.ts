@@ -454,11 +454,17 @@ function inspectSed(script: Arg, fx: Parameters<ProgramHandler>[1], program: str
   if (effects.opaque !== undefined) fx.opaque(effects.opaque, program);
 }
 
+/** The extensions gawk ships, loaded by name from its own library folder. */
+const GAWK_EXTENSIONS = new Set(['filefuncs', 'fnmatch', 'fork', 'inplace', 'intdiv', 'ordchr', 'readdir', 'readfile', 'revoutput', 'revtwoway', 'rwarray', 'time']);
+
 const awk: ProgramHandler = (site, fx) => {
-  const parsed = parseArgv(site.args, { short: 'fvFiWE', long: ['file', 'assign', 'field-separator', 'include', 'load', 'source', 'exec'] });
+  const parsed = parseArgv(site.args, { short: 'fvFiWEl', long: ['file', 'assign', 'field-separator', 'include', 'load', 'source', 'exec'] });
   // mawk's `-W exec FILE` (and `-W e…`) runs a program file as gawk's `-E` does.
   const mawkExec = optionValues(parsed, '-W').some((option) => /^e/.test(option.value));
-  const programFiles = [...optionValues(parsed, '-f', '--file', '-E', '--exec', '-i', '--include', '-l', '--load'), ...(mawkExec ? [literalArg('(a program file)')] : [])];
+  // `-l NAME` loads one of gawk's own extensions; a path (`-l /tmp/x.so`) a library of the caller's.
+  const extensions = optionValues(parsed, '-l', '--load').filter((library) => library.dynamic || !GAWK_EXTENSIONS.has(library.value));
+  if (extensions.length > 0) fx.opaque(`awk loads ${extensions[0]!.value}, a library of the caller's choosing`, site.program);
+  const programFiles = [...optionValues(parsed, '-f', '--file', '-E', '--exec', '-i', '--include'), ...(mawkExec ? [literalArg('(a program file)')] : [])];
   const inPlace = programFiles.some((file) => file.value === 'inplace');
   const operands = operandsOf(parsed, site);
   if (programFiles.some((file) => file.value !== 'inplace')) fx.opaque('awk runs a program read from a file', site.program);

@@ -1,7 +1,7 @@
 // Programs that reach the network or signal other processes. Network targets are kept as
 // written; signal targets say whether they name a pid, a process name, a port or a job.
 import { hasOption, lastOptionValue, optionValues, parseArgv, type OptionSpec } from './argv.js';
-import { entries, everythingBelow, filesIn, filesNamedByData, onlyAsksVersion, operandsOf, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, everythingBelow, filesIn, filesNamedByData, mayBeAgentsFile, onlyAsksVersion, operandsOf, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { isWithin } from './paths.js';
 import { namesItsContents, writesRemoteCopy } from './programs-files.js';
 import type { PathRef } from './types.js';
@@ -428,10 +428,21 @@ const openssl: ProgramHandler = (site, fx) => {
     return index === -1 ? undefined : site.args[index + 1];
   };
   if (sub === 's_client' || sub === 's_time') fx.network('openssl', valueOf('-connect')?.value ?? 'localhost:443');
-  const out = valueOf('-out');
-  if (out) fx.write('openssl', out);
+  for (const name of ['-out', '-keyout', '-CAserial', '-rand', '-writerand']) {
+    const out = valueOf(name);
+    if (out && name !== '-rand') fx.write('openssl', out);
+  }
   const input = valueOf('-in');
   if (input) fx.read('openssl', input);
+  // An engine or a provider is a shared library openssl loads, by name from the system's folders
+  // or by path (`-engine /tmp/e.so`, `engine dynamic -pre SO_PATH:/tmp/e.so`); a config file or a
+  // provider path can point at one too.
+  if (sub === 'engine' && site.args.some((arg) => arg.dynamic || arg.value.includes('/'))) fx.opaque('openssl engine loads an engine from a path, a library it runs', 'openssl');
+  for (const name of ['-engine', '-provider', '-provider-path', '-config']) {
+    const value = valueOf(name);
+    const byPath = value !== undefined && (value.dynamic || value.value.includes('/') || name === '-provider-path' || name === '-config');
+    if (value !== undefined && byPath && mayBeAgentsFile(fx, value)) fx.opaque(`openssl ${name} ${value.value} loads code of the caller's choosing`, 'openssl');
+  }
   void parsed;
 };
 
