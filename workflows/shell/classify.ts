@@ -825,9 +825,11 @@ function madeName(assignment: Assignment, env: WordEnv): VariableValue | undefin
   if (onlyRunTimeNumbers(assignment.value, env)) return { glob: renderWord(assignment.value, env, []).value };
   let [part, ...others] = assignment.value.parts ?? [];
   if (part?.type === 'DoubleQuoted' && others.length === 0) [part, ...others] = part.parts;
-  if (part?.type !== 'CommandExpansion' || others.length > 0) return undefined;
+  // `d=$(mktemp -d)/out`: fixed text after the name is a name below it.
+  const suffix = others.every((other) => other.type === 'Literal' || other.type === 'SingleQuoted') ? others.map((other) => (other as { value: string }).value).join('') : undefined;
+  if (part?.type !== 'CommandExpansion' || suffix === undefined || /[*?[]/.test(suffix)) return undefined;
   const output = substitutionOutput(part.script, env);
-  return output?.dynamic === true && output.unknownAt === -1 ? { glob: output.value } : undefined;
+  return output?.dynamic === true && output.unknownAt === -1 ? { glob: output.value + suffix } : undefined;
 }
 
 /** Remembered when the value is fixed text (`value` undefined: only known at run time). */

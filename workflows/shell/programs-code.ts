@@ -214,6 +214,8 @@ interface InterpreterSpec {
   readonly inPlace?: boolean;
   /** Options that only check the syntax of the files, running nothing (`php -l`, `ruby -c`). */
   readonly checkOnly?: readonly string[];
+  /** Flags with which the interpreter only prints about itself and runs nothing (`php -m`, `php -i`). */
+  readonly informs?: readonly string[];
 }
 
 /** Runners that take node's options and its `--test`. */
@@ -226,6 +228,7 @@ function interpreter(spec: InterpreterSpec): ProgramHandler {
       if (site.args.length === 0) fx.opaque(`${site.program} reads the code to run from its input`, site.program);
       return;
     }
+    if (spec.informs !== undefined && site.args.length > 0 && site.args.every((arg) => !arg.dynamic && spec.informs!.includes(arg.value))) return;
     const parsed = parseArgv(site.args, options);
     const operands = site.args.slice(parsed.rest);
     // `tsx --test`, `ts-node --test`: node's test runner, through a TypeScript loader.
@@ -255,6 +258,12 @@ function interpreter(spec: InterpreterSpec): ProgramHandler {
       runsTests(fx, site.program, `${site.program} ${script.value} test`, operands.slice(2));
     } else {
       fx.read(site.program, script);
+      // `node --experimental-vm-modules node_modules/.bin/jest`, `node node_modules/typescript/bin/tsc`: a tool the project installed, judged as that tool.
+      const tool = site.program === 'node' || NODE_LIKE.has(site.program) ? projectPackageTool(script, fx) : undefined;
+      if (tool !== undefined) {
+        fx.run([literalArg(tool), ...operands.slice(1)]);
+        return;
+      }
       fx.opaque(`${site.program} runs the file \`${script.value}\``, site.program);
       const guarded = guardedProgramOf(script);
       if (guarded !== undefined) fx.run([literalArg(guarded), ...operands.slice(1)]);
@@ -874,6 +883,18 @@ const hyperfine: ProgramEntry = {
 };
 
 /** `npx vitest`, `pnpm dlx tsc`, `uvx ruff`: the package's binary is the program. */
+/** `node_modules/.bin/NAME`, `node_modules/PKG/bin/NAME.js`, `node_modules/@scope/PKG/NAME.mjs`. */
+const PACKAGE_TOOL_FILE = /(?:^|\/)node_modules\/(?:\.bin\/([^/]+)|((?:@[^/]+\/)?[^/]+)\/(?:bin\/)?([^/]+?)(?:\.[cm]?js)?)$/;
+
+/** The known tool a file of the project's own node_modules is (its binary, or its package's), or undefined. */
+function projectPackageTool(script: Arg, fx: ShellEffects): string | undefined {
+  if (script.dynamic) return undefined;
+  const match = PACKAGE_TOOL_FILE.exec(script.value);
+  if (match === null || !isWithin(fx.path(script).path, fx.projectRoot)) return undefined;
+  const candidates = match[1] !== undefined ? [match[1]] : [match[3]!, packageBinary(match[2]!)];
+  return candidates.find((name) => fx.knows(name) && !NODE_LIKE.has(name));
+}
+
 const PACKAGE_BINARIES: Readonly<Record<string, string>> = {
   '@anthropic-ai/claude-code': 'claude',
   typescript: 'tsc',
@@ -1053,7 +1074,7 @@ export const CODE_PROGRAMS: readonly [string, ProgramEntry][] = [
   // perl's -l, -0 and -x take only an attached value (`-l012`, `-0777`): `-lane 'code'` bundles -e.
   ...entries(interpreter({ inline: ['-e', '-E'], options: { short: 'IMmeE' }, preload: ['-M', '-m'], inPlace: true }), 'perl', 'perl5'),
   ...entries(interpreter({ inline: ['-e'], options: { short: 'IrCEe' }, preload: ['-r'], inPlace: true, checkOnly: ['-c'] }), 'ruby', 'jruby'),
-  ...entries(interpreter({ inline: ['-r', '-R', '-B', '-E', '-a'], options: { short: 'cdzrRBEF' }, checkOnly: ['-l'] }), 'php'),
+  ...entries(interpreter({ inline: ['-r', '-R', '-B', '-E', '-a'], options: { short: 'cdzrRBEF' }, checkOnly: ['-l'], informs: ['-m', '-i', '--ini', '-v', '--version', '-h', '--help'] }), 'php'),
   ...entries(interpreter({ inline: ['-e'], options: { short: 'el' }, preload: ['-l'] }), 'lua', 'luajit'),
   ...entries(interpreter({ inline: ['-e', '--eval', '-E'], options: { short: 'eELJ', long: ['eval', 'load'] }, preload: ['-L', '--load'] }), 'julia', 'elixir', 'iex', 'Rscript', 'R', 'osascript', 'jshell', 'groovy', 'scala', 'kotlin', 'irb', 'ghci', 'runghc', 'clojure', 'racket', 'guile', 'sbcl', 'tclsh', 'wish', 'expect', 'octave', 'dc', 'pwsh', 'powershell', 'ts-node', 'tsx', 'esno', 'babel-node', 'coffee', 'erl', 'escript'),
   ...entries(debuggerEntry(interpreter({ inline: ['-e', '--eval', '-E'], options: { short: 'eELJ', long: ['eval', 'load'] }, preload: ['-L', '--load'] })), 'gdb', 'lldb'),

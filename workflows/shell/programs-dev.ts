@@ -450,7 +450,7 @@ function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffec
 
 // ---------- package managers and project scripts ----------
 
-type ManagerAction = 'install' | 'test' | 'read' | 'script' | 'run' | 'dlx' | 'network' | 'write' | 'install+test';
+type ManagerAction = 'install' | 'test' | 'read' | 'script' | 'run' | 'dlx' | 'network' | 'write' | 'install+test' | 'cache';
 
 interface ManagerSpec {
   readonly actions: Readonly<Record<string, ManagerAction>>;
@@ -495,6 +495,8 @@ function manager(spec: ManagerSpec): ProgramHandler {
     if ((sub === 'config' || sub === 'c') && !['get', 'list', 'ls', undefined].includes(rest.find((arg) => !arg.value.startsWith('-'))?.value)) action = 'write';
     // `npm audit fix` installs the fixed versions; `npm audit` only reports.
     if (sub === 'audit' && rest.some((arg) => arg.value === 'fix' || arg.value === '--fix')) action = 'install';
+    // `npm cache ls`/`verify` look at npm's cache; `clean` and `add` change it (in the home, not the project).
+    if (sub === 'cache' && NODE_MANAGERS.has(site.program)) action = ['ls', 'list', 'verify', 'dir', 'path'].includes(verb0(rest) ?? '') ? 'read' : 'cache';
     // `npm pkg get version` reads package.json; `set`, `delete` and `fix` change it.
     if (sub === 'pkg' && rest.find((arg) => !arg.value.startsWith('-'))?.value === 'get') action = 'read';
     // What only lists or checks: `uv pip list`, `uv python list`, `uv lock --check`, `conda env list`.
@@ -520,6 +522,9 @@ function manager(spec: ManagerSpec): ProgramHandler {
         runsTests(here, site.program, `${site.program} ${sub ?? 'test'}`, [...site.args.slice(0, parsed.rest), ...rest]);
         return;
       case 'read':
+        return;
+      case 'cache':
+        here.write(site.program, everythingBelow(here, configFile(here, site.program === 'npm' ? '.npm/_cacache' : `.cache/${site.program}`)));
         return;
       case 'write':
         if (sub === 'config' || sub === 'c' || sub === 'set') here.opaque(`${site.program} ${sub} changes configuration that decides what later commands run`, site.program);
@@ -577,6 +582,13 @@ function manager(spec: ManagerSpec): ProgramHandler {
 
 /** `uv run`'s options that take a value, before the command it runs. */
 const UV_RUN_OPTIONS: OptionSpec = { short: 'p', long: ['with', 'with-editable', 'with-requirements', 'python', 'env-file', 'project', 'directory', 'package', 'extra', 'group', 'index', 'index-url', 'default-index', 'module'], stopAtOperand: true };
+
+const NODE_MANAGERS = new Set(['npm', 'yarn', 'pnpm']);
+
+/** The first word of a subcommand's rest that is no option. */
+function verb0(rest: readonly Arg[]): string | undefined {
+  return rest.find((arg) => !arg.value.startsWith('-'))?.value;
+}
 
 /** A tool's configuration file in the user's home (`~/.config/go/env`), or wherever the home is when the command moves it. */
 function configFile(fx: ShellEffects, below: string): Arg {
@@ -797,6 +809,16 @@ function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>):
       return;
     }
     let action = table[sub.value];
+    // `rustup toolchain list`, `dotnet tool list`, `asdf plugin list`: a group's listing.
+    if (action === undefined && LISTING_VERBS.has(site.args.slice(site.args.indexOf(sub) + 1).find((arg) => !arg.value.startsWith('-'))?.value ?? '')) action = 'read';
+    // `go tool pprof -top cpu.prof` prints a profile (`-http` serves it, `-output`/`-o` writes a report).
+    if (site.program === 'go' && sub.value === 'tool' && site.args[site.args.indexOf(sub) + 1]?.value === 'pprof') {
+      const args = site.args.slice(site.args.indexOf(sub) + 2);
+      for (const out of [optionArg(args, '-output', false), optionArg(args, '-o', false)]) if (out) fx.write('go', out.arg);
+      if (args.some((arg) => /^-(?:-)?(?:http|web|proto|symbolize=remote)/.test(arg.value))) fx.opaque('go tool pprof serves or opens the profile', 'go');
+      for (const file of args.filter((arg) => !arg.value.startsWith('-'))) if (!/^https?:/.test(file.value)) fx.read('go', file);
+      return;
+    }
     // `go tool cover -func=c.out` prints a coverage report; `-html=c.out -o x.html` writes one.
     if (site.program === 'go' && sub.value === 'tool' && site.args[site.args.indexOf(sub) + 1]?.value === 'cover') {
       const out = optionArg(site.args, '-o', false);
