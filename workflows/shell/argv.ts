@@ -55,7 +55,7 @@ export function parseArgv(args: readonly Arg[], spec: OptionSpec): ParsedArgv {
       const eq = text.indexOf('=');
       // The option's name is the text itself unless a value is attached: no new string (hot path).
       if (eq !== -1) options.push({ name: text.slice(0, eq), value: sliceArg(arg, eq + 1) });
-      else if (long.length > 0 && !spec.optional?.some((name) => name.startsWith(text.slice(2))) && spec.flags?.includes(text.slice(2)) !== true && takesValue(text.slice(2), long)) options.push({ name: text, value: args[++i] });
+      else if (long.length > 0 && !spec.optional?.some((name) => name.startsWith(text.slice(2))) && takesValue(text.slice(2), long) && spec.flags?.includes(text.slice(2)) !== true) options.push({ name: text, value: args[++i] });
       else options.push({ name: text, value: undefined });
       continue;
     }

@@ -679,16 +679,23 @@ function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>,
   // `cat /dev/fd/3/token 3<~/.gobby`: what a command opens for itself holds while it runs. Only
   // looked at when a word goes through a descriptor's path (hot path: `2>&1` on most commands).
   const descriptorsBefore = scope.descriptors;
-  if (redirects !== undefined && name?.value !== 'exec' && (throughDescriptor(name) || args.some(throughDescriptor))) openDescriptors(fx, redirects, env);
+  if (redirects !== undefined && name !== undefined && name.value !== 'exec' && (RUNS_WHAT_IS_PIPED.has(name.value) ? args.some(mentionsDescriptor) : args.some(throughDescriptor))) openDescriptors(fx, redirects, env);
   if (name !== undefined) runCommand(fx, name, args, false, true);
   else if (args.length > 0) runCommand(fx, args[0]!, args.slice(1), false, true);
   if (scope.descriptors !== descriptorsBefore) closeOwnDescriptors(scope, redirects!, descriptorsBefore);
 }
 
-/** Whether a word may name a path through an open descriptor (`/dev/fd/3/x`, `/dev/stdin/x`, `/proc/self/fd/3`), as an operand or inside code it runs. */
-function throughDescriptor(arg: Arg | undefined): boolean {
-  return arg !== undefined && (arg.value.includes('/dev/') || arg.value.includes('/proc/'));
+/** Whether a word is a path that may go through an open descriptor (`/dev/fd/3/x`, `/dev/stdin/x`, `/proc/self/fd/3`). */
+function throughDescriptor(arg: Arg): boolean {
+  return arg.value.charCodeAt(0) === SLASH && (arg.value.startsWith('/dev/') || arg.value.startsWith('/proc/'));
 }
+
+/** The same anywhere in the word, for code a shell or a prefix runs (`bash -c 'cat /dev/fd/3/x' 3<dir`). */
+function mentionsDescriptor(arg: Arg): boolean {
+  return arg.value.includes('/dev/') || arg.value.includes('/proc/');
+}
+
+const SLASH = 47;
 
 /**
  * After a simple command, the numbered descriptors it opened for itself are closed again (as they
@@ -1300,7 +1307,7 @@ class CommandEffects implements ShellEffects {
       // follows them is read before `..` is taken off (`/dev/fd/5/../x`, `/dev/fd/../cwd/x`).
       if (arg.value.startsWith('/dev/fd/') || arg.value.startsWith('/proc/')) return this.throughProc(arg.value, arg.dynamic);
       // `/dev/stdin/x` is `/dev/fd/0/x`: x in the folder the input was opened on.
-      const standard = STANDARD_STREAM_FOLDER.exec(arg.value);
+      const standard = arg.value.startsWith('/dev/std') ? STANDARD_STREAM_FOLDER.exec(arg.value) : null;
       if (standard !== null) return this.throughProc(`/dev/fd/${STANDARD_STREAMS.indexOf(standard[1]!)}${arg.value.slice(standard[0].length)}`, arg.dynamic);
       const path = normalizeAbsolute(arg.value);
       const climbs = arg.value.includes('..') ? climbingPath(arg.value) : undefined;

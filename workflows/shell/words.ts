@@ -258,7 +258,7 @@ export function renderWordFields(word: Word, env: WordEnv, nested: NestedScript[
     }
   }
   // `"${a[@]}"`, `${a[*]}`: each element of an array the command set is a word of its own.
-  if (endsLikeWholeArray(word.text) && env.variables !== undefined && env.variables.size > 0) {
+  if (env.variables !== undefined && env.variables.size > 0 && endsLikeWholeArray(word.text)) {
     const elements = arrayFields(word.text, env.variables);
     if (elements !== undefined) {
       for (const element of elements) into.push(env.variablesUncertain ? { value: element, dynamic: true, unknownAt: -1 } : literalArg(element));
