@@ -211,6 +211,7 @@ function splitVariable(text: string, env: WordEnv, variables: ReadonlyMap<string
 
 /** The subscript under which all of an array's elements are kept, NUL-separated, while each is known (classify.ts's rememberArray). */
 export const ARRAY_ALL_ELEMENTS = '@';
+
 /** `…]}` or `…]}"`: cheap before WHOLE_ARRAY (hot path: every word). */
 function endsLikeWholeArray(text: string): boolean {
   const end = text.charCodeAt(text.length - 1) === DOUBLE_QUOTE ? text.length - 1 : text.length;
@@ -460,12 +461,12 @@ function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: b
     case 'SimpleExpansion':
       appendVariable(builder, part.text.slice(1), part.text, env, quoted);
       return;
-    case 'ParameterExpansion':
+    case 'ParameterExpansion': {
+      const element = part.prefix === undefined && part.index !== undefined ? elementName(part.parameter, part.index, env) : undefined;
       if (part.prefix === undefined && part.index === undefined && part.operation === undefined) {
         appendVariable(builder, part.parameter, part.text, env, quoted);
-      } else if (part.prefix === undefined && part.index !== undefined && elementName(part.parameter, part.index, env) !== undefined) {
+      } else if (element !== undefined) {
         // `${a[1]}`, `${m[key]}`, `${a[1]%x}`: an element the command set; `"${a[*]}"` all of them, joined.
-        const element = elementName(part.parameter, part.index, env)!;
         const all = element.endsWith(`[${ARRAY_ALL_ELEMENTS}]`);
         const operated = part.operation === undefined ? undefined : all ? undefined : operatedValue(element, part.operation, env);
         if (part.operation === undefined && !all) appendVariable(builder, element, part.text, env, quoted);
@@ -485,6 +486,7 @@ function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: b
         else builder.unknown(part.text, false);
       }
       return;
+    }
     case 'Glob':
     case 'ExtendedGlob':
       if (builder.nested && MAY_SUBSTITUTE.test(part.text)) collectNestedScripts(part, builder.nested);
@@ -567,7 +569,6 @@ export function subscriptCode(text: string, nested: NestedScript[]): void {
     }
   }
 }
-
 
 /** `a[1]`, `m[key]`, `a[@]` for `${a[1]}`, `${m[key]}`, `${a[*]}`: the variable an element is kept under, when the subscript is fixed. */
 function elementName(name: string, index: Word, env: WordEnv): string | undefined {
