@@ -768,6 +768,7 @@ describe("gobby's own ground, spelled another way", () => {
     ['a=(x .claude); rm -rf "${a[@]}"', 'protected-file'],
     ['a=(a b .claude); i=1; rm -rf ${a[i+1]} && rm -rf ${a[-1]}', 'protected-file'],
     ['a[5]=.claude; rm -rf ${a[5]}', 'protected-file'],
+    ['a=(x y); a[$i]=.claude; rm -rf ${a[1]}', 'protected-file'],
     ['a=(.cl); a+=(aude); rm -rf ${a[0]}${a[1]}', 'protected-file'],
     ['declare -A m=([k]=.claude); rm -rf ${m[k]}', 'protected-file'],
     ['x=.cl; x+=aude; rm -rf $x', 'protected-file'],

@@ -528,6 +528,7 @@ const BYPASS_ROWS: readonly Row[] = [
   row('pushd /tmp; cat ~1/a ~-/b $OLDPWD/c', ['read /repo/a', 'read /repo/b', 'read /repo/c']),
   row('OLDPWD=/etc; cd -; cat hosts', ['read /etc/hosts']),
   row('a=(x "y z" w); rm "${a[@]}" ${a[2]}', ['delete /repo/x', 'delete /repo/y z', 'delete /repo/w'], 'each element of an array the command set'),
+  row('a=(x y); a[$i]=z; cat ${a[0]}; a=(q); cat ${a[1]}', ['read /repo/z dyn', 'read ${a[1]} dyn'], 'a value set at a run-time subscript is any element’s likeliest; a new list forgets it'),
   row('declare -u v=readme.md; cat $v', ['read /repo/README.MD dyn'], 'declare -u converts the value; after declare, variables are the likeliest values'),
   row('rm $(basename /x/y/a.ts .ts).js $(echo A | tr A-Z a-z)', ['delete /repo/a.js', 'delete /repo/a']),
   row('cat /dev/fd/3/a 3<src; cat /dev/stdin/b <docs; cat /dev/fd/3/c', ['read /repo/src', 'read /repo/src/a', 'read /repo/docs', 'read /repo/docs/b', 'read /dev/fd/3/c dyn'], 'what a command opens for itself is open while it runs'),

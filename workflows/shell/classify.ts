@@ -14,7 +14,7 @@ import { filteredText, literalInput, printedText, printfOutput, printsText, subs
 import { PROGRAMS, programForPath } from './programs.js';
 import { Scope, type FunctionBody, type VariableValue } from './scope.js';
 import type { PathRef, ShellAnalysis, ShellContext, ShellEffect, ShellEffectKind, ShellInvocation, SignalTarget } from './types.js';
-import { ARRAY_ALL_ELEMENTS, codeInValues, collectNestedScripts, onlyRunTimeNumbers, subscriptCode, literalArg, renderWord, renderWordFields, type Arg, type GlobOptions, type NestedScript, type WordEnv } from './words.js';
+import { ARRAY_ALL_ELEMENTS, ARRAY_ANY_ELEMENT, codeInValues, collectNestedScripts, onlyRunTimeNumbers, subscriptCode, literalArg, renderWord, renderWordFields, type Arg, type GlobOptions, type NestedScript, type WordEnv } from './words.js';
 
 /** Deeper than this (compound commands, substitutions and re-parsed code together) is opaque. */
 const MAX_NESTING = 64;
@@ -755,8 +755,12 @@ function rememberArray(run: Run, scope: Scope, assignment: Assignment, env: Word
   const elements = new Map<string, string | undefined>();
   let complete = true;
   if (assignment.value.type === 'ArrayValue') {
-    // `+=` goes on after the last index; `=` starts over.
+    // `+=` goes on after the last index; `=` starts over, so the elements set before are gone.
     let next = 0;
+    if (!assignment.append) {
+      for (const key of arrayElements(scope, name)?.keys() ?? []) setShellVariable(run, scope, `${name}[${key}]`, undefined);
+      setShellVariable(run, scope, `${name}[${ARRAY_ANY_ELEMENT}]`, undefined);
+    }
     if (assignment.append) {
       const kept = arrayElements(scope, name);
       if (kept === undefined) complete = false;
@@ -781,8 +785,11 @@ function rememberArray(run: Run, scope: Scope, assignment: Assignment, env: Word
     else for (const [key, value] of kept) elements.set(key, value);
     const value = fixedText(assignment.value, env);
     if (index === undefined) {
-      // `a[$i]=v`: any element may now be v.
+      // `a[$i]=v`: none is known now, and any element may be v, its likeliest value (ARRAY_ANY_ELEMENT).
+      for (const key of kept?.keys() ?? []) setShellVariable(run, scope, `${name}[${key}]`, undefined);
+      setShellVariable(run, scope, name, undefined);
       setShellVariable(run, scope, `${name}[${ARRAY_ALL_ELEMENTS}]`, undefined);
+      setShellVariable(run, scope, `${name}[${ARRAY_ANY_ELEMENT}]`, value);
       return;
     }
     const before = elements.get(index) ?? (kept === undefined ? undefined : '');

@@ -211,6 +211,8 @@ function splitVariable(text: string, env: WordEnv, variables: ReadonlyMap<string
 
 /** The subscript under which all of an array's elements are kept, NUL-separated, while each is known (classify.ts's rememberArray). */
 export const ARRAY_ALL_ELEMENTS = '@';
+/** The subscript under which a value set at a subscript only known at run time is kept (`a[$i]=v`): any element's likeliest value. */
+export const ARRAY_ANY_ELEMENT = '?';
 
 /** `…]}` or `…]}"`: cheap before WHOLE_ARRAY (hot path: every word). */
 function endsLikeWholeArray(text: string): boolean {
@@ -469,7 +471,9 @@ function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: b
         // `${a[1]}`, `${m[key]}`, `${a[1]%x}`: an element the command set; `"${a[*]}"` all of them, joined.
         const all = element.endsWith(`[${ARRAY_ALL_ELEMENTS}]`);
         const operated = part.operation === undefined ? undefined : all ? undefined : operatedValue(element, part.operation, env);
-        if (part.operation === undefined && !all) appendVariable(builder, element, part.text, env, quoted);
+        const anyElement = element.endsWith(`[${ARRAY_ANY_ELEMENT}]`);
+        if (part.operation === undefined && anyElement && typeof env.variables?.get(element) === 'string') builder.append(literalArg(env.variables.get(element) as string), true);
+        else if (part.operation === undefined && !all) appendVariable(builder, element, part.text, env, quoted);
         else if (part.operation === undefined && quoted && typeof env.variables?.get(element) === 'string') builder.append(literalArg((env.variables.get(element) as string).replaceAll('\u0000', ' ')), true);
         else if (operated !== undefined && (quoted || staysOneWord(operated, env))) builder.append(literalArg(operated), true);
         else builder.unknown(part.text, false);
@@ -578,7 +582,9 @@ function elementName(name: string, index: Word, env: WordEnv): string | undefine
   if (rendered.dynamic) return undefined;
   // An associative array's subscript is text (`m[key]`); an indexed one's is arithmetic (`a[0+1]`, `a[i]` with i known).
   const keyed = `${name}[${rendered.value}]`;
-  if (env.variables.has(keyed) || !/^[\w+*/%() -]+$/.test(rendered.value)) return keyed;
+  if (env.variables.has(keyed)) return keyed;
+  if (env.variables.has(`${name}[${ARRAY_ANY_ELEMENT}]`)) return `${name}[${ARRAY_ANY_ELEMENT}]`;
+  if (!/^[\w+*/%() -]+$/.test(rendered.value)) return keyed;
   const number = constantArithmetic(rendered.value, (variable) => {
     const value = variableValue(variable, env);
     return typeof value === 'string' ? { value, likeliest: env.variablesUncertain === true } : undefined;
