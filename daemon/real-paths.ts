@@ -2,7 +2,7 @@
 // a symbolic link the agent made earlier (`ln -s ~/.gobby g`, by code gobby could not see into)
 // must not let the Read tool or `cat` reach the token as `g/token`. The engine compares names;
 // this is where the disk is asked.
-import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, opendirSync, readlinkSync, realpathSync, statSync, type Dir } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { globFolderKey, globMatches, literalFolderOf, toolInputPaths, type PathRef, type ShellAnalysis } from '../workflows/index.js';
 
@@ -91,16 +91,22 @@ export function realPathsOfShell(analysis: ShellAnalysis, into?: Map<string, str
 /** Entries of a folder looked at for one glob segment: a folder of thousands is judged by names. */
 const GLOB_ENTRY_LIMIT = 512;
 
-/** The first entry of `folder` that `pattern` matches and that is a symbolic link, or undefined. */
+/**
+ * The first entry of `folder` that `pattern` matches and that is a symbolic link, or undefined.
+ * The folder is read entry by entry and left after GLOB_ENTRY_LIMIT: a hook request never reads a
+ * large folder whole (`node_modules/*`).
+ */
 function linkMatching(folder: string, pattern: string): string | undefined {
+  let dir: Dir | undefined;
   try {
-    const entries = readdirSync(folder, { withFileTypes: true });
-    for (let i = 0; i < entries.length && i < GLOB_ENTRY_LIMIT; i++) {
-      const entry = entries[i]!;
+    dir = opendirSync(folder);
+    for (let i = 0, entry = dir.readSync(); entry !== null && i < GLOB_ENTRY_LIMIT; i++, entry = dir.readSync()) {
       if (entry.isSymbolicLink() && globMatches(pattern, entry.name)) return join(folder, entry.name);
     }
   } catch {
     // not a folder, or not readable: judged by its name
+  } finally {
+    dir?.closeSync();
   }
   return undefined;
 }

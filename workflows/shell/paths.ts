@@ -85,3 +85,25 @@ const SYSTEM_FOLDERS = ['/etc', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib
 export function isSystemPath(path: string): boolean {
   return SYSTEM_FOLDERS.some((folder) => isWithin(path, folder));
 }
+
+/**
+ * A dot folder of the home (`~/.kube/config`, `~/.sdkman/candidates/java/17`): configuration and
+ * toolchains that a phase restricting file changes keeps the agent from writing, as it does the project.
+ */
+export function inHomeDotFolder(path: string, home: string | null): boolean {
+  return home !== null && path.startsWith(`${home}/.`) && !path.startsWith(`${home}/..`);
+}
+
+/**
+ * The local path of a `file:` URL, percent escapes decoded (`file:///x/%2egobby` is `/x/.gobby`;
+ * a host other than `localhost` is taken as local all the same); undefined for any other URL.
+ */
+export function localFileOfUrl(url: string): string | undefined {
+  const match = /^file:(?:\/\/[^/]*)?(\/[^?#]*)/i.exec(url);
+  if (match === null) return undefined;
+  try {
+    return decodeURIComponent(match[1]!);
+  } catch {
+    return match[1];
+  }
+}

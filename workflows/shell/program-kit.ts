@@ -1,7 +1,7 @@
 // What a program's entry in the knowledge tables receives and may do. Handlers are data-like:
 // they read the argument vector and report effects; they never see the parse tree.
 import { parseArgv, type OptionSpec, type ParsedArgv } from './argv.js';
-import { isSystemPath, isWithin, normalizeAbsolute } from './paths.js';
+import { inHomeDotFolder, isSystemPath, isWithin, localFileOfUrl, normalizeAbsolute } from './paths.js';
 import type { PathRef, ShellEffect, SignalTarget } from './types.js';
 import { literalArg, type Arg } from './words.js';
 
@@ -500,8 +500,8 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
     if (program === 'go' && name === 'f') continue;
     if (MODULE_URL.test(value)) return `is given ${name} code written in the option itself or fetched (${value.slice(0, 40)}…)`;
     // `--config file:///tmp/v.js`: a file by its URL.
-    const file = /^file:(?:\/\/[^/]*)?(\/[^?#]*)/i.exec(value)?.[1];
-    if (file !== undefined && outside(normalizeAbsolute(decodeURIComponentSafely(file)))) return `loads ${file} (${name}), outside the project`;
+    const file = localFileOfUrl(value);
+    if (file !== undefined && outside(normalizeAbsolute(file))) return `loads ${file} (${name}), outside the project`;
     if (value.startsWith('{')) return `is given an inline ${name} that can load any file`;
     if (/^[~./]/.test(value) || value.includes('/')) {
       const path = fx.path({ value, dynamic: false, unknownAt: -1 }).path;
@@ -511,24 +511,15 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
   return undefined;
 }
 
-function decodeURIComponentSafely(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
-
 /**
  * Whether a file a program loads as code or configuration (a kubeconfig, an OpenSSL engine, a
  * shell for hyperfine) may be the agent's: not in the project, the system's folders or the home's
  * dot folders, which a phase that restricts file changes keeps the agent from writing.
  */
 export function mayBeAgentsFile(fx: ShellEffects, file: Arg): boolean {
-  if (file.dynamic) return true;
-  const path = fx.path(file).path;
-  const homeConfiguration = fx.home !== null && path.startsWith(`${fx.home}/.`);
-  return !isWithin(path, fx.projectRoot) && !isSystemPath(path) && !homeConfiguration;
+  const ref = fx.path(file);
+  if (file.dynamic || ref.dynamic) return true;
+  return !isWithin(ref.path, fx.projectRoot) && !isSystemPath(ref.path) && !inHomeDotFolder(ref.path, fx.home);
 }
 
 /** Whether a test runner's option names where it writes (its value is an output, not code). */

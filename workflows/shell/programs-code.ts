@@ -2,7 +2,7 @@
 // interpreters (inline code, a script file or stdin is opaque), and the prefixes that run the
 // command after them (env, sudo, timeout, xargs…), which are peeled so the real program is judged.
 import { hasOption, lastOptionValue, optionValues, parseArgv, type OptionSpec, type ParsedArgv } from './argv.js';
-import { entries, everythingBelow, filesNamedByData, guardedProgramOf, isTestScriptName, nodeOptionsLoadOutside, onlyAsksVersion, operandsOf, runsTests, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, everythingBelow, filesNamedByData, guardedProgramOf, isTestScriptName, mayBeAgentsFile, nodeOptionsLoadOutside, onlyAsksVersion, operandsOf, runsTests, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { dirName, isSystemPath, isWithin } from './paths.js';
 import { literalArg, type Arg } from './words.js';
 
@@ -103,22 +103,14 @@ function seenThrough(name: string, fx: ShellEffects, value: Arg | undefined): bo
   return name === 'NODE_OPTIONS' && !value.dynamic && nodeOptionsLoadOutside(value.value, fx) === undefined;
 }
 
+/** A folder or file of the project, the system's, or the home's dot folders: not the agent's to have written in such a phase. */
 function projectOrSystem(fx: ShellEffects, folder: string): boolean {
-  const path = fx.path(literalArg(folder));
-  return !path.dynamic && (isWithin(path.path, fx.projectRoot) || isSystemPath(path.path) || inHomeConfiguration(path.path, fx.home));
+  return !mayBeAgentsFile(fx, literalArg(folder));
 }
 
-/**
- * A dot folder of the home (`~/.kube/config`, `~/.sdkman/candidates/java/17`): configuration and
- * toolchains that a phase restricting file changes keeps the agent from writing, as it does the project.
- */
-function inHomeConfiguration(path: string, home: string | null): boolean {
-  return home !== null && path.startsWith(`${home}/.`) && !path.startsWith(`${home}/..`);
-}
-
-/** Variables naming a folder where the program run with them writes files of its own naming (`TMPDIR`: its temporary files). */
 /** Variables naming a file the program run with them writes (a history, a profile, a seed file). */
 const OUTPUT_FILE_VARIABLES = new Set(['HISTFILE', 'LESSHISTFILE', 'PYTHON_HISTORY', 'NODE_REPL_HISTORY', 'SQLITE_HISTORY', 'MYSQL_HISTFILE', 'PSQL_HISTORY', 'RANDFILE', 'LLVM_PROFILE_FILE', 'JEST_JUNIT_OUTPUT_FILE']);
+/** Variables naming a folder where the program run with them writes files of its own naming (`TMPDIR`: its temporary files). */
 const OUTPUT_FOLDER_VARIABLES = new Set(['TMPDIR', 'TEMP', 'TMP', 'XDG_CACHE_HOME', 'XDG_STATE_HOME', 'PYTEST_DEBUG_TEMPROOT', 'NODE_V8_COVERAGE', 'NODE_COMPILE_CACHE', 'PYTHONPYCACHEPREFIX', 'JEST_JUNIT_OUTPUT_DIR', 'COVERAGE_DIR', 'CARGO_TARGET_DIR', 'GOCACHE', 'GOTMPDIR', 'GCOV_PREFIX', 'CCACHE_DIR']);
 /**
  * Variables with which test libraries rewrite the expectations they check (snapshots, goldens,

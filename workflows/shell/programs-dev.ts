@@ -491,16 +491,17 @@ function manager(spec: ManagerSpec): ProgramHandler {
     const directory = lastOptionValue(parsed, '-C', '--dir', '--prefix', '--cwd', '--directory');
     const here = directory ? fx.at(directory) : fx;
     let action = sub === undefined ? spec.bare : spec.actions[sub] ?? (spec.unknownIsScript ? 'script' : undefined);
+    // The subcommand's own first word: `npm config set`, `npm pkg get`, `uv pip list`.
+    const verb = rest.find((arg) => !arg.value.startsWith('-'))?.value;
     // `npm config set script-shell …` changes what every later script runs; only get/list read.
-    if ((sub === 'config' || sub === 'c') && !['get', 'list', 'ls', undefined].includes(rest.find((arg) => !arg.value.startsWith('-'))?.value)) action = 'write';
+    if ((sub === 'config' || sub === 'c') && !['get', 'list', 'ls', undefined].includes(verb)) action = 'write';
     // `npm audit fix` installs the fixed versions; `npm audit` only reports.
     if (sub === 'audit' && rest.some((arg) => arg.value === 'fix' || arg.value === '--fix')) action = 'install';
-    // `npm cache ls`/`verify` look at npm's cache; `clean` and `add` change it (in the home, not the project).
-    if (sub === 'cache' && NODE_MANAGERS.has(site.program)) action = ['ls', 'list', 'verify', 'dir', 'path'].includes(verb0(rest) ?? '') ? 'read' : 'cache';
     // `npm pkg get version` reads package.json; `set`, `delete` and `fix` change it.
-    if (sub === 'pkg' && rest.find((arg) => !arg.value.startsWith('-'))?.value === 'get') action = 'read';
+    if (sub === 'pkg' && verb === 'get') action = 'read';
+    // `npm cache ls`/`verify` look at npm's cache; `clean` and `add` change it (in the home, not the project).
+    if (sub === 'cache' && NODE_MANAGERS.has(site.program)) action = ['ls', 'list', 'verify', 'dir', 'path'].includes(verb ?? '') ? 'read' : 'cache';
     // What only lists or checks: `uv pip list`, `uv python list`, `uv lock --check`, `conda env list`.
-    const verb = rest.find((arg) => !arg.value.startsWith('-'))?.value;
     if (action === 'install' && ((verb !== undefined && LISTING_VERBS.has(verb)) || rest.some((arg) => arg.value === '--check' || arg.value === '--dry-run' || arg.value === '--locked'))) action = 'read';
     // `npm pack --dry-run`, `npm publish --dry-run`: what would be packed or sent, only listed.
     if ((action === 'write' || action === 'network') && sub !== 'config' && sub !== 'c' && sub !== 'set' && rest.some((arg) => arg.value === '--dry-run')) action = 'read';
@@ -585,11 +586,6 @@ const UV_RUN_OPTIONS: OptionSpec = { short: 'p', long: ['with', 'with-editable',
 
 const NODE_MANAGERS = new Set(['npm', 'yarn', 'pnpm']);
 
-/** The first word of a subcommand's rest that is no option. */
-function verb0(rest: readonly Arg[]): string | undefined {
-  return rest.find((arg) => !arg.value.startsWith('-'))?.value;
-}
-
 /** A tool's configuration file in the user's home (`~/.config/go/env`), or wherever the home is when the command moves it. */
 function configFile(fx: ShellEffects, below: string): Arg {
   return fx.home === null ? { value: `$HOME/${below}`, dynamic: true, unknownAt: 0 } : literalArg(`${fx.home}/${below}`);
@@ -600,12 +596,8 @@ const PACKAGE_INTERPRETERS = new Set(['node', 'tsx', 'ts-node', 'esno', 'vite-no
 
 /** Whether `yarn NAME` / `pnpm NAME` with no script of that name would run a tool gobby knows (its binary in node_modules/.bin). */
 function isPackageTool(name: string): boolean {
-  packageTools ??= new Set([...DEV_PROGRAMS.map(([program]) => program), ...PACKAGE_INTERPRETERS]);
-  return packageTools.has(name);
+  return PACKAGE_TOOLS.has(name);
 }
-
-/** Made on first use: the table is defined below. */
-let packageTools: Set<string> | undefined;
 
 /**
  * `npm pkg set scripts.test='…'`, `npm set-script test '…'`: a script the next `npm test` runs,
@@ -1571,3 +1563,6 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['gobby', { handle: gobby }],
   ['kubectl', { handle: kubectl }],
 ];
+
+/** The names `yarn NAME` runs as a tool when the project has no script of that name (see isPackageTool). */
+const PACKAGE_TOOLS: ReadonlySet<string> = new Set([...DEV_PROGRAMS.map(([program]) => program), ...PACKAGE_INTERPRETERS]);

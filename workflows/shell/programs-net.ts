@@ -2,7 +2,7 @@
 // written; signal targets say whether they name a pid, a process name, a port or a job.
 import { hasOption, lastOptionValue, optionValues, parseArgv, type OptionSpec } from './argv.js';
 import { entries, everythingBelow, filesIn, filesNamedByData, mayBeAgentsFile, onlyAsksVersion, operandsOf, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
-import { isWithin } from './paths.js';
+import { isWithin, localFileOfUrl } from './paths.js';
 import { namesItsContents, writesRemoteCopy } from './programs-files.js';
 import type { PathRef } from './types.js';
 import { literalArg, type Arg } from './words.js';
@@ -64,7 +64,7 @@ const curl: ProgramHandler = (site, fx) => {
     else {
       for (const target of expanded) {
         // `file:///path` is a local file: read, or with -T written (`curl -T - file:///…` overwrites it).
-        const file = localFileOf(target);
+        const file = localFileOfUrl(target);
         if (file === undefined) fx.network('curl', target);
         else (uploads.length > 0 ? fx.write : fx.read).call(fx, 'curl', { value: file, dynamic: url.dynamic, unknownAt: url.dynamic ? 0 : -1 });
       }
@@ -92,20 +92,6 @@ const curl: ProgramHandler = (site, fx) => {
     if (resolved) for (const address of resolved[2]!.split(',')) fx.network('curl', `${address}:${resolved[1]}`);
   }
 };
-
-/**
- * The local path of a `file:` URL, percent escapes decoded as curl decodes them (`file:///x/%2egobby`
- * is `/x/.gobby`; a host other than `localhost` is refused by curl, taken as local all the same).
- */
-function localFileOf(url: string): string | undefined {
-  const match = /^file:(?:\/\/[^/]*)?(\/[^?#]*)/i.exec(url);
-  if (match === null) return undefined;
-  try {
-    return decodeURIComponent(match[1]!);
-  } catch {
-    return match[1];
-  }
-}
 
 /** Where in a URL wget finds the folders and the name it saves it under. */
 interface WgetUrl {
