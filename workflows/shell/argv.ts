@@ -149,7 +149,7 @@ function shortName(letter: string): string {
 }
 
 /** The part of an argument after `from` (`--file=x` → `x`), keeping what is known about it. */
-function sliceArg(arg: Arg, from: number): Arg {
+export function sliceArg(arg: Arg, from: number): Arg {
   const unknownAt = arg.unknownAt === -1 ? -1 : Math.max(0, arg.unknownAt - from);
   return { value: arg.value.slice(from), dynamic: arg.dynamic, unknownAt };
 }

@@ -1,6 +1,6 @@
 // What a program's entry in the knowledge tables receives and may do. Handlers are data-like:
 // they read the argument vector and report effects; they never see the parse tree.
-import { parseArgv, type OptionSpec, type ParsedArgv } from './argv.js';
+import { parseArgv, sliceArg, type OptionSpec, type ParsedArgv } from './argv.js';
 import { inHomeDotFolder, isSystemPath, isWithin, localFileOfUrl, normalizeAbsolute } from './paths.js';
 import type { PathRef, ShellEffect, SignalTarget } from './types.js';
 import { literalArg, type Arg } from './words.js';
@@ -455,6 +455,8 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
       continue;
     }
     if (make && MAKE_SHELL_VARIABLE.test(arg.value)) return `is given ${/^[\w.]+/.exec(arg.value)![0]}, the shell its recipes run in`;
+    // `pytest @/tmp/args`, `javac @~/opts`: more arguments, read from a file the agent may have written.
+    if (arg.value.charCodeAt(0) === 64 && /^@(?:\/|~\/|\.\.)/.test(arg.value) && outside(fx.path(sliceArg(arg, 1)).path)) return `reads more arguments from ${fx.path(sliceArg(arg, 1)).path}, outside the project`;
     if (!arg.value.startsWith('-')) {
       // A test file or folder named by its path (`pytest /tmp/test_x.py`, `node --test ../x.mjs`),
       // unless it is the value of an option that names an output (`--basetemp /tmp/x`).

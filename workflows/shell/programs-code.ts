@@ -455,6 +455,7 @@ function runtime(table: Readonly<Record<string, 'test' | 'install' | 'write' | '
     const first = args[0];
     let action = first && !first.dynamic ? table[first.value] : undefined;
     if (action === 'write' && first?.value === 'fmt' && site.args.some((arg) => arg.value === '--check')) action = 'read';
+    if (action === 'read' && first?.value === 'lint' && site.args.some((arg) => arg.value === '--fix')) action = 'write'; // `deno lint --fix`
     if (action === 'test') runsTests(fx, site.program, `${site.program} ${first!.value}`, site.args);
     else if (action === 'install') fx.emit({ kind: 'package_install', manager: site.program, program: site.program });
     else if (action === 'write') fx.write(site.program, everythingBelow(fx));

@@ -1,7 +1,7 @@
 // Developer tools: git by subcommand, package managers, test runners, build tools, formatters
 // and linters, containers, and a nested `claude`. Project scripts (`npm run build`, `make dist`)
 // run code gobby cannot see but can name, so they are `exec` of that name (see docs/shell-effects.md).
-import { hasOption, lastOptionValue, negated, optionValues, parseArgv, type OptionSpec } from './argv.js';
+import { hasOption, lastOptionValue, negated, optionValues, parseArgv, sliceArg, type OptionSpec } from './argv.js';
 import { PACKAGE_RUNNER, PROJECT_RUNNER } from './programs-code.js';
 import { DPKG_DEB_ACTION, dpkgDeb } from './programs-files.js';
 import { entries, everythingBelow, filesIn, filesNamedByData, inEachDirectory, isTestScriptName, loadsForeignCode, mayBeAgentsFile, nameSaysItChanges, onlyAsksVersion, operandsOf, readsOperands, runsTests, workingDirectory, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
@@ -499,6 +499,8 @@ function manager(spec: ManagerSpec): ProgramHandler {
     if (sub === 'audit' && rest.some((arg) => arg.value === 'fix' || arg.value === '--fix')) action = 'install';
     // `npm pkg get version` reads package.json; `set`, `delete` and `fix` change it.
     if (sub === 'pkg' && verb === 'get') action = 'read';
+    // `uv version 1.2.0`, `uv version --bump minor` rewrite pyproject.toml; `uv version` prints it.
+    if (site.program === 'uv' && sub === 'version' && (verb !== undefined || rest.some((arg) => arg.value.startsWith('--bump')))) action = 'write';
     // `npm cache ls`/`verify` look at npm's cache; `clean` and `add` change it (in the home, not the project).
     if (sub === 'cache' && NODE_MANAGERS.has(site.program)) action = ['ls', 'list', 'verify', 'dir', 'path'].includes(verb ?? '') ? 'read' : 'cache';
     // What only lists or checks: `uv pip list`, `uv python list`, `uv lock --check`, `conda env list`.
@@ -671,9 +673,66 @@ const SYSTEM_MANAGER: ManagerSpec = {
 function testRunner(runner?: string): ProgramHandler {
   return (site, fx) => {
     if (onlyAsksVersion(site.args)) return;
+    if (RUNS_OTHER_COMMANDS[site.program]?.(site, fx) === 'instead') return;
     runsTests(fx, site.program, runner ?? site.program, site.args);
   };
 }
+
+/** The value of `--name VALUE` or `--name=VALUE` (also a short spelling), wherever it is. */
+function valueOf(args: readonly Arg[], ...names: readonly string[]): Arg | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const text = args[i]!.value;
+    for (const name of names) {
+      if (text === name) return args[i + 1];
+      if (text.startsWith(`${name}=`)) return sliceArg(args[i]!, name.length + 1);
+    }
+  }
+  return undefined;
+}
+
+/** The words after the first `--`. */
+function afterDoubleDash(args: readonly Arg[]): readonly Arg[] | undefined {
+  const at = args.findIndex((arg) => arg.value === '--');
+  return at === -1 ? undefined : args.slice(at + 1);
+}
+
+/**
+ * Test runners' options that run a command besides (or instead of) the tests: judged as that
+ * command. 'instead' when the command replaces the run the runner would make.
+ */
+const RUNS_OTHER_COMMANDS: Readonly<Record<string, (site: CommandSite, fx: ShellEffects) => 'instead' | void>> = {
+  // `gotestsum --post-run-command 'cmd'`; `-- ARGS` go to `go test`, or with `--raw-command` are the command itself.
+  gotestsum: (site, fx) => {
+    const post = valueOf(site.args, '--post-run-command');
+    if (post) fx.runShellCode(post, 'gotestsum', false);
+    const rest = afterDoubleDash(site.args);
+    if (rest === undefined) return;
+    fx.run(site.args.some((arg) => arg.value === '--raw-command') ? rest : [literalArg('go'), literalArg('test'), ...rest]);
+    return 'instead';
+  },
+  // `tox exec -- cmd` runs cmd in the environment; `-x key=value` (`--override`) rewrites the commands tox runs.
+  tox: (site, fx) => {
+    if (valueOf(site.args, '-x', '--override')) fx.opaque('tox -x overrides the configuration that names the commands it runs', 'tox');
+    const sub = site.args.find((arg) => !arg.value.startsWith('-'));
+    if (sub?.value !== 'exec' && sub?.value !== 'e') return;
+    const rest = afterDoubleDash(site.args);
+    if (rest === undefined) fx.opaque('tox exec runs a command gobby cannot see', 'tox');
+    else fx.run(rest);
+    return 'instead';
+  },
+  // `ctest --build-and-test … --test-command cmd args`: the rest of the line is the command.
+  ctest: (site, fx) => {
+    const at = site.args.findIndex((arg) => arg.value === '--test-command');
+    if (at !== -1) fx.run(site.args.slice(at + 1));
+  },
+  // `prove -e 'perl -Ilib'`: the program that runs each test file; any other than an interpreter's plain run is code gobby cannot see.
+  prove: (site, fx) => {
+    const exec = valueOf(site.args, '-e', '--exec');
+    if (exec === undefined) return;
+    const words = exec.value.trim().split(/\s+/);
+    if (exec.dynamic || !/^(?:perl|bash|sh|node|python3?|ruby|php)$/.test(baseName(words[0] ?? '')) || words.some((word) => /^-[a-zA-Z]*[eEcr]/.test(word))) fx.opaque(`prove --exec \`${exec.value}\` runs each test through a command gobby cannot see`, 'prove');
+  },
+};
 
 /**
  * Gradle's test tasks, written with their project path (`:app:test`, `:core:check`) or as a
@@ -830,7 +889,7 @@ function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>):
     // A check changes nothing (`cargo fmt --check`, `dotnet format --verify-no-changes`); a fix does (`cargo clippy --fix`).
     if (/^(?:fmt|format)$/.test(sub.value) && site.args.some((arg) => /^--(?:check|verify-no-changes|check-formatted|output=none|set-exit-if-changed)$/.test(arg.value))) action = 'read';
     if (action === 'read' && site.args.some((arg) => arg.value === '--fix' || arg.value === '--allow-dirty' || (sub.value === 'audit' && arg.value === 'fix'))) action = 'write';
-    if (sub.value === 'mod') action = ['download', 'tidy', 'get', 'vendor'].includes(site.args[site.args.indexOf(sub) + 1]?.value ?? '') ? 'install' : 'read';
+    if (sub.value === 'mod') action = goModAction(site.args[site.args.indexOf(sub) + 1]?.value, site.args);
     // `go mod tidy -diff` prints what it would change; `cargo update --dry-run` what it would update.
     if (action === 'install' && site.args.some((arg) => arg.value === '-diff' || arg.value === '--dry-run')) action = 'read';
     switch (action) {
@@ -871,6 +930,8 @@ const readsLinted = readsOperands(LINT_OPTIONS);
 
 /** mypy, pylint, flake8, shellcheck…: they read what they check, and write the reports they are asked for. */
 const linter: ProgramHandler = (site, fx) => {
+  // `pylint --init-hook='…'`: Python run before the lint.
+  if (site.program === 'pylint' && site.args.some((arg) => arg.value.startsWith('--init-hook') || arg.value.startsWith('--init-h'))) fx.opaque('pylint --init-hook runs inline Python', 'pylint');
   // A linter told to fix, or to write a baseline or stubs, changes the files it is given (or the project).
   if (fixesInPlace(site)) {
     fixer(/$^/, undefined, LINT_OPTIONS)(site, fx);
@@ -922,6 +983,24 @@ function fixer(writeFlags: RegExp, readFlags: RegExp | undefined, spec: OptionSp
     if (files.length === 0) fx.write(site.program, everythingBelow(fx));
     for (const file of files) fx.write(site.program, file);
   };
+}
+
+const ESLINT_OPTIONS: OptionSpec = { short: 'cfo', long: ['config', 'format', 'output-file', 'ext', 'rule', 'plugin', 'parser', 'resolve-plugins-relative-to', 'ignore-path', 'ignore-pattern', 'max-warnings', 'cache-location', 'rulesdir', 'suppressions-location'] };
+const eslintChecks = fixer(/^--fix$/, undefined, ESLINT_OPTIONS);
+
+/** eslint: `--fix` rewrites the files; `--suppress-all`, `--suppress-rule`, `--prune-suppressions` rewrite its suppressions file. */
+const eslint: ProgramHandler = (site, fx) => {
+  eslintChecks(site, fx);
+  if (!site.args.some((arg) => /^--(?:suppress-all|suppress-rule|prune-suppressions)(?:=|$)/.test(arg.value))) return;
+  const parsed = parseArgv(site.args, ESLINT_OPTIONS);
+  fx.write('eslint', lastOptionValue(parsed, '--suppressions-location') ?? { path: `${fx.cwd}/eslint-suppressions.json`, dynamic: false });
+};
+
+/** `go mod init` and `go mod edit` rewrite go.mod (`edit -json`/`-print` only show it); `tidy`, `get`, `vendor` install. */
+function goModAction(verb: string | undefined, args: readonly Arg[]): 'install' | 'write' | 'read' {
+  if (verb === 'download' || verb === 'tidy' || verb === 'get' || verb === 'vendor') return 'install';
+  if (verb === 'init' || (verb === 'edit' && !args.some((arg) => arg.value === '-json' || arg.value === '-print'))) return 'write';
+  return 'read';
 }
 
 /** Where coverage.py's reports go when no option says: `coverage html` writes `htmlcov/`, `coverage xml` `coverage.xml`, … */
@@ -1535,7 +1614,7 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   }) as ProgramHandler, 'c8', 'nyc'),
   ['coverage', { handle: coveragePy }],
   ...entries(tsc, 'tsc', 'vue-tsc', 'tsgo'),
-  ['eslint', { handle: fixer(/^--fix$/, undefined, { short: 'cfo', long: ['config', 'format', 'output-file', 'ext', 'rule', 'plugin', 'parser', 'resolve-plugins-relative-to', 'ignore-path', 'ignore-pattern', 'max-warnings', 'cache-location', 'rulesdir'] }) }],
+  ['eslint', { handle: eslint }],
   ['prettier', { handle: fixer(/^(?:--write|-w)$/, undefined, { short: 'o', long: ['config', 'ignore-path', 'parser', 'plugin', 'log-level', 'cache-location'] }) }],
   ['biome', { handle: fixer(/^(?:--write|--apply|--apply-unsafe|--fix)$/, undefined, { long: ['config-path', 'reporter'] }) }],
   ['ruff', { handle: (site, fx) => fixer(/^--fix$/, /^(?:--check|--diff)$/, { short: 'o', long: ['config', 'select', 'ignore', 'extend-select', 'output-format', 'output-file', 'target-version', 'line-length'] }, site.args[0]?.value === 'format')(site, fx) }],
@@ -1555,7 +1634,7 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   // …and those that fix what they find when told to.
   ...entries(fixer(/^(?:--fix|--fix-dry-run=false|--write|-a|-A)$/, undefined, LINT_OPTIONS), 'oxlint', 'knip', 'standardrb', 'ktlint', 'next-lint'),
   ['psalm', { handle: fixer(/^--alter$/, undefined, LINT_OPTIONS) }],
-  ['clang-tidy', { handle: fixer(/^(?:--fix|--fix-errors|--fix-notes|-fix)$/, undefined, { long: ['export-fixes', 'config-file', 'checks', 'header-filter', 'p'] }) }],
+  ['clang-tidy', { handle: fixer(/^--?fix(?:-errors|-notes)?$/, undefined, { long: ['export-fixes', 'config-file', 'checks', 'header-filter', 'p'] }) }],
   ['claude', { handle: claude }],
   ...entries(container, 'docker', 'podman', 'nerdctl', 'docker-compose', 'kubectl-exec'),
   ['pip-audit', { handle: pipAudit }],

@@ -179,10 +179,19 @@ const yq: ProgramHandler = (site, fx) => {
   const operands = operandsOf(parsed, site);
   // Go yq's subcommands: `yq eval '.a' f.yaml`.
   if (['e', 'eval', 'ea', 'eval-all'].includes(operands[0]?.value ?? '')) operands.shift();
-  const files = operands.slice(fromFile ? 0 : 1);
   const inPlace = hasOption(parsed, '-i', '--inplace', '--in-place');
+  // Go yq takes a lone operand that names a file as that file, with the expression `.`
+  // (`yq -i -P config.yaml`, `yq ~/x.yaml`); a lone expression (`yq '.a'`) reads its input.
+  const loneFile = !fromFile && operands.length === 1 && (inPlace || looksLikeFile(operands[0]!.value));
+  const files = operands.slice(fromFile || loneFile ? 0 : 1);
   for (const file of files) if (file.value !== '-') (inPlace ? fx.write : fx.read).call(fx, 'yq', file);
 };
+
+/** A yq operand that is a path rather than an expression: it has a folder or a file's extension, and no expression syntax. */
+function looksLikeFile(text: string): boolean {
+  if (/[\s|=()"'$]/.test(text)) return false;
+  return /^(?:~|\.{0,2}\/)/.test(text) || text.includes('/') || /\.(?:ya?ml|json|xml|toml|ini|properties|csv|tsv|hcl|env|lock)$/i.test(text) || !text.startsWith('.');
+}
 
 const find: ProgramHandler = (site, fx) => {
   // find's own grammar: start paths, then an expression. Its actions decide the effect.
