@@ -309,14 +309,14 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   }
   // `/proc/$(pgrep -f gobby)/mem`: a process found at run time by a search that names the daemon.
   const readsRunTimeProcess = shell.effects.some((effect) => effect.kind === 'read' && /^\/proc\/[^/]*[$`]/.test(effect.path.path));
-  if (readsRunTimeProcess && searchesForTheDaemon(shell, ground)) {
+  if (readsRunTimeProcess && searchesForTheDaemon(shell, ground, command)) {
     return daemonProcessDenial('/proc/<a pid found at run time>');
   }
   // Pids only known at run time (`pgrep -f gobby | xargs kill`, `kill $(lsof -ti:7377)`) come
   // from another program of the same command: one that names the daemon gives them away.
   // The shell's own pid (`$$`, `$BASHPID`) and its last background job (`$!`) are never the daemon's.
   const signalsRunTimePids = shell.effects.some((effect) => effect.kind === 'signal' && effect.by === 'pid' && !/^-?\d+$/.test(effect.target) && !OWN_PIDS.has(effect.target));
-  if (signalsRunTimePids && searchesForTheDaemon(shell, ground)) {
+  if (signalsRunTimePids && searchesForTheDaemon(shell, ground, command)) {
     return {
       kind: 'daemon-signal',
       reason: "gobby: this command signals processes it finds at run time by a search that names gobby's daemon; the agent may not stop or restart it. If the daemon misbehaves, tell the user.",
@@ -504,7 +504,7 @@ const SEARCHES_BY_PATTERN = new Set(['pgrep', 'pidof', 'grep', 'egrep', 'rg']);
  * ~/src/gobby && lsof -ti:3000 | xargs kill`), names the daemon, or searches with a pattern
  * that finds it.
  */
-function searchesForTheDaemon(shell: ShellAnalysis, ground: ProtectedGround): boolean {
+function searchesForTheDaemon(shell: ShellAnalysis, ground: ProtectedGround, command: string): boolean {
   const named = shell.invocations.some(
     (invocation) =>
       !DIRECTORY_BUILTINS.has(invocation.program) &&
@@ -515,7 +515,7 @@ function searchesForTheDaemon(shell: ShellAnalysis, ground: ProtectedGround): bo
         (LISTS_BY_FILE.has(invocation.program) && invocation.args.some((arg) => !arg.startsWith('-') && namesGround(resolveAgainst(invocation.cwd, arg), ground)))),
   );
   // `kill $(jq .pid ~/.go?by/d*.json)`: pids read from gobby's own files are the daemon's.
-  return named || readsGobbysFiles(shell, ground) || listsEveryProcess(shell);
+  return named || readsGobbysFiles(shell, ground) || listsEveryProcess(shell, command);
 }
 
 /**
@@ -546,12 +546,29 @@ function namesGround(path: string, ground: ProtectedGround): boolean {
  * `ps -eo pid | tail -n +2 | xargs kill`: a listing of every process, with no search of the
  * command to narrow it, reaches the daemon (`ps -C vite`, `ps -p 42` and a grep narrow it).
  */
-function listsEveryProcess(shell: ShellAnalysis): boolean {
+function listsEveryProcess(shell: ShellAnalysis, command: string): boolean {
   // `ls /proc | grep -E '^[0-9]+$'`: the pids of every process, and a pattern that keeps them all.
   if (shell.invocations.some((invocation) => (invocation.program === 'ls' || invocation.program === 'find') && invocation.args.some((arg) => resolveAgainst(invocation.cwd, arg) === '/proc'))) return true;
-  const narrowed = shell.invocations.some((invocation) => SEARCHES_BY_PATTERN.has(invocation.program) || (FILTERS_BY_PROGRAM.has(invocation.program) && filterLiterals(invocation.args).length > 0));
-  return !narrowed && shell.invocations.some((invocation) => invocation.program === 'ps' && !invocation.args.some((arg) => /^-[a-zA-Z]*[Cpq]|^--(?:pid|ppid|quick-pid)/.test(arg)));
+  // `for p in /proc/[0-9]*; do kill ${p#/proc/}; done`: a glob over every process's folder.
+  if (PROC_GLOB.test(command)) return true;
+  // An inverted search keeps what it does not match (`grep -v grep`): it narrows nothing.
+  const narrowed = shell.invocations.some((invocation) => (SEARCHES_BY_PATTERN.has(invocation.program) && !invocation.args.some((arg) => /^-[a-zA-Z]*v|^--invert/.test(arg))) || (FILTERS_BY_PROGRAM.has(invocation.program) && filterLiterals(invocation.args).length > 0));
+  return !narrowed && shell.invocations.some((invocation) => invocation.program === 'ps' && !psSelectsFew(invocation.args));
 }
+
+/** `ps -C vite`, `ps -p 42`, `ps --ppid 4100`: a selection by name or pid. Orphans (`--ppid 1`), which a detached daemon is, are not few. */
+function psSelectsFew(args: readonly string[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (/^-[a-zA-Z]*[Cpq]|^--(?:pid|quick-pid)/.test(arg)) return true;
+    const parent = arg === '--ppid' ? args[i + 1] : arg.startsWith('--ppid=') ? arg.slice('--ppid='.length) : undefined;
+    if (parent !== undefined && parent !== '1') return true;
+  }
+  return false;
+}
+
+/** A glob over `/proc`'s process folders (`/proc/[0-9]*`, `/proc/*`). */
+const PROC_GLOB = /\/proc\/(?:\*|\[[^\]/]*\]|\?)/;
 
 /**
  * Whether a process-search pattern (an extended regular expression, as `pkill`, `pgrep -f` and

@@ -791,6 +791,17 @@ describe("gobby's own ground, spelled another way", () => {
     [`curl --head http://127.0.0.1:${PORT}/`, 'daemon-network'],
     ['claude -wx', 'nested-claude'],
     ['claude -pw "fix it"', 'nested-claude'],
+    // Signals to processes chosen by a property the daemon shares, or by a listing that keeps it.
+    ['start-stop-daemon -K -n node', 'daemon-signal'],
+    ['start-stop-daemon --stop --exec /usr/bin/node', 'daemon-signal'],
+    ['pkill -G dev', 'daemon-signal'],
+    ['pkill --older 60', 'daemon-signal'],
+    ["ps -ef | grep -v grep | awk '{print $2}' | xargs kill -9", 'daemon-signal'],
+    ['ps --ppid 1 -o pid= | xargs kill', 'daemon-signal'],
+    ['for p in /proc/[0-9]*; do kill ${p#/proc/}; done', 'daemon-signal'],
+    // A container given one of gobby's folders may change anything in it.
+    ['docker run -v ~/.claude:/c alpine true', 'protected-file'],
+    ['podman run --mount type=bind,source=/home/dev/.gobby,target=/g alpine true', 'protected-file'],
   ])('refuses %j', (command, kind) => {
     expect(verdict(command)).toBe(kind);
   });
@@ -854,6 +865,8 @@ describe("gobby's own ground, spelled another way", () => {
     'kill $(lsof -ti :3000) && kill -9 $(lsof -t -i tcp:5173) && lsof -ti :3000 -sTCP:LISTEN | xargs kill && kill $(lsof -t -c vite) && kill $(lsof -t /tmp/x.sock)',
     "ps aux | awk '/vite/ {print $2}' | xargs kill && ps -C vite -o pid= | xargs kill && pkill -P $$ && pkill -u dev vite && fuser -k 3000/tcp && fuser -k src/app.log",
     "ps aux | grep vite | awk '{print $2}' | xargs kill && ps aux | grep '[w]ebpack' | grep -v grep | awk '{print $2}' | xargs kill -9",
+    "ps --ppid 4100 -o pid= | xargs kill && start-stop-daemon -K -n vite && pkill -t pts/3 vite && kill 0",
+    'docker run --rm -v "$PWD":/app -w /app node:20 npm test && docker run -v cache:/root/.cache alpine true',
     "pkill -f vitest && pkill -f 'python manage.py runserver' && killall -r '^chrom' && killall nod && pgrep -f webpack | xargs kill",
     'shopt -s dotglob && ls * && rm -rf dist/* && shopt -s extglob && rm -rf build/!(keep) && rm -rf !(src)',
     "find . -name '*.log' -not -path './node_modules/*' -delete && find . -path ./node_modules -prune -o -name '*.tmp' -delete && find src -type f -delete && find . -path ./.gobby -prune -o -name '*.yaml' -delete",

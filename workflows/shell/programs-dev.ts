@@ -1377,8 +1377,47 @@ const container: ProgramHandler = (site, fx) => {
     fx.network(site.program, sub.value === 'search' ? `${site.program} hub` : site.args[site.args.indexOf(sub) + 1]?.value ?? `${site.program} registry`);
     return;
   }
+  if (sub.value === 'run' || sub.value === 'create') containerMounts(site, fx);
   fx.opaque(`${site.program} ${sub.value} runs or changes containers, which can write any path they mount`, site.program);
 };
+
+/**
+ * The host folders a container is given (`-v ~/.claude:/c`, `--mount type=bind,src=…`): the
+ * container may change anything below them, or read it with `:ro`/`readonly`. Named volumes are
+ * the engine's own.
+ */
+function containerMounts(site: CommandSite, fx: ShellEffects): void {
+  const args = site.args;
+  for (let i = 0; i < args.length; i++) {
+    const text = args[i]!.value;
+    const volume = text === '-v' || text === '--volume' ? args[++i] : text.startsWith('--volume=') ? sliceArg(args[i]!, 9) : /^-v./.test(text) ? sliceArg(args[i]!, 2) : undefined;
+    const mount = text === '--mount' ? args[++i] : text.startsWith('--mount=') ? sliceArg(args[i]!, 8) : undefined;
+    let source: Arg | undefined;
+    let readOnly = false;
+    if (volume !== undefined) {
+      const parts = volume.value.split(':');
+      source = sliceArgTo(volume, parts[0]!.length);
+      readOnly = parts.length > 2 && parts[parts.length - 1]!.split(',').some((option) => option === 'ro' || option === 'readonly');
+    } else if (mount !== undefined) {
+      const fields = mount.value.split(',');
+      if (!fields.some((field) => field === 'type=bind')) continue;
+      const at = mount.value.search(/(?:^|,)(?:source|src)=/);
+      if (at === -1) continue;
+      const from = mount.value.indexOf('=', at) + 1;
+      const end = mount.value.indexOf(',', from);
+      source = sliceArgTo(sliceArg(mount, from), (end === -1 ? mount.value.length : end) - from);
+      readOnly = fields.some((field) => field === 'readonly' || field === 'ro' || field === 'readonly=true' || field === 'ro=true');
+    }
+    if (source === undefined || !(source.dynamic || /^[/~.]/.test(source.value))) continue;
+    if (readOnly) fx.readTree(site.program, source);
+    else fx.write(site.program, everythingBelow(fx, source));
+  }
+}
+
+/** The first `length` characters of an argument (`SRC` of `SRC:DST`). */
+function sliceArgTo(arg: Arg, length: number): Arg {
+  return { value: arg.value.slice(0, length), dynamic: arg.dynamic && (arg.unknownAt === -1 || arg.unknownAt < length), unknownAt: arg.unknownAt >= length ? -1 : arg.unknownAt };
+}
 
 const gh: ProgramHandler = (site, fx) => {
   if (onlyAsksVersion(site.args)) return;

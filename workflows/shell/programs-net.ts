@@ -2,7 +2,7 @@
 // written; signal targets say whether they name a pid, a process name, a port or a job.
 import { hasOption, lastOptionValue, optionValues, parseArgv, type OptionSpec } from './argv.js';
 import { entries, everythingBelow, filesIn, filesNamedByData, mayBeAgentsFile, onlyAsksVersion, operandsOf, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
-import { isWithin, localFileOfUrl } from './paths.js';
+import { baseName, isWithin, localFileOfUrl } from './paths.js';
 import { namesItsContents, writesRemoteCopy } from './programs-files.js';
 import type { PathRef } from './types.js';
 import { literalArg, type Arg } from './words.js';
@@ -462,7 +462,7 @@ const kill: ProgramHandler = (site, fx) => {
 };
 
 const pkill: ProgramHandler = (site, fx) => {
-  const parsed = parseArgv(site.args, { short: 'gGPsStuUFO', long: ['signal', 'pgroup', 'group', 'parent', 'session', 'terminal', 'euid', 'uid', 'pidfile', 'older', 'ns', 'nslist', 'runstates', 'cgroup'] });
+  const parsed = parseArgv(site.args, { short: 'gGPsStuUFOr', long: ['signal', 'pgroup', 'group', 'parent', 'session', 'terminal', 'euid', 'uid', 'pidfile', 'older', 'ns', 'nslist', 'runstates', 'cgroup'] });
   for (const pidfile of optionValues(parsed, '-F', '--pidfile')) {
     fx.read(site.program, pidfile);
     fx.signal(site.program, `pid in ${pidfile.value}`, 'pid');
@@ -477,6 +477,39 @@ const pkill: ProgramHandler = (site, fx) => {
   for (const group of optionValues(parsed, '-g', '--pgroup', '-s', '--session')) fx.signal(site.program, group.value, 'pid');
   for (const owner of optionValues(parsed, '-u', '-U', '--euid', '--uid')) fx.signal(site.program, `-1 (every process of ${owner.value})`, 'pid');
   for (const parent of optionValues(parsed, '-P', '--parent')) fx.signal(site.program, OWN_PIDS.has(parent.value) ? parent.value : `-1 (every child of ${parent.value})`, 'pid');
+  // Selections by a property the daemon may share: its group, terminal, age, namespace, cgroup or state.
+  for (const option of parsed.options) {
+    if (PKILL_WIDE_SELECTORS.has(option.name)) fx.signal(site.program, `-1 (every process with ${option.name} ${option.value?.value ?? ''})`, 'pid');
+  }
+};
+
+const PKILL_WIDE_SELECTORS = new Set(['-G', '--group', '-t', '--terminal', '--older', '-O', '--ns', '--nslist', '--cgroup', '-r', '--runstates']);
+
+/**
+ * start-stop-daemon: `-K` stops the processes it matches (`-n NAME`, `-x PATH`, `-p PIDFILE`,
+ * `-u USER`); `-S` starts `-x`/`-a` with the arguments after `--`.
+ */
+const startStopDaemon: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { short: 'nxpuaisrNkdgcR', long: ['name', 'exec', 'pidfile', 'user', 'startas', 'signal', 'retry', 'chuid', 'chroot', 'chdir', 'group', 'nicelevel', 'umask', 'output', 'procsched', 'iosched', 'make-pidfile', 'ppid'] });
+  const rest = site.args.slice(site.args.findIndex((arg) => arg.value === '--') + 1 || site.args.length);
+  if (hasOption(parsed, '-K', '--stop')) {
+    for (const name of optionValues(parsed, '-n', '--name')) fx.signal(site.program, name.value, 'name');
+    for (const program of optionValues(parsed, '-x', '--exec')) fx.signal(site.program, baseName(program.value), 'name');
+    for (const pidfile of optionValues(parsed, '-p', '--pidfile')) {
+      fx.read(site.program, pidfile);
+      fx.signal(site.program, `pid in ${pidfile.value}`, 'pid');
+    }
+    for (const owner of optionValues(parsed, '-u', '--user')) fx.signal(site.program, `-1 (every process of ${owner.value})`, 'pid');
+    for (const parent of optionValues(parsed, '--ppid')) fx.signal(site.program, `-1 (every child of ${parent.value})`, 'pid');
+    return;
+  }
+  if (hasOption(parsed, '-S', '--start')) {
+    const program = lastOptionValue(parsed, '-a', '--startas') ?? lastOptionValue(parsed, '-x', '--exec');
+    if (program) fx.run([program, ...rest]);
+    else fx.unknown('start-stop-daemon --start');
+    return;
+  }
+  if (!hasOption(parsed, '-T', '--status', '-H', '--help', '-V', '--version')) fx.unknown(site.program);
 };
 
 /** Pids the shell knows of itself, as written: the shell, and the job it last started in the background. Never the daemon's. */
@@ -547,6 +580,7 @@ export const NET_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['openssl', { handle: openssl }],
   ['kill', { handle: kill }],
   ...entries(pkill, 'pkill'),
+  ['start-stop-daemon', { handle: startStopDaemon }],
   ...entries(killall, 'killall'),
   ['killall5', { handle: killall5 }],
   ['fuser', { handle: fuser }],
