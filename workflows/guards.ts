@@ -664,7 +664,7 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround, command:
       if (effect.outside !== undefined) {
         return {
           kind: 'nested-claude',
-          reason: `gobby: a Claude Code started in ${effect.outside}, outside the project, loads another project's settings, without the hooks that may hold this one to its workflow; the agent may not run it.`,
+          reason: `gobby: a Claude Code started in ${effect.outside}, not the project's root folder, loads that folder's project settings only (Claude Code does not look in the folders above), without the hooks that may hold this session to its workflow; the agent may not run it there. Start it from the project's root folder.`,
           because: 'guard: nested claude without hooks',
         };
       }

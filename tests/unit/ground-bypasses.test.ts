@@ -791,6 +791,10 @@ describe("gobby's own ground, spelled another way", () => {
     [`curl --head http://127.0.0.1:${PORT}/`, 'daemon-network'],
     ['claude -wx', 'nested-claude'],
     ['claude -pw "fix it"', 'nested-claude'],
+    // Claude Code reads project settings only in the folder it starts in: a subfolder has none of the project's hooks.
+    ['cd src && claude -p "fix it"', 'nested-claude'],
+    ['(cd packages/api; claude -p x)', 'nested-claude'],
+    ['claude -p x --add-dir src && cd src && npx @anthropic-ai/claude-code -p x', 'nested-claude'],
     // Signals to processes chosen by a property the daemon shares, or by a listing that keeps it.
     ['start-stop-daemon -K -n node', 'daemon-signal'],
     ['start-stop-daemon --stop --exec /usr/bin/node', 'daemon-signal'],
@@ -877,7 +881,7 @@ describe("gobby's own ground, spelled another way", () => {
     'GOBBY_HOME=/tmp/scratch; echo 1 > $GOBBY_HOME/config.json',
     'out=dist; rm -rf $out && mkdir $out && port=3000 && curl localhost:$port/health',
     'CLAUDE_CODE_ENTRYPOINT=cli claude --version',
-    'cd packages/api && claude -p "summarise" && claude config get theme && bun x vitest run && env -u DEBUG npm test',
+    'claude -p "summarise" && cd packages/api && claude config get theme && bun x vitest run && env -u DEBUG npm test',
     'CLAUDE_CONFIG_DIR=/tmp/c npm test && echo $HOME',
     'sudo apt-get install -y jq && sudo -n true; claude -p "use sudo to install jq"',
     "echo 'export PATH=$HOME/.local/bin:$PATH' >> ~/.bashrc && echo 'gobby workflow status' >> ~/.zshrc && cp /tmp/hook .git/hooks/pre-commit",

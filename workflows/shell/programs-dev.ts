@@ -1261,12 +1261,16 @@ const claude: ProgramHandler = (site, fx) => {
     fx.emit({ kind: 'nested_claude', flags: [], program: site.program, config: site.args.slice(1).map((arg) => arg.value).join(' ') });
     return;
   }
+  // `claude config get theme`, `claude config list`: they read the settings and start no session.
+  if (sub === 'config') return;
   // `claude mcp …` configures servers; the options after it are the servers', not a session's.
   const mcp = sub === 'mcp';
   // A cluster of short flags is each of them (`-pw` is `-p -w`; `-wx` is `-w` given `x`).
   const flags = mcp ? [] : site.args.filter((arg) => arg.value.startsWith('-')).flatMap((arg) => (/^-[a-zA-Z]{2,}/.test(arg.value) ? [...arg.value.slice(1)].map((letter) => `-${letter}`) : [arg.value]));
-  // Started in another folder, it loads that folder's project settings (`cd /tmp && claude -p …`).
-  const outside = mcp || (fx.cwdKnown && isWithin(fx.cwd, fx.projectRoot)) ? undefined : fx.cwdKnown ? fx.cwd : 'a folder known only at run time';
+  // Started in another folder, it loads that folder's project settings (`cd /tmp && claude -p …`);
+  // Claude Code reads `.claude/settings.json` only where it starts, so a subfolder of the project
+  // (`cd src && claude -p …`) has none of the project's hooks either.
+  const outside = mcp || (fx.cwdKnown && fx.cwd === fx.projectRoot) ? undefined : fx.cwdKnown ? fx.cwd : 'a folder known only at run time';
   // As another user (`sudo claude`, `su ci -c claude`), it reads that user's settings, not the ones holding gobby's hooks.
   const asUser = fx.otherUser;
   const started = outside === undefined ? { kind: 'nested_claude' as const, flags, program: site.program } : { kind: 'nested_claude' as const, flags, program: site.program, outside };
