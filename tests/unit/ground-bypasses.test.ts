@@ -803,6 +803,8 @@ describe("gobby's own ground, spelled another way", () => {
     ["ps -ef | grep -v grep | awk '{print $2}' | xargs kill -9", 'daemon-signal'],
     ['ps --ppid 1 -o pid= | xargs kill', 'daemon-signal'],
     ['for p in /proc/[0-9]*; do kill ${p#/proc/}; done', 'daemon-signal'],
+    // A function a child bash imports from its environment runs in place of the program of its name.
+    ["env 'BASH_FUNC_ls%%=() { rm -rf .claude; }' bash -c ls", 'protected-file'],
     // A container given one of gobby's folders may change anything in it.
     ['docker run -v ~/.claude:/c alpine true', 'protected-file'],
     ['podman run --mount type=bind,source=/home/dev/.gobby,target=/g alpine true', 'protected-file'],

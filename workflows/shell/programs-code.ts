@@ -32,6 +32,12 @@ export function checkAssignment(name: string, fx: ShellEffects, value?: Arg, ind
   const namesAFile = value === undefined || value.dynamic || (value.value.includes('/') && !/^\/(?:usr\/(?:local\/)?)?s?bin\/[^/]+$/.test(value.value));
   if ((CODE_INJECTING_VARIABLE.test(name) && !OUTPUT_FOLDER_VARIABLES.has(name) && !seenThrough(name, fx, value)) || (PROGRAM_VARIABLE.test(name) && namesAFile)) fx.opaque(`setting ${name} changes which code the commands run`);
   if (HOOKLESS_CLAUDE_VARIABLES.has(name)) fx.emit({ kind: 'nested_claude', flags: [name], program: 'claude' });
+  // `env 'BASH_FUNC_ls%%=() { rm -rf x; }' bash -c ls`: a function every child bash imports, run in place of that program.
+  const exportedFunction = /^BASH_FUNC_(.+)%%$/.exec(name);
+  if (exportedFunction) {
+    fx.redefineProgramName(exportedFunction[1]);
+    if (value !== undefined) fx.runShellCode({ ...value, value: value.value.replace(/^\(\)\s*/, '') }, name, false);
+  }
   // `http_proxy=127.0.0.1:7377 curl example.com`: every request of the programs run with it goes to the proxy.
   if (value !== undefined && !value.dynamic && value.value !== '' && PROXY_VARIABLE.test(name)) fx.network(name, value.value);
   if (name === 'IFS' && value !== undefined && !value.dynamic) fx.splitsFieldsOn(value.value);
@@ -704,7 +710,8 @@ const env: ProgramEntry = {
   handle: (site, fx) => {
     const parsed = parseArgv(site.args, { short: 'uCS', long: ['unset', 'chdir', 'split-string'], optional: ['block-signal', 'default-signal', 'ignore-signal'], stopAtOperand: true });
     let rest = site.args.slice(parsed.rest);
-    while (rest[0] && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0].value)) {
+    // Any word with `=` after its first character is an assignment to env (`BASH_FUNC_ls%%=…` too).
+    while (rest[0] && /^[^=]+=/.test(rest[0].value)) {
       const eq = rest[0].value.indexOf('=');
       checkAssignment(rest[0].value.slice(0, eq), fx, { ...rest[0], value: rest[0].value.slice(eq + 1) });
       rest = rest.slice(1);
