@@ -20,6 +20,7 @@ import type { EffectEnvelope, EffectRunner } from './effects/effect-runner.js';
 import type { HookSettingsWatch } from './hook-settings-watch.js';
 import type { Provenance } from './provenance/event-provenance.js';
 import { groundOnDisk } from './ground-on-disk.js';
+import { projectScriptsOf } from './project-scripts.js';
 import { realPathsOf, realPathsOfShell } from './real-paths.js';
 import { describeProblem, type Selection } from './selected-workflow.js';
 import type { SessionWorkflows, UnavailableWorkflow } from './session-workflows.js';
@@ -71,7 +72,10 @@ export function createHookService(deps: HookServiceDeps) {
     // A Bash command's paths too (or an MCP tool's that runs one): analysed once here, and the engine is handed that analysis.
     const command = event.name === 'PreToolUse' ? shellCommandOf(event.toolName, event.toolInput) : undefined;
     const bashAnalysis = command !== undefined ? analyzeShellCommand(command, shell) : undefined;
+    // The package.json scripts it runs (`npm run lint`), judged by what they do; their paths too.
+    const projectScripts = bashAnalysis ? projectScriptsOf(bashAnalysis, shell) : undefined;
     if (bashAnalysis) realPaths = realPathsOfShell(bashAnalysis, realPaths);
+    for (const script of projectScripts?.values() ?? []) for (const step of script.steps) realPaths = realPathsOfShell(step.analysis, realPaths);
     const ctx = {
       now,
       ground: groundOnDisk(deps.groundFor(root), bashAnalysis),
@@ -79,6 +83,7 @@ export function createHookService(deps: HookServiceDeps) {
       settingsChange: settings?.change,
       realPaths,
       bashAnalysis,
+      projectScripts,
     };
     const { result: decision, effects } = deps.effects.commitThenRun(() => {
       const project = store.projects.ensure(root, now);

@@ -29,7 +29,7 @@ import { canonicalToolName } from './tool-names.js';
 import { assertNever, isToolEvent, type EngineEvent, type ToolEvent } from './events.js';
 import { checkProtectedGround, checkSettingsChange, NO_PROTECTED_GROUND, type GuardDenial, type HookSettingsChange, type ProtectedGround, type TamperKind } from './guards.js';
 import { analyzeShellCommand, summarizeShellEffects, type ShellAnalysis, type ShellContext, type ShellEffectsSummary } from './shell/index.js';
-import { judgeShellCommand, mcpToolChangesFiles } from './shell-policy.js';
+import { judgeShellCommand, mcpToolChangesFiles, type ProjectScript } from './shell-policy.js';
 import { shellCommandOf } from './tool-commands.js';
 
 export interface EngineContext {
@@ -48,6 +48,8 @@ export interface EngineContext {
    * first): it is used as is, not analysed again (a command over 1 KB is not remembered).
    */
   readonly bashAnalysis?: ShellAnalysis | undefined;
+  /** The package.json scripts the event's Bash command runs (`npm run lint`), as the daemon read them. */
+  readonly projectScripts?: ReadonlyMap<string, ProjectScript> | undefined;
 }
 
 /** The context inside one evaluation: the event's Bash command, analysed once. */
@@ -263,7 +265,7 @@ export function evaluateGuardsOnly(event: EngineEvent, engineCtx: EngineContext)
 
 /** gobby's own ground, asked first for every event: the tool call's guards, then a change of the hook settings. */
 function checkOwnGround(event: EngineEvent, ctx: EvaluationContext): GuardDenial | null {
-  const place = ctx.shell ? { cwd: ctx.shell.cwd, home: ctx.shell.home, realPaths: ctx.realPaths } : undefined;
+  const place = ctx.shell ? { cwd: ctx.shell.cwd, home: ctx.shell.home, realPaths: ctx.realPaths, projectScripts: ctx.projectScripts } : undefined;
   return checkProtectedGround(event, ctx.ground ?? NO_PROTECTED_GROUND, ctx.bash?.analysis, place) ?? checkSettingsChange(event, ctx.settingsChange);
 }
 
@@ -389,7 +391,7 @@ function evaluateToolCall(workflow: CompiledWorkflow, state: WorkflowState, even
   if (phase.shell.restrictsFileChanges) {
     // The file tools are blocked here, so no other tool may change files instead of them.
     const refusal = ctx.bash
-      ? judgeShellCommand(ctx.bash.analysis, phase.shell, { projectRoot: ctx.shell?.projectRoot ?? '/', home: ctx.shell?.home ?? '/' }, ctx.realPaths)
+      ? judgeShellCommand(ctx.bash.analysis, phase.shell, { projectRoot: ctx.shell?.projectRoot ?? '/', home: ctx.shell?.home ?? '/' }, { realPaths: ctx.realPaths, projectScripts: ctx.projectScripts })
       : RUNS_UNREAD_CODE.has(toolName) && !phase.shell.allowOpaque
         ? { what: `runs code gobby cannot see into (${toolName})`, allowedBy: 'shell: { allow_opaque: true }' }
         : allowed === 'all' && mcpToolChangesFiles(toolName)

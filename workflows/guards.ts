@@ -13,7 +13,8 @@ import { linkToGround, overrideCommandOf, runTimePathFromGround, sweepsUntracked
 import { lsofListsTheDaemon } from './lsof-selection.js';
 import { runsLater } from './runs-later.js';
 import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, namesByGlob, POSIX_CLASSES, runTimePartsAsGlobs, treeHolds, treeReaches, withRunTimePartsEmpty } from './ground-paths.js';
-import { DIRECTORY_BUILTINS, type PathRef, type ShellAnalysis, type ShellEffect, type ShellInvocation } from './shell/index.js';
+import { DIRECTORY_BUILTINS, projectScriptKey, type PathRef, type ShellAnalysis, type ShellEffect, type ShellInvocation } from './shell/index.js';
+import { scriptAsQuoted, type ProjectScript } from './shell-policy.js';
 import { normalizeAbsolute, resolveAgainst } from './shell/paths.js';
 import { mayBacktrackBadly } from './shell/regex-safety.js';
 import { patchedPaths } from './patch-paths.js';
@@ -131,6 +132,8 @@ export interface ToolPlace {
   readonly home: string;
   /** A path as the tool was given it → the real path behind its symbolic links (read by the daemon). */
   readonly realPaths?: ReadonlyMap<string, string> | undefined;
+  /** The package.json scripts a Bash command runs, as the daemon read them (by `projectScriptKey`). */
+  readonly projectScripts?: ReadonlyMap<string, ProjectScript> | undefined;
 }
 
 /**
@@ -142,7 +145,7 @@ export function checkProtectedGround(event: EngineEvent, ground: ProtectedGround
   if (event.name !== 'PreToolUse') return null;
   // Bash's command, or an MCP tool's that runs one; any other tool's `command` text is matched below.
   const runs = shellCommandOf(event.toolName, event.toolInput);
-  if (shell && runs !== undefined) return checkShellCommand(runs, shell, ground, place?.realPaths);
+  if (shell && runs !== undefined) return checkShellCommandAndScripts(runs, shell, ground, place);
   const command = runs ?? (typeof event.toolInput.command === 'string' ? event.toolInput.command : undefined);
   if (command !== undefined) {
     // No shell context to analyse the command in: judge its text, as a last resort.
@@ -220,6 +223,27 @@ function hostAndPort(url: string): { host: string; port: number } | undefined {
   if (!match) return undefined;
   const port = match[3] !== undefined ? Number(match[3]) : ({ http: 80, https: 443, ws: 80, wss: 443 } as Record<string, number>)[match[1]!.toLowerCase()];
   return port === undefined ? undefined : { host: match[2]!, port };
+}
+
+/** Scripts that run scripts are followed this deep. */
+const SCRIPT_DEPTH = 4;
+
+/**
+ * The command, then each package.json script it runs (`npm run x` whose script writes
+ * `.claude/settings.json`), as the daemon read them: a script is the command's own code.
+ */
+function checkShellCommandAndScripts(command: string, shell: ShellAnalysis, ground: ProtectedGround, place: ToolPlace | undefined, depth = 0): GuardDenial | null {
+  const denial = checkShellCommand(command, shell, ground, place?.realPaths);
+  if (denial || place?.projectScripts === undefined || depth >= SCRIPT_DEPTH) return denial;
+  for (const effect of shell.effects) {
+    if (effect.kind !== 'exec' || effect.script === undefined) continue;
+    const script = place.projectScripts.get(projectScriptKey(effect.script));
+    for (const step of script?.steps ?? []) {
+      const inner = checkShellCommandAndScripts(step.text, step.analysis, ground, place, depth + 1);
+      if (inner) return { ...inner, reason: `gobby: \`${effect.program}\` runs the script \`${scriptAsQuoted(step.text)}\` of ${script!.file}. ${inner.reason.replace(/^gobby: /, '')}` };
+    }
+  }
+  return null;
 }
 
 function checkShellCommand(command: string, shell: ShellAnalysis, ground: ProtectedGround, realPaths?: ReadonlyMap<string, string>): GuardDenial | null {

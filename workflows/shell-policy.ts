@@ -5,7 +5,7 @@
 // program or spelling does it, and so is code gobby cannot see into, unless the workflow's
 // author allows it by name.
 import { globReaches } from './ground-paths.js';
-import type { PathRef, ShellAnalysis, ShellEffect } from './shell/index.js';
+import { projectScriptKey, type PathRef, type ShellAnalysis, type ShellEffect } from './shell/index.js';
 import { isSystemPath, isWithin } from './shell/paths.js';
 import { throughLinks } from './shell-through-links.js';
 import { mcpToolWords } from './tool-names.js';
@@ -34,15 +34,50 @@ export interface PolicyPlace {
   readonly home: string;
 }
 
-/** `realPaths`: each path the command names → the real path behind its symbolic links, as the daemon read it. */
-export function judgeShellCommand(shell: ShellAnalysis, policy: ShellPolicy, place: PolicyPlace, realPaths?: ReadonlyMap<string, string>): ShellRefusal | null {
+/**
+ * A package.json script a command runs (`npm run lint`), as the daemon read it: each step in the
+ * order the manager runs them (`prelint`, `lint` with the words given after it, `postlint`).
+ */
+export interface ProjectScript {
+  readonly file: string;
+  readonly steps: readonly { readonly text: string; readonly analysis: ShellAnalysis }[];
+}
+
+/** What the daemon read for a command: the real paths behind its symbolic links, and the project scripts it runs. */
+export interface ReadForCommand {
+  /** Each path the command names → the real path behind its symbolic links. */
+  readonly realPaths?: ReadonlyMap<string, string> | undefined;
+  /** Each script call (`projectScriptKey`) → the script. */
+  readonly projectScripts?: ReadonlyMap<string, ProjectScript> | undefined;
+}
+
+/** Scripts that run scripts (`"check": "npm run lint && npm run build"`) are followed this deep. */
+const SCRIPT_DEPTH = 4;
+
+export function judgeShellCommand(shell: ShellAnalysis, policy: ShellPolicy, place: PolicyPlace, read: ReadForCommand = {}, depth = 0): ShellRefusal | null {
   if (!policy.restrictsFileChanges) return null;
+  const { realPaths } = read;
   for (const effect of shell.effects) {
+    const script = effect.kind === 'exec' && effect.script !== undefined && depth < SCRIPT_DEPTH && !policy.allowPrograms.includes(effect.program) ? read.projectScripts?.get(projectScriptKey(effect.script)) : undefined;
+    if (script !== undefined && effect.kind === 'exec') {
+      // The project's script, judged by what its text does; a step that is refused refuses the call.
+      for (const step of script.steps) {
+        const inner = judgeShellCommand(step.analysis, policy, place, read, depth + 1);
+        if (inner) return { what: `runs \`${effect.program}\`, whose script \`${scriptAsQuoted(step.text)}\` ${inner.what}`, allowedBy: `shell: { allow_programs: [${JSON.stringify(effect.program)}] }` };
+      }
+      continue;
+    }
     const real = realPaths && realPaths.size > 0 ? throughLinks(effect, realPaths) : effect;
     const refusal = judgeEffect(effect, policy, place) ?? (real !== effect ? judgeEffect(real, policy, place) : null);
     if (refusal) return refusal;
   }
   return null;
+}
+
+/** A script's text as a reason quotes it: one line, clipped. */
+export function scriptAsQuoted(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 120 ? `${line.slice(0, 117)}...` : line;
 }
 
 

@@ -169,6 +169,30 @@ describe('shell commands in a phase that blocks the file tools', () => {
     expect(next.body.hookSpecificOutput.additionalContext).toContain('[gobby] tests ran: npm');
   });
 
+  it("judges a package.json script by what its text does, as the daemon reads it: lint runs, build is refused, naming the script", async () => {
+    const scripts = { lint: 'eslint src', prelint: 'tsc --noEmit', build: 'tsc -p .', check: 'npm run lint && npm run build', fmt: 'prettier --check .', deploy: 'terraform apply' };
+    writeFileSync(join(t.project, 'package.json'), JSON.stringify({ name: 'app', scripts }));
+    mkdirSync(join(t.project, 'packages', 'web'), { recursive: true });
+    writeFileSync(join(t.project, 'packages', 'web', 'package.json'), JSON.stringify({ scripts: { lint: 'rm -rf dist' } }));
+    for (const command of ['npm run lint', 'yarn lint', 'pnpm run fmt', 'bun run lint']) {
+      const { denied, reason } = await bash(command);
+      expect(denied, `${command}: ${reason}`).toBe(false);
+    }
+    const build = await bash('npm run build');
+    expect(build.denied).toBe(true);
+    expect(build.reason).toContain('runs `npm run build`, whose script `tsc -p .` writes');
+    expect(build.reason).toContain('allow_programs: ["npm run build"]');
+    // Words after the name are appended to the script; a script that runs scripts is followed.
+    expect((await bash('npm run lint -- --fix')).reason).toContain('whose script `eslint src \'--fix\'` writes');
+    expect((await bash('npm run check')).reason).toContain('whose script `tsc -p .` writes');
+    // The nearest package.json from where the manager runs.
+    expect((await bash('cd packages/web && npm run lint')).reason).toContain(`deletes ${join(t.project, 'packages', 'web', 'dist')}`);
+    // Not in package.json, or the command may rewrite it first: a program gobby does not know.
+    expect((await bash('npm run missing')).reason).toContain('runs `npm run missing`, which gobby does not know');
+    expect((await bash('echo \'{}\' > /tmp/p.json && cp /tmp/p.json package.json; npm run lint')).denied).toBe(true);
+    expect((await bash('cp /tmp/x package.json; npm run fmt')).reason).toContain('copies onto');
+  });
+
   it('lets an MCP tool the phase lists by name run, whatever its name says', async () => {
     const listed = (await t.preToolUse(session, 'mcp__docs__write_page', { path: 'x' })).body;
     expect(listed).toEqual({});
@@ -279,6 +303,16 @@ describe("gobby's own ground, in a phase that allows everything", () => {
     expect(denied, reason).toBe(true);
     expect(reason).toContain('`.claude/settings.local.json`');
     expect(t.auditRows(fixSession).some((r) => r.event === 'tamper:protected-file')).toBe(true);
+  });
+
+  it("refuses a package.json script that changes gobby's files, as the daemon reads it, and audits it", async () => {
+    writeFileSync(join(t.project, 'package.json'), JSON.stringify({ scripts: { setup: 'node scripts/setup.js', reset: "echo '{}' > .claude/settings.local.json", postinstall2: 'npm run reset' } }));
+    const reset = await bash('npm run reset', fixSession);
+    expect(reset.denied).toBe(true);
+    expect(reset.reason).toContain("`npm run reset` runs the script `echo '{}' > .claude/settings.local.json` of");
+    expect((await bash('yarn postinstall2', fixSession)).denied).toBe(true);
+    expect(t.auditRows(fixSession).filter((r) => r.event === 'tamper:protected-file').length).toBe(2);
+    expect((await bash('npm run setup', fixSession)).denied).toBe(false);
   });
 
   it('refuses writes to GOBBY_HOME by any tool', async () => {

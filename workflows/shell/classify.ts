@@ -13,7 +13,7 @@ import { checkAssignment } from './programs-code.js';
 import { filteredText, literalInput, printedText, printfOutput, printsText, substitutionOutput } from './printed.js';
 import { PROGRAMS, programForPath } from './programs.js';
 import { Scope, type FunctionBody, type VariableValue } from './scope.js';
-import type { PathRef, ShellAnalysis, ShellContext, ShellEffect, ShellEffectKind, ShellInvocation, SignalTarget } from './types.js';
+import type { PathRef, ProjectScriptCall, ShellAnalysis, ShellContext, ShellEffect, ShellEffectKind, ShellInvocation, SignalTarget } from './types.js';
 import { ARRAY_ALL_ELEMENTS, ARRAY_ANY_ELEMENT, codeInValues, collectNestedScripts, onlyRunTimeNumbers, subscriptCode, literalArg, renderWord, renderWordFields, type Arg, type GlobOptions, type NestedScript, type WordEnv } from './words.js';
 
 /** Deeper than this (compound commands, substitutions and re-parsed code together) is opaque. */
@@ -264,6 +264,7 @@ function effectLength(effect: ShellEffect): number {
   for (const name in effect) {
     const value = (effect as unknown as Record<string, unknown>)[name];
     if (Array.isArray(value)) length += value.reduce((sum: number, item: unknown) => sum + String(item).length, Math.max(value.length - 1, 0));
+    else if (name === 'script') length += (value as ProjectScriptCall).folder.length + (value as ProjectScriptCall).name.length + (value as ProjectScriptCall).extra.length + 2;
     else if (typeof value === 'object' && value !== null) length += (value as PathRef).path.length + 1 + ((value as PathRef).dynamic ? 4 : 5);
     else length += typeof value === 'string' ? value.length : String(value).length;
     length += 1;
@@ -1449,8 +1450,8 @@ class CommandEffects implements ShellEffects {
     emit(this.runState, program === undefined ? { kind: 'opaque', why } : { kind: 'opaque', why, program });
   }
 
-  unknown(program: string): void {
-    emit(this.runState, { kind: 'exec', program, known: false });
+  unknown(program: string, script?: ProjectScriptCall): void {
+    emit(this.runState, script === undefined ? { kind: 'exec', program, known: false } : { kind: 'exec', program, known: false, script });
   }
 
   knows(program: string): boolean {

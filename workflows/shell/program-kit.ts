@@ -2,7 +2,7 @@
 // they read the argument vector and report effects; they never see the parse tree.
 import { parseArgv, sliceArg, type OptionSpec, type ParsedArgv } from './argv.js';
 import { inHomeDotFolder, isSystemPath, isWithin, localFileOfUrl, normalizeAbsolute } from './paths.js';
-import type { PathRef, ShellEffect, SignalTarget } from './types.js';
+import type { PathRef, ProjectScriptCall, ShellEffect, SignalTarget } from './types.js';
 import { literalArg, type Arg } from './words.js';
 
 /** node options whose value is code to load or run; the others tune the runtime. */
@@ -115,7 +115,7 @@ export interface ShellEffects {
   /** Whether the tables know `program` (`pnpm tsc` runs the project's tsc when package.json has no script of that name). */
   knows(program: string): boolean;
   /** A named program or project task the tables do not know. */
-  unknown(program: string): void;
+  unknown(program: string, script?: ProjectScriptCall): void;
   /** Classifies the command a prefix runs (`env X=1 rm f` → `rm f`). */
   run(args: readonly Arg[], options?: { readonly stdinArgs?: boolean }): void;
   /** Re-parses literal shell code (`bash -c '…'`, `eval …`); code built at run time is opaque. */
@@ -325,6 +325,17 @@ const CHANGES_WORD = /^(?:update|fix|write|format|fmt|snapshots?|u|gen|generate|
  * anything. A test run is trusted with the project's code, as `npm test` is; `test:update-snapshots`
  * is a task gobby does not know.
  */
+/**
+ * `npm run lint -- --fix` as a call of the project's script `lint` with `--fix` appended, for the
+ * daemon to read; undefined when the folder or a word is only known at run time.
+ */
+export function projectScriptCall(fx: ShellEffects, name: string, after: readonly Arg[]): ProjectScriptCall | undefined {
+  if (!fx.cwdKnown) return undefined;
+  const words = after[0]?.value === '--' ? after.slice(1) : after;
+  if (words.some((word) => word.dynamic)) return undefined;
+  return { name, folder: fx.cwd, extra: words.map((word) => `'${word.value.replaceAll("'", "'\\''")}'`).join(' ') };
+}
+
 export function isTestScriptName(name: string): boolean {
   const words = name.split(/[:_.\-/]/);
   return (TEST_WORD.test(words[0]!) || TEST_WORD.test(words[words.length - 1]!)) && !nameSaysItChanges(name);

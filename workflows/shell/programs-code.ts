@@ -2,7 +2,7 @@
 // interpreters (inline code, a script file or stdin is opaque), and the prefixes that run the
 // command after them (env, sudo, timeout, xargs…), which are peeled so the real program is judged.
 import { hasOption, lastOptionValue, optionValues, parseArgv, type OptionSpec, type ParsedArgv } from './argv.js';
-import { entries, everythingBelow, filesNamedByData, guardedProgramOf, isTestScriptName, mayBeAgentsFile, nodeOptionsLoadOutside, onlyAsksVersion, operandsOf, runsTests, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, everythingBelow, filesNamedByData, guardedProgramOf, isTestScriptName, mayBeAgentsFile, projectScriptCall, nodeOptionsLoadOutside, onlyAsksVersion, operandsOf, runsTests, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { dirName, isSystemPath, isWithin } from './paths.js';
 import { literalArg, type Arg } from './words.js';
 
@@ -487,7 +487,7 @@ function runScript(site: CommandSite, fx: ShellEffects, args: readonly Arg[]): v
   if (name.dynamic) fx.opaque(`${site.program} runs a script named at run time`, site.program);
   else if (isTestScriptName(name.value)) runsTests(fx, site.program, `${site.program} ${name.value}`, site.args);
   else if (/[./]/.test(name.value)) fx.opaque(`${site.program} runs the file \`${name.value}\``, site.program);
-  else fx.unknown(`${site.program} run ${name.value}`);
+  else fx.unknown(`${site.program} run ${name.value}`, site.program === 'bun' ? projectScriptCall(fx, name.value, args.slice(parsed.rest + 1)) : undefined);
 }
 
 const evalBuiltin: ProgramHandler = (site, fx) => runJoined(site.args, 'eval', fx, true);

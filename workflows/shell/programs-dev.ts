@@ -4,7 +4,7 @@
 import { hasOption, lastOptionValue, negated, optionValues, parseArgv, sliceArg, type OptionSpec } from './argv.js';
 import { PACKAGE_RUNNER, PROJECT_RUNNER } from './programs-code.js';
 import { DPKG_DEB_ACTION, dpkgDeb } from './programs-files.js';
-import { entries, everythingBelow, filesIn, filesNamedByData, inEachDirectory, isTestScriptName, loadsForeignCode, mayBeAgentsFile, nameSaysItChanges, onlyAsksVersion, operandsOf, readsOperands, runsTests, workingDirectory, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, everythingBelow, projectScriptCall, filesIn, filesNamedByData, inEachDirectory, isTestScriptName, loadsForeignCode, mayBeAgentsFile, nameSaysItChanges, onlyAsksVersion, operandsOf, readsOperands, runsTests, workingDirectory, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { baseName, isWithin } from './paths.js';
 import { anyDepth } from './find-expression.js';
 import type { PathRef } from './types.js';
@@ -574,7 +574,7 @@ function manager(spec: ManagerSpec): ProgramHandler {
         // `pnpm tsc --noEmit`, `yarn vitest run`: a project's tool run by its name, as npm's scripts are named after what they run.
         // Only a tool a package installs: `yarn fmt` or `yarn watch` is the project's script, not coreutils' fmt or procps' watch.
         else if (!explicit && isPackageTool(name.value)) here.run([name, ...rest], { stdinArgs: site.stdinArgs });
-        else here.unknown(`${site.program} run ${name.value}`);
+        else here.unknown(`${site.program} run ${name.value}`, PACKAGE_JSON_MANAGERS.has(site.program) ? projectScriptCall(here, name.value, rest.slice(rest.indexOf(name) + 1)) : undefined);
         return;
       }
       default:
@@ -587,6 +587,8 @@ function manager(spec: ManagerSpec): ProgramHandler {
 const UV_RUN_OPTIONS: OptionSpec = { short: 'p', long: ['with', 'with-editable', 'with-requirements', 'python', 'env-file', 'project', 'directory', 'package', 'extra', 'group', 'index', 'index-url', 'default-index', 'module'], stopAtOperand: true };
 
 const NODE_MANAGERS = new Set(['npm', 'yarn', 'pnpm']);
+/** Managers whose `run NAME` runs package.json's script NAME. */
+const PACKAGE_JSON_MANAGERS = new Set(['npm', 'yarn', 'pnpm', 'bun']);
 
 /** A tool's configuration file in the user's home (`~/.config/go/env`), or wherever the home is when the command moves it. */
 function configFile(fx: ShellEffects, below: string): Arg {

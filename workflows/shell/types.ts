@@ -68,7 +68,7 @@ export type ShellEffect =
    * A named program or project task the tables do not know (`terraform`, `npm run build`,
    * `make dist`). `program` is the name an author would allow it by.
    */
-  | { readonly kind: 'exec'; readonly program: string; readonly known: false }
+  | { readonly kind: 'exec'; readonly program: string; readonly known: false; readonly script?: ProjectScriptCall }
   /** Code gobby cannot see into: inline interpreter code, a script file, stdin, a value built at run time. */
   | { readonly kind: 'opaque'; readonly why: string; readonly program?: string }
   /**
@@ -80,6 +80,23 @@ export type ShellEffect =
   | { readonly kind: 'nested_claude'; readonly flags: string[]; readonly program: string; readonly outside?: string; readonly config?: string; readonly asUser?: string };
 
 export type ShellEffectKind = ShellEffect['kind'];
+
+/**
+ * A script of a package.json that `npm run NAME` (yarn, pnpm, bun) runs: the daemon reads its
+ * text (daemon/project-scripts.ts) and the command is judged by what the script does.
+ */
+export interface ProjectScriptCall {
+  readonly name: string;
+  /** Where the manager starts looking for package.json (its `--prefix`, or the working directory). */
+  readonly folder: string;
+  /** The words given after the name, quoted for the shell: the manager appends them to the script. */
+  readonly extra: string;
+}
+
+/** How a script call is known in the daemon's map of the scripts it read. */
+export function projectScriptKey(call: ProjectScriptCall): string {
+  return `${call.folder}\0${call.name}\0${call.extra}`;
+}
 
 /** One program the command runs, after prefixes (`env`, `sudo`, `timeout`…) were peeled. */
 export interface ShellInvocation {
