@@ -29,7 +29,7 @@ describe('shell commands judged by what they do', () => {
   it('refuses file changes through the shell, lets the tests run, and guards the hook settings', async () => {
     const { gobby, box } = await setUpGobbyProject({ workflow: { name: 'read-only-review', yaml: TEST_FIRST } });
     writeFileSync(join(box.project, 'app.txt'), 'original\n');
-    writeFileSync(join(box.project, 'package.json'), JSON.stringify({ name: 'p', private: true, scripts: { test: 'node -e "console.log(42 + 1)"' } }));
+    writeFileSync(join(box.project, 'package.json'), JSON.stringify({ name: 'p', private: true, scripts: { test: 'node -e "console.log(42 + 1)"', lint: 'grep -c original app.txt', build: 'cp app.txt dist.txt' } }));
     const session = { id: randomUUID(), resume: false };
     const app = join(box.project, 'app.txt');
 
@@ -43,6 +43,9 @@ describe('shell commands judged by what they do', () => {
         // Fixed text decoded on its way into a shell, and a second name to write the file through.
         { toolUses: [uniqueToolUse('Bash', { command: `echo ${Buffer.from('echo changed > app.txt').toString('base64')} | base64 -d | sh`, description: 'decode and run' })] },
         { toolUses: [uniqueToolUse('Bash', { command: `ln app.txt ${join(box.root, 'same-file.txt')}`, description: 'link it' })] },
+        // package.json scripts, judged by what their text does.
+        { toolUses: [uniqueToolUse('Bash', { command: 'npm run lint', description: 'lint' })] },
+        { toolUses: [uniqueToolUse('Bash', { command: 'npm run build', description: 'build' })] },
         { text: 'Review done. Ready to fix?' },
       ],
       session,
@@ -64,6 +67,13 @@ describe('shell commands judged by what they do', () => {
     expect(linked!.is_error).toBe(true);
     expect(linked!.text).toContain(`writes ${app} (ln)`);
     expect(existsSync(join(box.root, 'same-file.txt'))).toBe(false);
+    const [lint] = toolResultsIn(requests[6]!);
+    expect(lint!.is_error, lint!.text).toBe(false);
+    expect(lint!.text).toContain('grep -c original app.txt');
+    const [build] = toolResultsIn(requests[7]!);
+    expect(build!.is_error).toBe(true);
+    expect(build!.text).toContain(`runs \`npm run build\`, whose script \`cp app.txt dist.txt\` copies onto ${join(box.project, 'dist.txt')}`);
+    expect(existsSync(join(box.project, 'dist.txt'))).toBe(false);
     expect(readFileSync(app, 'utf8')).toBe('original\n');
 
     // The user approves: everything is allowed now, except gobby's own ground.
