@@ -3,6 +3,13 @@
 import type { GuardDenial } from './guards.js';
 
 export function overrideDenial(command: string): GuardDenial {
+  if (command === 'gobby hook') {
+    return {
+      kind: 'override',
+      reason: "gobby: `gobby hook` sends hook events as Claude Code does; run from the agent's tools it would forge one, so it is refused. Claude Code sends the session's events itself.",
+      because: 'guard: forged hook event',
+    };
+  }
   return {
     kind: 'override',
     reason:

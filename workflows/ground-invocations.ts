@@ -221,7 +221,9 @@ export function overrideCommandOf(invocation: ShellInvocation): string | null {
     const next = words[i + 1];
     if (surelyGobby && (word === 'install' || word === 'uninstall' || word === 'setup')) return `gobby ${word}`;
     if (word === 'workflow' && next && HUMAN_ONLY_WORKFLOW.includes(next)) return `gobby workflow ${next}`;
-    if (word === 'daemon' && (next === 'stop' || next === 'start')) return `gobby daemon ${next}`;
+    if (word === 'daemon' && (next === 'stop' || next === 'start' || next === 'restart')) return `gobby daemon ${next}`;
+    // `gobby hook EVENT` is the client Claude Code's hooks run: from the agent's tools, a forged event.
+    if (surelyGobby && word === 'hook' && i === 0) return 'gobby hook';
   }
   return null;
 }

@@ -941,7 +941,8 @@ function overrideWords(text: string): string | null {
 
 // `gobby` also right after a C-style escape in code (`system("\ngobby …")`), where no word boundary is.
 const GOBBY_PROGRAM = /(?:\b|(?<=\\[a-z]))gobby\b|\bcli\/(?:main|program)\.js\b/;
-const OVERRIDE_WORDS = /\b(?:workflow\s+(?:phase|reset|disable|enable|clear|set)|uninstall|install|setup|daemon\s+(?:stop|start))\b/;
+// Words apart as argv lists spell them too (`['gobby', 'workflow', 'reset']`).
+const OVERRIDE_WORDS = /\b(?:workflow[\s'",]+(?:phase|reset|disable|enable|clear|set)|uninstall|install|setup|daemon[\s'",]+(?:stop|start|restart))\b/;
 const SHELL_SEGMENT_SEPARATOR = /[\n;|&]/;
 const QUOTED_COMMAND_LIMIT = 200;
 

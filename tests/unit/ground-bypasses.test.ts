@@ -803,6 +803,11 @@ describe("gobby's own ground, spelled another way", () => {
     ["ps -ef | grep -v grep | awk '{print $2}' | xargs kill -9", 'daemon-signal'],
     ['ps --ppid 1 -o pid= | xargs kill', 'daemon-signal'],
     ['for p in /proc/[0-9]*; do kill ${p#/proc/}; done', 'daemon-signal'],
+    // A name made to run gobby, argv lists in code gobby cannot see into, and the hook client (a forged event).
+    ['alias g=gobby; g workflow phase execute --force', 'override'],
+    ["python3 -c \"import subprocess; subprocess.run(['gobby', 'workflow', 'reset', '--reason', 'x'])\"", 'override'],
+    ["echo '{}' | gobby hook Stop", 'override'],
+    ['gobby daemon restart', 'override'],
     // A function a child bash imports from its environment runs in place of the program of its name.
     ["env 'BASH_FUNC_ls%%=() { rm -rf .claude; }' bash -c ls", 'protected-file'],
     // A container given one of gobby's folders may change anything in it.

@@ -967,7 +967,11 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
   const facts = NAME_FACTS.get(name);
   // After `alias ls='rm -rf'` or `hash -p /bin/rm ls`, `ls` may be anything: judged as named, and as a program gobby does not know.
   const redefined = state.redefinedNames;
-  if (redefined !== undefined && (redefined === 'all' ? !KEEPS_ITS_MEANING.has(name) : redefined.has(name))) fx.unknown(name);
+  if (redefined !== undefined && (redefined === 'all' ? !KEEPS_ITS_MEANING.has(name) : redefined.has(name))) {
+    fx.unknown(name);
+    // For gobby's ground, as a program named at run time: `alias g=gobby` then `g workflow reset`.
+    recordProgram(state, name, args, fx.cwd, true);
+  }
   // `declare 'a[$(cmd)]=1'`, `test -v 'a[$(cmd)]'`: a variable name's subscript is expanded by the builtin.
   if (facts?.setsVariables === true || NAMES_VARIABLES.has(name)) {
     const nested: NestedScript[] = [];
