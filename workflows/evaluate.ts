@@ -29,7 +29,7 @@ import { canonicalToolName } from './tool-names.js';
 import { assertNever, isToolEvent, type EngineEvent, type ToolEvent } from './events.js';
 import { checkProtectedGround, checkSettingsChange, NO_PROTECTED_GROUND, type GuardDenial, type HookSettingsChange, type ProtectedGround, type TamperKind } from './guards.js';
 import { analyzeShellCommand, summarizeShellEffects, type ShellAnalysis, type ShellContext, type ShellEffectsSummary } from './shell/index.js';
-import { judgeShellCommand, mcpToolChangesFiles, type ProjectScript } from './shell-policy.js';
+import { judgeShellCommand, mcpToolChangesFiles, mcpToolRunsCode, type ProjectScript } from './shell-policy.js';
 import { shellCommandOf } from './tool-commands.js';
 
 export interface EngineContext {
@@ -396,6 +396,8 @@ function evaluateToolCall(workflow: CompiledWorkflow, state: WorkflowState, even
         ? { what: `runs code gobby cannot see into (${toolName})`, allowedBy: 'shell: { allow_opaque: true }' }
         : allowed === 'all' && mcpToolChangesFiles(toolName)
           ? { what: `is an MCP tool whose name says it changes something (\`${toolName}\`)` }
+          : allowed === 'all' && mcpToolRunsCode(toolName) && !phase.shell.allowOpaque
+            ? { what: `is an MCP tool whose name says it runs code gobby cannot see into (\`${toolName}\`)`, allowedBy: 'shell: { allow_opaque: true }' }
           : null;
     if (refusal) return deny(state, renderShellDeniedReason(workflow, phase, refusal), `phase ${phase.name}: no file changes (${toolName})`);
   }

@@ -179,3 +179,14 @@ const CHANGING_WORDS = new Set(['write', 'edit', 'create', 'delete', 'remove', '
 export function mcpToolChangesFiles(toolName: string): boolean {
   return mcpToolWords(toolName)?.some((word) => CHANGING_WORDS.has(word)) ?? false;
 }
+
+/**
+ * MCP tools whose name says they run code (`mcp__ide__executeCode`, `mcp__jupyter__run_cell`,
+ * `mcp__py__eval`): code gobby cannot see into, unless the tool gives a shell command, which is
+ * judged as Bash's is.
+ */
+const CODE_WORDS = new Set(['execute', 'exec', 'eval', 'evaluate', 'run', 'shell', 'terminal', 'script', 'python', 'repl', 'kernel', 'cell']);
+
+export function mcpToolRunsCode(toolName: string): boolean {
+  return mcpToolWords(toolName)?.some((word) => CODE_WORDS.has(word)) ?? false;
+}

@@ -431,5 +431,10 @@ phases:
     expect(powershell?.permissionDecision).toBe('deny');
     expect(powershell?.permissionDecisionReason).toContain('runs code gobby cannot see into (PowerShell)');
     expect(powershell?.permissionDecisionReason).toContain('allow_opaque: true');
+    // An MCP tool that runs code it is given, with no shell command to judge.
+    const kernel = (await t.preToolUse(reviewer, 'mcp__ide__executeCode', { code: "open('src/app.ts', 'w').write('x')" })).body.hookSpecificOutput;
+    expect(kernel?.permissionDecision).toBe('deny');
+    expect(kernel?.permissionDecisionReason).toContain('is an MCP tool whose name says it runs code gobby cannot see into (`mcp__ide__executeCode`)');
+    expect((await t.preToolUse(reviewer, 'mcp__ide__getDiagnostics', {})).body).toEqual({});
   });
 });

@@ -2,7 +2,7 @@
 // workflow is disabled, and for sessions without a workflow; its denies count as blocks.
 import { describe, expect, it } from 'vitest';
 import { evaluateEvent, evaluateGuardsOnly, findOverrideCommand, type EngineContext, type EngineEvent } from '../../workflows/index.js';
-import { mcpToolChangesFiles } from '../../workflows/shell-policy.js';
+import { mcpToolChangesFiles, mcpToolRunsCode } from '../../workflows/shell-policy.js';
 import { compile, loadTemplate, pre, say, Session, T0 } from './engine-test-helpers.js';
 
 const TOKEN = '/home/dev/.gobby/token';
@@ -79,6 +79,19 @@ describe('mcpToolChangesFiles', () => {
     ['Write', false],
   ] as const)('%s: %s', (tool, changes) => {
     expect(mcpToolChangesFiles(tool)).toBe(changes);
+  });
+});
+
+describe('mcpToolRunsCode', () => {
+  it.each([
+    ['mcp__ide__executeCode', true],
+    ['mcp__jupyter__run_cell', true],
+    ['mcp__py__eval', true],
+    ['mcp__ide__getDiagnostics', false],
+    ['mcp__github__get_issue', false],
+    ['Bash', false],
+  ] as const)('%s: %s', (tool, runs) => {
+    expect(mcpToolRunsCode(tool)).toBe(runs);
   });
 });
 
