@@ -189,6 +189,8 @@ describe('shell commands in a phase that blocks the file tools', () => {
     expect((await bash('cd packages/web && npm run lint')).reason).toContain(`deletes ${join(t.project, 'packages', 'web', 'dist')}`);
     // Not in package.json, or the command may rewrite it first: a program gobby does not know.
     expect((await bash('npm run missing')).reason).toContain('runs `npm run missing`, which gobby does not know');
+    // A workspace option runs other packages' scripts of that name: not this package.json's.
+    expect((await bash('npm run lint --workspace packages/web')).reason).toContain('runs `npm run lint`, which gobby does not know');
     expect((await bash('echo \'{}\' > /tmp/p.json && cp /tmp/p.json package.json; npm run lint')).denied).toBe(true);
     expect((await bash('cp /tmp/x package.json; npm run fmt')).reason).toContain('copies onto');
   });

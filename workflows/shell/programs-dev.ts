@@ -574,7 +574,8 @@ function manager(spec: ManagerSpec): ProgramHandler {
         // `pnpm tsc --noEmit`, `yarn vitest run`: a project's tool run by its name, as npm's scripts are named after what they run.
         // Only a tool a package installs: `yarn fmt` or `yarn watch` is the project's script, not coreutils' fmt or procps' watch.
         else if (!explicit && isPackageTool(name.value)) here.run([name, ...rest], { stdinArgs: site.stdinArgs });
-        else here.unknown(`${site.program} run ${name.value}`, PACKAGE_JSON_MANAGERS.has(site.program) ? projectScriptCall(here, name.value, rest.slice(rest.indexOf(name) + 1)) : undefined);
+        // Its script is read from package.json, unless a workspace option picks other packages' scripts.
+        else here.unknown(`${site.program} run ${name.value}`, PACKAGE_JSON_MANAGERS.has(site.program) && !site.args.some((arg) => WORKSPACE_OPTION.test(arg.value)) ? projectScriptCall(here, name.value, rest.slice(rest.indexOf(name) + 1)) : undefined);
         return;
       }
       default:
@@ -587,6 +588,8 @@ function manager(spec: ManagerSpec): ProgramHandler {
 const UV_RUN_OPTIONS: OptionSpec = { short: 'p', long: ['with', 'with-editable', 'with-requirements', 'python', 'env-file', 'project', 'directory', 'package', 'extra', 'group', 'index', 'index-url', 'default-index', 'module'], stopAtOperand: true };
 
 const NODE_MANAGERS = new Set(['npm', 'yarn', 'pnpm']);
+/** Options that run a script in other packages of a workspace (`npm run lint -w web`, `pnpm -r lint`, `pnpm --filter web lint`). */
+const WORKSPACE_OPTION = /^(?:-w|--workspaces?|-ws|--filter|-F|-r|--recursive|--include-workspace-root)(?:=|$)/;
 /** Managers whose `run NAME` runs package.json's script NAME. */
 const PACKAGE_JSON_MANAGERS = new Set(['npm', 'yarn', 'pnpm', 'bun']);
 
