@@ -4,7 +4,7 @@
 import { hasOption, lastOptionValue, negated, optionValues, parseArgv, sliceArg, type OptionSpec } from './argv.js';
 import { PACKAGE_RUNNER, PROJECT_RUNNER } from './programs-code.js';
 import { DPKG_DEB_ACTION, dpkgDeb } from './programs-files.js';
-import { entries, everythingBelow, projectScriptCall, filesIn, filesNamedByData, inEachDirectory, isTestScriptName, loadsForeignCode, mayBeAgentsFile, nameSaysItChanges, onlyAsksVersion, operandsOf, readsOperands, runsTests, workingDirectory, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, everythingBelow, filesIn, filesNamedByData, inEachDirectory, isTestScriptName, loadsForeignCode, mayBeAgentsFile, nameSaysItChanges, onlyAsksVersion, operandsOf, projectScriptCall, readsOperands, runsTests, workingDirectory, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { baseName, isWithin } from './paths.js';
 import { anyDepth } from './find-expression.js';
 import type { PathRef } from './types.js';
@@ -935,8 +935,8 @@ const readsLinted = readsOperands(LINT_OPTIONS);
 
 /** mypy, pylint, flake8, shellcheck…: they read what they check, and write the reports they are asked for. */
 const linter: ProgramHandler = (site, fx) => {
-  // `pylint --init-hook='…'`: Python run before the lint.
-  if (site.program === 'pylint' && site.args.some((arg) => arg.value.startsWith('--init-hook') || arg.value.startsWith('--init-h'))) fx.opaque('pylint --init-hook runs inline Python', 'pylint');
+  // `pylint --init-hook='…'` (or a shortening, `--init-h`): Python run before the lint.
+  if (site.program === 'pylint' && site.args.some((arg) => arg.value.startsWith('--init-h'))) fx.opaque('pylint --init-hook runs inline Python', 'pylint');
   // A linter told to fix, or to write a baseline or stubs, changes the files it is given (or the project).
   if (fixesInPlace(site)) {
     fixer(/$^/, undefined, LINT_OPTIONS)(site, fx);
