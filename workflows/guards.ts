@@ -13,8 +13,8 @@ import { linkToGround, overrideCommandOf, runTimePathFromGround, sweepsUntracked
 import { lsofListsTheDaemon } from './lsof-selection.js';
 import { runsLater } from './runs-later.js';
 import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, namesByGlob, POSIX_CLASSES, runTimePartsAsGlobs, treeHolds, treeReaches, withRunTimePartsEmpty } from './ground-paths.js';
-import { DIRECTORY_BUILTINS, projectScriptKey, type PathRef, type ShellAnalysis, type ShellEffect, type ShellInvocation } from './shell/index.js';
-import { scriptAsQuoted, type ProjectScript } from './shell-policy.js';
+import { DIRECTORY_BUILTINS, type PathRef, type ShellAnalysis, type ShellEffect, type ShellInvocation } from './shell/index.js';
+import { SCRIPT_DEPTH, scriptAsQuoted, scriptRunBy, type ProjectScript } from './shell-policy.js';
 import { normalizeAbsolute, resolveAgainst } from './shell/paths.js';
 import { mayBacktrackBadly } from './shell/regex-safety.js';
 import { patchedPaths } from './patch-paths.js';
@@ -225,9 +225,6 @@ function hostAndPort(url: string): { host: string; port: number } | undefined {
   return port === undefined ? undefined : { host: match[2]!, port };
 }
 
-/** Scripts that run scripts are followed this deep. */
-const SCRIPT_DEPTH = 4;
-
 /**
  * The command, then each package.json script it runs (`npm run x` whose script writes
  * `.claude/settings.json`), as the daemon read them: a script is the command's own code.
@@ -236,11 +233,11 @@ function checkShellCommandAndScripts(command: string, shell: ShellAnalysis, grou
   const denial = checkShellCommand(command, shell, ground, place?.realPaths);
   if (denial || place?.projectScripts === undefined || depth >= SCRIPT_DEPTH) return denial;
   for (const effect of shell.effects) {
-    if (effect.kind !== 'exec' || effect.script === undefined) continue;
-    const script = place.projectScripts.get(projectScriptKey(effect.script));
-    for (const step of script?.steps ?? []) {
+    const script = scriptRunBy(effect, place.projectScripts);
+    if (script === undefined || effect.kind !== 'exec') continue;
+    for (const step of script.steps) {
       const inner = checkShellCommandAndScripts(step.text, step.analysis, ground, place, depth + 1);
-      if (inner) return { ...inner, reason: `gobby: \`${effect.program}\` runs the script \`${scriptAsQuoted(step.text)}\` of ${script!.file}. ${inner.reason.replace(/^gobby: /, '')}` };
+      if (inner) return { ...inner, reason: `gobby: \`${effect.program}\` runs the script \`${scriptAsQuoted(step.text)}\` of ${script.file}. ${inner.reason.replace(/^gobby: /, '')}` };
     }
   }
   return null;

@@ -52,14 +52,19 @@ export interface ReadForCommand {
 }
 
 /** Scripts that run scripts (`"check": "npm run lint && npm run build"`) are followed this deep. */
-const SCRIPT_DEPTH = 4;
+export const SCRIPT_DEPTH = 4;
+
+/** The package.json script an effect runs (`npm run lint`), as the daemon read it; undefined when it read none. */
+export function scriptRunBy(effect: ShellEffect, scripts: ReadonlyMap<string, ProjectScript> | undefined): ProjectScript | undefined {
+  return effect.kind === 'exec' && effect.script !== undefined ? scripts?.get(projectScriptKey(effect.script)) : undefined;
+}
 
 export function judgeShellCommand(shell: ShellAnalysis, policy: ShellPolicy, place: PolicyPlace, read: ReadForCommand = {}, depth = 0): ShellRefusal | null {
   if (!policy.restrictsFileChanges) return null;
   const { realPaths } = read;
   for (const effect of shell.effects) {
-    const script = effect.kind === 'exec' && effect.script !== undefined && depth < SCRIPT_DEPTH && !policy.allowPrograms.includes(effect.program) ? read.projectScripts?.get(projectScriptKey(effect.script)) : undefined;
-    if (script !== undefined && effect.kind === 'exec') {
+    const script = depth < SCRIPT_DEPTH ? scriptRunBy(effect, read.projectScripts) : undefined;
+    if (script !== undefined && effect.kind === 'exec' && !policy.allowPrograms.includes(effect.program)) {
       // The project's script, judged by what its text does; a step that is refused refuses the call.
       for (const step of script.steps) {
         const inner = judgeShellCommand(step.analysis, policy, place, read, depth + 1);

@@ -320,12 +320,6 @@ const TEST_WORD = /^(?:tests?|specs?|e2e|unit|unittests?|testall|integration|ite
 const CHANGES_WORD = /^(?:update|fix|write|format|fmt|snapshots?|u|gen|generate|regen|record|approve|accept|bless|baseline)$/i;
 
 /**
- * Whether a project script or task is, by its name, a test run: its first or last word says tests
- * (`test:unit`, `unit-test`, `ci:test`; not `build-test-fixtures`) and none says it rewrites
- * anything. A test run is trusted with the project's code, as `npm test` is; `test:update-snapshots`
- * is a task gobby does not know.
- */
-/**
  * `npm run lint -- --fix` as a call of the project's script `lint` with `--fix` appended, for the
  * daemon to read; undefined when the folder or a word is only known at run time.
  */
@@ -336,6 +330,12 @@ export function projectScriptCall(fx: ShellEffects, name: string, after: readonl
   return { name, folder: fx.cwd, extra: words.map((word) => `'${word.value.replaceAll("'", "'\\''")}'`).join(' ') };
 }
 
+/**
+ * Whether a project script or task is, by its name, a test run: its first or last word says tests
+ * (`test:unit`, `unit-test`, `ci:test`; not `build-test-fixtures`) and none says it rewrites
+ * anything. A test run is trusted with the project's code, as `npm test` is; `test:update-snapshots`
+ * is a task gobby does not know.
+ */
 export function isTestScriptName(name: string): boolean {
   const words = name.split(/[:_.\-/]/);
   return (TEST_WORD.test(words[0]!) || TEST_WORD.test(words[words.length - 1]!)) && !nameSaysItChanges(name);
@@ -467,7 +467,10 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
     }
     if (make && MAKE_SHELL_VARIABLE.test(arg.value)) return `is given ${/^[\w.]+/.exec(arg.value)![0]}, the shell its recipes run in`;
     // `pytest @/tmp/args`, `javac @~/opts`: more arguments, read from a file the agent may have written.
-    if (arg.value.charCodeAt(0) === 64 && /^@(?:\/|~\/|\.\.)/.test(arg.value) && outside(fx.path(sliceArg(arg, 1)).path)) return `reads more arguments from ${fx.path(sliceArg(arg, 1)).path}, outside the project`;
+    if (arg.value.charCodeAt(0) === 64 && /^@(?:\/|~\/|\.\.)/.test(arg.value)) {
+      const file = fx.path(sliceArg(arg, 1)).path;
+      if (outside(file)) return `reads more arguments from ${file}, outside the project`;
+    }
     if (!arg.value.startsWith('-')) {
       // A test file or folder named by its path (`pytest /tmp/test_x.py`, `node --test ../x.mjs`),
       // unless it is the value of an option that names an output (`--basetemp /tmp/x`).

@@ -2,7 +2,7 @@
 // interpreters (inline code, a script file or stdin is opaque), and the prefixes that run the
 // command after them (env, sudo, timeout, xargs…), which are peeled so the real program is judged.
 import { hasOption, lastOptionValue, optionValues, parseArgv, type OptionSpec, type ParsedArgv } from './argv.js';
-import { entries, everythingBelow, filesNamedByData, guardedProgramOf, isTestScriptName, mayBeAgentsFile, projectScriptCall, nodeOptionsLoadOutside, onlyAsksVersion, operandsOf, runsTests, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, everythingBelow, filesNamedByData, guardedProgramOf, isTestScriptName, mayBeAgentsFile, nodeOptionsLoadOutside, onlyAsksVersion, operandsOf, projectScriptCall, runsTests, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { dirName, isSystemPath, isWithin } from './paths.js';
 import { literalArg, type Arg } from './words.js';
 

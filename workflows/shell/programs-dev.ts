@@ -683,16 +683,23 @@ function testRunner(runner?: string): ProgramHandler {
   };
 }
 
-/** The value of `--name VALUE` or `--name=VALUE` (also a short spelling), wherever it is. */
+/** The value of the last `--name VALUE` or `--name=VALUE` of any of `names`, wherever it is: the one a program keeps. */
 function valueOf(args: readonly Arg[], ...names: readonly string[]): Arg | undefined {
+  let found: Arg | undefined;
   for (let i = 0; i < args.length; i++) {
     const text = args[i]!.value;
     for (const name of names) {
-      if (text === name) return args[i + 1];
-      if (text.startsWith(`${name}=`)) return sliceArg(args[i]!, name.length + 1);
+      if (text === name && args[i + 1] !== undefined) {
+        found = args[++i]!;
+        break;
+      }
+      if (text.startsWith(`${name}=`)) {
+        found = sliceArg(args[i]!, name.length + 1);
+        break;
+      }
     }
   }
-  return undefined;
+  return found;
 }
 
 /** The words after the first `--`. */
@@ -846,13 +853,8 @@ function goBuildOutput(args: readonly Arg[]): BuildOutput | null | undefined {
 
 /** The option's last value (`go build -o /tmp/x -o src/x` writes src/x), as its own word or after `=`. */
 function optionArg(args: readonly Arg[], name: string, folder: boolean): BuildOutput | undefined {
-  let found: BuildOutput | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg.value === name && args[i + 1] !== undefined) found = { arg: args[++i]!, folder };
-    else if (arg.value.startsWith(`${name}=`)) found = { arg: { ...arg, value: arg.value.slice(name.length + 1), unknownAt: arg.unknownAt === -1 ? -1 : Math.max(0, arg.unknownAt - name.length - 1) }, folder };
-  }
-  return found;
+  const arg = valueOf(args, name);
+  return arg === undefined ? undefined : { arg, folder };
 }
 
 function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>): ProgramHandler {
