@@ -54,6 +54,26 @@ export function globReaches(glob: string, ground: ProtectedGround, orAbove: bool
 }
 
 /**
+ * Whether a glob can name the folder `root`, a folder above it or anything inside it. For the
+ * project of a phase that restricts changes: unlike gobby's files, which are judged one by one
+ * (globReaches), every file of a project counts, so `find ~ -name '*.ts' -delete`
+ * (every `.ts` file below `/home/dev`) reaches a project in the home, and `/tmp/*` one in /tmp.
+ */
+export function globMayReachWithin(glob: string, root: string): boolean {
+  if (ancestorsAndSelf(root).some((path) => globMatches(glob, path))) return true;
+  return namesBelow(glob.split('/'), 0, root.split('/'), 0);
+}
+
+/** Whether the segments from `p` match `names` from `n` and more segments follow, into the folder. */
+function namesBelow(patterns: readonly string[], p: number, names: readonly string[], n: number): boolean {
+  if (p === patterns.length) return false;
+  // Any depth: through the rest of the folder's path and on into it.
+  if (patterns[p] === '**') return true;
+  if (n === names.length) return true;
+  return segmentMatches(patterns[p]!, names[n]!) && namesBelow(patterns, p + 1, names, n + 1);
+}
+
+/**
  * Whether the glob names something inside the protected folder `names` (`rm -rf .gob*` followed
  * by `/*` reaches `.gobby/workflows`): its segments match the folder's, and more follow. The folder's last segment
  * must be matched by a segment of its own, not by `**`: find's `-name '*.pyc'` may name a `.pyc`

@@ -4,7 +4,7 @@
 // (workflows/shell/): everything that changes the project's files is refused, whatever
 // program or spelling does it, and so is code gobby cannot see into, unless the workflow's
 // author allows it by name.
-import { globReaches } from './ground-paths.js';
+import { globMayReachWithin } from './ground-paths.js';
 import { projectScriptKey, type PathRef, type ShellAnalysis, type ShellEffect } from './shell/index.js';
 import { isSystemPath, isWithin } from './shell/paths.js';
 import { throughLinks } from './shell-through-links.js';
@@ -116,7 +116,7 @@ function namesOnlyFilesIn(path: string, projectRoot: string, home: string): bool
   if (wildcard === -1) return false;
   const folder = path.slice(0, path.lastIndexOf('/', wildcard)) || '/';
   if (isWithin(folder, projectRoot) || changesWhatCommandsDo(folder, home)) return false;
-  return !isWithin(projectRoot, folder) || !globReaches(path, { secretFiles: [], protectedPaths: [projectRoot] }, true);
+  return !isWithin(projectRoot, folder) || !globMayReachWithin(path, projectRoot);
 }
 
 function judgeEffect(effect: ShellEffect, policy: ShellPolicy, place: PolicyPlace): ShellRefusal | null {

@@ -81,6 +81,9 @@ describe('shell commands in a phase that blocks the file tools', () => {
     ['rm -rf "$(echo ${OUT:-/tmp/build})"', 'a path only known when it runs', ''],
     ['cd /tmp && cd "$(cat /tmp/where)" && rm -rf build', 'deletes', ''],
     ['PATH=/tmp/bin:$PATH npm test', 'runs code gobby cannot see into', ''],
+    // A search from a folder above the project finds the project's files too.
+    ["find .. -name '*.ts' -delete", 'deletes', ''],
+    ["find ../.. -name '*.md' -exec sed -i s/a/b/ {} +", 'writes', ''],
   ])('refuses %j: it %s %s', async (command, what, detail) => {
     const { denied, reason } = await bash(command);
     expect(denied, reason).toBe(true);
@@ -114,6 +117,8 @@ describe('shell commands in a phase that blocks the file tools', () => {
     'git clone https://example.com/r.git /tmp/r && git archive -o /tmp/src.tar HEAD && git push --dry-run',
     // Temporary files whose names are made at run time, in /tmp.
     'tmp=$(mktemp) && git diff > "$tmp" && wc -l "$tmp"; git diff > /tmp/d.$$; npm test > /tmp/test-$RANDOM.log 2>&1',
+    // A search from a folder that does not hold the project, and a search from above that only reads.
+    "find /var/tmp -name 'review-*.log' -mtime +1 -delete && find .. -name '*.ts' | head",
   ])('lets %j run', async (command) => {
     const { denied, reason } = await bash(command);
     expect(denied, reason).toBe(false);
