@@ -96,6 +96,16 @@ export function becomesFolderDenial(folder: string, program: string): GuardDenia
   };
 }
 
+export function accessTakenDenial(folder: string, program: string): GuardDenial {
+  return {
+    kind: 'protected-file',
+    reason:
+      `gobby: \`${program}\` would change who may open ${folder}, which holds gobby's own ground (its state, its workflows, or the Claude Code settings that install its hooks), ` +
+      "and the mode or owner it sets may leave gobby and Claude Code unable to read or change those files. Change only the files you mean (`chmod -R u+w src`), or ask the user.",
+    because: 'guard: protected file',
+  };
+}
+
 export function filesNamedByDataDenial(folder: string, program: string): GuardDenial {
   return {
     kind: 'protected-file',

@@ -8,7 +8,7 @@
 // Path and glob matching is in ground-paths.ts, the checks that read argv in
 // ground-invocations.ts, and the wording of each refusal in ground-denials.ts.
 import type { EngineEvent } from './events.js';
-import { becomesFolderDenial, daemonNetworkDenial, daemonProcessDenial, filesNamedByDataDenial, opaqueCodeNamingGround, overrideDenial, overrideLaterDenial, protectedFileDenial, secretDenial, secretInTreeDenial } from './ground-denials.js';
+import { accessTakenDenial, becomesFolderDenial, daemonNetworkDenial, daemonProcessDenial, filesNamedByDataDenial, opaqueCodeNamingGround, overrideDenial, overrideLaterDenial, protectedFileDenial, secretDenial, secretInTreeDenial } from './ground-denials.js';
 import { linkToGround, overrideCommandOf, runTimePathFromGround, sweepsUntrackedGround, unknownProgramGivenGround } from './ground-invocations.js';
 import { lsofListsTheDaemon } from './lsof-selection.js';
 import { runsLater } from './runs-later.js';
@@ -797,6 +797,11 @@ const HOOK_DROPPING_FLAGS = new Set(['--bare', '--safe-mode', '--settings', '--s
 function changes(path: PathRef, ground: ProtectedGround, program: string, orAbove = false): GuardDenial | null {
   const secret = ground.secretFiles.find((file) => path.path === file || namesByGlob(path.path, file));
   if (secret) return secretDenial(secret);
+  // A folder above gobby's files whose mode or owner changes (`chmod 000 ~`, `chmod -R 644 .`, `chown -R x ~`) takes them along.
+  if (path.takesAccess === true) {
+    const folder = path.path.endsWith('/**') ? path.path.slice(0, -'/**'.length) || '/' : path.path;
+    if (isGlob(folder) ? globReaches(folder, ground, true) : holdsProtected(folder, ground)) return accessTakenDenial(folder, program);
+  }
   if (isGlob(path.path)) return globReaches(path.path, ground, orAbove, path.except) ? protectedFileDenial(path.path, program) : null;
   if (path.path.endsWith('/**')) {
     if (treeReaches(path.path, ground)) return protectedFileDenial(path.path, program);

@@ -813,6 +813,17 @@ describe("gobby's own ground, spelled another way", () => {
     // A container given one of gobby's folders may change anything in it.
     ['docker run -v ~/.claude:/c alpine true', 'protected-file'],
     ['podman run --mount type=bind,source=/home/dev/.gobby,target=/g alpine true', 'protected-file'],
+    // A folder above gobby's files whose mode or owner may leave them unreadable takes them along.
+    ['chmod -R 000 ~', 'protected-file'],
+    ['chmod u-x ~', 'protected-file'],
+    ['chmod 0644 /home', 'protected-file'],
+    ['chmod -R 644 .', 'protected-file'],
+    ['chmod a=r ~', 'protected-file'],
+    ['chmod --reference=/tmp/locked ~', 'protected-file'],
+    ['chown -R nobody ~', 'protected-file'],
+    ['chmod 000 /home/*', 'protected-file'],
+    ['setfacl -R -m u::--- ~', 'protected-file'],
+    ['chattr -R +i ~', 'protected-file'],
   ])('refuses %j', (command, kind) => {
     expect(verdict(command)).toBe(kind);
   });
@@ -932,6 +943,9 @@ describe("gobby's own ground, spelled another way", () => {
     'pushd src && npm test && popd && pushd -n /tmp && pushd && popd && cat ~1/notes.md ~+/README.md && curl --head https://example.com/',
     'files=(src/a.ts "src/b c.ts"); cat "${files[@]}" && declare -A port=([web]=3000); curl localhost:${port[web]} && x=.claude/commands; x+=/review.md; cat $x',
     'name=$(basename "$PWD") && dir=$(dirname src/a.ts) && echo "$name" | tr a-z A-Z && echo x | sed s/x/y/ > /tmp/y',
+    // Modes that keep the owner's access, or concern only others or the group, and modes of the project's own files.
+    'chmod 755 ~ && chmod 0700 ~ && chmod go-rwx ~ && chmod -R u+rwX . && chgrp -R staff ~ && chown -R :staff . && setfacl -R -m u:bob:rX ~',
+    'chmod -R 644 src && chmod 600 .env ~/.ssh/id_ed25519 && chmod -R +x scripts && chmod a-w dist/app.js',
   ])('lets %j run', (command) => {
     expect(verdict(command)).toBe('allowed');
   });

@@ -194,7 +194,7 @@ function sameEffect(a: ShellEffect, b: ShellEffect): boolean {
 
 /** The same place, reached the same way (what `pathKey` would make equal). */
 function samePath(a: PathRef, b: PathRef): boolean {
-  return a.path === b.path && a.dynamic === b.dynamic && a.unplaced === b.unplaced && a.skipsDotNames === b.skipsDotNames && a.namedByData === b.namedByData && sameList(a.except, b.except) && sameList(a.elsewhere, b.elsewhere);
+  return a.path === b.path && a.dynamic === b.dynamic && a.unplaced === b.unplaced && a.skipsDotNames === b.skipsDotNames && a.namedByData === b.namedByData && a.takesAccess === b.takesAccess && sameList(a.except, b.except) && sameList(a.elsewhere, b.elsewhere);
 }
 
 function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
@@ -217,7 +217,7 @@ function emitPathEffect(run: Run, kind: PathEffect['kind'], path: PathRef, progr
     // (`except` by identity: two finds' lists are told apart at worst by recording both.)
     for (const effect of seen) {
       const known = effect.path;
-      if (effect.kind === kind && effect.program === program && known.dynamic === path.dynamic && known.unplaced === path.unplaced && known.skipsDotNames === path.skipsDotNames && known.namedByData === path.namedByData && known.except === path.except && known.climbs === path.climbs) return;
+      if (effect.kind === kind && effect.program === program && known.dynamic === path.dynamic && known.unplaced === path.unplaced && known.skipsDotNames === path.skipsDotNames && known.namedByData === path.namedByData && known.takesAccess === path.takesAccess && known.except === path.except && known.climbs === path.climbs) return;
     }
   }
   if (!spend(run, kind.length + path.path.length + (path.dynamic ? 4 : 5) + program.length + 4)) return;
@@ -253,6 +253,7 @@ function pathKey(path: PathRef): string {
   if (path.unplaced === true) key += '\u0001?';
   if (path.skipsDotNames === true) key += '\u0001.';
   if (path.namedByData === true) key += '\u0001*';
+  if (path.takesAccess === true) key += '\u0001-';
   if (path.except !== undefined) key += `\u0001!${path.except.join('\u0001')}`;
   if (path.elsewhere !== undefined) key += `\u0001@${path.elsewhere.join('\u0001')}`;
   return key;

@@ -379,11 +379,52 @@ const changeAttributes: ProgramHandler = (site, fx) => {
   const operands = operandsOf(parsed, site);
   const files = hasOption(parsed, '--reference') || site.program === 'setfacl' ? operands : operands.slice(1);
   const recursive = hasOption(parsed, '-R', '--recursive');
+  const takesAccess = takesOwnersAccess(site.program, parsed, operands, args);
   for (const file of files) {
-    fx.write(site.program, file);
-    if (recursive || mayBeFolder(file)) fx.write(site.program, everythingBelow(fx, file));
+    fx.write(site.program, takesAccess ? { ...fx.path(file), takesAccess } : file);
+    if (recursive || mayBeFolder(file)) fx.write(site.program, takesAccess ? { ...everythingBelow(fx, file), takesAccess } : everythingBelow(fx, file));
   }
 };
+
+/**
+ * Whether a change of attributes may take the owner's own access away: a mode without the owner's
+ * read, write and search (`chmod 000`, `chmod -R 644`, `chmod u-x`, `a=r`), a new owner (`chown`),
+ * an immutable or append-only flag (`chattr +i`), or an ACL entry for the owner (`setfacl -m u::-`).
+ * Modes only known at run time or copied (`--reference`, `u=g`, `setfacl -M file`) may too.
+ * (`chgrp` and modes that only add, or only concern others, leave the owner as before.)
+ */
+function takesOwnersAccess(program: string, parsed: ParsedArgv, operands: readonly Arg[], args: readonly Arg[]): true | undefined {
+  const spec = hasOption(parsed, '--reference') ? undefined : operands[0];
+  switch (program) {
+    case 'chmod':
+      return spec === undefined || spec.dynamic || modeTakesOwnersAccess(spec.value.replace(/^mode:/, '')) ? true : undefined;
+    case 'chown':
+      // `chown :staff f` and `chown .staff f` change the group only.
+      return spec === undefined || spec.dynamic || !/^[:.]/.test(spec.value) ? true : undefined;
+    case 'chattr':
+      return args.some((arg) => arg.dynamic || /^(?:mode:)?[+=][a-zA-Z]*[ia]/.test(arg.value)) ? true : undefined;
+    case 'setfacl':
+      return args.some((arg) => arg.dynamic || /(?:^|,)\s*(?:u|user)::|^-[^-]*[MX]|^--(?:modify-file|remove-file|set-file|restore)/.test(arg.value)) ? true : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** A chmod mode that may leave the owner without read, write or search: octal with an owner digit below 7, or a clause that takes from `u`. */
+function modeTakesOwnersAccess(mode: string): boolean {
+  if (/^[0-7]{1,4}$/.test(mode)) return mode.length < 3 || mode[mode.length - 3] !== '7';
+  for (const clause of mode.split(',')) {
+    const parts = /^([ugoa]*)((?:[-+=][rwxXstugo]*)+)$/.exec(clause);
+    if (parts === null) return true;
+    const [, who, actions] = parts as unknown as [string, string, string];
+    if (who !== '' && !who.includes('u') && !who.includes('a')) continue;
+    for (const [, op, perms] of actions.matchAll(/([-+=])([rwxXstugo]*)/g)) {
+      if (op === '-' && /[rwxugo]/.test(perms!)) return true;
+      if (op === '=' && (!perms!.includes('r') || !perms!.includes('w') || !/[xX]/.test(perms!) || /[ugo]/.test(perms!))) return true;
+    }
+  }
+  return false;
+}
 
 const DIFF_OPTIONS: OptionSpec = { short: 'UCLIFxXD', long: ['unified', 'context', 'label', 'ignore-matching-lines', 'show-function-line', 'exclude', 'exclude-from', 'from-file', 'to-file', 'tabsize', 'line-format', 'horizon-lines', 'ifdef', 'color', 'palette'] };
 const DIFF_READER_OPTIONS = withReaderOptions(DIFF_OPTIONS);

@@ -40,6 +40,12 @@ export interface PathRef {
    */
   readonly namedByData?: true;
   /**
+   * Written by a change of mode, owner or ACL that may take the owner's own access away (`chmod
+   * 000`, `chmod -R 644`, `chown`): in a folder above gobby's files, it reaches them too, as
+   * nothing below can be opened once the folder cannot be searched.
+   */
+  readonly takesAccess?: true;
+  /**
    * The path as written, made absolute, with its `..` kept (`/tmp/l/../a.ts`): the kernel takes
    * `..` from where a symbolic link on the way points, not from the name, so `path` is only the
    * likeliest place. Set only when a `..` follows a named folder; the daemon resolves this one.
