@@ -1,10 +1,12 @@
-// The package.json scripts a Bash command runs through its manager (`npm run lint`, `yarn build`,
-// `pnpm run check -- --fix`), read so that the command is judged by what they do: `eslint .` only
-// reads, `tsc -p .` writes, `echo {} > .claude/settings.json` is gobby's ground. The engine names
-// the calls (ProjectScriptCall); this is where the disk is asked, before the hook's transaction.
-import { statSync } from 'node:fs';
+// The project's scripts a Bash command runs, read so that the command is judged by what they do:
+// package.json scripts run through a manager (`npm run lint`, `yarn build`, `pnpm run check --
+// --fix`), and shell script files run by a shell or by their path (`bash scripts/check.sh`,
+// `./scripts/check.sh`). `eslint .` only reads, `tsc -p .` writes, `echo {} >
+// .claude/settings.json` is gobby's ground. The engine names the calls (ProjectScriptCall); this
+// is where the disk is asked, before the hook's transaction.
+import { realpathSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { analyzeShellCommand, projectScriptKey, type ProjectScript, type ProjectScriptCall, type ShellAnalysis, type ShellContext } from '../workflows/index.js';
+import { analyzeShellCommand, MAX_COMMAND_LENGTH, projectScriptKey, SHELLS_READ_AS_BASH, type ProjectScript, type ProjectScriptCall, type ShellAnalysis, type ShellContext } from '../workflows/index.js';
 import { isWithin } from '../workflows/shell/paths.js';
 import { readRegularFile } from './read-regular-file.js';
 
@@ -15,10 +17,10 @@ const SCRIPTS_PER_COMMAND = 16;
 
 /**
  * Each script call of the command (and of the scripts it runs) → the script as it would run, by
- * `projectScriptKey`; undefined when there is none to read. Only a package.json in the project is
- * read: the phase that relies on this keeps the agent from changing it, while one in `/tmp` could
- * change between this read and the run. A command that may write the package.json itself
- * (`echo … > package.json && npm run x`) gets nothing for that call either.
+ * `projectScriptKey`; undefined when there is none to read. Only a package.json or a script file in
+ * the project is read: the phase that relies on this keeps the agent from changing it, while one
+ * in `/tmp` could change between this read and the run. A command that may write the file itself
+ * (`echo … > package.json && npm run x`, `echo … >> x.sh; ./x.sh`) gets nothing for that call either.
  */
 export function projectScriptsOf(analysis: ShellAnalysis, shell: ShellContext): Map<string, ProjectScript> | undefined {
   let found: Map<string, ProjectScript> | undefined;
@@ -38,11 +40,46 @@ export function projectScriptsOf(analysis: ShellAnalysis, shell: ShellContext): 
 }
 
 function* scriptCalls(analysis: ShellAnalysis): Generator<ProjectScriptCall> {
-  for (const effect of analysis.effects) if (effect.kind === 'exec' && effect.script !== undefined) yield effect.script;
+  for (const effect of analysis.effects) if ((effect.kind === 'exec' || effect.kind === 'opaque') && effect.script !== undefined) yield effect.script;
+}
+
+function readScript(call: ProjectScriptCall, shell: ShellContext, command: ShellAnalysis): ProjectScript | undefined {
+  return call.source === 'package.json' ? readPackageScript(call, shell, command) : readScriptFile(call, shell, command);
+}
+
+/**
+ * A shell script file, as the shell would run it in `call.folder`: the whole file is one step.
+ * Only a regular file in the project, its real path too (a link in the project to `/tmp/x.sh` is
+ * not read), no longer than a command gobby parses. Run by its path, the file must be a shell
+ * script by its first line (`#!/bin/bash`, `#!/usr/bin/env sh`) or have none: bash runs such a
+ * file itself; a `#!/usr/bin/env python3` file stays code gobby cannot see into.
+ */
+function readScriptFile(call: ProjectScriptCall, shell: ShellContext, command: ShellAnalysis): ProjectScript | undefined {
+  const file = call.name;
+  if (!isWithin(file, shell.projectRoot) || mayWrite(command, file)) return undefined;
+  let real: string;
+  try {
+    real = realpathSync(file);
+  } catch {
+    return undefined;
+  }
+  if (!isWithin(real, shell.projectRoot)) return undefined;
+  const read = readRegularFile(real, MAX_COMMAND_LENGTH);
+  if (!read.ok || read.text.includes('\u0000')) return undefined;
+  if (call.source === 'executable' && !startsAsShellScript(read.text)) return undefined;
+  return { file, steps: [{ text: read.text, analysis: analyzeShellCommand(read.text, { ...shell, cwd: call.folder }) }] };
+}
+
+/** `#!/bin/sh`, `#!/usr/bin/bash -e`, `#!/usr/bin/env bash`, `#!/usr/bin/env -S bash -eu`, or no `#!` line at all. */
+function startsAsShellScript(text: string): boolean {
+  if (!text.startsWith('#!')) return true;
+  const words = text.slice(2, text.indexOf('\n') === -1 ? undefined : text.indexOf('\n')).trim().split(/\s+/);
+  const interpreter = words[0]?.endsWith('/env') ? words.slice(1).find((word) => !word.startsWith('-')) : words[0];
+  return interpreter !== undefined && SHELLS_READ_AS_BASH.has(interpreter.slice(interpreter.lastIndexOf('/') + 1));
 }
 
 /** npm's order: `preNAME`, `NAME` with the words given after it, `postNAME` (yarn 1 and bun too; the others skip the hooks, which only makes this cautious). */
-function readScript(call: ProjectScriptCall, shell: ShellContext, command: ShellAnalysis): ProjectScript | undefined {
+function readPackageScript(call: ProjectScriptCall, shell: ShellContext, command: ShellAnalysis): ProjectScript | undefined {
   const file = nearestPackageJson(call.folder, shell.projectRoot);
   if (file === undefined || mayWrite(command, file)) return undefined;
   const read = readRegularFile(file, PACKAGE_JSON_LIMIT);

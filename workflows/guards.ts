@@ -226,18 +226,19 @@ function hostAndPort(url: string): { host: string; port: number } | undefined {
 }
 
 /**
- * The command, then each package.json script it runs (`npm run x` whose script writes
- * `.claude/settings.json`), as the daemon read them: a script is the command's own code.
+ * The command, then each project script it runs (`npm run x` whose script writes
+ * `.claude/settings.json`, `bash scripts/x.sh`), as the daemon read them: a script is the command's own code.
  */
 function checkShellCommandAndScripts(command: string, shell: ShellAnalysis, ground: ProtectedGround, place: ToolPlace | undefined, depth = 0): GuardDenial | null {
   const denial = checkShellCommand(command, shell, ground, place?.realPaths);
   if (denial || place?.projectScripts === undefined || depth >= SCRIPT_DEPTH) return denial;
   for (const effect of shell.effects) {
     const script = scriptRunBy(effect, place.projectScripts);
-    if (script === undefined || effect.kind !== 'exec') continue;
+    if (script === undefined || (effect.kind !== 'exec' && effect.kind !== 'opaque')) continue;
     for (const step of script.steps) {
       const inner = checkShellCommandAndScripts(step.text, step.analysis, ground, place, depth + 1);
-      if (inner) return { ...inner, reason: `gobby: \`${effect.program}\` runs the script \`${scriptAsQuoted(step.text)}\` of ${script.file}. ${inner.reason.replace(/^gobby: /, '')}` };
+      const runs = effect.kind === 'exec' ? `\`${effect.program}\` runs the script \`${scriptAsQuoted(step.text)}\` of ${script.file}` : `the command runs ${script.file}`;
+      if (inner) return { ...inner, reason: `gobby: ${runs}. ${inner.reason.replace(/^gobby: /, '')}` };
     }
   }
   return null;

@@ -54,9 +54,9 @@ export interface ReadForCommand {
 /** Scripts that run scripts (`"check": "npm run lint && npm run build"`) are followed this deep. */
 export const SCRIPT_DEPTH = 4;
 
-/** The package.json script an effect runs (`npm run lint`), as the daemon read it; undefined when it read none. */
+/** The project script an effect runs (`npm run lint`, `bash scripts/check.sh`), as the daemon read it; undefined when it read none. */
 export function scriptRunBy(effect: ShellEffect, scripts: ReadonlyMap<string, ProjectScript> | undefined): ProjectScript | undefined {
-  return effect.kind === 'exec' && effect.script !== undefined ? scripts?.get(projectScriptKey(effect.script)) : undefined;
+  return (effect.kind === 'exec' || effect.kind === 'opaque') && effect.script !== undefined ? scripts?.get(projectScriptKey(effect.script)) : undefined;
 }
 
 export function judgeShellCommand(shell: ShellAnalysis, policy: ShellPolicy, place: PolicyPlace, read: ReadForCommand = {}, depth = 0): ShellRefusal | null {
@@ -69,6 +69,17 @@ export function judgeShellCommand(shell: ShellAnalysis, policy: ShellPolicy, pla
       for (const step of script.steps) {
         const inner = judgeShellCommand(step.analysis, policy, place, read, depth + 1);
         if (inner) return { what: `runs \`${effect.program}\`, whose script \`${scriptAsQuoted(step.text)}\` ${inner.what}`, allowedBy: `shell: { allow_programs: [${JSON.stringify(effect.program)}] }` };
+      }
+      continue;
+    }
+    if (script !== undefined && effect.kind === 'opaque') {
+      // A shell script file of the project, judged by its text where its code is not trusted as
+      // it is; refused, the reason keeps the opaque code's way to allow it.
+      const asOpaque = judgeEffect(effect, policy, place);
+      if (asOpaque === null) continue;
+      for (const step of script.steps) {
+        const inner = judgeShellCommand(step.analysis, policy, place, read, depth + 1);
+        if (inner) return { ...asOpaque, what: `runs ${script.file}, which ${inner.what}` };
       }
       continue;
     }

@@ -6,7 +6,7 @@
  * (plain, and spelled with an escape) are refused and the user told.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toolResultsIn } from '../support/fake-anthropic.js';
@@ -30,6 +30,10 @@ describe('shell commands judged by what they do', () => {
     const { gobby, box } = await setUpGobbyProject({ workflow: { name: 'read-only-review', yaml: TEST_FIRST } });
     writeFileSync(join(box.project, 'app.txt'), 'original\n');
     writeFileSync(join(box.project, 'package.json'), JSON.stringify({ name: 'p', private: true, scripts: { test: 'node -e "console.log(42 + 1)"', lint: 'grep -c original app.txt', build: 'cp app.txt dist.txt' } }));
+    mkdirSync(join(box.project, 'scripts'));
+    writeFileSync(join(box.project, 'scripts', 'count.sh'), '#!/bin/sh\ngrep -c original app.txt\n', { mode: 0o755 });
+    writeFileSync(join(box.project, 'scripts', 'copy.sh'), '#!/bin/sh\ncp app.txt copy.txt\n', { mode: 0o755 });
+    writeFileSync(join(box.project, 'scripts', 'unhook.sh'), '#!/bin/sh\nrm -f .claude/settings.local.json\n', { mode: 0o755 });
     const session = { id: randomUUID(), resume: false };
     const app = join(box.project, 'app.txt');
 
@@ -46,6 +50,9 @@ describe('shell commands judged by what they do', () => {
         // package.json scripts, judged by what their text does.
         { toolUses: [uniqueToolUse('Bash', { command: 'npm run lint', description: 'lint' })] },
         { toolUses: [uniqueToolUse('Bash', { command: 'npm run build', description: 'build' })] },
+        // Shell script files of the project, read by the daemon too.
+        { toolUses: [uniqueToolUse('Bash', { command: 'bash scripts/count.sh', description: 'count' })] },
+        { toolUses: [uniqueToolUse('Bash', { command: './scripts/copy.sh', description: 'copy' })] },
         { text: 'Review done. Ready to fix?' },
       ],
       session,
@@ -74,6 +81,13 @@ describe('shell commands judged by what they do', () => {
     expect(build!.is_error).toBe(true);
     expect(build!.text).toContain(`runs \`npm run build\`, whose script \`cp app.txt dist.txt\` copies onto ${join(box.project, 'dist.txt')}`);
     expect(existsSync(join(box.project, 'dist.txt'))).toBe(false);
+    const [count] = toolResultsIn(requests[8]!);
+    expect(count!.is_error, count!.text).toBe(false);
+    expect(count!.text).toMatch(/^1\n/);
+    const [copy] = toolResultsIn(requests[9]!);
+    expect(copy!.is_error).toBe(true);
+    expect(copy!.text).toContain(`runs ${join(box.project, 'scripts', 'copy.sh')}, which copies onto ${join(box.project, 'copy.txt')}`);
+    expect(existsSync(join(box.project, 'copy.txt'))).toBe(false);
     expect(readFileSync(app, 'utf8')).toBe('original\n');
 
     // The user approves: everything is allowed now, except gobby's own ground.
@@ -85,6 +99,7 @@ describe('shell commands judged by what they do', () => {
         { toolUses: [uniqueToolUse('Bash', { command: "sed -i 's/original/fixed/' app.txt", description: 'fix' })] },
         { toolUses: [uniqueToolUse('Bash', { command: `echo '{"disableAllHooks": true}' > ${settings}`, description: 'turn gobby off' })] },
         { toolUses: [uniqueToolUse('Bash', { command: "printf '%b' 'rm -rf \\x2eclaude' | sh", description: 'spelled with an escape' })] },
+        { toolUses: [uniqueToolUse('Bash', { command: './scripts/unhook.sh', description: 'through a script file' })] },
         { text: 'Fixed.' },
       ],
       { ...session, resume: true },
@@ -98,6 +113,10 @@ describe('shell commands judged by what they do', () => {
     const [escaped] = toolResultsIn(fixing[3]!);
     expect(escaped!.is_error).toBe(true);
     expect(escaped!.text).toContain("belongs to gobby's own ground");
+    expect(existsSync(settings)).toBe(true);
+    const [unhook] = toolResultsIn(fixing[4]!);
+    expect(unhook!.is_error).toBe(true);
+    expect(unhook!.text).toContain(`the command runs ${join(box.project, 'scripts', 'unhook.sh')}.`);
     expect(existsSync(settings)).toBe(true);
     // The user saw a notice in the session (Claude Code's systemMessage on the hook answer).
     expect(run.stdout).toContain("gobby refused an attempt by the agent on gobby's own ground");

@@ -79,6 +79,64 @@ describe('the package.json scripts a command runs', () => {
     writeFileSync(join(root, 'package.json'), JSON.stringify({ scripts: { lint: 'eslint .' } }));
     expect(scriptsFor('cp /tmp/other.json package.json && npm run lint')).toBeUndefined();
     expect(scriptsFor('echo x > "$F"; npm run lint')).toBeUndefined();
-    expect(scriptsFor('npm run lint')!.has(projectScriptKey({ name: 'lint', folder: root, extra: '' }))).toBe(true);
+    expect(scriptsFor('npm run lint')!.has(projectScriptKey({ source: 'package.json', name: 'lint', folder: root, extra: '' }))).toBe(true);
+  });
+});
+
+describe('the shell script files a command runs', () => {
+  function script(path: string, text: string): void {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), text, { mode: 0o755 });
+  }
+
+  it('reads a file run by bash, sh or dash, and one run by its path that is a shell script by its first line or has none', () => {
+    script('scripts/todo.sh', 'grep -rn TODO src\n');
+    script('scripts/env.sh', '#!/usr/bin/env -S bash -eu\nls src\n');
+    script('scripts/plain', 'wc -l src/*.ts\n');
+    expect(stepsOf('bash scripts/todo.sh && sh -e scripts/todo.sh && dash ./scripts/todo.sh')).toEqual(['grep -rn TODO src\n']);
+    expect(stepsOf('./scripts/env.sh')).toEqual(['#!/usr/bin/env -S bash -eu\nls src\n']);
+    expect(stepsOf('scripts/plain arg')).toEqual(['wc -l src/*.ts\n']);
+    // Where it runs: the working directory, which the analysis of its text starts from.
+    mkdirSync(join(root, 'src'));
+    const [inSrc] = scriptsFor('cd src && ../scripts/todo.sh')!.values();
+    expect(inSrc!.file).toBe(join(root, 'scripts', 'todo.sh'));
+    expect(inSrc!.steps[0]!.analysis.effects).toContainEqual({ kind: 'read', path: { path: join(root, 'src', 'src', '**'), dynamic: true }, program: 'grep' });
+  });
+
+  it('reads nothing for a file of another language, another shell, outside the project, behind a link out of it, or that the command may rewrite first', () => {
+    script('scripts/p.sh', '#!/usr/bin/env python3\nprint(1)\n');
+    script('scripts/z.sh', '#!/bin/zsh\nls\n');
+    script('scripts/ok.sh', 'ls\n');
+    expect(scriptsFor('./scripts/p.sh')).toBeUndefined();
+    expect(scriptsFor('./scripts/z.sh && zsh scripts/ok.sh && fish scripts/ok.sh')).toBeUndefined();
+    const outside = mkdtempSync(join(tmpdir(), 'gobby-outside-'));
+    try {
+      writeFileSync(join(outside, 'x.sh'), 'ls\n');
+      expect(scriptsFor(`bash ${join(outside, 'x.sh')}`)).toBeUndefined();
+      symlinkSync(join(outside, 'x.sh'), join(root, 'scripts', 'linked.sh'));
+      expect(scriptsFor('bash scripts/linked.sh')).toBeUndefined();
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+    expect(scriptsFor('echo "rm -rf src" >> scripts/ok.sh; bash scripts/ok.sh')).toBeUndefined();
+    expect(scriptsFor('cp /tmp/x.sh "$F"; ./scripts/ok.sh')).toBeUndefined();
+    expect(scriptsFor('bash "$S"')).toBeUndefined();
+  });
+
+  it('reads nothing from a file that is no regular file, too large to parse, binary or missing', () => {
+    mkdirSync(join(root, 'scripts'));
+    execFileSync('mkfifo', [join(root, 'scripts', 'fifo.sh')]);
+    expect(scriptsFor('bash scripts/fifo.sh')).toBeUndefined();
+    script('scripts/big.sh', `${'ls\n'.repeat(30_000)}`);
+    expect(scriptsFor('bash scripts/big.sh')).toBeUndefined();
+    script('scripts/bin', '\u0000ELF');
+    expect(scriptsFor('./scripts/bin')).toBeUndefined();
+    expect(scriptsFor('bash scripts/missing.sh')).toBeUndefined();
+  });
+
+  it('follows what a script runs: a package.json script that runs a file, and a file that runs one', () => {
+    writeFileSync(join(root, 'package.json'), JSON.stringify({ scripts: { check: 'bash scripts/check.sh', lint: 'eslint src' } }));
+    script('scripts/check.sh', 'npm run lint\n');
+    expect(stepsOf('npm run check')).toEqual(['bash scripts/check.sh', 'npm run lint\n', 'eslint src']);
   });
 });

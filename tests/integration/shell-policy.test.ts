@@ -200,6 +200,24 @@ describe('shell commands in a phase that blocks the file tools', () => {
     expect((await bash('cp /tmp/x package.json; npm run fmt')).reason).toContain('copies onto');
   });
 
+  it('judges a shell script file of the project by its text, as the daemon reads it: a search runs, a delete is refused, naming the file', async () => {
+    mkdirSync(join(t.project, 'scripts'), { recursive: true });
+    writeFileSync(join(t.project, 'scripts', 'todo.sh'), '#!/usr/bin/env bash\nset -euo pipefail\ngrep -rn TODO . | head -20\n', { mode: 0o755 });
+    writeFileSync(join(t.project, 'scripts', 'clean.sh'), '#!/bin/sh\nrm -rf build\n', { mode: 0o755 });
+    writeFileSync(join(t.project, 'scripts', 'report.py'), '#!/usr/bin/env python3\nprint(1)\n', { mode: 0o755 });
+    for (const command of ['bash scripts/todo.sh', './scripts/todo.sh', 'sh scripts/todo.sh > /dev/null']) {
+      const { denied, reason } = await bash(command);
+      expect(denied, `${command}: ${reason}`).toBe(false);
+    }
+    const clean = await bash('./scripts/clean.sh');
+    expect(clean.denied).toBe(true);
+    expect(clean.reason).toContain(`runs ${join(t.project, 'scripts', 'clean.sh')}, which deletes ${join(t.project, 'build')} (rm)`);
+    expect(clean.reason).toContain('allow_programs: ["./scripts/clean.sh"]');
+    // Another language, or a file the command rewrites first: code gobby cannot see into, as before.
+    expect((await bash('./scripts/report.py')).reason).toContain('runs code gobby cannot see into (runs the file `./scripts/report.py`)');
+    expect((await bash('echo ls > /tmp/x && bash scripts/todo.sh; cp /tmp/x scripts/todo.sh')).denied).toBe(true);
+  });
+
   it('lets an MCP tool the phase lists by name run, whatever its name says', async () => {
     const listed = (await t.preToolUse(session, 'mcp__docs__write_page', { path: 'x' })).body;
     expect(listed).toEqual({});
@@ -320,6 +338,18 @@ describe("gobby's own ground, in a phase that allows everything", () => {
     expect((await bash('yarn postinstall2', fixSession)).denied).toBe(true);
     expect(t.auditRows(fixSession).filter((r) => r.event === 'tamper:protected-file').length).toBe(2);
     expect((await bash('npm run setup', fixSession)).denied).toBe(false);
+  });
+
+  it("refuses a shell script file that changes gobby's files, as the daemon reads it, and audits it", async () => {
+    mkdirSync(join(t.project, 'scripts'), { recursive: true });
+    writeFileSync(join(t.project, 'scripts', 'unhook.sh'), 'cd "$(git rev-parse --show-toplevel)"\nrm -f .claude/settings.local.json\n', { mode: 0o755 });
+    const before = t.auditRows(fixSession).filter((r) => r.event === 'tamper:protected-file').length;
+    for (const command of ['bash scripts/unhook.sh', 'cd scripts && ./unhook.sh']) {
+      const { denied, reason } = await bash(command, fixSession);
+      expect(denied, command).toBe(true);
+      expect(reason).toContain(`the command runs ${join(t.project, 'scripts', 'unhook.sh')}.`);
+    }
+    expect(t.auditRows(fixSession).filter((r) => r.event === 'tamper:protected-file').length).toBe(before + 2);
   });
 
   it('refuses writes to GOBBY_HOME by any tool', async () => {

@@ -8,12 +8,12 @@ import { cachedAnalysis } from './analysis-cache.js';
 import { constantArithmetic } from './arithmetic.js';
 import { parseShell, firstParseError, MAX_COMMAND_LENGTH, overTheCap } from './parse.js';
 import { climbingPath, isWithin, normalizeAbsolute, physicalPath, resolveAgainst } from './paths.js';
-import { guardedProgramOf, onlyAsksHelp, programFoundByName, type CommandSite, type ProgramEntry, type ShellEffects } from './program-kit.js';
+import { guardedProgramOf, onlyAsksHelp, programFoundByName, scriptFileCall, type CommandSite, type ProgramEntry, type ShellEffects } from './program-kit.js';
 import { checkAssignment } from './programs-code.js';
 import { filteredText, literalInput, printedText, printfOutput, printsText, substitutionOutput } from './printed.js';
 import { PROGRAMS, programForPath } from './programs.js';
 import { Scope, type FunctionBody, type VariableValue } from './scope.js';
-import type { PathRef, ProjectScriptCall, ShellAnalysis, ShellContext, ShellEffect, ShellEffectKind, ShellInvocation, SignalTarget } from './types.js';
+import { projectScriptKey, type PathRef, type ProjectScriptCall, type ShellAnalysis, type ShellContext, type ShellEffect, type ShellEffectKind, type ShellInvocation, type SignalTarget } from './types.js';
 import { ARRAY_ALL_ELEMENTS, ARRAY_ANY_ELEMENT, codeInValues, collectNestedScripts, onlyRunTimeNumbers, subscriptCode, literalArg, renderWord, renderWordFields, type Arg, type GlobOptions, type NestedScript, type WordEnv } from './words.js';
 
 /** Deeper than this (compound commands, substitutions and re-parsed code together) is opaque. */
@@ -181,7 +181,10 @@ function sameEffect(a: ShellEffect, b: ShellEffect): boolean {
     const x = (a as unknown as Record<string, unknown>)[name];
     const y = (b as unknown as Record<string, unknown>)[name];
     if (x === y) continue;
-    if (Array.isArray(x)) {
+    if (name === 'script') {
+      // A project script call, not a path: `cd a && ./x.sh; cd ../b && ./x.sh` runs two files.
+      if (y === undefined || projectScriptKey(x as ProjectScriptCall) !== projectScriptKey(y as ProjectScriptCall)) return false;
+    } else if (Array.isArray(x)) {
       if (!Array.isArray(y) || x.length !== y.length) return false;
       for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
     } else if (typeof x === 'object' && x !== null && typeof y === 'object' && y !== null) {
@@ -241,6 +244,7 @@ function effectKey(effect: ShellEffect): string {
   for (const name in effect) {
     const value = (effect as unknown as Record<string, unknown>)[name];
     if (Array.isArray(value)) key += value.join('\u0001');
+    else if (name === 'script') key += projectScriptKey(value as ProjectScriptCall);
     else if (typeof value === 'object' && value !== null) key += pathKey(value as PathRef);
     else key += String(value);
     key += '\u0000';
@@ -265,7 +269,7 @@ function effectLength(effect: ShellEffect): number {
   for (const name in effect) {
     const value = (effect as unknown as Record<string, unknown>)[name];
     if (Array.isArray(value)) length += value.reduce((sum: number, item: unknown) => sum + String(item).length, Math.max(value.length - 1, 0));
-    else if (name === 'script') length += (value as ProjectScriptCall).folder.length + (value as ProjectScriptCall).name.length + (value as ProjectScriptCall).extra.length + 2;
+    else if (name === 'script') length += projectScriptKey(value as ProjectScriptCall).length;
     else if (typeof value === 'object' && value !== null) length += (value as PathRef).path.length + 1 + ((value as PathRef).dynamic ? 4 : 5);
     else length += typeof value === 'string' ? value.length : String(value).length;
     length += 1;
@@ -956,7 +960,7 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
     if (known === undefined) {
       recordProgram(state, name, args, fx.cwd);
       fx.read(name, nameArg);
-      fx.opaque(`runs the file \`${name}\``, name);
+      fx.opaque(`runs the file \`${name}\``, name, scriptFileCall(fx, nameArg, 'executable'));
       // A file named like a program gobby guards (`~/.claude/local/claude --bare`) is most likely
       // that program, and so is a copy of it the command made: judge it as such too, so the guard sees it.
       const guarded = guardedProgramOf(nameArg) ?? (file.dynamic ? undefined : (guardedProgramOf(literalArg(file.path)) ?? copiedProgram(state, file.path)));
@@ -1451,8 +1455,9 @@ class CommandEffects implements ShellEffects {
     emit(this.runState, effect);
   }
 
-  opaque(why: string, program?: string): void {
-    emit(this.runState, program === undefined ? { kind: 'opaque', why } : { kind: 'opaque', why, program });
+  opaque(why: string, program?: string, script?: ProjectScriptCall): void {
+    if (script !== undefined) emit(this.runState, { kind: 'opaque', why, program: program ?? script.name, script });
+    else emit(this.runState, program === undefined ? { kind: 'opaque', why } : { kind: 'opaque', why, program });
   }
 
   unknown(program: string, script?: ProjectScriptCall): void {

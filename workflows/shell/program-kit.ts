@@ -97,7 +97,8 @@ export interface ShellEffects {
   network(program: string, target: string): void;
   signal(program: string, target: string, by: SignalTarget): void;
   emit(effect: ShellEffect): void;
-  opaque(why: string, program?: string): void;
+  /** `script`: a shell script file of the project it runs, for the daemon to read (scriptFileCall). */
+  opaque(why: string, program?: string, script?: ProjectScriptCall): void;
   /**
    * From here on a program's name may run something else (`alias ls='rm -rf'`, `hash -p /bin/rm ls`,
    * `BASH_CMDS[ls]=/bin/rm`, `enable -n`): a later program of that name is also named as one gobby
@@ -327,7 +328,19 @@ export function projectScriptCall(fx: ShellEffects, name: string, after: readonl
   if (!fx.cwdKnown) return undefined;
   const words = after[0]?.value === '--' ? after.slice(1) : after;
   if (words.some((word) => word.dynamic)) return undefined;
-  return { name, folder: fx.cwd, extra: words.map((word) => `'${word.value.replaceAll("'", "'\\''")}'`).join(' ') };
+  return { source: 'package.json', name, folder: fx.cwd, extra: words.map((word) => `'${word.value.replaceAll("'", "'\\''")}'`).join(' ') };
+}
+
+/**
+ * A shell script file of the project that the command runs (`bash scripts/check.sh`, `./x.sh`),
+ * for the daemon to read; undefined when the file or the folder it runs in is only known at run
+ * time, or the file is not in the project (one in `/tmp` could change between the read and the run).
+ */
+export function scriptFileCall(fx: ShellEffects, file: Arg, source: 'shell-file' | 'executable'): ProjectScriptCall | undefined {
+  if (!fx.cwdKnown || file.dynamic) return undefined;
+  const path = fx.path(file);
+  if (path.dynamic || !isWithin(path.path, fx.projectRoot)) return undefined;
+  return { source, name: path.path, folder: fx.cwd, extra: '' };
 }
 
 /**

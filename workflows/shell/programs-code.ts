@@ -2,8 +2,9 @@
 // interpreters (inline code, a script file or stdin is opaque), and the prefixes that run the
 // command after them (env, sudo, timeout, xargs…), which are peeled so the real program is judged.
 import { hasOption, lastOptionValue, optionValues, parseArgv, type OptionSpec, type ParsedArgv } from './argv.js';
-import { entries, everythingBelow, filesNamedByData, guardedProgramOf, isTestScriptName, mayBeAgentsFile, nodeOptionsLoadOutside, onlyAsksVersion, operandsOf, projectScriptCall, runsTests, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, everythingBelow, filesNamedByData, guardedProgramOf, isTestScriptName, mayBeAgentsFile, nodeOptionsLoadOutside, onlyAsksVersion, operandsOf, projectScriptCall, runsTests, scriptFileCall, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { dirName, isSystemPath, isWithin } from './paths.js';
+import { SHELLS_READ_AS_BASH } from './types.js';
 import { literalArg, type Arg } from './words.js';
 
 /** Environment variables that make a program load or run code of the setter's choosing. */
@@ -193,7 +194,7 @@ const shell: ProgramHandler = (site, fx) => {
   }
   if (i < args.length && !readsStdin) {
     fx.read(site.program, args[i]!);
-    fx.opaque(`${site.program} runs the script \`${args[i]!.value}\``, site.program);
+    fx.opaque(`${site.program} runs the script \`${args[i]!.value}\``, site.program, SHELLS_READ_AS_BASH.has(site.program) ? scriptFileCall(fx, args[i]!, 'shell-file') : undefined);
     return;
   }
   if (onlyAsksVersion(args)) return;

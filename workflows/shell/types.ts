@@ -75,8 +75,12 @@ export type ShellEffect =
    * `make dist`). `program` is the name an author would allow it by.
    */
   | { readonly kind: 'exec'; readonly program: string; readonly known: false; readonly script?: ProjectScriptCall }
-  /** Code gobby cannot see into: inline interpreter code, a script file, stdin, a value built at run time. */
-  | { readonly kind: 'opaque'; readonly why: string; readonly program?: string }
+  /**
+   * Code gobby cannot see into: inline interpreter code, a script file, stdin, a value built at run
+   * time. `script`: a shell script file of the project it runs (`bash scripts/check.sh`,
+   * `./scripts/check.sh`), which the daemon may read so the command is judged by its text.
+   */
+  | { readonly kind: 'opaque'; readonly why: string; readonly program?: string; readonly script?: ProjectScriptCall }
   /**
    * Another Claude Code. `outside`: the folder it starts in when that is not in the project (or
    * `a folder known only at run time`): it loads that folder's project settings, not this project's.
@@ -88,20 +92,30 @@ export type ShellEffect =
 export type ShellEffectKind = ShellEffect['kind'];
 
 /**
- * A script of a package.json that `npm run NAME` (yarn, pnpm, bun) runs: the daemon reads its
- * text (daemon/project-scripts.ts) and the command is judged by what the script does.
+ * A script of the project that a command runs, whose text the daemon reads
+ * (daemon/project-scripts.ts) so the command is judged by what the script does:
+ * - `package.json`: the script `name` of the nearest package.json from `folder`, as `npm run
+ *   NAME` (yarn, pnpm, bun) runs it, with `extra` appended;
+ * - `shell-file`: the file `name` (absolute) run by a shell (`bash scripts/check.sh`, `sh x.sh`),
+ *   in the working directory `folder`;
+ * - `executable`: the same run by its path (`./scripts/check.sh`): a shell script only when its
+ *   first line says so (`#!/bin/bash`, `#!/usr/bin/env sh`) or it has none, which bash runs itself.
  */
 export interface ProjectScriptCall {
+  readonly source: 'package.json' | 'shell-file' | 'executable';
   readonly name: string;
-  /** Where the manager starts looking for package.json (its `--prefix`, or the working directory). */
+  /** Where the manager starts looking for package.json (its `--prefix`, or the working directory); for a file, where it runs. */
   readonly folder: string;
-  /** The words given after the name, quoted for the shell: the manager appends them to the script. */
+  /** The words given after the name, quoted for the shell: the manager appends them to the script. Empty for a file, whose arguments are `$1`…, unknown to the analysis. */
   readonly extra: string;
 }
 
+/** Shells whose scripts gobby's parser reads as they do (zsh, fish and csh speak other languages). */
+export const SHELLS_READ_AS_BASH: ReadonlySet<string> = new Set(['bash', 'sh', 'dash', 'ash', 'rbash']);
+
 /** How a script call is known in the daemon's map of the scripts it read. */
 export function projectScriptKey(call: ProjectScriptCall): string {
-  return `${call.folder}\0${call.name}\0${call.extra}`;
+  return `${call.source}\0${call.folder}\0${call.name}\0${call.extra}`;
 }
 
 /** One program the command runs, after prefixes (`env`, `sudo`, `timeout`…) were peeled. */
