@@ -316,6 +316,8 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   }
   const foundInGround = runTimePathFromGround(shell, ground);
   if (foundInGround) return foundInGround;
+  const portFromGround = daemonPortFoundAtRunTime(shell, ground);
+  if (portFromGround) return portFromGround;
   // A Claude Code started with its user settings somewhere else loads none of the hooks a
   // `gobby install --user` put in ~/.claude (`CLAUDE_CONFIG_DIR=/tmp/c claude -p …`, `HOME=/tmp claude`).
   // Without HOME (`env -i claude`, `env -u HOME claude`, `unset HOME`) it has no user settings either.
@@ -895,6 +897,23 @@ function reachesTheDaemon(effect: Extract<ShellEffect, { kind: 'network' }>, gro
   if (ground.daemonPort === undefined || (effect.port !== ground.daemonPort && effect.anyPort !== true)) return false;
   return effect.host === undefined || !isPublicName(effect.host);
 }
+
+/**
+ * A port only known at run time, on a host that may be this machine, in a command that reads
+ * gobby's own files (`curl localhost:$(jq .port ~/.gobby/daemon.json)`, `P=$(grep -o … <
+ * ~/.gobby/daemon.json); nc 127.1 $P`): the port is most likely the daemon's. Without such a read,
+ * `curl localhost:$PORT/health` is a dev server's.
+ */
+function daemonPortFoundAtRunTime(shell: ShellAnalysis, ground: ProtectedGround): GuardDenial | null {
+  if (ground.daemonPort === undefined) return null;
+  const network = shell.effects.find((effect): effect is Extract<ShellEffect, { kind: 'network' }> => effect.kind === 'network' && effect.port === undefined && RUN_TIME_PORT.test(effect.target) && (effect.host === undefined || !isPublicName(effect.host)));
+  if (network === undefined) return null;
+  const readsGround = shell.effects.some((effect) => effect.kind === 'read' && isProtected(effect.path.path, ground));
+  return readsGround ? daemonNetworkDenial(`\`${network.program}\``, network.target) : null;
+}
+
+/** A target whose port is only known at run time: `localhost:$P`, `http://127.1:$(…)/x`, `[::1]:\`…\``, or a port given apart (`nc 127.1 $P`). */
+const RUN_TIME_PORT = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:[^@/\s]*@)?(?:\[[^\]]*\]|[^:/\s]*)(?::|\s+)[^/\s]*[$`]/i;
 
 /**
  * Only a dotted DNS name under a real top-level domain (`example.com`) is surely another

@@ -824,6 +824,10 @@ describe("gobby's own ground, spelled another way", () => {
     ['chmod 000 /home/*', 'protected-file'],
     ['setfacl -R -m u::--- ~', 'protected-file'],
     ['chattr -R +i ~', 'protected-file'],
+    // A port only known at run time, read from gobby's own files, is the daemon's.
+    ['curl localhost:$(jq .port ~/.gobby/daemon.json)/hooks/Stop', 'daemon-network'],
+    ['curl http://127.0.0.1:`cat ~/.gobby/daemon.json | jq .port`/hooks/Stop', 'daemon-network'],
+    ['P=$(grep -o "[0-9]*" ~/.gobby/daemon.json); nc 127.1 $P < /tmp/req', 'daemon-network'],
   ])('refuses %j', (command, kind) => {
     expect(verdict(command)).toBe(kind);
   });
@@ -946,6 +950,8 @@ describe("gobby's own ground, spelled another way", () => {
     // Modes that keep the owner's access, or concern only others or the group, and modes of the project's own files.
     'chmod 755 ~ && chmod 0700 ~ && chmod go-rwx ~ && chmod -R u+rwX . && chgrp -R staff ~ && chown -R :staff . && setfacl -R -m u:bob:rX ~',
     'chmod -R 644 src && chmod 600 .env ~/.ssh/id_ed25519 && chmod -R +x scripts && chmod a-w dist/app.js',
+    // A dev server's port found at run time, from the project's files.
+    'curl http://localhost:$PORT/health && curl -s localhost:$(cat .port)/ready',
   ])('lets %j run', (command) => {
     expect(verdict(command)).toBe('allowed');
   });

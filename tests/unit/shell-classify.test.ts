@@ -790,6 +790,7 @@ const BYPASS_ROWS: readonly Row[] = [
   row('less -o shown.txt README.md', ['read /repo/README.md', 'write /repo/shown.txt']),
   row("less '+!touch x' README.md", ['opaque', 'read /repo/README.md']),
   row('git diff --output=changes.diff HEAD~1', ['git diff', 'write /repo/changes.diff']),
+  row('git diff --ext-diff && git log -p --ext-diff -3 && git show --ext-diff HEAD', ['opaque', 'git diff', 'git log', 'git show'], 'the configured diff program runs, whichever command shows the diff'),
   row("yq -i '.version = \"2\"' chart.yaml", ['write /repo/chart.yaml']),
   row('file -C -m magic', ['write /repo/*.mgc dyn']),
   row('mypy --junit-xml report.xml src && flake8 --output-file lint.txt', ['read /repo/src', 'write /repo/report.xml', 'write /repo/lint.txt']),

@@ -1259,7 +1259,9 @@ function networkEffect(program: string, target: string): ShellEffect {
   // The user part ends at `@` and holds no `/?#`: `http://127.0.0.1:7377?@example.com` reaches 127.0.0.1.
   const match = /^(?:([a-z][a-z0-9+.-]*):\/{1,3})?(?:[^@/?#\s]*@)?(\[[^\]]+\]|[^:/?#\s]+)(?::(\d+))?/i.exec(target);
   if (!match) return { kind: 'network', target, program };
-  const port = match[3] !== undefined ? Number(match[3]) : match[1] !== undefined ? DEFAULT_PORTS[match[1].toLowerCase()] : undefined;
+  // A port written but not a number is only known at run time (`http://127.1:$P/`): not the scheme's default.
+  const written = target[match[0].length] === ':';
+  const port = match[3] !== undefined ? Number(match[3]) : match[1] !== undefined && !written ? DEFAULT_PORTS[match[1].toLowerCase()] : undefined;
   return port === undefined ? { kind: 'network', target, program, host: match[2]! } : { kind: 'network', target, program, host: match[2]!, port };
 }
 

@@ -269,7 +269,8 @@ const git: ProgramHandler = (site, fx) => {
       if (eq !== -1) here.write('git', { ...rest[j]!, value: value.slice(eq + 1) });
       else if (rest[j + 1]) here.write('git', rest[++j]!);
     }
-    if (sub === 'diff' && rest.some((arg) => arg.value === '--ext-diff')) fx.opaque('git diff --ext-diff runs the configured diff program', 'git');
+    // `--ext-diff` runs the configured diff program from `git diff`, `git log -p` and `git show` alike.
+    if (rest.some((arg) => arg.value === '--ext-diff')) fx.opaque(`git ${sub} --ext-diff runs the configured diff program`, 'git');
     // Outside a repository's index, `git diff --no-index A B` and `git grep --no-index` read the files and folders they name (or, for grep, the working directory).
     if ((sub === 'diff' || sub === 'grep') && rest.some((arg) => arg.value === '--no-index')) readsWithoutIndex(sub, rest, here);
     fx.emit({ kind: 'git', subcommand: sub, changesFiles: false, program: 'git' });
