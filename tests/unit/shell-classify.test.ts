@@ -205,6 +205,7 @@ const FALSE_BLOCK_ROWS: readonly Row[] = [
   row('python -m dis x.py && python -m uuid && python -m pydoc json', ['read /repo/x.py'], "standard modules that print"),
   row("RUSTFLAGS='-D warnings' cargo test", ['test cargo test']),
   row('python -m pytest -c pytest.ini && python3 -um pytest -x && python -W ignore -m pytest', ['test python -m pytest', 'test python3 -m pytest'], "options after -m MODULE are the module's"),
+  row('ruby -Itest test/user_test.rb && python3 tests/test_api.py -v && node test/a.test.js', ['read /repo/test/user_test.rb', 'read /repo/tests/test_api.py', 'read /repo/test/a.test.js', 'test ruby test/user_test.rb', 'test python3 tests/test_api.py', 'test node test/a.test.js'], "the project's test file, run by its interpreter"),
   row('python manage.py test && php artisan test && python -m django test', ['read /repo/manage.py', 'read /repo/artisan', 'test python manage.py test', 'test php artisan test', 'test python -m django test'], "a framework's test command"),
   row('bin/rails test && bundle exec rails test && bin/rspec', ['test rails test', 'test rspec'], "Ruby's binstubs"),
   row('./gradlew :app:test --tests X && gradle :core:check && ./gradlew testDebugUnitTest', ['test gradlew :app:test', 'test gradle :core:check', 'test gradlew testDebugUnitTest'], "Gradle's task paths and variants"),
@@ -295,6 +296,7 @@ const BYPASS_ROWS: readonly Row[] = [
   row('cat <<EOF > src/a.ts\nexport const a = 1;\nEOF', ['write /repo/src/a.ts'], 'a here-doc into a file'),
   row("cat > src/a.ts <<'EOF'\nx\nEOF", ['write /repo/src/a.ts']),
   row('python3 -c "open(\'src/a.ts\',\'w\').write(\'x\')"', ['opaque']),
+  row('python3 /tmp/test_x.py && python3 scripts/gen.py', ['read /tmp/test_x.py', 'read /repo/scripts/gen.py', 'opaque'], 'a test file outside the project, or a file not named like a test, is code gobby cannot see into'),
   row("python3 -c 'import json,pathlib; pathlib.Path(\".claude/settings.json\").write_text(\"{}\")'", ['opaque']),
   row("node -e \"require('fs').writeFileSync('src/a.ts','x')\"", ['opaque']),
   row('node -p 1+1', ['opaque']),
@@ -323,6 +325,7 @@ const BYPASS_ROWS: readonly Row[] = [
   row('jest --updateSnapshot', ['test jest', 'write /repo/** dyn']),
   row('npx playwright test --update-snapshots', ['test playwright test', 'write /repo/** dyn']),
   row('pytest --snapshot-update', ['test pytest', 'write /repo/** dyn']),
+  row('mvn test -Dmaven.repo.local=lib/m2 && ./gradlew test -g build/gh --project-cache-dir build/gc', ['test mvn test', 'test gradlew test', 'write /repo/lib/m2/** dyn', 'write /repo/build/gh/** dyn', 'write /repo/build/gc/** dyn'], "the build's downloads and caches, where the options put them"),
   row('python3 -m pytest --force-regen', ['test python3 -m pytest', 'write /repo/** dyn']),
   // Output options name what a run writes; other options and plain runs write nothing.
   row('npx vitest run --outputFile=src/app.ts', ['test vitest', 'write /repo/src/app.ts']),
@@ -344,7 +347,7 @@ const BYPASS_ROWS: readonly Row[] = [
   // A path outside the project, given to an option that is no output, is code or configuration the run may load.
   row('npx vitest run --roots=/tmp/x', ['test vitest', 'opaque']),
   row('npm test -- --env-file=/tmp/.env', ['test npm test', 'opaque']),
-  row('mvn test -Dmaven.repo.local=/tmp/m2', ['test mvn test', 'opaque'], 'the plugins maven runs come from its local repository'),
+  row('mvn test -Dmaven.repo.local=/tmp/m2', ['test mvn test', 'opaque', 'write /tmp/m2/** dyn'], 'the plugins maven runs come from its local repository'),
   row('mypy --python-executable /usr/bin/python3 src && pytest tests --ignore=/tmp/x', ['read /usr/bin/python3', 'read /repo/src', 'test pytest'], "the system's folders are not the agent's; an ignored path is not loaded"),
   row('NODE_V8_COVERAGE=cov npm test', ['test npm test', 'write /repo/cov/** dyn']),
   row('tsc --noEmit --generateTrace trace', ['write /repo/trace']),

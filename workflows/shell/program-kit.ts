@@ -296,7 +296,7 @@ function rewritesExpectations(value: string, program: string): boolean {
  * and logs whose names say nothing of a path (`--junitxml x`, `--html x`, `rspec --out x`,
  * `phpunit --log-junit x`, `--coverage-html dir`, `tsc --generateTrace dir`).
  */
-const OUTPUT_OPTION = /^(?:outputfile(?:\..+)?|outputdir|output|out|junitxml|junit|resultlog|reportlog|html|jsonreportfile|outputdirectory|coveragedirectory|coverage\.reportsdirectory|targetdir|reportdir|reportsdir|log(?:junit|teamcity)|testdox(?:html|text|xml)|coverage(?:html|clover|cobertura|xml|php|text|crap4j)|generatetrace|generatecpuprofile|redirectwarnings)$/;
+const OUTPUT_OPTION = /^(?:outputfile(?:\..+)?|outputdir|output|out|junitxml|junit|resultlog|reportlog|html|jsonreportfile|outputdirectory|coveragedirectory|coverage\.reportsdirectory|targetdir|reportdir|reportsdir|log(?:junit|teamcity)|testdox(?:html|text|xml)|coverage(?:html|clover|cobertura|xml|php|text|crap4j)|generatetrace|generatecpuprofile|redirectwarnings|maven\.repo\.local)$/;
 /**
  * And by shape: a name that says it places output (a report, a log, a cache, a profile, a dump…)
  * and ends in a path's kind (`--test-reporter-destination`, `--cache-location`, `--cacheDirectory`,
@@ -307,7 +307,7 @@ const PLACES_OUTPUT = /(?:output|out|report|result|log|junit|html|lcov|xml|cache
 /** Names that say the path is read, whatever else they say (`--reporter-config-file`, `--snapshot-root-dir`, `--test-data-path`). */
 const NAMES_AN_INPUT = /config|rc(?:file|path)|setup|ignore|env|include|exclude|input|source|root|fixture|template|baseline|schema|project|data/;
 /** Of those, the ones that name a folder: everything written in it is the run's (`<dir>/**`). */
-const NAMES_A_FOLDER = /(?:dir|directory|folder)$/;
+const NAMES_A_FOLDER = /(?:dir|directory|folder|repo\.local)$/;
 /** `go test`'s own: `-o` is the test binary, the rest are profiles (elsewhere `-o` and `--trace` mean other things). */
 /** Linters whose `-o FILE` is their report (`eslint -o report.json`). */
 const SHORT_O_WRITES = new Set(['eslint', 'stylelint', 'markdownlint', 'tslint']);
@@ -420,6 +420,8 @@ export function writesOutputOptions(fx: ShellEffects, program: string, args: rea
     else if (name === 'logger') pairs(value.value, /;/);
     else if ((name === 'o' || name === 'overrideini') && (program === 'pytest' || program === 'py.test' || program === 'python' || program === 'python3')) pairs(value.value, /$^/);
     else if (name === 'o' && program === 'rspec') fx.write(program, value);
+    // Gradle's caches and its user home, downloads and all (named like inputs: `project`, `home`).
+    else if ((program === 'gradle' || program === 'gradlew') && (name === 'projectcachedir' || name === 'gradleuserhome' || spelled === 'g')) fx.write(program, everythingBelow(fx, value));
     else if (OUTPUT_OPTION.test(name)) writesTo(name, value);
     else if (program === 'go' && GO_OUTPUT_OPTION.test(spelled)) fx.write(program, value);
     else if (PLACES_OUTPUT.test(name) && !NAMES_AN_INPUT.test(name)) writesTo(name, value);

@@ -255,6 +255,11 @@ function interpreter(spec: InterpreterSpec): ProgramHandler {
     else if (runsFrameworkTests(script, operands[1], fx)) {
       fx.read(site.program, script);
       runsTests(fx, site.program, `${site.program} ${script.value} test`, operands.slice(2));
+    } else if (isProjectTestFile(script, fx)) {
+      // `python3 tests/test_api.py`, `ruby -Itest test/user_test.rb`, `node test/a.test.js`: the
+      // project's test, run by its interpreter, as its test runner would run it.
+      fx.read(site.program, script);
+      runsTests(fx, site.program, `${site.program} ${script.value}`, site.args);
     } else {
       fx.read(site.program, script);
       // `node --experimental-vm-modules node_modules/.bin/jest`, `node node_modules/typescript/bin/tsc`: a tool the project installed, judged as that tool.
@@ -385,6 +390,15 @@ const java: ProgramHandler = (site, fx) => {
     }
   }
 };
+
+/** A test file of the project, by its name: `test_x.py`, `x_test.rb`, `x_test.go`, `x.test.js`, `x.spec.ts`, `x_spec.rb`. */
+function isProjectTestFile(script: Arg, fx: ShellEffects): boolean {
+  if (script.dynamic) return false;
+  const path = fx.path(script);
+  return !path.dynamic && isWithin(path.path, fx.projectRoot) && TEST_FILE_NAME.test(path.path.slice(path.path.lastIndexOf('/') + 1));
+}
+
+const TEST_FILE_NAME = /^test_[^/]+\.\w+$|^[^/]+(?:_test|\.test|\.spec|_spec)\.\w+$/;
 
 /** `manage.py test`, `artisan test`: the project's own script, asked to run the project's tests. */
 function runsFrameworkTests(script: Arg, command: Arg | undefined, fx: ShellEffects): boolean {
