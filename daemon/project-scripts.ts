@@ -1,13 +1,14 @@
 // The project's scripts a Bash command runs, read so that the command is judged by what they do:
 // package.json scripts run through a manager (`npm run lint`, `yarn build`, `pnpm run check --
-// --fix`), and shell script files run by a shell or by their path (`bash scripts/check.sh`,
-// `./scripts/check.sh`). `eslint .` only reads, `tsc -p .` writes, `echo {} >
+// --fix`), shell script files run by a shell or by their path (`bash scripts/check.sh`,
+// `./scripts/check.sh`), and makefile targets (`make lint`). `eslint .` only reads, `tsc -p .` writes, `echo {} >
 // .claude/settings.json` is gobby's ground. The engine names the calls (ProjectScriptCall); this
 // is where the disk is asked, before the hook's transaction.
 import { realpathSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { analyzeShellCommand, MAX_COMMAND_LENGTH, projectScriptKey, SHELLS_READ_AS_BASH, type ProjectScript, type ProjectScriptCall, type ShellAnalysis, type ShellContext } from '../workflows/index.js';
 import { isWithin } from '../workflows/shell/paths.js';
+import { makeRecipeLines } from './makefile-recipes.js';
 import { readRegularFile } from './read-regular-file.js';
 
 /** A package.json larger than this is not read: its scripts stay programs gobby does not know. */
@@ -44,7 +45,51 @@ function* scriptCalls(analysis: ShellAnalysis): Generator<ProjectScriptCall> {
 }
 
 function readScript(call: ProjectScriptCall, shell: ShellContext, command: ShellAnalysis): ProjectScript | undefined {
-  return call.source === 'package.json' ? readPackageScript(call, shell, command) : readScriptFile(call, shell, command);
+  switch (call.source) {
+    case 'package.json':
+      return readPackageScript(call, shell, command);
+    case 'makefile':
+      return readMakeTarget(call, shell, command);
+    default:
+      return readScriptFile(call, shell, command);
+  }
+}
+
+/**
+ * `make TARGET`: the recipe lines the makefile would run for it, prerequisites first, each a step
+ * run in `call.folder` (makefile-recipes.ts reads only plain rules and variables). The makefile
+ * is `make -f`'s, or the first of GNUmakefile, makefile and Makefile in the folder, as make looks.
+ */
+function readMakeTarget(call: ProjectScriptCall, shell: ShellContext, command: ShellAnalysis): ProjectScript | undefined {
+  const file = call.extra !== '' ? call.extra : MAKEFILE_NAMES.map((name) => join(call.folder, name)).find((path) => statSync(path, { throwIfNoEntry: false }) !== undefined);
+  const text = file === undefined ? undefined : projectFileText(file, shell, command, MAKEFILE_LIMIT);
+  if (file === undefined || text === undefined) return undefined;
+  const lines = makeRecipeLines(text, call.name, call.folder);
+  if (lines === undefined) return undefined;
+  const context = { ...shell, cwd: call.folder };
+  return { file, steps: lines.map((line) => ({ text: line, analysis: analyzeShellCommand(line, context) })) };
+}
+
+const MAKEFILE_NAMES = ['GNUmakefile', 'makefile', 'Makefile'];
+/** A makefile larger than this is not read: its targets stay programs gobby does not know. */
+const MAKEFILE_LIMIT = 256 * 1024;
+
+/**
+ * The text of a file of the project that the command does not write first: a regular file whose
+ * path and real path are both in the project (a link to `/tmp/x` could change after this read),
+ * at most `limit` bytes, without NUL bytes.
+ */
+function projectFileText(file: string, shell: ShellContext, command: ShellAnalysis, limit: number): string | undefined {
+  if (!isWithin(file, shell.projectRoot) || mayWrite(command, file)) return undefined;
+  let real: string;
+  try {
+    real = realpathSync(file);
+  } catch {
+    return undefined;
+  }
+  if (!isWithin(real, shell.projectRoot)) return undefined;
+  const read = readRegularFile(real, limit);
+  return read.ok && !read.text.includes('\u0000') ? read.text : undefined;
 }
 
 /**
@@ -56,18 +101,9 @@ function readScript(call: ProjectScriptCall, shell: ShellContext, command: Shell
  */
 function readScriptFile(call: ProjectScriptCall, shell: ShellContext, command: ShellAnalysis): ProjectScript | undefined {
   const file = call.name;
-  if (!isWithin(file, shell.projectRoot) || mayWrite(command, file)) return undefined;
-  let real: string;
-  try {
-    real = realpathSync(file);
-  } catch {
-    return undefined;
-  }
-  if (!isWithin(real, shell.projectRoot)) return undefined;
-  const read = readRegularFile(real, MAX_COMMAND_LENGTH);
-  if (!read.ok || read.text.includes('\u0000')) return undefined;
-  if (call.source === 'executable' && !startsAsShellScript(read.text)) return undefined;
-  return { file, steps: [{ text: read.text, analysis: analyzeShellCommand(read.text, { ...shell, cwd: call.folder }) }] };
+  const text = projectFileText(file, shell, command, MAX_COMMAND_LENGTH);
+  if (text === undefined || (call.source === 'executable' && !startsAsShellScript(text))) return undefined;
+  return { file, steps: [{ text, analysis: analyzeShellCommand(text, { ...shell, cwd: call.folder }) }] };
 }
 
 /** `#!/bin/sh`, `#!/usr/bin/bash -e`, `#!/usr/bin/env bash`, `#!/usr/bin/env -S bash -eu`, or no `#!` line at all. */

@@ -140,3 +140,36 @@ describe('the shell script files a command runs', () => {
     expect(stepsOf('npm run check')).toEqual(['bash scripts/check.sh', 'npm run lint\n', 'eslint src']);
   });
 });
+
+describe('the makefile targets a command runs', () => {
+  it('reads the recipe of the makefile make would use: -f, -C, or the first of GNUmakefile, makefile and Makefile', () => {
+    writeFileSync(join(root, 'Makefile'), 'lint:\n\teslint src\n');
+    expect(stepsOf('make lint')).toEqual(['eslint src']);
+    writeFileSync(join(root, 'GNUmakefile'), 'lint:\n\tgrep -rn TODO src\n');
+    expect(stepsOf('make lint')).toEqual(['grep -rn TODO src']);
+    expect(stepsOf('make -f Makefile lint')).toEqual(['eslint src']);
+    mkdirSync(join(root, 'web'));
+    writeFileSync(join(root, 'web', 'makefile'), 'all:\n\tls\n');
+    const [inWeb] = scriptsFor('make -C web')!.values();
+    expect(inWeb!.file).toBe(join(root, 'web', 'makefile'));
+    expect(inWeb!.steps.map((step) => step.text)).toEqual(['ls']);
+  });
+
+  it('reads nothing for variables given to make, a makefile outside the project or behind a link out of it, or one the command writes first', () => {
+    writeFileSync(join(root, 'Makefile'), 'lint:\n\teslint src\n');
+    expect(scriptsFor('make lint LINT=x')).toBeUndefined();
+    expect(scriptsFor('make -e lint')).toBeUndefined();
+    expect(scriptsFor("printf 'lint:\\n\\trm -rf src\\n' > Makefile; make lint")).toBeUndefined();
+    const outside = mkdtempSync(join(tmpdir(), 'gobby-outside-'));
+    try {
+      writeFileSync(join(outside, 'Makefile'), 'lint:\n\teslint src\n');
+      expect(scriptsFor(`make -f ${join(outside, 'Makefile')} lint`)).toBeUndefined();
+      expect(scriptsFor(`make -C ${outside} lint`)).toBeUndefined();
+      mkdirSync(join(root, 'linked'));
+      symlinkSync(join(outside, 'Makefile'), join(root, 'linked', 'Makefile'));
+      expect(scriptsFor('make -C linked lint')).toBeUndefined();
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+});

@@ -218,6 +218,18 @@ describe('shell commands in a phase that blocks the file tools', () => {
     expect((await bash('echo ls > /tmp/x && bash scripts/todo.sh; cp /tmp/x scripts/todo.sh')).denied).toBe(true);
   });
 
+  it("judges a makefile target by its recipe, as the daemon reads it: lint runs, build is refused, naming the recipe line", async () => {
+    writeFileSync(join(t.project, 'Makefile'), 'SRC = src\n.PHONY: lint build\nlint:\n\t@grep -rn TODO $(SRC) || true\nbuild: lint\n\tmkdir -p dist && cp -r $(SRC) dist/\nwild:\n\t$(shell echo x)\n');
+    const lint = await bash('make lint');
+    expect(lint.denied, lint.reason).toBe(false);
+    const build = await bash('make build');
+    expect(build.denied).toBe(true);
+    expect(build.reason).toContain('runs `make build`, whose script `mkdir -p dist && cp -r src dist/` writes');
+    expect(build.reason).toContain('allow_programs: ["make build"]');
+    // What the text alone does not settle stays a task gobby does not know.
+    expect((await bash('make wild')).reason).toContain('runs `make wild`, which gobby does not know');
+  });
+
   it('lets an MCP tool the phase lists by name run, whatever its name says', async () => {
     const listed = (await t.preToolUse(session, 'mcp__docs__write_page', { path: 'x' })).body;
     expect(listed).toEqual({});
@@ -338,6 +350,14 @@ describe("gobby's own ground, in a phase that allows everything", () => {
     expect((await bash('yarn postinstall2', fixSession)).denied).toBe(true);
     expect(t.auditRows(fixSession).filter((r) => r.event === 'tamper:protected-file').length).toBe(2);
     expect((await bash('npm run setup', fixSession)).denied).toBe(false);
+  });
+
+  it("refuses a makefile target whose recipe changes gobby's files, as the daemon reads it", async () => {
+    writeFileSync(join(t.project, 'Makefile'), 'unhook:\n\t-rm -f .claude/settings.local.json\nlint:\n\tgrep -rn TODO .\n');
+    const unhook = await bash('make unhook', fixSession);
+    expect(unhook.denied).toBe(true);
+    expect(unhook.reason).toContain('`make unhook` runs the script `rm -f .claude/settings.local.json` of');
+    expect((await bash('make lint', fixSession)).denied).toBe(false);
   });
 
   it("refuses a shell script file that changes gobby's files, as the daemon reads it, and audits it", async () => {

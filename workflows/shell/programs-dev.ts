@@ -1,13 +1,13 @@
 // Developer tools: git by subcommand, package managers, test runners, build tools, formatters
 // and linters, containers, and a nested `claude`. Project scripts (`npm run build`, `make dist`)
 // run code gobby cannot see but can name, so they are `exec` of that name (see docs/shell-effects.md).
-import { hasOption, lastOptionValue, negated, optionValues, parseArgv, sliceArg, type OptionSpec } from './argv.js';
+import { hasOption, lastOptionValue, negated, optionValues, parseArgv, sliceArg, type OptionSpec, type ParsedArgv } from './argv.js';
 import { PACKAGE_RUNNER, PROJECT_RUNNER } from './programs-code.js';
 import { DPKG_DEB_ACTION, dpkgDeb } from './programs-files.js';
 import { entries, everythingBelow, filesIn, filesNamedByData, inEachDirectory, isTestScriptName, loadsForeignCode, mayBeAgentsFile, nameSaysItChanges, onlyAsksVersion, operandsOf, projectScriptCall, readsOperands, runsTests, workingDirectory, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { baseName, isWithin } from './paths.js';
 import { anyDepth } from './find-expression.js';
-import type { PathRef } from './types.js';
+import type { PathRef, ProjectScriptCall } from './types.js';
 import { literalArg, type Arg } from './words.js';
 
 /** Subcommands that take the script's name next (`npm run x`); `npm start` names its script itself. */
@@ -798,8 +798,22 @@ function taskRunner(testGoals: RegExp, options: OptionSpec, dryRun: readonly str
     if (goals.some((goal) => goal.dynamic)) here.opaque(`${site.program} runs a target named at run time`, site.program);
     else if (goals.length > 0 && goals.every((goal) => REPORT_GOALS.has(goal.value))) return;
     else if (goals.length > 0 && goals.every((goal) => (testGoals.test(goal.value) || (site.program.endsWith('make') && isTestScriptName(goal.value))) && !nameSaysItChanges(goal.value))) runsTests(here, site.program, `${site.program} ${goals.map((goal) => goal.value).join(' ')}`, site.args);
-    else here.unknown([site.program, ...goals.map((goal) => goal.value)].join(' '));
+    else here.unknown([site.program, ...goals.map((goal) => goal.value)].join(' '), site.program === 'make' || site.program === 'gmake' ? makeTargetCall(here, parsed, site, goals) : undefined);
   };
+}
+
+/**
+ * `make TARGET` as a call of the makefile's recipe, for the daemon to read: one target (or the
+ * default goal), in a folder known before it runs, without variables given on the command line
+ * (`make X=y`) or the environment's taking precedence (`-e`), and with one makefile at most.
+ */
+function makeTargetCall(here: ShellEffects, parsed: ParsedArgv, site: CommandSite, goals: readonly Arg[]): ProjectScriptCall | undefined {
+  if (!here.cwdKnown || goals.length > 1 || operandsOf(parsed, site).some((arg) => arg.value.includes('=')) || hasOption(parsed, '-e', '--environment-overrides')) return undefined;
+  const files = optionValues(parsed, '-f', '--file', '--makefile');
+  if (files.length > 1 || files.some((file) => file.dynamic)) return undefined;
+  const file = files[0] === undefined ? undefined : here.path(files[0]);
+  if (file?.dynamic === true) return undefined;
+  return { source: 'makefile', name: goals[0]?.value ?? '', folder: here.cwd, extra: file?.path ?? '' };
 }
 
 /**

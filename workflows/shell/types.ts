@@ -99,10 +99,12 @@ export type ShellEffectKind = ShellEffect['kind'];
  * - `shell-file`: the file `name` (absolute) run by a shell (`bash scripts/check.sh`, `sh x.sh`),
  *   in the working directory `folder`;
  * - `executable`: the same run by its path (`./scripts/check.sh`): a shell script only when its
- *   first line says so (`#!/bin/bash`, `#!/usr/bin/env sh`) or it has none, which bash runs itself.
+ *   first line says so (`#!/bin/bash`, `#!/usr/bin/env sh`) or it has none, which bash runs itself;
+ * - `makefile`: the target `name` (`''`: the default goal) of the makefile `extra` (`make -f`), or
+ *   of the one make finds in `folder` when `extra` is empty.
  */
 export interface ProjectScriptCall {
-  readonly source: 'package.json' | 'shell-file' | 'executable';
+  readonly source: 'package.json' | 'shell-file' | 'executable' | 'makefile';
   readonly name: string;
   /** Where the manager starts looking for package.json (its `--prefix`, or the working directory); for a file, where it runs. */
   readonly folder: string;
