@@ -15,6 +15,12 @@ import { readRegularFile } from './read-regular-file.js';
 const PACKAGE_JSON_LIMIT = 1024 * 1024;
 /** Scripts read for one command, those its scripts run included (`"check": "npm run lint && npm run types"`). */
 const SCRIPTS_PER_COMMAND = 16;
+/**
+ * Characters of script text analysed for one command: a 64 KB script file takes about 7 ms to
+ * analyse, and sixteen of them would hold the Bash call up for a tenth of a second. Past this, the
+ * rest stay unread (programs gobby does not know, or code it cannot see into).
+ */
+const SCRIPT_TEXT_PER_COMMAND = 128 * 1024;
 
 /**
  * Each script call of the command (and of the scripts it runs) → the script as it would run, by
@@ -27,13 +33,15 @@ export function projectScriptsOf(analysis: ShellAnalysis, shell: ShellContext): 
   let found: Map<string, ProjectScript> | undefined;
   const queue = [...scriptCalls(analysis)];
   const seen = new Set<string>();
-  while (queue.length > 0 && seen.size < SCRIPTS_PER_COMMAND) {
+  let text = 0;
+  while (queue.length > 0 && seen.size < SCRIPTS_PER_COMMAND && text < SCRIPT_TEXT_PER_COMMAND) {
     const call = queue.shift()!;
     const key = projectScriptKey(call);
     if (seen.has(key)) continue;
     seen.add(key);
     const script = readScript(call, shell, analysis);
     if (script === undefined) continue;
+    for (const step of script.steps) text += step.text.length;
     (found ??= new Map()).set(key, script);
     for (const step of script.steps) queue.push(...scriptCalls(step.analysis));
   }

@@ -173,3 +173,12 @@ describe('the makefile targets a command runs', () => {
     }
   });
 });
+
+describe('the reading of one command', () => {
+  it('stops once it has read its share of script text, so no command holds the hook up for long', () => {
+    mkdirSync(join(root, 'scripts'));
+    const big = `${'ls -la src\n'.repeat(5000)}`; // 55 KB, under the 64 KB a file may have
+    for (const name of ['a', 'b', 'c', 'd']) writeFileSync(join(root, 'scripts', `${name}.sh`), big);
+    expect(scriptsFor('bash scripts/a.sh; bash scripts/b.sh; bash scripts/c.sh; bash scripts/d.sh')!.size).toBe(3);
+  });
+});
