@@ -69,9 +69,9 @@ function parseMakefile(text: string): Makefile | undefined {
   const finish = (): boolean => {
     if (current === undefined) return true;
     for (const name of current.names) {
-      // A second rule with a recipe for the same target: make warns and takes the last; too subtle to follow.
-      if (rules.get(name)?.recipe.length && current.recipe.length > 0) return false;
       const known = rules.get(name);
+      // A second recipe for the same target: make warns and takes the last; too subtle to follow.
+      if (known !== undefined && known.recipe.length > 0 && current.recipe.length > 0) return false;
       rules.set(name, { prerequisites: [...(known?.prerequisites ?? []), ...current.prerequisites], recipe: current.recipe.length > 0 ? current.recipe : (known?.recipe ?? []) });
     }
     current = undefined;

@@ -64,22 +64,15 @@ export function judgeShellCommand(shell: ShellAnalysis, policy: ShellPolicy, pla
   const { realPaths } = read;
   for (const effect of shell.effects) {
     const script = depth < SCRIPT_DEPTH ? scriptRunBy(effect, read.projectScripts) : undefined;
-    if (script !== undefined && effect.kind === 'exec' && !policy.allowPrograms.includes(effect.program)) {
-      // The project's script, judged by what its text does; a step that is refused refuses the call.
+    if (script !== undefined) {
+      // The project's script, judged by what its text does where the call is not trusted as it is
+      // (`allow_programs`, `allow_opaque`); a step that is refused refuses the call, and the reason
+      // keeps the call's own way to allow it.
+      const asIs = judgeEffect(effect, policy, place);
+      if (asIs === null) continue;
       for (const step of script.steps) {
         const inner = judgeShellCommand(step.analysis, policy, place, read, depth + 1);
-        if (inner) return { what: `runs \`${effect.program}\`, whose script \`${scriptAsQuoted(step.text)}\` ${inner.what}`, allowedBy: `shell: { allow_programs: [${JSON.stringify(effect.program)}] }` };
-      }
-      continue;
-    }
-    if (script !== undefined && effect.kind === 'opaque') {
-      // A shell script file of the project, judged by its text where its code is not trusted as
-      // it is; refused, the reason keeps the opaque code's way to allow it.
-      const asOpaque = judgeEffect(effect, policy, place);
-      if (asOpaque === null) continue;
-      for (const step of script.steps) {
-        const inner = judgeShellCommand(step.analysis, policy, place, read, depth + 1);
-        if (inner) return { ...asOpaque, what: `runs ${script.file}, which ${inner.what}` };
+        if (inner) return { ...asIs, what: effect.kind === 'exec' ? `runs \`${effect.program}\`, whose script \`${scriptAsQuoted(step.text)}\` ${inner.what}` : `runs ${script.file}, which ${inner.what}` };
       }
       continue;
     }

@@ -181,14 +181,12 @@ function sameEffect(a: ShellEffect, b: ShellEffect): boolean {
     const x = (a as unknown as Record<string, unknown>)[name];
     const y = (b as unknown as Record<string, unknown>)[name];
     if (x === y) continue;
-    if (name === 'script') {
-      // A project script call, not a path: `cd a && ./x.sh; cd ../b && ./x.sh` runs two files.
-      if (y === undefined || projectScriptKey(x as ProjectScriptCall) !== projectScriptKey(y as ProjectScriptCall)) return false;
-    } else if (Array.isArray(x)) {
+    if (Array.isArray(x)) {
       if (!Array.isArray(y) || x.length !== y.length) return false;
       for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
     } else if (typeof x === 'object' && x !== null && typeof y === 'object' && y !== null) {
-      if (!samePath(x as PathRef, y as PathRef)) return false;
+      // A project script call is no path: `cd a && ./x.sh; cd ../b && ./x.sh` runs two files.
+      if (name === 'script' ? projectScriptKey(x as ProjectScriptCall) !== projectScriptKey(y as ProjectScriptCall) : !samePath(x as PathRef, y as PathRef)) return false;
     } else return false;
   }
   for (const name in b) if (!(name in a)) return false;
@@ -244,8 +242,7 @@ function effectKey(effect: ShellEffect): string {
   for (const name in effect) {
     const value = (effect as unknown as Record<string, unknown>)[name];
     if (Array.isArray(value)) key += value.join('\u0001');
-    else if (name === 'script') key += projectScriptKey(value as ProjectScriptCall);
-    else if (typeof value === 'object' && value !== null) key += pathKey(value as PathRef);
+    else if (typeof value === 'object' && value !== null) key += name === 'script' ? projectScriptKey(value as ProjectScriptCall) : pathKey(value as PathRef);
     else key += String(value);
     key += '\u0000';
   }
@@ -269,8 +266,7 @@ function effectLength(effect: ShellEffect): number {
   for (const name in effect) {
     const value = (effect as unknown as Record<string, unknown>)[name];
     if (Array.isArray(value)) length += value.reduce((sum: number, item: unknown) => sum + String(item).length, Math.max(value.length - 1, 0));
-    else if (name === 'script') length += projectScriptKey(value as ProjectScriptCall).length;
-    else if (typeof value === 'object' && value !== null) length += (value as PathRef).path.length + 1 + ((value as PathRef).dynamic ? 4 : 5);
+    else if (typeof value === 'object' && value !== null) length += name === 'script' ? projectScriptKey(value as ProjectScriptCall).length : (value as PathRef).path.length + 1 + ((value as PathRef).dynamic ? 4 : 5);
     else length += typeof value === 'string' ? value.length : String(value).length;
     length += 1;
   }
