@@ -41,6 +41,7 @@ const FALSE_BLOCK_ROWS: readonly Row[] = [
   row('vitest run --update=false && pytest --inline-snapshot=disable && pytest --record-mode=none', ['test vitest', 'test pytest']),
   row("go list -f '{{.Dir}}' ./... && pytest --base-url https://example.com", ['test pytest'], "go list's -f is a template; --base-url a plugin's option"),
   row('BUNDLE_GEMFILE=Gemfile.ci bundle exec rspec', ['test rspec']),
+  row('prove -Ilib t/ && ruby -Itest test/a_test.rb', ['read /repo/test/a_test.rb', 'test prove', 'test ruby test/a_test.rb'], "the project's own folders, glued to -I"),
   row('cd "$(git rev-parse --show-toplevel)" && npm test && pytest $(git diff --name-only -- tests) tests/*.py', ['git rev-parse', 'git diff', 'test npm test', 'test pytest'], "the repository's top from inside the project is the project"),
   row('git -c http.sslVerify=false fetch', ['git fetch', 'network origin']),
   row('sqlite3 d.db "PRAGMA table_info(\'users\')" && sqlite3 d.db "select replace(a, \'x\', \'y\') from t"', ['read /repo/d.db']),
@@ -1103,6 +1104,10 @@ const BYPASS_ROWS: readonly Row[] = [
   row('GCONV_PATH=/tmp/g iconv -f x f', ['opaque', 'read /repo/f'], 'glibc loads converter modules from there'),
   row('GEM_HOME=vendor/bundle bundle exec rspec', ['test rspec'], "gems in the project's own folder"),
   row('GOPATH=/tmp/go go test ./...', ['opaque', 'test go test'], 'modules from a folder the agent can fill'),
+  row('terraform plan -out plan.bin && terraform apply -backup=/tmp/b', ['exec terraform apply', 'network terraform providers', 'write /repo/plan.bin', 'write /tmp/b'], "Go's flags take their value in the next word too"),
+  row('helm template . --output-dir out', ['network kubernetes cluster', 'write /repo/out/** dyn'], 'the rendered manifests are written there'),
+  row('ruby -I/tmp test/a_test.rb && node -r/tmp/x.js --test', ['opaque', 'read /repo/test/a_test.rb', 'test node --test', 'test ruby test/a_test.rb'], 'a short option with a path glued on loads code from outside the project'),
+  row('python3 -m pytest -c/tmp/x.ini', ['opaque', 'test python3 -m pytest'], "a configuration file can add plugins and search paths"),
 ];
 
 const TABLE: readonly Row[] = [...FALSE_BLOCK_ROWS, ...BYPASS_ROWS];

@@ -504,6 +504,13 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
       if (assigned !== undefined && /^[~./]/.test(assigned) && outside(fx.path({ value: assigned, dynamic: false, unknownAt: -1 }).path)) return `is given ${arg.value}`;
       continue;
     }
+    // `ruby -I/tmp test/x_test.rb`, `node -r/tmp/x.js --test`, `pytest -c/tmp/x.ini`: a short
+    // option with its path glued on, as getopt reads it (an output, `-o/tmp/x`, is no code).
+    const glued = GLUED_SHORT_PATH.exec(arg.value);
+    if (glued && !takesOutputPath(`-${glued[1]!}`, program)) {
+      const path = fx.path({ value: glued[2]!, dynamic: false, unknownAt: -1 }).path;
+      if (outside(path)) return `loads ${path} (-${glued[1]!}), outside the project`;
+    }
     const eq = arg.value.indexOf('=');
     const name = (eq === -1 ? arg.value : arg.value.slice(0, eq)).replace(/^-+/, '').replaceAll('-', '').toLowerCase();
     const value = eq !== -1 ? arg.value.slice(eq + 1) : args[i + 1]?.dynamic ? undefined : args[i + 1]?.value;
@@ -541,6 +548,9 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
   }
   return undefined;
 }
+
+/** A one-letter option and a path glued to it: `-I/tmp`, `-r~/x.js`, `-c../cfg.ini`. */
+const GLUED_SHORT_PATH = /^-([A-Za-z])((?:\/|~\/|\.\.).*)$/s;
 
 /**
  * Whether a file a program loads as code or configuration (a kubeconfig, an OpenSSL engine, a

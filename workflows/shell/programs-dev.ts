@@ -1325,13 +1325,20 @@ const CONTAINER_GROUPS = new Set(['network', 'volume', 'image', 'container', 'sy
 const CONTAINER_GROUP_READS = new Set(['ls', 'list', 'inspect', 'df', 'info', 'ps', 'history', 'logs', 'show', 'exists', 'top', 'du']);
 
 /** terraform: what only reads the configuration and the state (`plan` without `-out`, `validate`, `fmt -check`, `show`…); the rest change them. */
+/** Options naming a file terraform writes: the saved plan, a state's copy or backup, generated configuration. */
+const TERRAFORM_OUTPUT_OPTION = /^--?(out|state-out|backup|generate-config-out)(?:=(.*))?$/s;
 const TERRAFORM_READS = new Set(['plan', 'validate', 'show', 'output', 'providers', 'graph', 'version', 'metadata', 'modules']);
 const terraform: ProgramHandler = (site, fx) => {
   if (onlyAsksVersion(site.args)) return;
   const words = site.args.filter((arg) => !arg.value.startsWith('-'));
   const [sub, action] = words.map((arg) => arg.value);
-  const out = site.args.find((arg) => arg.value.startsWith('-out='));
-  if (out) fx.write('terraform', { ...out, value: out.value.slice('-out='.length), unknownAt: -1 });
+  // Go's flags take `-out=FILE`, `-out FILE`, and two dashes as well as one.
+  for (let i = 0; i < site.args.length; i++) {
+    const option = TERRAFORM_OUTPUT_OPTION.exec(site.args[i]!.value);
+    if (!option) continue;
+    const file = option[2] !== undefined ? { ...site.args[i]!, value: option[2], unknownAt: -1 } : site.args[i + 1];
+    if (file !== undefined && file.value !== '') fx.write('terraform', file);
+  }
   const checks = site.args.some((arg) => arg.value === '-check' || arg.value === '--check');
   const reads = (sub !== undefined && TERRAFORM_READS.has(sub)) || (sub === 'fmt' && checks) || (sub === 'state' && ['list', 'show', 'pull'].includes(action ?? '')) || (sub === 'workspace' && ['list', 'show'].includes(action ?? ''));
   if (words.some((arg) => arg.dynamic)) fx.opaque('terraform is given a subcommand built at run time', 'terraform');
@@ -1369,7 +1376,9 @@ const helm: ProgramHandler = (site, fx) => {
   const [sub, action] = words.map((arg) => arg.value);
   const reads = (sub !== undefined && HELM_READS.has(sub) && !(sub === 'dependency' && action !== 'list')) || (sub === 'repo' && action === 'list') || (sub === 'plugin' && action === 'list');
   // `--post-renderer PROGRAM` runs a program on the rendered chart; a kubeconfig can name programs too.
-  const parsed = parseArgv(site.args, { long: ['post-renderer', 'kubeconfig', 'post-renderer-args'] });
+  const parsed = parseArgv(site.args, { long: ['post-renderer', 'kubeconfig', 'post-renderer-args', 'output-dir'] });
+  // `helm template . --output-dir out`: the rendered manifests, written below that folder.
+  for (const folder of optionValues(parsed, '--output-dir')) fx.write('helm', everythingBelow(fx, folder));
   for (const program of optionValues(parsed, '--post-renderer')) fx.run([program, ...optionValues(parsed, '--post-renderer-args')]);
   for (const config of optionValues(parsed, '--kubeconfig')) if (mayBeAgentsFile(fx, config)) fx.opaque(`helm loads ${config.value}, a kubeconfig whose plugins it runs`, 'helm');
   if (words.some((arg) => arg.dynamic)) fx.opaque('helm is given a subcommand built at run time', 'helm');
