@@ -6,7 +6,7 @@
 // is where the disk is asked, before the hook's transaction.
 import { realpathSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { analyzeShellCommand, MAX_COMMAND_LENGTH, projectScriptKey, SHELLS_READ_AS_BASH, type ProjectScript, type ProjectScriptCall, type ShellAnalysis, type ShellContext } from '../workflows/index.js';
+import { analyzeShellCommand, MAX_COMMAND_LENGTH, projectScriptKey, scriptArguments, SHELLS_READ_AS_BASH, type ProjectScript, type ProjectScriptCall, type ShellAnalysis, type ShellContext } from '../workflows/index.js';
 import { isWithin } from '../workflows/shell/paths.js';
 import { makeRecipeLines } from './makefile-recipes.js';
 import { readRegularFile } from './read-regular-file.js';
@@ -111,7 +111,8 @@ function readScriptFile(call: ProjectScriptCall, shell: ShellContext, command: S
   const file = call.name;
   const text = projectFileText(file, shell, command, MAX_COMMAND_LENGTH);
   if (text === undefined || (call.source === 'executable' && !startsAsShellScript(text))) return undefined;
-  return { file, steps: [{ text, analysis: analyzeShellCommand(text, { ...shell, cwd: call.folder }) }] };
+  const scriptParameters = [file, ...scriptArguments(call)];
+  return { file, steps: [{ text, analysis: analyzeShellCommand(text, { ...shell, cwd: call.folder, scriptParameters }) }] };
 }
 
 /** `#!/bin/sh`, `#!/usr/bin/bash -e`, `#!/usr/bin/env bash`, `#!/usr/bin/env -S bash -eu`, or no `#!` line at all. */

@@ -17,6 +17,6 @@ export type { WorkflowState } from './state.js';
 export { APPROVAL_WORDS, REJECTION_WORDS, describeAllowedTools, describeWayOut } from './messages.js';
 export { joinNotices } from './notices.js';
 export { shellCommandOf } from './tool-commands.js';
-export { analyzeShellCommand, summarizeShellEffects, MAX_COMMAND_LENGTH, projectScriptKey, SHELLS_READ_AS_BASH } from './shell/index.js';
+export { analyzeShellCommand, summarizeShellEffects, MAX_COMMAND_LENGTH, projectScriptKey, scriptArguments, SHELLS_READ_AS_BASH } from './shell/index.js';
 export type { PathRef, ProjectScriptCall, ShellAnalysis, ShellContext, ShellEffect, ShellEffectKind, ShellEffectsSummary, ShellInvocation, SignalTarget } from './shell/index.js';
 export type { ProjectScript } from './shell-policy.js';

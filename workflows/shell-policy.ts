@@ -127,8 +127,9 @@ function judgeEffect(effect: ShellEffect, policy: ShellPolicy, place: PolicyPlac
   const { projectRoot, home } = place;
   const protectedHere = (path: PathRef): boolean =>
     (path.dynamic && (path.unplaced === true || !namesOnlyFilesIn(path.path, projectRoot, home))) || isWithin(path.path, projectRoot) || changesWhatCommandsDo(path.path, home);
-  // A folder above the project holds it: deleting or moving it away takes the project's files along (`rm -rf ..`).
-  const takesProject = (path: PathRef): boolean => protectedHere(path) || isWithin(projectRoot, path.path);
+  // A folder above the project holds it: deleting or moving it away takes the project's files along
+  // (`rm -rf ..`); the home, or a folder above it, takes its dot files along (`rm -rf ~` with the project in /srv).
+  const takesProject = (path: PathRef): boolean => protectedHere(path) || isWithin(projectRoot, path.path) || isWithin(home, path.path);
   // Outside the project, say why the place counts.
   const describe = (path: { path: string; dynamic: boolean }): string =>
     !path.dynamic && changesWhatCommandsDo(path.path, home) ? `${path.path} (configuration or programs that other commands use)` : describePath(path);

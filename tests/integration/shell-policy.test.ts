@@ -218,6 +218,21 @@ describe('shell commands in a phase that blocks the file tools', () => {
     expect((await bash('echo ls > /tmp/x && bash scripts/todo.sh; cp /tmp/x scripts/todo.sh')).denied).toBe(true);
   });
 
+  it("reads a script file with its own path as $0 and the words it is run with as $1…: a script that finds its folder runs, an argument it deletes is named", async () => {
+    mkdirSync(join(t.project, 'scripts'), { recursive: true });
+    writeFileSync(join(t.project, 'scripts', 'test.sh'), '#!/usr/bin/env bash\nset -euo pipefail\ncd "$(dirname "$0")/.."\nnpm test\n', { mode: 0o755 });
+    writeFileSync(join(t.project, 'scripts', 'here.sh'), '#!/bin/bash\ncd "$(dirname "${BASH_SOURCE[0]}")/.." && grep -rn TODO src\n', { mode: 0o755 });
+    writeFileSync(join(t.project, 'scripts', 'rm.sh'), '#!/bin/sh\nshift\nrm -rf "$1"\n', { mode: 0o755 });
+    writeFileSync(join(t.project, 'scripts', 'root.sh'), '#!/bin/sh\nROOT=$(cd "$(dirname "$0")/.." && pwd)\nrm -rf "$ROOT/build"\n', { mode: 0o755 });
+    for (const command of ['./scripts/test.sh', 'bash scripts/test.sh', 'cd src && ../scripts/here.sh']) {
+      const { denied, reason } = await bash(command);
+      expect(denied, `${command}: ${reason}`).toBe(false);
+    }
+    // `shift` moved the second word to `$1`.
+    expect((await bash('./scripts/rm.sh -f dist')).reason).toContain(`runs ${join(t.project, 'scripts', 'rm.sh')}, which deletes ${join(t.project, 'dist')} (rm)`);
+    expect((await bash('./scripts/root.sh')).reason).toContain(`which deletes ${join(t.project, 'build')}`);
+  });
+
   it("judges a makefile target by its recipe, as the daemon reads it: lint runs, build is refused, naming the recipe line", async () => {
     writeFileSync(join(t.project, 'Makefile'), 'SRC = src\n.PHONY: lint build\nlint:\n\t@grep -rn TODO $(SRC) || true\nbuild: lint\n\tmkdir -p dist && cp -r $(SRC) dist/\nwild:\n\t$(shell echo x)\n');
     const lint = await bash('make lint');
@@ -370,6 +385,16 @@ describe("gobby's own ground, in a phase that allows everything", () => {
       expect(reason).toContain(`the command runs ${join(t.project, 'scripts', 'unhook.sh')}.`);
     }
     expect(t.auditRows(fixSession).filter((r) => r.event === 'tamper:protected-file').length).toBe(before + 2);
+  });
+
+  it("refuses a shell script file whose arguments make it change gobby's files, as the daemon reads it", async () => {
+    mkdirSync(join(t.project, 'scripts'), { recursive: true });
+    writeFileSync(join(t.project, 'scripts', 'wipe.sh'), '#!/bin/sh\nrm -rf -- "$1"\n', { mode: 0o755 });
+    // `.` is the project, which holds .claude/ and .gobby/: the script's `$1`.
+    const { denied, reason } = await bash('./scripts/wipe.sh .', fixSession);
+    expect(denied).toBe(true);
+    expect(reason).toContain(`the command runs ${join(t.project, 'scripts', 'wipe.sh')}.`);
+    expect((await bash('./scripts/wipe.sh build', fixSession)).denied).toBe(false);
   });
 
   it('refuses writes to GOBBY_HOME by any tool', async () => {

@@ -1108,6 +1108,10 @@ const BYPASS_ROWS: readonly Row[] = [
   row('helm template . --output-dir out', ['network kubernetes cluster', 'write /repo/out/** dyn'], 'the rendered manifests are written there'),
   row('ruby -I/tmp test/a_test.rb && node -r/tmp/x.js --test', ['opaque', 'read /repo/test/a_test.rb', 'test node --test', 'test ruby test/a_test.rb'], 'a short option with a path glued on loads code from outside the project'),
   row('python3 -m pytest -c/tmp/x.ini', ['opaque', 'test python3 -m pytest'], "a configuration file can add plugins and search paths"),
+  row('g(){ shift; rm -rf "$1"; }; g x src', ['delete $1 dyn', 'delete /repo/src'], 'shift moves the second word to $1'),
+  row('D=$(cd src && pwd -P); rm -rf "$D/build"', ['delete /repo/src/build dyn'], "a script's way to name a folder: where cd goes, the likeliest value"),
+  row('set -euo pipefail; f=src/a.ts; rm $f', ['delete /repo/src/a.ts'], 'set with options only sets no variable'),
+  row('set -- src; f=src/a.ts; rm $f', ['delete /repo/src/a.ts dyn'], 'set -- sets $1…: variables are then only the likeliest'),
 ];
 
 const TABLE: readonly Row[] = [...FALSE_BLOCK_ROWS, ...BYPASS_ROWS];

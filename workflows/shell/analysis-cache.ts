@@ -36,7 +36,8 @@ let characters = 0;
  * effect would throw instead of changing the next caller's answer.
  */
 export function cachedAnalysis(command: string, ctx: ShellContext, analyze: (command: string, ctx: ShellContext) => ShellAnalysis): ShellAnalysis {
-  if (command.length > MAX_CACHED_LENGTH) return analyze(command, ctx);
+  // A script file's text is analysed with its parameters, which the remembered context does not hold.
+  if (command.length > MAX_CACHED_LENGTH || ctx.scriptParameters !== undefined) return analyze(command, ctx);
   const hit = entries.get(command);
   if (hit !== undefined && sameContext(hit.ctx, ctx)) {
     entries.delete(command);

@@ -48,8 +48,10 @@ const ASSIGNS_PWD = /(?:^|[^$\w{])PWD\b/;
  * Functions are not among them: a body is followed where it is called. Nor is `eval`: its fixed
  * code is read in the same scope, and code built at run time forgets every variable.
  */
+// `set` with options only (`set -euo pipefail`, `set +x`) sets no variable; `set -- a b` and
+// `set a b` set the positional parameters.
 const SETS_VARIABLES_UNSEEN =
-  /\(\(|\$\{[^}]*=|\bIFS\b|printf\s+-v|export\s+-|(?:^|[\s;&|(`])(?:let|declare|typeset|local|readonly|read|mapfile|readarray|getopts|source|\.|unset|set|shopt|coproc|select|alias)(?=[\s;&|)]|$)/;
+  /\(\(|\$\{[^}]*=|\bIFS\b|printf\s+-v|export\s+-|(?:^|[\s;&|(`])(?:let|declare|typeset|local|readonly|read|mapfile|readarray|getopts|source|\.|unset|set(?![ \t]+(?:[-+][a-zA-Z]*o[ \t]+[a-z]+|[-+][a-zA-Z]+)(?:[ \t]+(?:[-+][a-zA-Z]*o[ \t]+[a-z]+|[-+][a-zA-Z]+))*[ \t]*(?:[;&|)\n]|$))|shopt|coproc|select|alias)(?=[\s;&|)]|$)/;
 /** Variables gobby resolves itself, or that change how other words are read. */
 const UNTRACKED_VARIABLES = new Set(['HOME', 'PWD', 'OLDPWD', 'GOBBY_HOME', 'IFS', 'PATH', 'CDPATH']);
 
@@ -127,7 +129,8 @@ function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis
     pwdFollowed: !command.includes('PWD') || !ASSIGNS_PWD.test(command),
     gobbyHome: ctx.gobbyHome === undefined || ASSIGNS_GOBBY_HOME.test(command) ? null : ctx.gobbyHome,
     command,
-    tracksVariables: undefined,
+    // A script file's parameters are variables from the start (ShellContext.scriptParameters).
+    tracksVariables: ctx.scriptParameters === undefined ? undefined : !SETS_VARIABLES_UNSEEN.test(command),
     budget: EFFECT_BUDGET,
     revisits: REVISIT_BUDGET,
     calling: new Set(),
@@ -143,11 +146,22 @@ function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis
     invocations: [],
     otherUser: undefined,
   };
-  const scope = new Scope(normalizeAbsolute(ctx.cwd), true, null, [], new Map());
+  const scope = new Scope(normalizeAbsolute(ctx.cwd), true, null, [], new Map(), ctx.scriptParameters === undefined ? undefined : scriptVariables(ctx.scriptParameters));
   const parsed = parseShell(command);
   if (!parsed.ok) emit(run, { kind: 'opaque', why: parsed.why });
   else visitScript(run, parsed.script, scope, 0, 0);
   return { effects: run.effects, programs: run.programs, invocations: run.invocations };
+}
+
+/** A script file's `$0`, `$BASH_SOURCE` (`${BASH_SOURCE[0]}`) and `$1`…`$9`, where known. */
+function scriptVariables(parameters: readonly (string | null)[]): Map<string, VariableValue> {
+  const variables = new Map<string, VariableValue>();
+  parameters.slice(0, 10).forEach((value, i) => {
+    if (value !== null) variables.set(String(i), value);
+  });
+  const file = parameters[0];
+  if (file !== undefined && file !== null) variables.set('BASH_SOURCE', file).set('BASH_SOURCE[0]', file);
+  return variables;
 }
 
 type PathEffect = Extract<ShellEffect, { kind: 'read' | 'write' | 'delete' }>;
@@ -907,6 +921,17 @@ export const DIRECTORY_BUILTINS: ReadonlySet<string> = new Set(['cd', 'pushd', '
 /** Builtins that set variables in ways the scope does not follow. */
 const SETS_VARIABLES_AS_IT_RUNS = new Set(['read', 'declare', 'typeset', 'local', 'readonly', 'let', 'mapfile', 'readarray', 'getopts', 'source', '.', 'unset', 'set', 'shopt', 'alias']);
 
+/** `set -euo pipefail`, `set +x`, `set -o posix`: options only, no variable; `set -- a b`, `set a`, `set $x` set `$1`…. */
+function setsOptionsOnly(args: readonly Arg[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg.dynamic || !/^[-+][a-zA-Z]+$/.test(arg.value)) return false;
+    // `-o NAME`, also at the end of a cluster (`-euo pipefail`): the next word is the option's name.
+    if (arg.value.endsWith('o')) i++;
+  }
+  return true;
+}
+
 /** Prefixes that run their command as another user (root when none is named). */
 const SWITCHES_USER = new Set(['sudo', 'doas', 'su', 'runuser']);
 
@@ -956,7 +981,7 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
     if (known === undefined) {
       recordProgram(state, name, args, fx.cwd);
       fx.read(name, nameArg);
-      fx.opaque(`runs the file \`${name}\``, name, scriptFileCall(fx, nameArg, 'executable'));
+      fx.opaque(`runs the file \`${name}\``, name, scriptFileCall(fx, nameArg, 'executable', args));
       // A file named like a program gobby guards (`~/.claude/local/claude --bare`) is most likely
       // that program, and so is a copy of it the command made: judge it as such too, so the guard sees it.
       const guarded = guardedProgramOf(nameArg) ?? (file.dynamic ? undefined : (guardedProgramOf(literalArg(file.path)) ?? copiedProgram(state, file.path)));
@@ -982,7 +1007,7 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
   // What these builtins most likely set (`read f <<< x`, `printf -v f …`, `declare -n r=x`), kept as the likeliest value.
   if (facts?.setsVariables === true || name === 'printf') likelySetVariables(fx, name, args);
   // The text check (SETS_VARIABLES_UNSEEN) misses these spelled another way (`"read" c`, `\printf -v c`): once one runs, no variable is followed.
-  if (facts?.setsVariables === true || (name === 'printf' && args.some((arg) => arg.dynamic || arg.value.startsWith('-v'))) || (name === 'wait' && args.some((arg) => arg.value.startsWith('-p')))) {
+  if ((facts?.setsVariables === true && !(name === 'set' && setsOptionsOnly(args))) || (name === 'printf' && args.some((arg) => arg.dynamic || arg.value.startsWith('-v'))) || (name === 'wait' && args.some((arg) => arg.value.startsWith('-p')))) {
     state.tracksVariables = false;
   }
   // A function shadows a builtin or program of its name (`cd(){ :; }; cd /tmp` stays where it was).
@@ -997,6 +1022,7 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
     changeDirectory(fx, name, args);
     return;
   }
+  if (name === 'shift' && shellLevel) shiftPositionalParameters(fx.scope, args[0]);
   const entry = facts?.entry;
   if (!entry) {
     recordProgram(state, name, args, fx.cwd);
@@ -1110,6 +1136,12 @@ function callFunction(fx: CommandEffects, name: string, body: FunctionBody, args
 }
 
 const POSITIONAL_PARAMETERS = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
+
+/** `shift [n]`: `$2`… move down to `$1`…; by a count only known at run time, none of them is known. */
+function shiftPositionalParameters(scope: Scope, count: Arg | undefined): void {
+  const by = count === undefined ? 1 : !count.dynamic && /^\d+$/.test(count.value) ? Number(count.value) : undefined;
+  for (let i = 1; i <= POSITIONAL_PARAMETERS.length; i++) scope.setVariable(String(i), by === undefined ? undefined : scope.variables.get(String(i + by)));
+}
 
 function recordProgram(run: Run, program: string, args: readonly Arg[], cwd: string, nameAtRunTime = false): void {
   if (!run.programSet.has(program)) {

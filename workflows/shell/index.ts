@@ -3,5 +3,5 @@ export { analyzeShellCommand, DIRECTORY_BUILTINS } from './classify.js';
 export { MAX_COMMAND_LENGTH } from './parse.js';
 export { summarizeShellEffects } from './summary.js';
 export type { ShellEffectsSummary } from './summary.js';
-export { projectScriptKey, SHELLS_READ_AS_BASH } from './types.js';
+export { projectScriptKey, scriptArguments, SHELLS_READ_AS_BASH } from './types.js';
 export type { PathRef, ProjectScriptCall, ShellAnalysis, ShellContext, ShellEffect, ShellEffectKind, ShellInvocation, SignalTarget } from './types.js';

@@ -2,10 +2,10 @@
 // fixed text may go through (`base64 -d`, `xxd -r -p`, `rev`, `cat`). Code is often handed to a
 // shell that way (`echo 'rm -rf x' | sh`, `echo cm0g… | base64 -d | sh`, `sh -c "$(echo …)"`):
 // the text is then judged as the code it is, instead of as something only known at run time.
-import type { CommandNode, ParsedScript, Redirection } from 'unbash';
+import type { AndOr, CommandNode, ParsedScript, Redirection } from 'unbash';
 import { interpretEscapes } from './escapes.js';
 import { mktempTarget } from './mktemp.js';
-import { isWithin } from './paths.js';
+import { isWithin, resolveAgainst } from './paths.js';
 import { literalArg, renderWord, renderWordFields, type Arg, type WordEnv } from './words.js';
 
 type SimpleCommand = Extract<CommandNode, { type: 'Command' }>;
@@ -257,6 +257,7 @@ export function substitutionOutput(script: ParsedScript | undefined, env: WordEn
   const statement = script?.commands.length === 1 ? script.commands[0] : undefined;
   if (statement?.type !== 'Statement' || statement.background) return undefined;
   const node = statement.command;
+  if (node.type === 'AndOr') return folderAfterCd(node, env);
   // `$(echo cm0g… | base64 -d)`: what the pipeline's last command prints of fixed text.
   if (node.type === 'Pipeline') {
     let text: Arg | undefined;
@@ -296,6 +297,24 @@ function repositoryTop(node: SimpleCommand, env: WordEnv): Arg | undefined {
   if (words?.length !== 2 || words[0]!.value !== 'rev-parse' || words[1]!.value !== '--show-toplevel') return undefined;
   if (env.pwd === null || env.projectRoot === undefined || !isWithin(env.pwd, env.projectRoot)) return undefined;
   return { value: env.projectRoot, dynamic: true, unknownAt: -1 };
+}
+
+/**
+ * `$(cd "$(dirname "$0")/.." && pwd)`, a script's way to name its own folder: the folder `cd`
+ * goes to, when it is fixed text. Only the likeliest value (placed there, as `git rev-parse
+ * --show-toplevel`'s): a `cd` that fails prints nothing, and `pwd -P` may print the folder's
+ * physical path.
+ */
+function folderAfterCd(node: AndOr, env: WordEnv): Arg | undefined {
+  const [cd, pwd] = node.commands;
+  if (node.commands.length !== 2 || node.operators[0] !== '&&' || cd?.type !== 'Command' || pwd?.type !== 'Command') return undefined;
+  if (cd.name?.text !== 'cd' || pwd.name?.text !== 'pwd' || cd.prefix.length > 0 || pwd.prefix.length > 0 || pwd.redirects.length > 0 || shadowed('cd', env) || shadowed('pwd', env)) return undefined;
+  const folder = wordsOf(cd, env);
+  const options = wordsOf(pwd, env);
+  if (folder?.length !== 1 || folder[0]!.dynamic || folder[0]!.value.startsWith('-') || options === undefined || !options.every((word) => word.value === '-P' || word.value === '-L')) return undefined;
+  const target = folder[0]!.value;
+  if (!target.startsWith('/') && env.pwd === null) return undefined;
+  return { value: resolveAgainst(env.pwd ?? '/', target), dynamic: true, unknownAt: -1 };
 }
 
 /** The output of several statements that each print fixed text (`echo`, `printf`), in turn. */

@@ -336,11 +336,13 @@ export function projectScriptCall(fx: ShellEffects, name: string, after: readonl
  * for the daemon to read; undefined when the file or the folder it runs in is only known at run
  * time, or the file is not in the project (one in `/tmp` could change between the read and the run).
  */
-export function scriptFileCall(fx: ShellEffects, file: Arg, source: 'shell-file' | 'executable'): ProjectScriptCall | undefined {
+export function scriptFileCall(fx: ShellEffects, file: Arg, source: 'shell-file' | 'executable', args: readonly Arg[]): ProjectScriptCall | undefined {
   if (!fx.cwdKnown || file.dynamic) return undefined;
   const path = fx.path(file);
   if (path.dynamic || !isWithin(path.path, fx.projectRoot)) return undefined;
-  return { source, name: path.path, folder: fx.cwd, extra: '' };
+  // Its `$1`…: a word only known at run time stays unknown in the script (null).
+  const extra = args.length === 0 ? '' : JSON.stringify(args.map((arg) => (arg.dynamic ? null : arg.value)));
+  return { source, name: path.path, folder: fx.cwd, extra };
 }
 
 /**

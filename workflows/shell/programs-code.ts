@@ -194,7 +194,7 @@ const shell: ProgramHandler = (site, fx) => {
   }
   if (i < args.length && !readsStdin) {
     fx.read(site.program, args[i]!);
-    fx.opaque(`${site.program} runs the script \`${args[i]!.value}\``, site.program, SHELLS_READ_AS_BASH.has(site.program) ? scriptFileCall(fx, args[i]!, 'shell-file') : undefined);
+    fx.opaque(`${site.program} runs the script \`${args[i]!.value}\``, site.program, SHELLS_READ_AS_BASH.has(site.program) ? scriptFileCall(fx, args[i]!, 'shell-file', args.slice(i + 1)) : undefined);
     return;
   }
   if (onlyAsksVersion(args)) return;

@@ -10,6 +10,12 @@ export interface ShellContext {
   readonly projectRoot: string;
   /** gobby's home, for `$GOBBY_HOME` and `${GOBBY_HOME}` (the agent's shell inherits the user's). */
   readonly gobbyHome?: string | undefined;
+  /**
+   * For a script file the daemon reads: `$0` (the file's path) and `$1`… (the words it was run
+   * with; null where a word is only known at run time), also `$BASH_SOURCE`. Without it, they are
+   * only known at run time.
+   */
+  readonly scriptParameters?: readonly (string | null)[] | undefined;
 }
 
 /**
@@ -108,12 +114,21 @@ export interface ProjectScriptCall {
   readonly name: string;
   /** Where the manager starts looking for package.json (its `--prefix`, or the working directory); for a file, where it runs. */
   readonly folder: string;
-  /** The words given after the name, quoted for the shell: the manager appends them to the script. Empty for a file, whose arguments are `$1`…, unknown to the analysis. */
+  /**
+   * package.json: the words given after the name, quoted for the shell (the manager appends them
+   * to the script). make: the makefile `-f` names, or empty. A file: the words it is run with, its
+   * `$1`…, as a JSON array with null for a word only known at run time (scriptArguments), or empty.
+   */
   readonly extra: string;
 }
 
 /** Shells whose scripts gobby's parser reads as they do (zsh, fish and csh speak other languages). */
 export const SHELLS_READ_AS_BASH: ReadonlySet<string> = new Set(['bash', 'sh', 'dash', 'ash', 'rbash']);
+
+/** A script file's `$1`… as ProjectScriptCall.extra carries them. */
+export function scriptArguments(call: ProjectScriptCall): (string | null)[] {
+  return call.extra === '' ? [] : (JSON.parse(call.extra) as (string | null)[]);
+}
 
 /** How a script call is known in the daemon's map of the scripts it read. */
 export function projectScriptKey(call: ProjectScriptCall): string {

@@ -1,0 +1,22 @@
+// judgeShellCommand alone: what a phase that restricts file changes refuses of a command's
+// effects, where the daemon's ground would not already have refused it first.
+import { describe, expect, it } from 'vitest';
+import { analyzeShellCommand } from '../../workflows/index.js';
+import { judgeShellCommand } from '../../workflows/shell-policy.js';
+
+const RESTRICTS = { restrictsFileChanges: true, allowPrograms: [], allowOpaque: false };
+
+function refusal(command: string, projectRoot: string, home: string): string | undefined {
+  const analysis = analyzeShellCommand(command, { cwd: projectRoot, home, projectRoot });
+  return judgeShellCommand(analysis, RESTRICTS, { projectRoot, home })?.what;
+}
+
+describe('a phase that restricts file changes, for a project outside the home (/srv/app, /work/app)', () => {
+  it.each(['rm -rf ~', 'rm -rf /home/dev', 'mv ~ /tmp/old-home', 'rm -rf /home'])('refuses %j: the home, or a folder that holds it, takes its dot files along', (command) => {
+    expect(refusal(command, '/srv/app', '/home/dev')).toMatch(/^(deletes|moves) \/home/);
+  });
+
+  it.each(['rm -rf /home/other', 'rm -rf /tmp/build', 'rm -rf ~/scratch/x'])('lets %j through: no project file, no dot file', (command) => {
+    expect(refusal(command, '/srv/app', '/home/dev')).toBeUndefined();
+  });
+});
