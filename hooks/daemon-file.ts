@@ -2,8 +2,8 @@
 // (which must start fast, so this file imports node builtins only and never
 // throws) and the CLI.
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { homedir, userInfo } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
 
 export const DEFAULT_DAEMON_PORT = 7377;
 
@@ -20,12 +20,27 @@ export interface DaemonFile {
 
 type Env = Record<string, string | undefined>;
 
-/** `GOBBY_HOME`, else `~/.gobby`. `HOME` is read from `env` so tests can redirect it. */
+/**
+ * `GOBBY_HOME`, else `~/.gobby`, always absolute. `HOME` is read from `env` so tests can redirect
+ * it; an empty or relative one (`HOME= gobby …`) would name a folder that depends on where each
+ * process runs, so the account's home from the password database is used instead.
+ */
 export function resolveGobbyHome(env: Env): string {
   const configured = env['GOBBY_HOME']?.trim();
   if (configured) return resolve(configured);
-  const home = env['HOME']?.trim() || env['USERPROFILE']?.trim() || homedir();
+  const home = [env['HOME']?.trim(), env['USERPROFILE']?.trim()].find((value) => value !== undefined && isAbsolute(value)) ?? accountHome();
   return join(home, '.gobby');
+}
+
+/** The user's home as the system knows it (homedir() answers '' when HOME is set but empty). */
+function accountHome(): string {
+  const fromEnvironment = homedir();
+  if (isAbsolute(fromEnvironment)) return fromEnvironment;
+  try {
+    return userInfo().homedir;
+  } catch {
+    return resolve(fromEnvironment);
+  }
 }
 
 function daemonFilePath(home: string): string {

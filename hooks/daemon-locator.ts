@@ -230,13 +230,15 @@ function spawnDetachedDaemon({ daemonMain, env, startupLog }: SpawnDaemonOptions
 }
 
 /**
- * The caller's environment minus the variables that describe one Claude Code session.
- * The daemon serves every session, and a `claude` it runs later would take
- * CLAUDECODE=1 for a nested session.
+ * The caller's environment minus the variables that describe one Claude Code session, with
+ * GOBBY_HOME set to the home this client resolved. The daemon serves every session, and a
+ * `claude` it runs later would take CLAUDECODE=1 for a nested session.
  */
 function daemonEnvironment(env: Env): Env {
   const sessionScoped = /^(CLAUDECODE|CLAUDE_CODE_.*|CLAUDE_PROJECT_DIR|CLAUDE_ENV_FILE|CLAUDE_PID|CLAUDE_EFFORT)$/;
-  return Object.fromEntries(Object.entries(env).filter(([key]) => !sessionScoped.test(key)));
+  // The home this client resolved, pinned: a relative GOBBY_HOME would be read again from the
+  // daemon's own working directory, another folder.
+  return { ...Object.fromEntries(Object.entries(env).filter(([key]) => !sessionScoped.test(key))), GOBBY_HOME: resolveGobbyHome(env) };
 }
 
 export interface EnsureDaemonOptions {

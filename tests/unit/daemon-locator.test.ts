@@ -3,11 +3,12 @@
 import { createServer, type Server } from 'node:http';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { tmpdir, userInfo } from 'node:os';
+import { join, relative as relativePath } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { homeLayout } from '../../daemon/home-layout.js';
+import { resolveGobbyHome } from '../../hooks/daemon-file.js';
 import {
   daemonLogPath,
   ensureDaemon,
@@ -134,6 +135,23 @@ describe('ensureDaemon', () => {
     expect(result).toEqual({ kind: 'started', port, identity: gobbyIdentity(home, 77) });
     expect(spawned).toHaveLength(1);
     expect(spawned[0]).toEqual({ GOBBY_HOME: home, GOBBY_PORT: String(port) });
+  });
+
+  it('starts the daemon with the home it resolved, so a relative GOBBY_HOME or an empty HOME names one folder for both', async () => {
+    const home = await tempDir();
+    const port = await freePort();
+    const spawned: Record<string, string | undefined>[] = [];
+    const spawnDaemon: SpawnDaemon = async ({ env }) => {
+      spawned.push(env);
+      setTimeout(() => void startIdentityServer(gobbyIdentity(home, 78), port), 150);
+    };
+    const relative = relativePath(process.cwd(), home);
+    await ensureDaemon(options(home, port, { spawnDaemon, env: { GOBBY_HOME: relative, GOBBY_PORT: String(port) } }));
+    // The daemon runs in another folder (its entry point's): `relative` there would be another home.
+    expect(spawned[0]!.GOBBY_HOME).toBe(home);
+    expect(resolveGobbyHome({ HOME: '' })).toBe(join(userInfo().homedir, '.gobby'));
+    expect(resolveGobbyHome({ HOME: 'relative/home' })).toBe(join(userInfo().homedir, '.gobby'));
+    expect(resolveGobbyHome({ HOME: '/home/dev' })).toBe('/home/dev/.gobby');
   });
 
   it('when two starts race, the loser waits for the winner', async () => {
