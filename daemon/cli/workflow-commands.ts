@@ -2,6 +2,7 @@
 import { homedir } from 'node:os';
 import { EXIT_CODES, GobbyError, gobbyError } from '../../hooks/errors.js';
 import { CONTROL_API } from '../contracts/control-api.js';
+import { requireReason } from '../control/require-reason.js';
 import type { AuditAnswer, StatusAnswer } from '../contracts/session-answers.js';
 import { findProjectRoot, projectRootRefusal } from '../project-root.js';
 import { callDaemon, locateDaemon } from './daemon-client.js';
@@ -212,6 +213,8 @@ function formatStatus(status: StatusAnswer): string {
 
 export async function changePhase(ctx: Context, phase: string, options: { force: boolean; reason?: string; session?: string }): Promise<void> {
   refuseInsideClaudeCode(ctx.env, 'phase');
+  // Said before the daemon is asked, which checks it again: a usage mistake needs no session.
+  if (options.force) requireReason(options.reason, 'phase --force');
   const result = await callDaemon(locateDaemon(ctx.env), CONTROL_API.changePhase, {
     body: { cwd: ctx.cwd, session: options.session, phase, force: options.force, reason: options.reason },
   });
@@ -224,6 +227,7 @@ export async function changePhase(ctx: Context, phase: string, options: { force:
 
 export async function resetWorkflow(ctx: Context, options: { reason?: string; session?: string }): Promise<void> {
   refuseInsideClaudeCode(ctx.env, 'reset');
+  requireReason(options.reason, 'reset');
   const result = await callDaemon(locateDaemon(ctx.env), CONTROL_API.reset, {
     body: { cwd: ctx.cwd, session: options.session, reason: options.reason },
   });
@@ -238,6 +242,7 @@ export async function setEnforcement(
   options: { reason?: string; session?: string; for?: string },
 ): Promise<void> {
   refuseInsideClaudeCode(ctx.env, enabled ? 'enable' : 'disable');
+  if (!enabled) requireReason(options.reason, 'disable');
   const result = await callDaemon(locateDaemon(ctx.env), enabled ? CONTROL_API.enable : CONTROL_API.disable, {
     body: { cwd: ctx.cwd, session: options.session, reason: options.reason, ...(options.for === undefined ? {} : { for: options.for }) },
   });

@@ -106,6 +106,15 @@ describe('usage and installer errors', () => {
     expect(expectJsonError(run, 'GOBBY_ERR_CLI_USAGE')).toContain("missing required argument 'name'");
   });
 
+  it('asks for --reason before it looks for a daemon or a session, for every escape hatch that needs one', async () => {
+    const env = { home: tempDir('gobby-cli-home-'), port: await closedPort() };
+    for (const [args, what] of [[['workflow', 'phase', 'execute', '--force'], 'phase --force'], [['workflow', 'disable', '--for', '30m'], 'disable'], [['workflow', 'reset', '--reason', ' '], 'reset']] as const) {
+      const run = await gobby(args, env);
+      expect(run.code, args.join(' ')).toBe(1);
+      expect(expectOneErrorLine(run, 'GOBBY_ERR_OVERRIDE_REASON_REQUIRED')).toContain(`${what} needs --reason`);
+    }
+  });
+
   it('reports a settings file that is not JSON once, with its code, exit 1', async () => {
     const home = tempDir('gobby-cli-home-');
     const settings = join(home, 'project', '.claude', 'settings.json');
