@@ -64,6 +64,28 @@ export function globMayReachWithin(glob: string, root: string): boolean {
   return namesBelow(glob.split('/'), 0, root.split('/'), 0);
 }
 
+// Whether a glob can name a file of the home's where a file changes what other commands do (see
+// shell-policy.ts): a dot file or folder, or a program in a `bin` folder (`/home/*/.bashrc`,
+// `~/../*/.ssh/config`, `/h*/dev/bin/grep`, `/**/.profile`). (Line comments: a glob holds `*/`.)
+export function globMayReachHomeConfig(glob: string, home: string): boolean {
+  return reachesHomeConfig(glob.split('/'), 0, home.split('/'), 0);
+}
+
+function reachesHomeConfig(patterns: readonly string[], p: number, names: readonly string[], n: number): boolean {
+  if (p === patterns.length) return false;
+  const pattern = patterns[p]!;
+  if (n === names.length) {
+    // In the home: a dot name next, anything below, or a `bin` folder on the way to the last name.
+    if (pattern === '**' || pattern.startsWith('.')) return true;
+    return patterns.slice(p, -1).some((segment) => segment === '**' || segmentMatches(segment, 'bin'));
+  }
+  if (pattern === '**') {
+    for (let skip = n; skip <= names.length; skip++) if (reachesHomeConfig(patterns, p + 1, names, skip)) return true;
+    return false;
+  }
+  return segmentMatches(pattern, names[n]!) && reachesHomeConfig(patterns, p + 1, names, n + 1);
+}
+
 /** Whether the segments from `p` match `names` from `n` and more segments follow, into the folder. */
 function namesBelow(patterns: readonly string[], p: number, names: readonly string[], n: number): boolean {
   if (p === patterns.length) return false;

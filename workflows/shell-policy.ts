@@ -4,9 +4,9 @@
 // (workflows/shell/): everything that changes the project's files is refused, whatever
 // program or spelling does it, and so is code gobby cannot see into, unless the workflow's
 // author allows it by name.
-import { globMayReachWithin } from './ground-paths.js';
+import { globMayReachHomeConfig, globMayReachWithin } from './ground-paths.js';
 import { projectScriptKey, type PathRef, type ShellAnalysis, type ShellEffect } from './shell/index.js';
-import { isSystemPath, isWithin } from './shell/paths.js';
+import { isSystemPath, isWithin, SYSTEM_FOLDERS } from './shell/paths.js';
 import { throughLinks } from './shell-through-links.js';
 import { mcpToolWords } from './tool-names.js';
 
@@ -120,6 +120,10 @@ function namesOnlyFilesIn(path: string, projectRoot: string, home: string): bool
   if (wildcard === -1) return false;
   const folder = path.slice(0, path.lastIndexOf('/', wildcard)) || '/';
   if (isWithin(folder, projectRoot) || changesWhatCommandsDo(folder, home)) return false;
+  // From a folder above them, a glob may name the home's configuration or the system's folders
+  // (`/home/*/.bashrc`, `/u*/local/bin/grep`, `/*/gitconfig`).
+  if (isWithin(home, folder) && globMayReachHomeConfig(path, home)) return false;
+  if (SYSTEM_FOLDERS.some((system) => isWithin(system, folder) && globMayReachWithin(path, system))) return false;
   return !isWithin(projectRoot, folder) || !globMayReachWithin(path, projectRoot);
 }
 

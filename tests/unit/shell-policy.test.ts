@@ -1,5 +1,6 @@
 // judgeShellCommand alone: what a phase that restricts file changes refuses of a command's
-// effects, where the daemon's ground would not already have refused it first.
+// effects, where the daemon's ground would not already have refused it first, and for a home
+// and a project the test chooses (the daemon's tests run with the machine's own home).
 import { describe, expect, it } from 'vitest';
 import { analyzeShellCommand } from '../../workflows/index.js';
 import { judgeShellCommand } from '../../workflows/shell-policy.js';
@@ -17,6 +18,19 @@ describe('a phase that restricts file changes, for a project outside the home (/
   });
 
   it.each(['rm -rf /home/other', 'rm -rf /tmp/build', 'rm -rf ~/scratch/x'])('lets %j through: no project file, no dot file', (command) => {
+    expect(refusal(command, '/srv/app', '/home/dev')).toBeUndefined();
+  });
+});
+
+describe('a phase that restricts file changes, for a glob from a folder above the home or the system', () => {
+  it.each(['echo x >> /home/*/.bashrc', 'cp x /home/*/.ssh/config', 'echo x > ~/../*/.gitconfig', 'echo x > /h*/dev/.profile', 'cp x /home/*/bin/ls', 'echo > /**/.profile', 'cp x /u*/local/bin/grep', 'cp x /e?c/profile.d/x.sh', 'echo x > /*/gitconfig'])(
+    'refuses %j: it may name a dot file of the home or a system file',
+    (command) => {
+      expect(refusal(command, '/srv/app', '/home/dev')).toMatch(/^(writes|copies onto) /);
+    },
+  );
+
+  it.each(['echo x > /home/*/notes.txt', 'cp a.log /home/*/scratch/', 'rm -f /tmp/*.log', 'echo x > /tmp/*/x', 'rm -rf /var/tmp/*'])('lets %j through: no dot file, no system file, no project file', (command) => {
     expect(refusal(command, '/srv/app', '/home/dev')).toBeUndefined();
   });
 });

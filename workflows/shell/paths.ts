@@ -80,7 +80,7 @@ export function isWithin(path: string, folder: string): boolean {
  * configuration. A phase that blocks file changes refuses writes there as it does in the project
  * (workflows/shell-policy.ts), so what is there is not the agent's.
  */
-const SYSTEM_FOLDERS = ['/etc', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/opt'];
+export const SYSTEM_FOLDERS: readonly string[] = ['/etc', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/opt'];
 
 export function isSystemPath(path: string): boolean {
   return SYSTEM_FOLDERS.some((folder) => isWithin(path, folder));
