@@ -3,8 +3,8 @@
 import { createServer, type Server } from 'node:http';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
-import { join, relative as relativePath } from 'node:path';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join, relative as relativePath } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { homeLayout } from '../../daemon/home-layout.js';
@@ -149,8 +149,11 @@ describe('ensureDaemon', () => {
     await ensureDaemon(options(home, port, { spawnDaemon, env: { GOBBY_HOME: relative, GOBBY_PORT: String(port) } }));
     // The daemon runs in another folder (its entry point's): `relative` there would be another home.
     expect(spawned[0]!.GOBBY_HOME).toBe(home);
-    expect(resolveGobbyHome({ HOME: '' })).toBe(join(userInfo().homedir, '.gobby'));
-    expect(resolveGobbyHome({ HOME: 'relative/home' })).toBe(join(userInfo().homedir, '.gobby'));
+    // Without a usable HOME: the account's home, the same absolute folder from any working directory.
+    const account = resolveGobbyHome({});
+    expect(isAbsolute(account)).toBe(true);
+    expect(resolveGobbyHome({ HOME: '' })).toBe(account);
+    expect(resolveGobbyHome({ HOME: 'relative/home' })).toBe(account);
     expect(resolveGobbyHome({ HOME: '/home/dev' })).toBe('/home/dev/.gobby');
   });
 

@@ -46,10 +46,9 @@ const ASSIGNS_PWD = /(?:^|[^$\w{])PWD\b/;
  * `printf -v`, `${x:=…}`, arithmetic, a sourced file, IFS): in a command that has any of them, an
  * earlier assignment gives a variable only its likeliest value (WordEnv.variablesUncertain).
  * Functions are not among them: a body is followed where it is called. Nor is `eval`: its fixed
- * code is read in the same scope, and code built at run time forgets every variable.
+ * code is read in the same scope, and code built at run time forgets every variable. Nor is `set`
+ * with options only (`set -euo pipefail`, `set +x`); `set -- a b` and `set a b` set `$1`….
  */
-// `set` with options only (`set -euo pipefail`, `set +x`) sets no variable; `set -- a b` and
-// `set a b` set the positional parameters.
 const SETS_VARIABLES_UNSEEN =
   /\(\(|\$\{[^}]*=|\bIFS\b|printf\s+-v|export\s+-|(?:^|[\s;&|(`])(?:let|declare|typeset|local|readonly|read|mapfile|readarray|getopts|source|\.|unset|set(?![ \t]+(?:[-+][a-zA-Z]*o[ \t]+[a-z]+|[-+][a-zA-Z]+)(?:[ \t]+(?:[-+][a-zA-Z]*o[ \t]+[a-z]+|[-+][a-zA-Z]+))*[ \t]*(?:[;&|)\n]|$))|shopt|coproc|select|alias)(?=[\s;&|)]|$)/;
 /** Variables gobby resolves itself, or that change how other words are read. */
