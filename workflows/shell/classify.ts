@@ -11,7 +11,8 @@ import { climbingPath, isWithin, normalizeAbsolute, physicalPath, resolveAgainst
 import { guardedProgramOf, onlyAsksHelp, programFoundByName, scriptFileCall, type CommandSite, type ProgramEntry, type ShellEffects } from './program-kit.js';
 import { checkAssignment } from './programs-code.js';
 import { filteredText, literalInput, printedText, printfOutput, printsText, substitutionOutput } from './printed.js';
-import { PROGRAMS, programForPath } from './programs.js';
+import { programForPath } from './program-paths.js';
+import { PROGRAMS } from './programs.js';
 import { Scope, type FunctionBody, type VariableValue } from './scope.js';
 import { projectScriptKey, type PathRef, type ProjectScriptCall, type ShellAnalysis, type ShellContext, type ShellEffect, type ShellEffectKind, type ShellInvocation, type SignalTarget } from './types.js';
 import { ARRAY_ALL_ELEMENTS, ARRAY_ANY_ELEMENT, codeInValues, collectNestedScripts, onlyRunTimeNumbers, subscriptCode, literalArg, renderWord, renderWordFields, type Arg, type GlobOptions, type NestedScript, type WordEnv } from './words.js';

@@ -4,6 +4,7 @@
 import { hasOption, lastOptionValue, optionValues, parseArgv, type OptionSpec, type ParsedArgv } from './argv.js';
 import { entries, everythingBelow, filesNamedByData, guardedProgramOf, isTestScriptName, mayBeAgentsFile, nodeOptionsLoadOutside, onlyAsksVersion, operandsOf, projectScriptCall, runsTests, scriptFileCall, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { dirName, isSystemPath, isWithin } from './paths.js';
+import { programForPath } from './program-paths.js';
 import { SHELLS_READ_AS_BASH } from './types.js';
 import { literalArg, type Arg } from './words.js';
 
@@ -266,6 +267,13 @@ function interpreter(spec: InterpreterSpec): ProgramHandler {
       const tool = site.program === 'node' || NODE_LIKE.has(site.program) ? projectPackageTool(script, fx) : undefined;
       if (tool !== undefined) {
         fx.run([literalArg(tool), ...operands.slice(1)]);
+        return;
+      }
+      // `php vendor/bin/phpunit`, `python3 .venv/bin/pytest -q`, `ruby bin/rails test`: a launcher the
+      // tables know, in the project's tool folder or the system's, does what it does when run itself.
+      const launcher = script.dynamic ? undefined : programForPath(script.value, isWithin(fx.path(script).path, fx.projectRoot));
+      if (launcher !== undefined && fx.knows(launcher)) {
+        fx.run([literalArg(launcher), ...operands.slice(1)]);
         return;
       }
       fx.opaque(`${site.program} runs the file \`${script.value}\``, site.program);

@@ -856,6 +856,9 @@ const rename: ProgramHandler = (site, fx) => {
     const renamed = file.unknownAt !== -1 ? undefined : newName(file.value);
     if (renamed === undefined) fx.move(site.program, file, { value: file.value, dynamic: true, unknownAt: 0 });
     else if (renamed !== file.value) fx.move(site.program, file, { value: renamed, dynamic: file.dynamic, unknownAt: -1 });
+    // The pattern itself is left as it is, but the names it matches may not be (`s/a/b/` on `src/*`
+    // renames src/a.ts): those files move, to names known only when it runs.
+    else if (file.dynamic) fx.move(site.program, file, { value: file.value, dynamic: true, unknownAt: 0 });
   }
 };
 
