@@ -894,19 +894,23 @@ function signalsTheDaemon(target: string, by: string, ground: ProtectedGround): 
 }
 
 function reachesTheDaemon(effect: Extract<ShellEffect, { kind: 'network' }>, ground: ProtectedGround): boolean {
-  if (ground.daemonPort === undefined || (effect.port !== ground.daemonPort && effect.anyPort !== true)) return false;
-  return effect.host === undefined || !isPublicName(effect.host);
+  if (ground.daemonPort === undefined) return false;
+  // On the daemon's own port any host may be this machine: public DNS names resolve to loopback
+  // too (`localtest.me`, `lvh.me`, `127.0.0.1.nip.io`), and a Host header sent along passes the
+  // daemon's own check. A service of another machine on exactly this port is rare enough to ask for.
+  if (effect.port === ground.daemonPort) return true;
+  return effect.anyPort === true && (effect.host === undefined || !isPublicName(effect.host));
 }
 
 /**
  * A port only known at run time, on a host that may be this machine, in a command that reads
  * gobby's own files (`curl localhost:$(jq .port ~/.gobby/daemon.json)`, `P=$(grep -o … <
- * ~/.gobby/daemon.json); nc 127.1 $P`): the port is most likely the daemon's. Without such a read,
- * `curl localhost:$PORT/health` is a dev server's.
+ * ~/.gobby/daemon.json); nc 127.1 $P`), whatever the host is called (`lvh.me` is loopback too): the
+ * port is most likely the daemon's. Without such a read, `curl localhost:$PORT/health` is a dev server's.
  */
 function daemonPortFoundAtRunTime(shell: ShellAnalysis, ground: ProtectedGround): GuardDenial | null {
   if (ground.daemonPort === undefined) return null;
-  const network = shell.effects.find((effect): effect is Extract<ShellEffect, { kind: 'network' }> => effect.kind === 'network' && effect.port === undefined && RUN_TIME_PORT.test(effect.target) && (effect.host === undefined || !isPublicName(effect.host)));
+  const network = shell.effects.find((effect): effect is Extract<ShellEffect, { kind: 'network' }> => effect.kind === 'network' && effect.port === undefined && RUN_TIME_PORT.test(effect.target));
   if (network === undefined) return null;
   const readsGround = shell.effects.some((effect) => effect.kind === 'read' && isProtected(effect.path.path, ground));
   return readsGround ? daemonNetworkDenial(`\`${network.program}\``, network.target) : null;
@@ -916,10 +920,11 @@ function daemonPortFoundAtRunTime(shell: ShellAnalysis, ground: ProtectedGround)
 const RUN_TIME_PORT = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:[^@/\s]*@)?(?:\[[^\]]*\]|[^:/\s]*)(?::|\s+)[^/\s]*[$`]/i;
 
 /**
- * Only a dotted DNS name under a real top-level domain (`example.com`) is surely another
- * machine. Loopback has too many spellings to list (`127.1`, `0x7f000001`, `2130706433`,
- * `[::ffff:127.0.0.1]`, `localhost.`, `anything.localhost`, a one-word host name), so on the
- * daemon's port everything else counts as the daemon.
+ * For a port only known at run time: a dotted DNS name under a real top-level domain
+ * (`example.com`) is most likely another machine. Loopback has too many spellings to list
+ * (`127.1`, `0x7f000001`, `2130706433`, `[::ffff:127.0.0.1]`, `localhost.`, `anything.localhost`,
+ * a one-word host name), so everything else counts as this one. (On the daemon's own port no name
+ * is taken as another machine's: see reachesTheDaemon.)
  */
 function isPublicName(host: string): boolean {
   const name = host.toLowerCase().replace(/\.$/, '');

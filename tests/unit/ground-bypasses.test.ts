@@ -252,6 +252,10 @@ describe("gobby's own ground, spelled another way", () => {
     [`curl 'http://[::ffff:127.0.0.1]:${PORT}/'`, 'daemon-network'],
     [`curl http://localhost.:${PORT}/`, 'daemon-network'],
     [`curl http://gobby.localhost:${PORT}/`, 'daemon-network'],
+    // Public names that resolve to loopback, with the Host header the daemon's own check accepts.
+    [`curl http://localtest.me:${PORT}/hooks/Stop -H 'Host: 127.0.0.1:${PORT}'`, 'daemon-network'],
+    [`curl http://127.0.0.1.nip.io:${PORT}/`, 'daemon-network'],
+    [`wget -qO- http://lvh.me:${PORT}/`, 'daemon-network'],
     // curl told to connect elsewhere than its URL says.
     [`curl --connect-to ::127.0.0.1:${PORT} http://example.com/`, 'daemon-network'],
     [`curl --resolve example.com:${PORT}:127.0.0.1 http://example.com:${PORT}/hooks/Stop`, 'daemon-network'],
@@ -874,7 +878,6 @@ describe("gobby's own ground, spelled another way", () => {
     "printf 'x' > .git/info/exclude; git commit -m 'ignore ~/.gobby/token-like files'",
     // The token's path as a search pattern or a message: no program opens it.
     "grep -rn '~/.gobby/token' docs && rg -g '*.md' -F '.gobby/token' . && echo 'the token lives in ~/.gobby/token' && git log --grep='.gobby/token' -S /home/dev/.gobby/token",
-    `curl https://example.com:${PORT}/`,
     'curl http://127.0.0.1:3000/health',
     'curl --resolve example.com:443:127.0.0.1 https://example.com/ && curl -x http://proxy.corp:8080 https://example.com/',
     'python3 -c "print(17377)"',
@@ -952,6 +955,8 @@ describe("gobby's own ground, spelled another way", () => {
     'chmod -R 644 src && chmod 600 .env ~/.ssh/id_ed25519 && chmod -R +x scripts && chmod a-w dist/app.js',
     // A dev server's port found at run time, from the project's files.
     'curl http://localhost:$PORT/health && curl -s localhost:$(cat .port)/ready',
+    // Names that may be loopback, on ports that are not the daemon's.
+    'curl http://lvh.me:3000/ && curl https://example.com:8443/x && curl https://api.example.com/v1 && curl https://example.com:$PORT/',
   ])('lets %j run', (command) => {
     expect(verdict(command)).toBe('allowed');
   });
@@ -1057,6 +1062,9 @@ describe("gobby's own ground, through Claude Code's file and web tools", () => {
     ['Grep', { pattern: '.', path: `${PROJECT}/gh` }, 'secret'],
     ['WebFetch', { url: `http://127.0.0.1:${PORT}/api/status`, prompt: 'x' }, 'daemon-network'],
     ['WebFetch', { url: `http://localhost:${PORT}/hooks/Stop`, prompt: 'x' }, 'daemon-network'],
+    // A public name may resolve to this machine (lvh.me does), and an MCP fetch tool may send the Host header the daemon accepts.
+    ['WebFetch', { url: `https://lvh.me:${PORT}/`, prompt: 'x' }, 'daemon-network'],
+    ['mcp__fetch__fetch', { url: `http://localtest.me:${PORT}/hooks/Stop` }, 'daemon-network'],
     ['Read', { file_path: '/proc/4242/environ' }, 'secret'],
     // An MCP tool names its paths anywhere in its input.
     ['mcp__filesystem__move_file', { source: '.claude/settings.local.json', destination: '/tmp/x.json' }, 'protected-file'],
@@ -1086,7 +1094,7 @@ describe("gobby's own ground, through Claude Code's file and web tools", () => {
     ['Grep', { pattern: 'TODO' }],
     ['Glob', { pattern: '**/*', path: GOBBY_HOME }],
     ['Read', { file_path: `${GOBBY_HOME}/config.json` }],
-    ['WebFetch', { url: 'https://example.com:7377/', prompt: 'x' }],
+    ['WebFetch', { url: 'https://example.com:8443/', prompt: 'x' }],
     ['WebFetch', { url: 'http://127.0.0.1:3000/health', prompt: 'x' }],
     ['mcp__filesystem__move_file', { source: 'src/old.ts', destination: 'src/new.ts' }],
     ['mcp__files__delete_file', { path: `${PROJECT}/.claude/commands/old.md` }],
