@@ -73,6 +73,9 @@ describe("gobby's own ground, spelled another way", () => {
     // A folder that holds them, rewritten from another commit.
     ['git checkout HEAD~5 -- .claude', 'protected-file'],
     ['git restore --source=HEAD~2 .claude', 'protected-file'],
+    // Set back to HEAD by stashing what is changed there.
+    ['git stash push -m wip -- .gobby/workflows', 'protected-file'],
+    ['git stash -- .claude/settings.json', 'protected-file'],
     ['cd .claude && tar -xf /tmp/settings.tar', 'protected-file'],
     ['unzip -o /tmp/settings.zip -d ~/.claude', 'protected-file'],
     // Files named by the data, unpacked or copied into a folder that holds gobby's (the project, the
@@ -955,6 +958,7 @@ describe("gobby's own ground, spelled another way", () => {
     'chmod -R 644 src && chmod 600 .env ~/.ssh/id_ed25519 && chmod -R +x scripts && chmod a-w dist/app.js',
     // A dev server's port found at run time, from the project's files.
     'curl http://localhost:$PORT/health && curl -s localhost:$(cat .port)/ready',
+    'git stash && git stash pop && git stash push -m .gobby -- src tests && git stash save wip && git stash list',
     // Names that may be loopback, on ports that are not the daemon's.
     'curl http://lvh.me:3000/ && curl https://example.com:8443/x && curl https://api.example.com/v1 && curl https://example.com:$PORT/',
   ])('lets %j run', (command) => {

@@ -415,8 +415,16 @@ function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffec
     case 'cherry-pick':
     case 'revert':
     case 'pull':
+    case 'stash': {
+      // `git stash [push] [--] PATHSPEC…` sets the files it names back as `git checkout -- PATHSPEC` does.
+      const pushed = rest[0]?.value === 'push' ? rest.slice(1) : rest[0] === undefined || rest[0].value.startsWith('-') ? rest : [];
+      const end = pushed.findIndex((arg) => arg.value === '--');
+      const specs = end !== -1 ? pushed.slice(end + 1) : operandsOf(parseArgv(pushed, { short: 'm', long: ['message', 'pathspec-from-file'] }), { program: 'git', args: pushed, stdinArgs: false });
+      for (const path of specs) writePathspec(path, fx);
+      fx.write('git', workTreeFiles(fx, foreignHistory));
+      return;
+    }
     case 'switch':
-    case 'stash':
     case 'bisect':
     case 'sparse-checkout':
     case 'submodule':
