@@ -507,6 +507,9 @@ const BYPASS_ROWS: readonly Row[] = [
   row("tmux new -d 'npm run dev'", ['exec npm run dev'], "tmux's command is judged as if it ran here"),
   row("tmux new-session -d -s web -c src 'echo x > out.txt'", ['write /repo/src/out.txt']),
   row("tmux send-keys -t web 'rm -rf src' Enter", ['opaque'], 'keys typed into a shell'),
+  row("tmux set-buffer x \\; save-buffer src/a.ts && tmux setb y\\; saveb -a -b b0 out.txt && tmux loadb notes.md", ['write /repo/src/a.ts', 'write /repo/out.txt', 'read /repo/notes.md'], "a sequence of tmux commands, each judged; save-buffer writes text set-buffer chose"),
+  row("tmux new -d 'sleep 1' ';' split-window 'rm -rf src' && tmux set -g history-file h.txt && tmux set -g mouse on", ['delete /repo/src', 'write /repo/h.txt']),
+  row("tmux set -g default-command 'rm -rf src'", ['opaque'], 'a command tmux runs in every new pane'),
   row('screen -dm npm run dev', ['exec npm run dev']),
   row('screen -dmS cleanup rm -rf build', ['delete /repo/build']),
   // A variable set to fixed text earlier in the command is that text.

@@ -588,15 +588,7 @@ const terminalMultiplexer: ProgramHandler = (site, fx) => {
     if (config) fx.opaque(`tmux runs the commands in \`${config.value}\``, 'tmux');
     const shellCommand = lastOptionValue(global, '-c');
     if (shellCommand) fx.runShellCode(shellCommand, 'tmux', false);
-    const command = args[global.rest];
-    if (command === undefined) return;
-    if (TMUX_RUNS_OTHER.has(command.value) || command.dynamic || args.some((arg) => arg.value.includes(TMUX_FORMAT_JOB))) fx.opaque(`tmux ${command.value} runs commands gobby cannot see`, 'tmux');
-    else if (TMUX_RUNS_COMMAND.has(command.value)) {
-      const rest = args.slice(global.rest + 1);
-      const parsed = parseArgv(rest, TMUX_COMMAND_OPTIONS);
-      const directory = lastOptionValue(parsed, '-c');
-      runJoined(rest.slice(parsed.rest), 'tmux', directory ? fx.at(directory) : fx, false);
-    }
+    for (const words of tmuxCommandSequence(args.slice(global.rest))) tmuxCommand(words, fx);
     return;
   }
   // Listing, attaching and detaching run nothing (`screen -ls`, `screen -r dev`, `screen -d dev`).
@@ -613,6 +605,56 @@ const terminalMultiplexer: ProgramHandler = (site, fx) => {
   if (hasOption(parsed, '-X')) fx.opaque('screen -X sends commands to a running session', 'screen');
   else if (command.length > 0) fx.run(command);
 };
+
+/**
+ * tmux's commands one by one: `tmux set-buffer x \; save-buffer f` is two. An argument that is a
+ * semicolon, or ends in one that no backslash escapes, ends a command.
+ */
+function tmuxCommandSequence(args: readonly Arg[]): Arg[][] {
+  const sequence: Arg[][] = [[]];
+  for (const arg of args) {
+    const current = sequence[sequence.length - 1]!;
+    if (arg.value.endsWith(';') && !arg.value.endsWith('\\;')) {
+      if (arg.value.length > 1) current.push({ ...arg, value: arg.value.slice(0, -1) });
+      sequence.push([]);
+    } else current.push(arg);
+  }
+  return sequence.filter((words) => words.length > 0);
+}
+
+/** tmux options whose value is a command tmux runs later (in each new pane, to lock) or a file it writes. */
+const TMUX_OPTION_RUNS = new Set(['default-command', 'default-shell', 'lock-command']);
+const TMUX_OPTION_FILE = 'history-file';
+const TMUX_SETS_OPTION = new Set(['set-option', 'set', 'set-window-option', 'setw']);
+
+function tmuxCommand(words: readonly Arg[], fx: ShellEffects): void {
+  const [command, ...rest] = words;
+  if (command === undefined) return;
+  if (TMUX_RUNS_OTHER.has(command.value) || command.dynamic || words.some((arg) => arg.value.includes(TMUX_FORMAT_JOB))) {
+    fx.opaque(`tmux ${command.value} runs commands gobby cannot see`, 'tmux');
+    return;
+  }
+  if (TMUX_RUNS_COMMAND.has(command.value)) {
+    const parsed = parseArgv(rest, TMUX_COMMAND_OPTIONS);
+    const directory = lastOptionValue(parsed, '-c');
+    runJoined(rest.slice(parsed.rest), 'tmux', directory ? fx.at(directory) : fx, false);
+    return;
+  }
+  // `save-buffer [-a] [-b name] FILE` writes the buffer, which `set-buffer` filled with any text; `load-buffer FILE` reads one.
+  const operands = (): Arg[] => rest.slice(parseArgv(rest, { short: 'bt', stopAtOperand: true }).rest);
+  if (command.value === 'save-buffer' || command.value === 'saveb') {
+    const file = operands()[0];
+    if (file !== undefined && file.value !== '-') fx.write('tmux', file);
+  } else if (command.value === 'load-buffer' || command.value === 'loadb') {
+    const file = operands()[0];
+    if (file !== undefined && file.value !== '-') fx.read('tmux', file);
+  } else if (TMUX_SETS_OPTION.has(command.value)) {
+    const [name, value] = operands();
+    if (name === undefined) return;
+    if (name.dynamic || TMUX_OPTION_RUNS.has(name.value)) fx.opaque(`tmux ${command.value} ${name.value} sets a command tmux runs later`, 'tmux');
+    else if (name.value === TMUX_OPTION_FILE && value !== undefined) fx.write('tmux', value);
+  }
+}
 
 const alias: ProgramHandler = (site, fx) => {
   for (const arg of site.args) {
