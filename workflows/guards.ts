@@ -23,6 +23,7 @@ import { HOOKLESS_CLAUDE_VARIABLES } from './shell/programs-code.js';
 import { AG_OPTIONS, GREP_OPTIONS, RG_OPTIONS } from './shell/programs-files.js';
 import type { OptionSpec } from './shell/argv.js';
 import { OWN_PIDS } from './shell/programs-net.js';
+import { isPublicName } from './shell/hosts.js';
 import { shellCommandOf } from './tool-commands.js';
 import { canonicalToolName, mcpToolWords } from './tool-names.js';
 import { toolInputPaths } from './tool-paths.js';
@@ -918,20 +919,6 @@ function daemonPortFoundAtRunTime(shell: ShellAnalysis, ground: ProtectedGround)
 
 /** A target whose port is only known at run time: `localhost:$P`, `http://127.1:$(…)/x`, `[::1]:\`…\``, or a port given apart (`nc 127.1 $P`). */
 const RUN_TIME_PORT = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:[^@/\s]*@)?(?:\[[^\]]*\]|[^:/\s]*)(?::|\s+)[^/\s]*[$`]/i;
-
-/**
- * For a port only known at run time: a dotted DNS name under a real top-level domain
- * (`example.com`) is most likely another machine. Loopback has too many spellings to list
- * (`127.1`, `0x7f000001`, `2130706433`, `[::ffff:127.0.0.1]`, `localhost.`, `anything.localhost`,
- * a one-word host name), so everything else counts as this one. (On the daemon's own port no name
- * is taken as another machine's: see reachesTheDaemon.)
- */
-function isPublicName(host: string): boolean {
-  const name = host.toLowerCase().replace(/\.$/, '');
-  const labels = name.split('.');
-  const top = labels[labels.length - 1]!;
-  return labels.length >= 2 && /^[a-z][a-z0-9-]*[a-z0-9]$/.test(top) && top !== 'localhost' && labels.every((label) => /^[a-z0-9-]+$/.test(label));
-}
 
 /** The text a file tool writes: Write's content, Edit's new string, MultiEdit's, a notebook cell's source. */
 function writtenTexts(input: Readonly<Record<string, unknown>>): string[] {

@@ -73,6 +73,10 @@ describe("gobby's own ground, spelled another way", () => {
     // A folder that holds them, rewritten from another commit.
     ['git checkout HEAD~5 -- .claude', 'protected-file'],
     ['git restore --source=HEAD~2 .claude', 'protected-file'],
+    // A command ssh runs on this machine, in the home.
+    ["ssh 127.0.0.1 'rm -rf app/.claude'", 'protected-file'],
+    ["sshpass -p x ssh localhost 'echo {} > app/.claude/settings.local.json'", 'protected-file'],
+    ["ssh '[::1]' cat .gobby/token", 'secret'],
     // Set back to HEAD by stashing what is changed there.
     ['git stash push -m wip -- .gobby/workflows', 'protected-file'],
     ['git stash -- .claude/settings.json', 'protected-file'],
@@ -959,6 +963,7 @@ describe("gobby's own ground, spelled another way", () => {
     // A dev server's port found at run time, from the project's files.
     'curl http://localhost:$PORT/health && curl -s localhost:$(cat .port)/ready',
     'git stash && git stash pop && git stash push -m .gobby -- src tests && git stash save wip && git stash list',
+    "ssh deploy@build.example.com 'rm -rf app/.claude' && ssh localhost 'cd app && git status'",
     // Names that may be loopback, on ports that are not the daemon's.
     'curl http://lvh.me:3000/ && curl https://example.com:8443/x && curl https://api.example.com/v1 && curl https://example.com:$PORT/',
   ])('lets %j run', (command) => {

@@ -1189,6 +1189,8 @@ export const CODE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['proxychains', prefix({ short: 'f' })],
   ['proxychains4', prefix({ short: 'f' })],
   ['torsocks', prefix({})],
+  // `sshpass -p PASSWORD ssh host cmd`: the password from -p, a file (-f), a descriptor (-d) or SSHPASS (-e).
+  ['sshpass', prefix({ short: 'pfdP' })],
   // valgrind's own options come first, in the `--name=value` form: its logs are files it writes.
   ['valgrind', prefix({ long: ['log-file', 'xml-file', 'log-socket', 'suppressions', 'tool'] }, 0, (parsed, _site, fx) => {
     for (const log of optionValues(parsed, '--log-file', '--xml-file')) fx.write('valgrind', log);

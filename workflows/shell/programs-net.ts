@@ -2,6 +2,7 @@
 // written; signal targets say whether they name a pid, a process name, a port or a job.
 import { hasOption, lastOptionValue, optionValues, parseArgv, type OptionSpec } from './argv.js';
 import { entries, everythingBelow, filesIn, filesNamedByData, mayBeAgentsFile, onlyAsksVersion, operandsOf, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { isPublicName, sshHost } from './hosts.js';
 import { baseName, isWithin, localFileOfUrl } from './paths.js';
 import { namesItsContents, writesRemoteCopy } from './programs-files.js';
 import type { PathRef } from './types.js';
@@ -230,7 +231,12 @@ const ssh: ProgramHandler = (site, fx) => {
   const [destination, ...command] = site.args.slice(parsed.rest);
   if (!destination) return;
   fx.network('ssh', destination.value);
-  if (command.length > 0) fx.opaque('ssh runs a command on another host (or this one)', 'ssh');
+  if (command.length === 0) return;
+  fx.opaque('ssh runs a command on another host (or this one)', 'ssh');
+  // On a host that may be this machine (`localhost`, `127.1`, a one-word name), the command most
+  // likely runs here, in the home, joined into one line for the remote shell: judged as such too.
+  if (destination.dynamic || isPublicName(sshHost(destination.value)) || fx.home === null || command.some((word) => word.dynamic)) return;
+  fx.at(literalArg(fx.home)).runShellCode(literalArg(command.map((word) => word.value).join(' ')), 'ssh', false);
 };
 
 /** scp/sftp: `[user@]host:path` operands are remote; the last is the destination. */
