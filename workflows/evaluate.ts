@@ -29,7 +29,7 @@ import { canonicalToolName } from './tool-names.js';
 import { assertNever, isToolEvent, type EngineEvent, type ToolEvent } from './events.js';
 import { checkProtectedGround, checkSettingsChange, NO_PROTECTED_GROUND, type GuardDenial, type HookSettingsChange, type ProtectedGround, type TamperKind } from './guards.js';
 import { analyzeShellCommand, summarizeShellEffects, type ShellAnalysis, type ShellContext, type ShellEffectsSummary } from './shell/index.js';
-import { judgeShellCommand, mcpToolChangesFiles, mcpToolRunsCode, type ProjectScript } from './shell-policy.js';
+import { judgeShellCommand, mcpToolChangesFiles, mcpToolRunsCode, type ProjectScript, type ShellPolicy } from './shell-policy.js';
 import { shellCommandOf } from './tool-commands.js';
 
 export interface EngineContext {
@@ -278,8 +278,12 @@ function withBashAnalysis(event: EngineEvent, ctx: EngineContext): EvaluationCon
   const command = shellCommandOf(event.toolName, event.toolInput);
   if (command === undefined) return ctx;
   const analysis = ctx.bashAnalysis ?? analyzeShellCommand(command, ctx.shell);
-  return { ...ctx, bash: { analysis, summary: summarizeShellEffects(analysis) } };
+  // `effects.changes_files`: judged as a phase that restricts file changes would judge it, scripts the daemon read included.
+  const changesFiles = judgeShellCommand(analysis, CHANGES_FILES, { projectRoot: ctx.shell.projectRoot, home: ctx.shell.home }, { realPaths: ctx.realPaths, projectScripts: ctx.projectScripts }) !== null;
+  return { ...ctx, bash: { analysis, summary: summarizeShellEffects(analysis, changesFiles) } };
 }
+
+const CHANGES_FILES: ShellPolicy = { restrictsFileChanges: true, allowPrograms: [], allowOpaque: false };
 
 function tamperEffect(event: EngineEvent, denial: GuardDenial): Effect {
   return { type: 'tamper_attempt', kind: denial.kind, tool: isToolEvent(event) ? event.toolName : event.name, because: denial.because };

@@ -26,7 +26,41 @@ describe('summarizeShellEffects', () => {
       dynamic_paths: false,
       git_changes: false,
       signals: [],
+      test_status_hidden: false,
+      changes_files: false,
     });
+  });
+
+  it.each([
+    'npm test || true',
+    'npm test | tail -20',
+    'npm test 2>&1 | tee out.log',
+    'npm test; echo done',
+    'npm test && echo ok || echo failed',
+    '! npm test',
+    'if npm test; then echo ok; fi',
+    'for d in a b; do (cd $d && npm test); done',
+    'npm test &',
+    'x=$(npm test)',
+    "bash -c 'npm test; exit 0'",
+    '(set -o pipefail); npm test | tail',
+    'set -e; set +e; npm test; true',
+  ])('says the status of a test run is hidden in %j', (command) => {
+    expect(summarizeShellEffects(analyzeShellCommand(command, CTX))).toMatchObject({ test_run: true, test_status_hidden: true });
+  });
+
+  it.each([
+    'npm test',
+    'cd src && npm test',
+    'npm test || exit 1',
+    'npm test || { echo failed; exit 1; }',
+    'set -o pipefail; npm test 2>&1 | tail -20',
+    'set -euo pipefail; npm test | tail; echo done',
+    'timeout 600 npx vitest run && npx tsc --noEmit',
+    '(npm test)',
+    "bash -c 'npm test'",
+  ])('says the status of the test run is the command\'s in %j', (command) => {
+    expect(summarizeShellEffects(analyzeShellCommand(command, CTX))).toMatchObject({ test_run: true, test_status_hidden: false });
   });
 
   it('flags opaque code, installs, unknown programs, run-time paths, git changes and signals', () => {

@@ -109,6 +109,16 @@ interface Run {
   /** While a prefix that switches users runs its command (`sudo`, `su -c`): its name (ShellEffects.otherUser). */
   otherUser: string | undefined;
   /**
+   * Above zero while visiting code whose exit status is not the command's: a pipeline's earlier
+   * stages, a statement followed by another, the left of `||`, a condition, a loop, a background job.
+   */
+  statusMasked: number;
+  /** A test run was met while statusMasked was above zero (ShellAnalysis.testStatusHidden). */
+  testStatusHidden: boolean;
+  /** The command starts with `set -e` or `set -o pipefail` (and never turns them off): a failure is not masked there. */
+  errexit: boolean;
+  pipefail: boolean;
+  /**
    * Variables declared with a case (`declare -l x`, `-u`): what is assigned to them later is
    * converted; and namerefs (`declare -n r=x`), which expand to their target's value. Made on first use.
    */
@@ -145,12 +155,48 @@ function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis
     programSet: new Set(),
     invocations: [],
     otherUser: undefined,
+    statusMasked: 0,
+    testStatusHidden: false,
+    errexit: false,
+    pipefail: false,
   };
   const scope = new Scope(normalizeAbsolute(ctx.cwd), true, null, [], new Map(), ctx.scriptParameters === undefined ? undefined : scriptVariables(ctx.scriptParameters));
   const parsed = parseShell(command);
   if (!parsed.ok) emit(run, { kind: 'opaque', why: parsed.why });
-  else visitScript(run, parsed.script, scope, 0, 0);
-  return { effects: run.effects, programs: run.programs, invocations: run.invocations };
+  else {
+    Object.assign(run, leadingShellOptions(parsed.script, command));
+    visitScript(run, parsed.script, scope, 0, 0);
+  }
+  return run.testStatusHidden ? { effects: run.effects, programs: run.programs, invocations: run.invocations, testStatusHidden: true } : { effects: run.effects, programs: run.programs, invocations: run.invocations };
+}
+
+/**
+ * `set -e` and `set -o pipefail` (`set -euo pipefail`) as the command's first words, alone or
+ * before `&&`: from then on a failure is not masked by the statement after it or the pipe's last
+ * stage. Only there, and only when the command never turns them off again (`set +e`), so a
+ * subshell or a branch that sets them cannot make the rest look unmasked.
+ */
+function leadingShellOptions(script: ParsedScript, command: string): { errexit: boolean; pipefail: boolean } {
+  let errexit = false;
+  let pipefail = false;
+  if (/\bset\b[^\n;&|]*\+[a-zA-Z]*[eo]/.test(command)) return { errexit, pipefail };
+  for (const statement of script.commands) {
+    if (statement.type !== 'Statement' || statement.background) break;
+    const first = statement.command.type === 'AndOr' ? statement.command.commands[0] : statement.command;
+    if (first?.type !== 'Command' || first.name?.text !== 'set' || first.prefix.length > 0) break;
+    const words = first.suffix.map((word) => (word.type === 'Word' ? word.text : ''));
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i]!;
+      if (!/^-[a-zA-Z]+$/.test(word)) continue;
+      if (word.includes('e')) errexit = true;
+      if (word.endsWith('o')) {
+        if (words[i + 1] === 'pipefail') pipefail = true;
+        if (words[i + 1] === 'errexit') errexit = true;
+      }
+    }
+    if (statement.command.type === 'AndOr') break;
+  }
+  return { errexit, pipefail };
 }
 
 /** A script file's `$0`, `$BASH_SOURCE` (`${BASH_SOURCE[0]}`) and `$1`…`$9`, where known. */
@@ -167,6 +213,7 @@ function scriptVariables(parameters: readonly (string | null)[]): Map<string, Va
 type PathEffect = Extract<ShellEffect, { kind: 'read' | 'write' | 'delete' }>;
 
 function emit(run: Run, effect: ShellEffect): void {
+  if (effect.kind === 'test_run' && run.statusMasked > 0) run.testStatusHidden = true;
   if (run.budget < 0) return;
   let same = run.byKind.get(effect.kind);
   if (same === undefined) run.byKind.set(effect.kind, (same = []));
@@ -297,15 +344,34 @@ function visitScript(run: Run, script: ParsedScript, scope: Scope, depth: number
 }
 
 function visitStatements(run: Run, statements: readonly Statement[], scope: Scope, depth: number, reparses: number): void {
-  for (const statement of statements) {
+  for (let index = 0; index < statements.length; index++) {
+    const statement = statements[index]!;
     if (run.budget < 0) return;
     if (statement.type !== 'Statement') {
       emit(run, { kind: 'opaque', why: `unsupported shell syntax (${(statement as { type: string }).type})` });
       continue;
     }
+    // The list's status is its last statement's (a failure before it counts only under `set -e`); a background job's is not waited for.
+    const masks = statement.background || (index < statements.length - 1 && !run.errexit);
+    if (masks) run.statusMasked++;
     // `cmd &` runs in a subshell: its cd does not move the next command.
     visitNode(run, statement.command, statement.background ? scope.clone() : scope, depth, reparses);
+    if (masks) run.statusMasked--;
   }
+}
+
+/** `false`, `exit 1`, a bare `exit` or `return` after a failure, `{ echo x; exit 1; }`: it never succeeds, so `a || it` fails whenever a does. */
+function neverSucceeds(node: AnyNode): boolean {
+  if (node.type === 'Command') {
+    const name = node.name?.text;
+    if (name === 'false') return true;
+    if (name !== 'exit' && name !== 'return') return false;
+    const code = node.suffix[0];
+    return code === undefined || (code.type === 'Word' && /^\d+$/.test(code.text) && Number(code.text) % 256 !== 0);
+  }
+  if (node.type !== 'BraceGroup' && node.type !== 'Subshell') return false;
+  const last = node.body.commands[node.body.commands.length - 1];
+  return last?.type === 'Statement' && neverSucceeds(last.command);
 }
 
 type AnyNode = PipelineNode | AndOr | CommandNode | CompoundList;
@@ -325,6 +391,17 @@ function visitNode(run: Run, node: AnyNode, scope: Scope, depth: number, reparse
     return;
   }
   const next = depth + 1;
+  // A condition's status, a branch or loop that may not run, a function only defined: not the command's.
+  if (MASKS_STATUS.has(node.type)) {
+    run.statusMasked++;
+    visitMaskable(run, node, scope, next, reparses, piped);
+    run.statusMasked--;
+  } else visitMaskable(run, node, scope, next, reparses, piped);
+}
+
+const MASKS_STATUS: ReadonlySet<string> = new Set(['If', 'For', 'Select', 'ArithmeticFor', 'While', 'Case', 'Function', 'Coproc']);
+
+function visitMaskable(run: Run, node: AnyNode, scope: Scope, next: number, reparses: number, piped: Arg | undefined): void {
   switch (node.type) {
     case 'Command':
       visitCommand(run, node, scope, next, reparses, piped);
@@ -336,6 +413,14 @@ function visitNode(run: Run, node: AnyNode, scope: Scope, depth: number, reparse
       // Each command runs after the one before it (assumed to succeed, as a cd usually does);
       // the list may stop after any of them, so afterwards only what all stops agree on is known.
       const commands = node.commands;
+      // A failure up to the last `||` may end in the success of the command after it (`npm test || true`), unless that one never succeeds (`|| exit 1`).
+      let maskedThrough = -1;
+      for (let at = node.operators.length - 1; at >= 0; at--) {
+        if (node.operators[at] === '||' && !neverSucceeds(commands[at + 1]!)) {
+          maskedThrough = at;
+          break;
+        }
+      }
       const stops: Scope[] = [];
       let before = scope;
       for (let index = 0; index < commands.length; index++) {
@@ -347,7 +432,10 @@ function visitNode(run: Run, node: AnyNode, scope: Scope, depth: number, reparse
         // After `||` the command before it failed: a cd there may not have moved the shell (`cd /x || echo > a.ts`).
         if (afterFailure && (before.cwd !== scope.cwd || before.cwdKnown !== scope.cwdKnown)) scope.mergeWith(before);
         if (index + 1 < commands.length && node.operators[index] === '||') before = scope.clone();
+        const masks = index <= maskedThrough;
+        if (masks) run.statusMasked++;
         visitNode(run, command, scope, next, reparses);
+        if (masks) run.statusMasked--;
         if (resume !== undefined) scope.assign(resume);
       }
       for (const stop of stops) scope.mergeWith(stop);
@@ -546,7 +634,12 @@ function visitCodeInValues(run: Run, text: string, scope: Scope, depth: number, 
 function visitNested(run: Run, nested: readonly NestedScript[], scope: Scope, depth: number, reparses: number): void {
   for (const { script, text } of nested) {
     if (script === undefined) emit(run, { kind: 'opaque', why: `the shell parser could not read the substitution \`${text.slice(0, 80)}\`` });
-    else visitScript(run, script, scope.clone(), depth + 1, reparses);
+    else {
+      // `$(npm test)`, `<(npm test)`: the command's status is not the substitution's.
+      run.statusMasked++;
+      visitScript(run, script, scope.clone(), depth + 1, reparses);
+      run.statusMasked--;
+    }
   }
 }
 
@@ -616,18 +709,27 @@ function applyRedirect(fx: CommandEffects, redirect: Redirection, env: WordEnv, 
 function visitPipeline(run: Run, node: Extract<PipelineNode, { type: 'Pipeline' }>, scope: Scope, depth: number, reparses: number): void {
   const commands = node.commands;
   if (commands.length === 1) {
+    // `! npm test` succeeds when the tests fail.
+    const negated = node.prefixes.length > 0 && node.prefixes.some((prefix) => prefix.type === 'Negation');
+    if (negated) run.statusMasked++;
     visitNode(run, commands[0]!, scope, depth, reparses);
+    if (negated) run.statusMasked--;
     return;
   }
   // Every part of a pipeline with more than one command runs in its own subshell. Fixed text
   // printed into it (`echo 'rm -rf x' | sh`, `echo cm0g… | base64 -d | sh`) is followed to the
   // command that runs it, when one of the later commands may.
   const feedsCode = commands.some((command, index) => index > 0 && command.type === 'Command' && readsWhatIsPiped(command));
+  // The pipeline's status is its last command's (any failing one's under `set -o pipefail`); `! a | b` inverts it.
+  const negated = node.prefixes.some((prefix) => prefix.type === 'Negation');
   let printed: Arg | undefined;
   for (let index = 0; index < commands.length; index++) {
     const command = commands[index]!;
     const part = scope.clone();
+    const masks = negated || (index < commands.length - 1 && !run.pipefail);
+    if (masks) run.statusMasked++;
     visitNode(run, command, part, depth, reparses, printed);
+    if (masks) run.statusMasked--;
     if (!feedsCode || command.type !== 'Command') printed = undefined;
     else printed = printsText(command) ? printedText(command, wordEnv(run, part)) : filteredText(command, printed, wordEnv(run, part));
   }

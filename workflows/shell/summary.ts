@@ -18,6 +18,8 @@ export interface ShellEffectsSummary {
   kinds: string[];
   opaque: boolean;
   test_run: boolean;
+  /** A test ran, but the command's exit status may not be its own (`npm test || true`, `npm test | tail`). */
+  test_status_hidden: boolean;
   installs: boolean;
   /** Named programs or project tasks the tables do not know (`terraform`, `npm run build`). */
   unknown_programs: string[];
@@ -27,9 +29,15 @@ export interface ShellEffectsSummary {
   git_changes: boolean;
   /** Signal targets (`7377`, `gobby`, `$(cat pidfile)`). */
   signals: string[];
+  /**
+   * A phase that restricts file changes would refuse the command: it may change a file of the
+   * project or of the home's configuration, or runs code or a program gobby cannot see into.
+   * Decided where the daemon knows the place (workflows/evaluate.ts); false without one.
+   */
+  changes_files: boolean;
 }
 
-export function summarizeShellEffects(analysis: ShellAnalysis): ShellEffectsSummary {
+export function summarizeShellEffects(analysis: ShellAnalysis, changesFiles = false): ShellEffectsSummary {
   const reads = new Set<string>();
   const writes = new Set<string>();
   const deletes = new Set<string>();
@@ -89,10 +97,12 @@ export function summarizeShellEffects(analysis: ShellAnalysis): ShellEffectsSumm
     kinds: [...kinds],
     opaque: kinds.has('opaque'),
     test_run: kinds.has('test_run'),
+    test_status_hidden: analysis.testStatusHidden === true && kinds.has('test_run'),
     installs: kinds.has('package_install'),
     unknown_programs: [...unknown],
     dynamic_paths: dynamic,
     git_changes: gitChanges,
     signals: [...signals],
+    changes_files: changesFiles,
   };
 }

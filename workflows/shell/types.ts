@@ -152,4 +152,10 @@ export interface ShellAnalysis {
   readonly programs: readonly string[];
   /** Every invocation with its arguments, for guards that look at argv (gobby's own CLI, for one). */
   readonly invocations: readonly ShellInvocation[];
+  /**
+   * A test run's exit status may not be the command's: `npm test || true`, `npm test | tail`,
+   * `npm test; echo done`, `if npm test; …`, a loop, a substitution. The command succeeding then
+   * does not say the tests passed (`effects.test_status_hidden`).
+   */
+  readonly testStatusHidden?: true;
 }
