@@ -2,28 +2,18 @@
 // loaded from the docs exactly as a user would copy it and driven through the daemon: a test run
 // whose success is the tests' own settles the gate; one whose status a pipe or `|| true` hides
 // does not, and a change made through the shell makes the tests due again.
-import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { workflowExampleAfter } from '../support/docs-example.js';
 import { TestDaemon, writeProjectWorkflow } from './test-daemon.js';
 
 const ANCHOR = 'The example a project can copy: the tests must have passed after the last edit.';
-
-/** The first ```yaml block after the example's sentence in docs/workflows.md. */
-function exampleFromDocs(): string {
-  const docs = readFileSync(new URL('../../docs/workflows.md', import.meta.url), 'utf8');
-  const section = docs.indexOf(ANCHOR);
-  if (section < 0) throw new Error(`docs/workflows.md no longer says "${ANCHOR}"`);
-  const block = /```yaml\n([\s\S]*?)```/.exec(docs.slice(section));
-  if (!block) throw new Error('the stop-gate example has no yaml block');
-  return block[1]!;
-}
 
 let t: TestDaemon;
 let session: string;
 
 beforeEach(async () => {
   t = TestDaemon.create();
-  writeProjectWorkflow(t.project, 'tested.yaml', exampleFromDocs());
+  writeProjectWorkflow(t.project, 'tested.yaml', workflowExampleAfter(ANCHOR));
   const set = await t.setWorkflow('tested');
   expect(set.status, set.text).toBe(200);
   session = t.newSessionId();

@@ -1,28 +1,19 @@
 // docs/workflows.md's "only the tests may run" example, loaded from the docs exactly as a
 // user would copy it, and driven through the daemon as Claude Code drives it: what the
 // docs say runs, runs; what they say is refused, is.
-import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { workflowExampleAfter } from '../support/docs-example.js';
 import { TestDaemon, writeProjectWorkflow } from './test-daemon.js';
 
-const HEADING = '## Example: only the tests may run';
-
-/** The first ```yaml block after the example's heading in docs/workflows.md. */
-function exampleFromDocs(): string {
-  const docs = readFileSync(new URL('../../docs/workflows.md', import.meta.url), 'utf8');
-  const section = docs.indexOf(`\n${HEADING}\n`);
-  if (section < 0) throw new Error(`docs/workflows.md has no "${HEADING}" section`);
-  const block = /```yaml\n([\s\S]*?)```/.exec(docs.slice(section));
-  if (!block) throw new Error(`the "${HEADING}" section has no yaml block`);
-  return block[1]!;
-}
+/** The example's heading, on a line of its own (the first yaml block after it is the example). */
+const HEADING = '\n## Example: only the tests may run\n';
 
 let t: TestDaemon;
 let session: string;
 
 beforeEach(async () => {
   t = TestDaemon.create();
-  writeProjectWorkflow(t.project, 'tests-only.yaml', exampleFromDocs());
+  writeProjectWorkflow(t.project, 'tests-only.yaml', workflowExampleAfter(HEADING));
   const set = await t.setWorkflow('tests-only');
   expect(set.status, set.text).toBe(200);
   session = t.newSessionId();
