@@ -2,11 +2,11 @@
 // what `ssh HOST CMD` runs: on a host that may be this machine, CMD most likely runs here.
 
 /**
- * For a port only known at run time: a dotted DNS name under a real top-level domain
- * (`example.com`) is most likely another machine. Loopback has too many spellings to list
- * (`127.1`, `0x7f000001`, `2130706433`, `[::ffff:127.0.0.1]`, `localhost.`, `anything.localhost`,
- * a one-word host name), so everything else counts as this one. (On the daemon's own port no name
- * is taken as another machine's: see guards.ts, reachesTheDaemon.)
+ * A dotted DNS name under a real top-level domain (`example.com`) is most likely another machine.
+ * Loopback has too many spellings to list (`127.1`, `0x7f000001`, `2130706433`,
+ * `[::ffff:127.0.0.1]`, `localhost.`, `anything.localhost`, a one-word host name), so everything
+ * else counts as this one. Used for a port only known at run time and for ssh's host; on the
+ * daemon's own port no name is taken as another machine's (guards.ts, reachesTheDaemon).
  */
 export function isPublicName(host: string): boolean {
   const name = host.toLowerCase().replace(/\.$/, '');
