@@ -278,9 +278,16 @@ function withBashAnalysis(event: EngineEvent, ctx: EngineContext): EvaluationCon
   const command = shellCommandOf(event.toolName, event.toolInput);
   if (command === undefined) return ctx;
   const analysis = ctx.bashAnalysis ?? analyzeShellCommand(command, ctx.shell);
-  // `effects.changes_files`: judged as a phase that restricts file changes would judge it, scripts the daemon read included.
-  const changesFiles = judgeShellCommand(analysis, CHANGES_FILES, { projectRoot: ctx.shell.projectRoot, home: ctx.shell.home }, { realPaths: ctx.realPaths, projectScripts: ctx.projectScripts }) !== null;
-  return { ...ctx, bash: { analysis, summary: summarizeShellEffects(analysis, changesFiles) } };
+  const summary = summarizeShellEffects(analysis);
+  // `effects.changes_files`: judged as a phase that restricts file changes would judge it, scripts
+  // the daemon read included; only when a condition reads it, once (most workflows never do).
+  const shell = ctx.shell;
+  let changesFiles: boolean | undefined;
+  Object.defineProperty(summary, 'changes_files', {
+    enumerable: true,
+    get: () => (changesFiles ??= judgeShellCommand(analysis, CHANGES_FILES, { projectRoot: shell.projectRoot, home: shell.home }, { realPaths: ctx.realPaths, projectScripts: ctx.projectScripts }) !== null),
+  });
+  return { ...ctx, bash: { analysis, summary } };
 }
 
 const CHANGES_FILES: ShellPolicy = { restrictsFileChanges: true, allowPrograms: [], allowOpaque: false };

@@ -708,9 +708,9 @@ function applyRedirect(fx: CommandEffects, redirect: Redirection, env: WordEnv, 
 
 function visitPipeline(run: Run, node: Extract<PipelineNode, { type: 'Pipeline' }>, scope: Scope, depth: number, reparses: number): void {
   const commands = node.commands;
+  // `! npm test` succeeds when the tests fail: its status is not theirs.
+  const negated = node.prefixes.length > 0 && node.prefixes.some((prefix) => prefix.type === 'Negation');
   if (commands.length === 1) {
-    // `! npm test` succeeds when the tests fail.
-    const negated = node.prefixes.length > 0 && node.prefixes.some((prefix) => prefix.type === 'Negation');
     if (negated) run.statusMasked++;
     visitNode(run, commands[0]!, scope, depth, reparses);
     if (negated) run.statusMasked--;
@@ -720,8 +720,7 @@ function visitPipeline(run: Run, node: Extract<PipelineNode, { type: 'Pipeline' 
   // printed into it (`echo 'rm -rf x' | sh`, `echo cm0g… | base64 -d | sh`) is followed to the
   // command that runs it, when one of the later commands may.
   const feedsCode = commands.some((command, index) => index > 0 && command.type === 'Command' && readsWhatIsPiped(command));
-  // The pipeline's status is its last command's (any failing one's under `set -o pipefail`); `! a | b` inverts it.
-  const negated = node.prefixes.some((prefix) => prefix.type === 'Negation');
+  // The pipeline's status is its last command's (any failing one's under `set -o pipefail`).
   let printed: Arg | undefined;
   for (let index = 0; index < commands.length; index++) {
     const command = commands[index]!;

@@ -32,12 +32,13 @@ export interface ShellEffectsSummary {
   /**
    * A phase that restricts file changes would refuse the command: it may change a file of the
    * project or of the home's configuration, or runs code or a program gobby cannot see into.
-   * Decided where the daemon knows the place (workflows/evaluate.ts); false without one.
+   * Decided where the daemon knows the place (workflows/evaluate.ts, when a condition reads it);
+   * false without one.
    */
   changes_files: boolean;
 }
 
-export function summarizeShellEffects(analysis: ShellAnalysis, changesFiles = false): ShellEffectsSummary {
+export function summarizeShellEffects(analysis: ShellAnalysis): ShellEffectsSummary {
   const reads = new Set<string>();
   const writes = new Set<string>();
   const deletes = new Set<string>();
@@ -103,6 +104,6 @@ export function summarizeShellEffects(analysis: ShellAnalysis, changesFiles = fa
     dynamic_paths: dynamic,
     git_changes: gitChanges,
     signals: [...signals],
-    changes_files: changesFiles,
+    changes_files: false,
   };
 }
