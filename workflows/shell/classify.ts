@@ -391,17 +391,6 @@ function visitNode(run: Run, node: AnyNode, scope: Scope, depth: number, reparse
     return;
   }
   const next = depth + 1;
-  // A condition's status, a branch or loop that may not run, a function only defined: not the command's.
-  if (MASKS_STATUS.has(node.type)) {
-    run.statusMasked++;
-    visitMaskable(run, node, scope, next, reparses, piped);
-    run.statusMasked--;
-  } else visitMaskable(run, node, scope, next, reparses, piped);
-}
-
-const MASKS_STATUS: ReadonlySet<string> = new Set(['If', 'For', 'Select', 'ArithmeticFor', 'While', 'Case', 'Function', 'Coproc']);
-
-function visitMaskable(run: Run, node: AnyNode, scope: Scope, next: number, reparses: number, piped: Arg | undefined): void {
   switch (node.type) {
     case 'Command':
       visitCommand(run, node, scope, next, reparses, piped);
@@ -459,6 +448,23 @@ function visitMaskable(run: Run, node: AnyNode, scope: Scope, next: number, repa
       scope.descriptors = open;
       return;
     }
+    case 'TestCommand':
+    case 'ArithmeticCommand':
+      visitNestedIn(run, node, scope, next, reparses);
+      // `(( x ))`, `[[ x -eq 1 ]]`: the operands are evaluated as arithmetic, x's value included.
+      visitCodeInValues(run, run.command.slice(node.pos, node.end), scope, next, reparses);
+      return;
+    default:
+      // A condition's status, a branch or loop that may not run, a function only defined: not the command's.
+      run.statusMasked++;
+      visitMaskedCompound(run, node, scope, next, reparses);
+      run.statusMasked--;
+  }
+}
+
+/** The compound commands whose exit status is not that of the test runs in them: conditions, branches, loops, definitions. */
+function visitMaskedCompound(run: Run, node: AnyNode, scope: Scope, next: number, reparses: number): void {
+  switch (node.type) {
     case 'If': {
       visitStatements(run, node.clause.commands, scope, next, reparses);
       const outcomes: Scope[] = [];
@@ -513,12 +519,6 @@ function visitMaskable(run: Run, node: AnyNode, scope: Scope, next: number, repa
       scope.assign(after);
       return;
     }
-    case 'TestCommand':
-    case 'ArithmeticCommand':
-      visitNestedIn(run, node, scope, next, reparses);
-      // `(( x ))`, `[[ x -eq 1 ]]`: the operands are evaluated as arithmetic, x's value included.
-      visitCodeInValues(run, run.command.slice(node.pos, node.end), scope, next, reparses);
-      return;
     case 'Function': {
       const name = node.name.value;
       scope.defineFunction(name, node.body);
