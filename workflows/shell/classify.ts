@@ -1650,6 +1650,12 @@ class CommandEffects implements ShellEffects {
     visitScript(this.runState, parsed.script, sameShell ? this.scope : this.scope.clone(), this.depth + 1, this.reparses + 1);
   }
 
+  hidingStatus(work: () => void): void {
+    this.runState.statusMasked++;
+    work();
+    this.runState.statusMasked--;
+  }
+
   at(directory: Arg): ShellEffects {
     const target = this.path(directory);
     const scope = this.scope.clone();

@@ -4,6 +4,7 @@ import { parseArgv, sliceArg, type OptionSpec, type ParsedArgv } from './argv.js
 import { inHomeDotFolder, isSystemPath, isWithin, localFileOfUrl, normalizeAbsolute } from './paths.js';
 import type { PathRef, ProjectScriptCall, ShellEffect, SignalTarget } from './types.js';
 import { literalArg, type Arg } from './words.js';
+import { statusSaysNothingOfTests } from './test-outcome.js';
 
 /** node options whose value is code to load or run; the others tune the runtime. */
 const NODE_CODE_OPTION = /^(?:-r|--require|--import|--loader|--experimental-loader|--env-file|--test-reporter)$/;
@@ -121,6 +122,12 @@ export interface ShellEffects {
   run(args: readonly Arg[], options?: { readonly stdinArgs?: boolean }): void;
   /** Re-parses literal shell code (`bash -c '…'`, `eval …`); code built at run time is opaque. */
   runShellCode(code: Arg, program: string, sameShell: boolean): void;
+  /**
+   * Runs `work`, which classifies what this program runs, knowing that the program's exit status
+   * will not be that command's (`find -exec CMD \;`, `watch`, `entr`, `at`, `tmux new -d`,
+   * `setsid -f`): a test run inside does not show whether the tests passed (test_status_hidden).
+   */
+  hidingStatus(work: () => void): void;
   /** The same command context with its working directory moved (`git -C dir`, `make -C dir`). */
   at(directory: Arg): ShellEffects;
 }
@@ -367,7 +374,9 @@ export function nameSaysItChanges(name: string): boolean {
  * `go test -o bin`, `--basetemp=dir`, `--cov-report=html:dir`).
  */
 export function runsTests(fx: ShellEffects, program: string, runner: string, args: readonly Arg[]): void {
-  fx.emit({ kind: 'test_run', runner, program });
+  const run: ShellEffect = { kind: 'test_run', runner, program };
+  if (statusSaysNothingOfTests(program, args)) fx.hidingStatus(() => fx.emit(run));
+  else fx.emit(run);
   loadsForeignCode(fx, program, runner, args);
   if (args.some((arg) => rewritesExpectations(arg.value, program))) fx.write(program, everythingBelow(fx));
   if (program === 'node' && args.some((arg) => NODE_PROFILERS.has(arg.value))) fx.write(program, everythingBelow(fx));

@@ -551,8 +551,10 @@ const scheduler: ProgramHandler = (site, fx) => {
   if (file) {
     fx.read(site.program, file);
     fx.opaque(`${site.program} runs the file \`${file.value}\` later`, site.program);
-  } else if (fx.stdin) fx.runShellCode(fx.stdin, site.program, false);
-  else fx.opaque(`${site.program} runs later the commands it reads from its input`, site.program);
+  } else if (fx.stdin) {
+    const code = fx.stdin;
+    fx.hidingStatus(() => fx.runShellCode(code, site.program, false));
+  } else fx.opaque(`${site.program} runs later the commands it reads from its input`, site.program);
 };
 
 /** crontab installs commands that run later, outside this session; listing them is a read. */
@@ -581,6 +583,11 @@ const SCREEN_OPTIONS: OptionSpec = { short: 'ScehLpstTX', long: ['Logfile'], sto
  * listing and attaching run nothing.
  */
 const terminalMultiplexer: ProgramHandler = (site, fx) => {
+  // What runs in their sessions runs apart from the command: its status is tmux's or screen's own.
+  fx.hidingStatus(() => multiplexerCommands(site, fx));
+};
+
+function multiplexerCommands(site: CommandSite, fx: ShellEffects): void {
   const args = site.args;
   if (site.program === 'tmux') {
     const global = parseArgv(args, TMUX_OPTIONS);
@@ -604,7 +611,7 @@ const terminalMultiplexer: ProgramHandler = (site, fx) => {
   const command = args.slice(parsed.rest);
   if (hasOption(parsed, '-X')) fx.opaque('screen -X sends commands to a running session', 'screen');
   else if (command.length > 0) fx.run(command);
-};
+}
 
 /**
  * tmux's commands one by one: `tmux set-buffer x \; save-buffer f` is two. An argument that is a
@@ -685,6 +692,26 @@ function builtinWithCodeOption(option: string, why: string): ProgramHandler {
     if (site.args.some((arg) => arg.dynamic || arg.value === option || (arg.value.startsWith('-') && !arg.value.startsWith('--') && arg.value.includes(option.slice(1))))) fx.opaque(why, site.program);
   };
 }
+
+/** `setsid [-c] [-f] [-w] CMD`: with `-f` it forks and returns at once, unless `-w` waits for the command's status. */
+const setsid: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, { stopAtOperand: true });
+  const command = site.args.slice(parsed.rest);
+  if (command.length === 0) return;
+  if (hasOption(parsed, '-f', '--fork') && !hasOption(parsed, '-w', '--wait')) fx.hidingStatus(() => fx.run(command, { stdinArgs: site.stdinArgs }));
+  else fx.run(command, { stdinArgs: site.stdinArgs });
+};
+
+const SYSTEMD_RUN_OPTIONS: OptionSpec = { short: 'pEM', long: ['unit', 'property', 'description', 'slice', 'setenv', 'working-directory', 'machine', 'uid', 'gid', 'nice', 'on-active', 'on-boot', 'on-startup', 'on-unit-active', 'on-unit-inactive', 'on-calendar', 'on-clock-change', 'on-timezone-change', 'timer-property', 'path-property', 'socket-property', 'service-type', 'expand-environment'], stopAtOperand: true };
+
+/** `systemd-run CMD` starts CMD as a service and returns; `--wait`, `--pipe`, `--pty` and `--scope` wait for it and give its status. */
+const systemdRun: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, SYSTEMD_RUN_OPTIONS);
+  const command = site.args.slice(parsed.rest);
+  if (command.length === 0) return;
+  if (hasOption(parsed, '--wait', '-P', '--pipe', '-t', '--pty', '--scope')) fx.run(command, { stdinArgs: site.stdinArgs });
+  else fx.hidingStatus(() => fx.run(command, { stdinArgs: site.stdinArgs }));
+};
 
 /** Runs the command that follows a prefix's own options and `skip` leading operands. */
 function prefix(spec: OptionSpec, skip = 0, onOptions?: (parsed: ReturnType<typeof parseArgv>, site: CommandSite, fx: ShellEffects) => ShellEffects | undefined): ProgramEntry {
@@ -864,8 +891,11 @@ const watch: ProgramEntry = {
   handle: (site, fx) => {
     const parsed = parseArgv(site.args, { short: 'nq', long: ['interval', 'equexit'], optional: ['differences'], stopAtOperand: true });
     const command = site.args.slice(parsed.rest);
-    if (hasOption(parsed, '-x', '--exec')) fx.run(command);
-    else runJoined(command, 'watch', fx, false);
+    // watch runs the command until it is stopped: its status is never the command's.
+    fx.hidingStatus(() => {
+      if (hasOption(parsed, '-x', '--exec')) fx.run(command);
+      else runJoined(command, 'watch', fx, false);
+    });
   },
 };
 
@@ -905,9 +935,12 @@ const entr: ProgramEntry = {
   handle: (site, fx) => {
     const parsed = parseArgv(site.args, { stopAtOperand: true });
     const command = site.args.slice(parsed.rest);
-    if (hasOption(parsed, '-s')) {
-      if (command[0]) fx.runShellCode(command[0], 'entr', false);
-    } else if (command.length > 0) fx.run(command, { stdinArgs: site.stdinArgs });
+    // entr runs the utility on each change of its files: its own status is not the utility's.
+    fx.hidingStatus(() => {
+      if (hasOption(parsed, '-s')) {
+        if (command[0]) fx.runShellCode(command[0], 'entr', false);
+      } else if (command.length > 0) fx.run(command, { stdinArgs: site.stdinArgs });
+    });
   },
 };
 
@@ -941,7 +974,12 @@ const hyperfine: ProgramEntry = {
   handle: (site, fx) => {
     const parsed = parseArgv(site.args, { short: 'wrmMnpcsSuPLN', long: ['warmup', 'runs', 'min-runs', 'max-runs', 'prepare', 'cleanup', 'setup', 'shell', 'export-json', 'export-csv', 'export-markdown', 'export-asciidoc', 'export-orgmode', 'parameter-scan', 'parameter-step-size', 'parameter-list', 'time-unit', 'command-name', 'style', 'sort', 'output', 'input', 'conclude', 'reference'] });
     for (const out of optionValues(parsed, '--export-json', '--export-csv', '--export-markdown', '--export-asciidoc', '--export-orgmode')) fx.write('hyperfine', out);
-    for (const code of [...optionValues(parsed, '-p', '--prepare', '-c', '--cleanup', '-s', '--setup', '--conclude', '--reference'), ...operandsOf(parsed, site)]) fx.runShellCode(code, 'hyperfine', false);
+    const runAll = (): void => {
+      for (const code of [...optionValues(parsed, '-p', '--prepare', '-c', '--cleanup', '-s', '--setup', '--conclude', '--reference'), ...operandsOf(parsed, site)]) fx.runShellCode(code, 'hyperfine', false);
+    };
+    // A failing command fails hyperfine, unless `-i` tells it to go on.
+    if (hasOption(parsed, '-i', '--ignore-failure')) fx.hidingStatus(runAll);
+    else runAll();
     // `--shell /tmp/x`: every command runs through that program (`-N`/`--shell=none` runs them directly).
     for (const shell of optionValues(parsed, '-S', '--shell')) if (shell.value !== 'none' && !/^(?:(?:\/usr)?\/bin\/)?(?:ba|da|z|k|fi)?sh$/.test(shell.value)) fx.run([shell]);
   },
@@ -1087,7 +1125,7 @@ function debuggerEntry(runsCode: ProgramHandler): ProgramHandler {
 }
 
 /** `script [file]` records the session into `file` (default `./typescript`) and its logs. */
-const SCRIPT_OPTIONS = { short: 'cEeIOTBm', long: ['command', 'echo', 'log-in', 'log-out', 'log-io', 'log-timing', 'logging-format'] } as const;
+const SCRIPT_OPTIONS = { short: 'cEIOTBmo', long: ['command', 'echo', 'log-in', 'log-out', 'log-io', 'log-timing', 'logging-format', 'output-limit'] } as const;
 const script: ProgramEntry = {
   prefix: true,
   handle: (site, fx) => {
@@ -1098,7 +1136,9 @@ const script: ProgramEntry = {
     if (file) fx.write('script', file);
     else if (optionValues(parsed, '-O', '--log-out', '-B', '--log-io').length === 0) fx.write('script', literalArg('typescript'));
     const code = lastOptionValue(parsed, '-c', '--command');
-    if (code) fx.runShellCode(code, 'script', false);
+    // script exits 0 whatever the command did, unless asked for the command's status (`-e`, `--return`).
+    if (code && hasOption(parsed, '-e', '--return')) fx.runShellCode(code, 'script', false);
+    else if (code) fx.hidingStatus(() => fx.runShellCode(code, 'script', false));
     else if (!onlyAsksVersion(site.args)) fx.opaque('script records a shell that reads commands from its input', 'script');
   },
 };
@@ -1171,11 +1211,11 @@ export const CODE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['renice', tunesProcesses({ short: 'n', long: ['priority', 'relative'] }, 0, (parsed, operands) => (hasOption(parsed, '-n', '--priority', '--relative') ? operands : operands.slice(1)))],
   ['prlimit', tunesProcesses({ short: 'po', long: ['pid', 'output'] }, 0, (parsed) => (hasOption(parsed, '-p', '--pid') ? optionValues(parsed, '-p', '--pid') : undefined))],
   ['cpulimit', tunesProcesses({ short: 'lpPe', long: ['limit', 'pid', 'path', 'exe'] }, 0, (parsed) => (hasOption(parsed, '-p', '--pid') ? optionValues(parsed, '-p', '--pid') : undefined))],
-  ['setsid', prefix({})],
+  ['setsid', { prefix: true, handle: setsid }],
   ...entries(scheduler, 'at', 'batch'),
   ['crontab', { handle: crontab }],
   ...entries(terminalMultiplexer, 'tmux', 'screen'),
-  ['systemd-run', prefix({ short: 'pEM', long: ['unit', 'property', 'description', 'slice', 'setenv', 'working-directory', 'machine', 'uid', 'gid', 'nice', 'on-active', 'on-boot', 'on-startup', 'on-unit-active', 'on-unit-inactive', 'on-calendar', 'on-clock-change', 'on-timezone-change', 'timer-property', 'path-property', 'socket-property', 'service-type', 'expand-environment'] })],
+  ['systemd-run', { prefix: true, handle: systemdRun }],
   ['taskset', tunesProcesses({}, 1, lastOperandWithP)],
   ['chrt', tunesProcesses({ short: 'T', long: ['sched-runtime', 'sched-deadline', 'sched-period'] }, 1, lastOperandWithP)],
   ['unbuffer', prefix({})],

@@ -236,7 +236,12 @@ const find: ProgramHandler = (site, fx) => {
       const command: Arg[] = [];
       for (i++; i < args.length && args[i]!.value !== ';' && args[i]!.value !== '+'; i++) command.push(args[i]!);
       // `{}` is each kind of file it may be: the command is judged once for each.
-      for (const path of found) fx.run(command.map((arg) => (arg.value.includes('{}') ? { value: arg.value.replaceAll('{}', path.path), dynamic: true, unknownAt: -1 } : arg)));
+      const runEach = (): void => {
+        for (const path of found) fx.run(command.map((arg) => (arg.value.includes('{}') ? { value: arg.value.replaceAll('{}', path.path), dynamic: true, unknownAt: -1 } : arg)));
+      };
+      // With `;` find's exit status ignores the command's (it is only a test of the expression); with `+` a failure makes find fail.
+      if (args[i]?.value === '+') runEach();
+      else fx.hidingStatus(runEach);
     }
   }
 };
