@@ -45,6 +45,7 @@ describe('summarizeShellEffects', () => {
     "bash -c 'npm test; exit 0'",
     '(set -o pipefail); npm test | tail',
     'set -e; set +e; npm test; true',
+    'npm test; echo done; exit $?',
     // Programs that run the tests but give a status of their own.
     'find . -name package.json -execdir npm test \\;',
     'watch -n 5 npm test',
@@ -91,6 +92,8 @@ describe('summarizeShellEffects', () => {
     'timeout 600 npx vitest run && npx tsc --noEmit',
     '(npm test)',
     "bash -c 'npm test'",
+    'npm test 2>&1; exit $?',
+    "bash -c 'cd app; npx vitest run; exit \"$?\"'",
     'find . -name package.json -execdir npm test {} +',
     'setsid -w -f npm test',
     "script -qec 'npm test' /dev/null",

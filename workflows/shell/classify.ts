@@ -352,12 +352,20 @@ function visitStatements(run: Run, statements: readonly Statement[], scope: Scop
       continue;
     }
     // The list's status is its last statement's (a failure before it counts only under `set -e`); a background job's is not waited for.
-    const masks = statement.background || (index < statements.length - 1 && !run.errexit);
+    const masks = statement.background || (index < statements.length - 1 && !run.errexit && !exitsWithStatusBefore(statements[index + 1]!));
     if (masks) run.statusMasked++;
     // `cmd &` runs in a subshell: its cd does not move the next command.
     visitNode(run, statement.command, statement.background ? scope.clone() : scope, depth, reparses);
     if (masks) run.statusMasked--;
   }
+}
+
+/** `exit $?`, `return "$?"`: the shell ends with the status of the statement before it. */
+function exitsWithStatusBefore(statement: Statement): boolean {
+  const node = statement.command;
+  if (node.type !== 'Command' || (node.name?.text !== 'exit' && node.name?.text !== 'return') || node.suffix.length !== 1) return false;
+  const code = node.suffix[0]!;
+  return code.type === 'Word' && (code.text === '$?' || code.text === '"$?"');
 }
 
 /** `false`, `exit 1`, a bare `exit` or `return` after a failure, `{ echo x; exit 1; }`: it never succeeds, so `a || it` fails whenever a does. */
