@@ -427,7 +427,10 @@ export function writesOutputOptions(fx: ShellEffects, program: string, args: rea
       // `html:DIR`, `xml:FILE`, …; `term:skip-covered` and `term-missing:skip-covered` only print.
       const colon = value.value.indexOf(':');
       if (colon !== -1 && !value.value.startsWith('term')) fx.write(program, { value: value.value.slice(colon + 1), dynamic: value.dynamic, unknownAt: -1 });
-    } else if (name === 'reporteroption' || name === 'reporteroptions') pairs(value.value, /,/);
+    } else if (name === 'coverage' && eq !== -1) {
+      // deno's `--coverage=DIR` (the flag alone, or jest's `--coverage=true`, writes the default folder only).
+      if (!/^(?:true|false)$/i.test(value.value)) fx.write(program, everythingBelow(fx, value));
+    } else if (name === 'reporteroption' || name === 'reporteroptions' || (name === 'config' && program === 'cypress' && !value.value.trimStart().startsWith('{'))) pairs(value.value, /,/);
     else if (name === 'logger') pairs(value.value, /;/);
     else if ((name === 'o' || name === 'overrideini') && (program === 'pytest' || program === 'py.test' || program === 'python' || program === 'python3')) pairs(value.value, /$^/);
     else if (name === 'o' && program === 'rspec') fx.write(program, value);
@@ -524,7 +527,9 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
     }
     const eq = arg.value.indexOf('=');
     const name = (eq === -1 ? arg.value : arg.value.slice(0, eq)).replace(/^-+/, '').replaceAll('-', '').toLowerCase();
-    const value = eq !== -1 ? arg.value.slice(eq + 1) : args[i + 1]?.dynamic ? undefined : args[i + 1]?.value;
+    // A glob's text stands for what it matches (`--config /tmp/*.js`); other text only known at run time is not read.
+    const next = args[i + 1];
+    const value = eq !== -1 ? arg.value.slice(eq + 1) : next?.dynamic === true && next.unknownAt !== -1 ? undefined : next?.value;
     const outsideCode = (name === 'nodeoptions' || name === 'execargv' || name === 'nodeoption') && value !== undefined ? nodeOptionsLoadOutside(value.replace(/,/g, ' '), fx) : undefined;
     if (outsideCode !== undefined) return `is given ${arg.value.split('=')[0]} that ${outsideCode}`;
     // pytest's `-o pythonpath=/tmp/x`, `-o addopts='-p plugin'`: a search path, or more options, of the caller's choosing.
@@ -538,6 +543,15 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
     if (arg.value.startsWith('-D') && /javaagent|agentpath|agentlib/.test(arg.value)) return `is given ${arg.value}, which loads code into the tests' JVM`;
     if (RUNS_A_PROGRAM.test(name) && program === 'go') return `runs its test binaries through \`${value ?? ''}\``;
     if (name === 'config' && program === 'cargo' && value?.includes('=')) return `is given --config ${value}, which can name a program to run`;
+    // `cypress run --config supportFile=/tmp/x.js,specPattern=/tmp/**`: settings that name code to load or specs to run.
+    if (name === 'config' && program === 'cypress' && value?.includes('=') === true && !value.trimStart().startsWith('{')) {
+      for (const pair of value.split(',')) {
+        const eqAt = pair.indexOf('=');
+        const key = pair.slice(0, eqAt).trim();
+        const setting = pair.slice(eqAt + 1).trim();
+        if (eqAt > 0 && /^(?:\/|~\/|\.\.)/.test(setting) && !takesOutputPath(key, program) && outside(fx.path(literalArg(setting)).path)) return `loads ${fx.path(literalArg(setting)).path} (--config ${key}), outside the project`;
+      }
+    }
     // `--roots=/tmp/x`, `--env-file=~/x`: a path outside the project, given to an option that is no
     // output, is code or configuration the run may load (the `--name path` form is read as an operand above).
     if (eq !== -1 && /^(?:\/|~\/|\.\.)/.test(value ?? '') && !takesOutputPath(arg.value.slice(0, eq), program) && !/ignore|exclude|deselect/.test(name)) {
@@ -578,7 +592,7 @@ export function mayBeAgentsFile(fx: ShellEffects, file: Arg): boolean {
 function takesOutputPath(option: string, program: string): boolean {
   const name = option.replace(/^-+/, '').toLowerCase();
   const joined = name.replaceAll('-', '');
-  return name === 'basetemp' || name === 'cov-report' || (name === 'o' && SHORT_O_WRITES.has(program)) || OUTPUT_OPTION.test(joined) || (PLACES_OUTPUT.test(joined) && !NAMES_AN_INPUT.test(joined)) || (program === 'go' && GO_OUTPUT_OPTION.test(name));
+  return name === 'basetemp' || name === 'cov-report' || name === 'coverage' || (name === 'o' && SHORT_O_WRITES.has(program)) || OUTPUT_OPTION.test(joined) || (PLACES_OUTPUT.test(joined) && !NAMES_AN_INPUT.test(joined)) || (program === 'go' && GO_OUTPUT_OPTION.test(name));
 }
 
 /** True when every argument only asks for a version or help text. */
