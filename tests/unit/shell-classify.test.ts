@@ -209,6 +209,7 @@ const FALSE_BLOCK_ROWS: readonly Row[] = [
   row('ruby -Itest test/user_test.rb && python3 tests/test_api.py -v && node test/a.test.js', ['read /repo/test/user_test.rb', 'read /repo/tests/test_api.py', 'read /repo/test/a.test.js', 'test ruby test/user_test.rb', 'test python3 tests/test_api.py', 'test node test/a.test.js'], "the project's test file, run by its interpreter"),
   row('python manage.py test && php artisan test && python -m django test', ['read /repo/manage.py', 'read /repo/artisan', 'test python manage.py test', 'test php artisan test', 'test python -m django test'], "a framework's test command"),
   row('bin/rails test && bundle exec rails test && bin/rspec', ['test rails test', 'test rspec'], "Ruby's binstubs"),
+  row('bin/phpunit --filter X && php bin/phpunit', ['read /repo/bin/phpunit', 'test phpunit'], "Symfony's binstub"),
   row('./gradlew :app:test --tests X && gradle :core:check && ./gradlew testDebugUnitTest', ['test gradlew :app:test', 'test gradle :core:check', 'test gradlew testDebugUnitTest'], "Gradle's task paths and variants"),
   row('node --run test', ['test npm run test']),
   row('java -Xmx2g -version && java -XshowSettings:properties -version && rustc -V && javac -version', [], 'a version asked, with other options'),

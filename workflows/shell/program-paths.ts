@@ -6,9 +6,9 @@
 const SYSTEM_BIN = /^(?:\/usr(?:\/local)?|\/opt\/homebrew|\/home\/linuxbrew\/\.linuxbrew|\/snap|\/nix\/var\/nix\/profiles\/default|\/run\/current-system\/sw)?\/s?bin$/;
 /** Where a project installs its own tools: npm's, composer's, a Python virtual environment's. */
 const PROJECT_TOOL_BIN = /(?:^|\/)(?:node_modules\/\.bin|vendor\/bin|\.?venv\/bin)$/;
-/** Ruby's binstubs in a project's `bin/` (`bin/rails test`, `bin/rspec`): the tools they are named after. */
+/** Binstubs in a project's `bin/` (Ruby's `bin/rails test`, `bin/rspec`; Symfony's `bin/phpunit`): the tools they are named after. */
 const PROJECT_BINSTUB_DIR = /(?:^|\/)bin$/;
-const BINSTUBS = new Set(['rails', 'rake', 'rspec', 'bundle', 'rubocop']);
+const BINSTUBS = new Set(['rails', 'rake', 'rspec', 'bundle', 'rubocop', 'phpunit']);
 /** Wrapper scripts a project checks in for its build tool; they run that tool. */
 const WRAPPERS: Readonly<Record<string, string>> = { gradlew: 'gradlew', mvnw: 'mvnw' };
 
