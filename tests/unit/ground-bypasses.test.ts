@@ -839,12 +839,20 @@ describe("gobby's own ground, spelled another way", () => {
     ['curl localhost:$(jq .port ~/.gobby/daemon.json)/hooks/Stop', 'daemon-network'],
     ['curl http://127.0.0.1:`cat ~/.gobby/daemon.json | jq .port`/hooks/Stop', 'daemon-network'],
     ['P=$(grep -o "[0-9]*" ~/.gobby/daemon.json); nc 127.1 $P < /tmp/req', 'daemon-network'],
+    // A command's environment (`NAME=value cmd`, `env`, `sudo`) is what the code it runs sees.
+    ["F=/home/dev/.claude/settings.json sh -c 'rm \"$F\"'", 'protected-file'],
+    ["X=~/.gobby/a bash -c 'touch $X'", 'protected-file'],
+    ["P=4242 sh -c 'kill $P'", 'daemon-signal'],
+    ["env F=/home/dev/.claude/settings.json sh -c 'rm $F'", 'protected-file'],
+    // bash expands `~` after the `=` of an argument that looks like an assignment.
+    ["sudo F=~/.claude/settings.json sh -c 'rm $F'", 'protected-file'],
   ])('refuses %j', (command, kind) => {
     expect(verdict(command)).toBe(kind);
   });
 
   it.each([
     'rm -rf *',
+    "F=dist sh -c 'rm -rf $F' && env D=build bash -c 'rm -r \"$D\"' && P=$$ sh -c 'kill -0 $P'",
     'cd ~/src/gobby && lsof -ti:3000 | xargs kill',
     'for f in dist/*.js; do rm "$f"; done',
     'rm -rf build node_modules dist',

@@ -1076,7 +1076,7 @@ const BYPASS_ROWS: readonly Row[] = [
   row('log=/tmp/build-$$.log; npm test > $log 2>&1; tail $log', ['write /tmp/build-*.log dyn', 'test npm test', 'read /tmp/build-*.log dyn'], 'a variable holding digits from $$'),
   row('source ~/.cargo/env && cargo test', ['read /home/dev/.cargo/env', 'test cargo test'], "the toolchain's environment script in the home"),
   row('source /tmp/x/.cargo/env', ['read /tmp/x/.cargo/env', 'opaque']),
-  row('mktemp src/xXXXX && TMPDIR=. mktemp', ['write /repo/src/x* dyn', 'write /repo/** dyn', 'write $TMPDIR/tmp.* dyn']),
+  row('mktemp src/xXXXX && TMPDIR=. mktemp', ['write /repo/src/x* dyn', 'write /repo/** dyn', 'write /repo/tmp.* dyn']),
   row('mktemp notes.XXXX', ['write /repo/notes.* dyn'], 'a template without -p, --tmpdir or -t is made in the working directory'),
   row('mktemp --suffix=.json .claude/settingsXXX', ['write /repo/.claude/settings*.json dyn']),
   row('t=$(mktemp src/a.XXX); echo x > "$t"', ['write /repo/src/a.* dyn'], 'the variable holds the name mktemp made'),

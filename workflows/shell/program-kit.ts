@@ -128,6 +128,8 @@ export interface ShellEffects {
    * `setsid -f`): a test run inside does not show whether the tests passed (test_status_hidden).
    */
   hidingStatus(work: () => void): void;
+  /** Runs `work` with these variables in the environment of what it runs (`env F=x sh -c 'rm $F'`), then as they were. */
+  inEnvironment(variables: readonly (readonly [name: string, value: Arg])[], work: () => void): void;
   /** The same command context with its working directory moved (`git -C dir`, `make -C dir`). */
   at(directory: Arg): ShellEffects;
 }

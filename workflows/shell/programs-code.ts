@@ -801,36 +801,50 @@ const env: ProgramEntry = {
   prefix: true,
   handle: (site, fx) => {
     const parsed = parseArgv(site.args, { short: 'uCS', long: ['unset', 'chdir', 'split-string'], optional: ['block-signal', 'default-signal', 'ignore-signal'], stopAtOperand: true });
-    let rest = site.args.slice(parsed.rest);
     // Any word with `=` after its first character is an assignment to env (`BASH_FUNC_ls%%=…` too).
-    while (rest[0] && /^[^=]+=/.test(rest[0].value)) {
-      const eq = rest[0].value.indexOf('=');
-      checkAssignment(rest[0].value.slice(0, eq), fx, { ...rest[0], value: rest[0].value.slice(eq + 1) });
-      rest = rest.slice(1);
-    }
+    const { variables, rest } = leadingAssignments(site.args.slice(parsed.rest), fx);
     const directory = lastOptionValue(parsed, '-C', '--chdir');
     const context = directory ? fx.at(directory) : fx;
     const split = lastOptionValue(parsed, '-S', '--split-string');
-    if (split) runJoined([split, ...rest], 'env', context, false);
-    else if (rest.length > 0) context.run(rest, { stdinArgs: site.stdinArgs });
+    context.inEnvironment(variables, () => {
+      if (split) runJoined([split, ...rest], 'env', context, false);
+      else if (rest.length > 0) context.run(rest, { stdinArgs: site.stdinArgs });
+    });
   },
 };
+
+/** `NAME=value` words before a command (`env`, `sudo`): each checked as an assignment, and given as the command's environment. */
+function leadingAssignments(args: readonly Arg[], fx: ShellEffects): { variables: [string, Arg][]; rest: readonly Arg[] } {
+  const variables: [string, Arg][] = [];
+  let at = 0;
+  for (; at < args.length && /^[^=]+=/.test(args[at]!.value); at++) {
+    const arg = args[at]!;
+    const eq = arg.value.indexOf('=');
+    const value = { ...arg, value: arg.value.slice(eq + 1), unknownAt: arg.unknownAt === -1 ? -1 : Math.max(0, arg.unknownAt - eq - 1) };
+    checkAssignment(arg.value.slice(0, eq), fx, value);
+    variables.push([arg.value.slice(0, eq), value]);
+  }
+  return { variables, rest: args.slice(at) };
+}
 
 const sudo: ProgramEntry = {
   prefix: true,
   handle: (site, fx) => {
     const parsed = parseArgv(site.args, { short: 'ugpChUrtTDR', long: ['user', 'group', 'prompt', 'close-from', 'host', 'other-user', 'role', 'type', 'command-timeout', 'chdir', 'chroot'], stopAtOperand: true });
-    const command = site.args.slice(parsed.rest);
     if (hasOption(parsed, '-e', '--edit')) {
-      for (const file of command) fx.write(site.program, file);
+      for (const file of site.args.slice(parsed.rest)) fx.write(site.program, file);
       return;
     }
+    // `sudo F=x sh -c 'rm $F'`: sudo sets the variables named before the command.
+    const { variables, rest: command } = leadingAssignments(site.args.slice(parsed.rest), fx);
     const directory = lastOptionValue(parsed, '-D', '--chdir');
     const context = directory ? fx.at(directory) : fx;
-    if (hasOption(parsed, '-s', '--shell', '-i', '--login')) {
-      if (command.length > 0) runJoined(command, site.program, context, false);
-      else fx.opaque(`${site.program} starts a shell that reads commands from its input`, site.program);
-    } else if (command.length > 0) context.run(command, { stdinArgs: site.stdinArgs });
+    context.inEnvironment(variables, () => {
+      if (hasOption(parsed, '-s', '--shell', '-i', '--login')) {
+        if (command.length > 0) runJoined(command, site.program, context, false);
+        else fx.opaque(`${site.program} starts a shell that reads commands from its input`, site.program);
+      } else if (command.length > 0) context.run(command, { stdinArgs: site.stdinArgs });
+    });
   },
 };
 

@@ -395,7 +395,23 @@ function braceSequence(inner: string): string[] | null | undefined {
 /** Renders a word; command and process substitutions in it are appended to `nested`. */
 export function renderWord(word: Word, env: WordEnv, nested: NestedScript[]): Arg {
   // Most words are plain literals or simply quoted: skip unbash's lazy part parsing for them (hot path).
-  return simpleWord(word.text) ?? renderFromParts(word, env, nested);
+  const arg = simpleWord(word.text) ?? renderFromParts(word, env, nested);
+  return word.text.includes('=~') || word.text.includes(':~') ? tildesOfAssignmentArgument(word.text, arg, env) : arg;
+}
+
+/** An argument written as an assignment, with nothing quoted or expanded before its tildes (`F=~/x`, `P=~/bin:~/lib`). */
+const PLAIN_ASSIGNMENT_ARGUMENT = /^[A-Za-z_][A-Za-z0-9_]*=[\w@%+,./:~-]*$/;
+
+/**
+ * bash (outside POSIX mode) expands a tilde after the `=` of an argument that looks like an
+ * assignment, and after each `:` of its value, as in an assignment: `sudo F=~/x …`, `env P=~/bin …`.
+ */
+function tildesOfAssignmentArgument(text: string, arg: Arg, env: WordEnv): Arg {
+  if (arg.dynamic || !PLAIN_ASSIGNMENT_ARGUMENT.test(text)) return arg;
+  const eq = text.indexOf('=');
+  const segments = text.slice(eq + 1).split(':').map((segment) => (segment.startsWith('~') ? expandTilde(segment, env) : literalArg(segment)));
+  const value = `${text.slice(0, eq + 1)}${segments.map((segment) => segment.value).join(':')}`;
+  return segments.some((segment) => segment.dynamic) ? { value, dynamic: true, unknownAt: eq + 1 } : literalArg(value);
 }
 
 /** A word that is not simple, from unbash's parts. */
