@@ -8,7 +8,7 @@ import { compileExpression, EVENT_FACTS_NAME, type CompiledExpressionHandle } fr
 import { compileTemplate, type CompiledTemplate } from './templates.js';
 import type { ShellPolicy } from './shell-policy.js';
 import { didYouMean } from './nearest-name.js';
-import { canonicalToolName, checkToolName, compileToolPattern } from './tool-names.js';
+import { canonicalToolComparisons, canonicalToolName, checkToolName, compileToolPattern } from './tool-names.js';
 import { objectKeysAt } from './zod-issues.js';
 import {
   PHASE_ACTION_NAMES,
@@ -277,8 +277,9 @@ class DefinitionCompiler {
         allowed:
           allowed === 'all'
             ? 'all'
-            : { patterns: allowed, matches: (tool) => allowedMatchers.some((matches) => matches(tool)) },
-        blockedPatterns: phase.blocked_tools,
+            : { patterns: allowed.map(canonicalToolName), matches: (tool) => allowedMatchers.some((matches) => matches(tool)) },
+        // As the model knows them: `Task` is shown as `Agent`.
+        blockedPatterns: phase.blocked_tools.map(canonicalToolName),
         isBlocked: (tool) => blockedMatchers.some((matches) => matches(tool)),
       },
       shell: {
@@ -367,7 +368,7 @@ class DefinitionCompiler {
       const problem = checkToolName(name);
       if (problem) this.fail(path, `in \`${source}\`: ${problem}`);
     }
-    const result = compileExpression(source, this.knownNames);
+    const result = compileExpression(canonicalToolComparisons(source), this.knownNames);
     if (result.ok) return result.expression;
     this.fail(path, result.message);
     return undefined;

@@ -41,6 +41,15 @@ const ACCEPTED_TOOL_NAMES: readonly string[] = [...KNOWN_TOOL_NAMES, ...Object.k
  * does not know yet).
  */
 export function checkToolName(pattern: string): string | undefined {
+  // `Bash(git *)`, `Edit(src/**)`: a glob, but it would match no tool's name and so do nothing.
+  const permissionRule = PERMISSION_RULE.exec(pattern);
+  if (permissionRule) {
+    return (
+      `\`${pattern}\` is Claude Code's permission-rule syntax, which names no tool here and would match nothing: ` +
+      `list the tool (\`${permissionRule[1]}\`) and narrow it with a rule, for example ` +
+      `\`when: "tool == '${permissionRule[1]}' and command_contains('…')"\` or a condition on \`effects\``
+    );
+  }
   if (pattern.includes('*') || pattern.startsWith('mcp__') || ACCEPTED_TOOL_NAMES.includes(pattern)) return undefined;
   const hint = didYouMean(pattern, ACCEPTED_TOOL_NAMES);
   // A close name says it all; with none, say what a tool name may be.
@@ -49,6 +58,20 @@ export function checkToolName(pattern: string): string | undefined {
     `unknown tool \`${pattern}\`. Tool names are case-sensitive, as Claude Code reports them; ` +
     'MCP tools are `mcp__<server>__<tool>`, and a `*` glob matches any tool'
   );
+}
+
+/** `Bash(git *)`, `mcp__github__create_issue(…)`: a tool with a specifier in parentheses. */
+const PERMISSION_RULE = /^([\w*-]+)\((.*)\)$/s;
+
+/**
+ * The condition with each tool name it compares `tool` with written as hooks report it
+ * (`tool == 'Task'` is `tool == 'Agent'`): the event carries the current name only.
+ */
+export function canonicalToolComparisons(source: string): string {
+  const canonical = (quote: string, name: string): string => `${quote}${canonicalToolName(name)}${quote}`;
+  return source
+    .replace(/(\btool(?:_name)?\s*[!=]=\s*)(['"])([^'"]+)\2/g, (_all, head: string, quote: string, name: string) => head + canonical(quote, name))
+    .replace(/(\btool(?:_name)?\s+(?:not\s+)?in\s+\[)([^\]]*)\]/g, (_all, head: string, list: string) => `${head}${list.replace(/(['"])([^'"]+)\1/g, (_item, quote: string, name: string) => canonical(quote, name))}]`);
 }
 
 export function canonicalToolName(name: string): string {

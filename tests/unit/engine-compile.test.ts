@@ -240,6 +240,13 @@ const ERROR_CASES: ErrorCase[] = [
     message: /^phases\.0\.blocked_tools: unknown tool `Wirte` \(did you mean `Write`\?\)/,
   },
   {
+    label: "Claude Code's permission-rule syntax in a tool list",
+    yaml: 'name: w\nphases:\n  - name: a\n    allowed_tools: [Read, "Bash(git *)"]\n',
+    line: 4,
+    column: 27,
+    message: /^phases\.0\.allowed_tools: `Bash\(git \*\)` is Claude Code's permission-rule syntax, which names no tool here and would match nothing: list the tool \(`Bash`\) and narrow it with a rule/,
+  },
+  {
     label: 'a tool in the wrong case in allowed_tools',
     yaml: 'name: w\nphases:\n  - name: a\n    allowed_tools:\n      - Read\n      - bash\n',
     line: 6,

@@ -801,9 +801,17 @@ phases:
     expect(session.send(pre(tool)).decision.kind).toBe(decision);
   });
 
-  it('the deny reason lists the usable tools as written', () => {
+  it('the deny reason lists the usable tools by the names the model knows (`Task` is `Agent`)', () => {
     const session = new Session(compile(TOOLS));
-    expect(reasonOf(session.send(pre('Write')))).toContain('Allowed now: Task, Read, mcp__github__*, KillShell.');
+    expect(reasonOf(session.send(pre('Write')))).toContain('Allowed now: Agent, Read, mcp__github__*, TaskStop.');
+    const blocked = new Session(compile('name: t\nphases:\n  - name: p\n    blocked_tools: [Task]\n'));
+    expect(reasonOf(blocked.send(pre('Agent')))).toContain('Allowed now: all tools except Agent.');
+  });
+
+  it.each(["tool == 'Task'", 'tool in ["Read", "Task"]', "tool_name == 'Task'"])('a condition that names the old alias matches the tool as hooks report it: %s', (when) => {
+    const session = new Session(compile(`name: t\nphases:\n  - name: p\n    rules:\n      - when: "${when.replaceAll('"', '\\"')}"\n        action: block\n        message: no subagents here\n`));
+    expect(session.send(pre('Agent')).decision.kind).toBe('deny');
+    expect(session.send(pre('Write')).decision.kind).toBe('allow');
   });
 
   it.each([
