@@ -61,6 +61,13 @@ export async function callDaemon<Endpoint extends ControlEndpoint>(
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
   } catch (error) {
+    if (error instanceof Error && error.name === 'TimeoutError') {
+      throw gobbyError(
+        'GOBBY_ERR_CLI_DAEMON_UNREACHABLE',
+        `the gobby daemon on 127.0.0.1:${address.port} (GOBBY_HOME=${address.layout.home}) did not answer within ${REQUEST_TIMEOUT_MS / 1000} s: ` +
+          'it is running but busy or stuck; `gobby daemon status` and its log say more',
+      );
+    }
     throw gobbyError(
       'GOBBY_ERR_CLI_DAEMON_UNREACHABLE',
       `the gobby daemon is not running (nothing answers on 127.0.0.1:${address.port}; GOBBY_HOME=${address.layout.home}; ` +

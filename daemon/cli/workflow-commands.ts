@@ -45,7 +45,8 @@ async function fromDaemonOrFiles<T>(ctx: Context, ask: () => Promise<T>, read: (
     return await ask();
   } catch (error) {
     if (!(error instanceof GobbyError) || error.code !== 'GOBBY_ERR_CLI_DAEMON_UNREACHABLE') throw error;
-    process.stderr.write("gobby: the daemon is not running: read the workflow files directly (the project's chosen workflow is not shown)\n");
+    // Unreachable is not always "not running": a daemon that took too long to answer is said so by the error itself.
+    process.stderr.write(`gobby: ${error.message.split('\n')[0]}; reading the workflow files directly (the project's chosen workflow is not shown)\n`);
     const local = await localWorkflows(ctx);
     try {
       return read(local);

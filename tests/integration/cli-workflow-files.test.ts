@@ -52,7 +52,8 @@ describe('without a daemon', () => {
     const { env, project, typo } = await withoutDaemon();
     const listed = await gobby(['workflow', 'list'], env, project);
     expect(listed.code).toBe(1);
-    expect(listed.stderr).toContain('the daemon is not running: read the workflow files directly');
+    expect(listed.stderr).toContain('the gobby daemon is not running');
+    expect(listed.stderr).toContain('reading the workflow files directly');
     expect(listed.stdout).toMatch(/reviewed +project +plan/);
     expect(listed.stdout).toMatch(/plan-execute +builtin/);
     expect(listed.stdout).toContain(`error: ${typo}:4:21: phases.0.blocked_tools: unknown tool \`Wirte\` (did you mean \`Write\`?)`);

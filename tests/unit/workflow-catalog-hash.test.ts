@@ -64,7 +64,7 @@ describe('files in a workflow folder that are not definitions', () => {
     expect(catalog.resolve('h', null)?.hash).toBe(STORED_HASH);
     const { errors } = catalog.list(null);
     expect(errors.find((error) => error.file.endsWith('stuck.yaml'))?.message).toContain('not a regular file');
-    expect(errors.find((error) => error.file.endsWith('huge.yaml'))?.message).toContain('above the 1048576-byte limit');
+    expect(errors.find((error) => error.file.endsWith('huge.yaml'))?.message).toContain('above the 65536-byte (64 KB) limit');
     expect(catalog.lookup('stuck', null).problem?.errors[0]?.message).toContain('not a regular file');
     await catalog.close();
   });
