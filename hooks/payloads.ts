@@ -11,7 +11,8 @@ import { describeZodIssues } from '../workflows/zod-issues.js';
 const common = {
   session_id: z.string().min(1).max(200),
   transcript_path: z.string().optional(),
-  cwd: z.string().min(1),
+  // Claude Code sends the absolute path it runs in; a relative one would be taken against the daemon's own folder.
+  cwd: z.string().max(4096).regex(/^\/[^\0]*$/, 'must be an absolute path (without NUL characters), as Claude Code sends it'),
   hook_event_name: z.string(),
   permission_mode: z.string().optional(),
   agent_id: z.string().optional(),

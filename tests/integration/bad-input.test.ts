@@ -80,6 +80,7 @@ describe('malformed hook bodies', () => {
     for (const fields of [
       { session_id: 42 },
       { cwd: '' },
+      { cwd: 'relative/dir' },
       { tool_input: 'rm -rf /' },
       { session_id: 's'.repeat(201) },
     ]) {

@@ -81,6 +81,8 @@ describe('parseHookEvent', () => {
     ['Stop', { ...base('Stop'), stop_hook_active: { nested: true } }, 'invalid Stop payload: stop_hook_active:'],
     ['SubagentStart', base('SubagentStart'), 'invalid SubagentStart payload: agent_id:'],
     ['Stop', { ...base('PreToolUse') }, 'hook_event_name "PreToolUse" does not match the endpoint /hooks/Stop'],
+    ['SessionStart', { ...base('SessionStart'), source: 'startup', cwd: 'relative/dir' }, 'invalid SessionStart payload: cwd: must be an absolute path'],
+    ['PreToolUse', { ...base('PreToolUse'), tool_name: 'Read', cwd: '/home/u/p\u0000x' }, 'invalid PreToolUse payload: cwd: must be an absolute path'],
   ])('refuses a bad %s payload', (name, body, message) => {
     const parsed = parseHookEvent(name, body);
     expect(parsed.ok).toBe(false);
