@@ -61,7 +61,7 @@ export async function callDaemon<Endpoint extends ControlEndpoint>(
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
   } catch (error) {
-    if (error instanceof Error && error.name === 'TimeoutError') {
+    if (timedOut(error)) {
       throw gobbyError(
         'GOBBY_ERR_CLI_DAEMON_UNREACHABLE',
         `the gobby daemon on 127.0.0.1:${address.port} (GOBBY_HOME=${address.layout.home}) did not answer within ${REQUEST_TIMEOUT_MS / 1000} s: ` +
@@ -142,8 +142,14 @@ function actorName(): string {
   }
 }
 
+/** The request's own timeout (AbortSignal.timeout) fired: something holds the port but did not answer. */
+function timedOut(error: unknown): boolean {
+  const name = (error as { name?: string } | null)?.name;
+  return name === 'TimeoutError' || name === 'AbortError';
+}
+
 function describeFetchError(error: unknown): string {
-  const { code, name, message } = error as { code?: string; name?: string; message?: string };
-  if (name === 'TimeoutError' || name === 'AbortError') return 'timed out';
+  const { code, message } = error as { code?: string; message?: string };
+  if (timedOut(error)) return 'timed out';
   return code ?? message ?? String(error);
 }

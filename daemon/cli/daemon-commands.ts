@@ -2,7 +2,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { daemonUrl, ensureDaemon, findRunningDaemon } from '../../hooks/daemon-locator.js';
 import { DAEMON_MAIN } from '../package-info.js';
-import { gobbyError } from '../../hooks/errors.js';
+import { GobbyError, gobbyError } from '../../hooks/errors.js';
 import { CONTROL_API } from '../contracts/control-api.js';
 import { callDaemon, locateDaemon, type DaemonAddress } from './daemon-client.js';
 import { printResult, type OutputOptions } from './output.js';
@@ -45,6 +45,8 @@ export async function startDaemon(env: Env, output: OutputOptions): Promise<void
 export async function stopDaemon(env: Env, output: OutputOptions): Promise<void> {
   const found = await findRunningDaemon(env);
   if (!found) {
+    // Nothing of this GOBBY_HOME answers; another home's daemon or another program on the port is said so (exit 2), as status does.
+    await refuseWhatHoldsThePort(env);
     printResult(output, { stopped: false, running: false }, () => `gobby daemon is not running (GOBBY_HOME=${locateDaemon(env).layout.home})`);
     return;
   }
@@ -56,6 +58,16 @@ export async function stopDaemon(env: Env, output: OutputOptions): Promise<void>
     throw gobbyError('GOBBY_ERR_CLI_STOP_FAILED', `the daemon (pid ${running.pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s`);
   }
   printResult(output, { stopped: true, pid: running.pid }, () => `gobby daemon stopped (pid ${running.pid})`);
+}
+
+/** Throws the CLI's error for what answers on the configured port when it is not this home's daemon; returns when nothing answers. */
+async function refuseWhatHoldsThePort(env: Env): Promise<void> {
+  try {
+    await callDaemon(locateDaemon(env), CONTROL_API.daemon);
+  } catch (error) {
+    if (error instanceof GobbyError && error.code === 'GOBBY_ERR_CLI_DAEMON_UNREACHABLE') return;
+    throw error;
+  }
 }
 
 export async function daemonStatus(env: Env, output: OutputOptions): Promise<void> {

@@ -9,11 +9,13 @@
 import { fileURLToPath } from 'node:url';
 
 const [command, ...rest] = process.argv.slice(2);
-if (command === 'hook') {
+// `gobby hook --help` is commander's (program.ts declares the command for it).
+const asksHelp = rest.includes('--help') || rest.includes('-h');
+if (command === 'hook' && !asksHelp) {
   const { runClientProcess } = await import('../../hooks/client.js');
   // dist/daemon/cli/main.js → dist/daemon/main.js, without reading package.json.
   await runClientProcess(rest, fileURLToPath(new URL('../main.js', import.meta.url)));
-} else if (command === 'statusline') {
+} else if (command === 'statusline' && !asksHelp) {
   const { statusLineMain } = await import('./statusline-command.js');
   await statusLineMain(rest);
 } else {

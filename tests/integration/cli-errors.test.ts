@@ -145,6 +145,32 @@ describe('when something other than gobby holds the port', () => {
   });
 });
 
+describe('a daemon that holds the port but does not answer', () => {
+  it('is said to be busy or stuck, not "not running", and the command still exits 2', async () => {
+    const sockets: import('node:net').Socket[] = [];
+    const server = await listen(createServer());
+    // Takes the request and never answers: the CLI gives up after its request timeout.
+    server.on('request', (request) => sockets.push(request.socket));
+    cleanups.push(() => new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => resolve());
+    }));
+    const result = await gobby(['daemon', 'status'], { home: tempDir('gobby-cli-stuck-'), port: portOf(server) });
+    expect(result.code).toBe(2);
+    const line = expectOneErrorLine(result, 'GOBBY_ERR_CLI_DAEMON_UNREACHABLE');
+    expect(line).toContain('did not answer within 5 s: it is running but busy or stuck');
+    expect(line).not.toContain('not running');
+  }, 20_000);
+});
+
+describe('help', () => {
+  it.each([['hook'], ['statusline'], ['hook', 'SessionStart']])('`gobby %s --help` prints the command\'s usage and exits 0', async (...args) => {
+    const result = await gobby([...args, '--help'], { home: tempDir('gobby-cli-help-'), port: await closedPort() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^Usage: gobby ${args[0]} `));
+  });
+});
+
 describe('a gobby daemon answer the CLI cannot read', () => {
   it('becomes GOBBY_ERR_CLI_BAD_ANSWER naming the field and both versions', async () => {
     const port = await foreignServer({

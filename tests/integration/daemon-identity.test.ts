@@ -140,10 +140,10 @@ describe("a second GOBBY_HOME on the first home's port", () => {
     expect(existsSync(join(other, 'daemon.json'))).toBe(false);
   });
 
-  it('`daemon status` and `workflow status` refuse to report the other home\'s daemon, exit 2', async () => {
+  it('`daemon status`, `daemon stop` and `workflow status` refuse the other home\'s daemon, exit 2', async () => {
     const { t, port } = await runningDaemon();
     const other = tempHome();
-    for (const args of [['daemon', 'status'], ['workflow', 'status']]) {
+    for (const args of [['daemon', 'status'], ['workflow', 'status'], ['daemon', 'stop']]) {
       const result = await gobby(args, { home: other, port });
       expect(result.code, args.join(' ')).toBe(2);
       expect(expectOneErrorLine(result, 'GOBBY_ERR_HTTP_WRONG_DAEMON')).toContain(`GOBBY_HOME=${t.home}`);
@@ -167,10 +167,10 @@ describe("a second GOBBY_HOME on the first home's port", () => {
 });
 
 describe('another program on the port', () => {
-  it('`daemon start`, `daemon status` and `workflow status` name the port and the fix, never its page, exit 2', async () => {
+  it('`daemon start`, `daemon status`, `daemon stop` and `workflow status` name the port and the fix, never its page, exit 2', async () => {
     const port = await htmlServer();
     const home = tempHome();
-    for (const args of [['daemon', 'start'], ['daemon', 'status'], ['workflow', 'status']]) {
+    for (const args of [['daemon', 'start'], ['daemon', 'status'], ['workflow', 'status'], ['daemon', 'stop']]) {
       const result = await gobby(args, { home, port });
       expect(result.code, args.join(' ')).toBe(2);
       const line = expectOneErrorLine(result, 'GOBBY_ERR_CLI_NOT_GOBBY');
