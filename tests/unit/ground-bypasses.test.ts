@@ -846,6 +846,15 @@ describe("gobby's own ground, spelled another way", () => {
     ["env F=/home/dev/.claude/settings.json sh -c 'rm $F'", 'protected-file'],
     // bash expands `~` after the `=` of an argument that looks like an assignment.
     ["sudo F=~/.claude/settings.json sh -c 'rm $F'", 'protected-file'],
+    // Options and variables with which the programs a command starts write a file of its choosing.
+    ["NODE_OPTIONS='--cpu-prof --cpu-prof-dir=.claude --cpu-prof-name=settings.json' npm test", 'protected-file'],
+    ["NODE_OPTIONS='--redirect-warnings=/home/dev/.gobby/gobby.db' npx vitest run", 'protected-file'],
+    ['node --trace-event-file-pattern=.claude/settings.json --trace-events-enabled --test', 'protected-file'],
+    ['COVERAGE_FILE=.claude/settings.json pytest --cov=.', 'protected-file'],
+    ['PLAYWRIGHT_JSON_OUTPUT_NAME=.claude/settings.json npx playwright test --reporter=json', 'protected-file'],
+    // procps's skill signals by name, pid or user.
+    ['skill -KILL node', 'daemon-signal'],
+    ['skill -9 -p 4242', 'daemon-signal'],
   ])('refuses %j', (command, kind) => {
     expect(verdict(command)).toBe(kind);
   });
@@ -853,6 +862,7 @@ describe("gobby's own ground, spelled another way", () => {
   it.each([
     'rm -rf *',
     "F=dist sh -c 'rm -rf $F' && env D=build bash -c 'rm -r \"$D\"' && P=$$ sh -c 'kill -0 $P'",
+    'NODE_OPTIONS=--max-old-space-size=4096 npm test && COVERAGE_FILE=/tmp/cov pytest --cov && snice +5 -c vitest',
     'cd ~/src/gobby && lsof -ti:3000 | xargs kill',
     'for f in dist/*.js; do rm "$f"; done',
     'rm -rf build node_modules dist',

@@ -305,7 +305,7 @@ function rewritesExpectations(value: string, program: string): boolean {
  * and logs whose names say nothing of a path (`--junitxml x`, `--html x`, `rspec --out x`,
  * `phpunit --log-junit x`, `--coverage-html dir`, `tsc --generateTrace dir`).
  */
-const OUTPUT_OPTION = /^(?:outputfile(?:\..+)?|outputdir|output|out|junitxml|junit|resultlog|reportlog|html|jsonreportfile|outputdirectory|coveragedirectory|coverage\.reportsdirectory|targetdir|reportdir|reportsdir|log(?:junit|teamcity)|testdox(?:html|text|xml)|coverage(?:html|clover|cobertura|xml|php|text|crap4j)|generatetrace|generatecpuprofile|redirectwarnings|maven\.repo\.local)$/;
+const OUTPUT_OPTION = /^(?:traceeventfilepattern|outputfile(?:\..+)?|outputdir|output|out|junitxml|junit|resultlog|reportlog|html|jsonreportfile|outputdirectory|coveragedirectory|coverage\.reportsdirectory|targetdir|reportdir|reportsdir|log(?:junit|teamcity)|testdox(?:html|text|xml)|coverage(?:html|clover|cobertura|xml|php|text|crap4j)|generatetrace|generatecpuprofile|redirectwarnings|maven\.repo\.local)$/;
 /**
  * And by shape: a name that says it places output (a report, a log, a cache, a profile, a dump…)
  * and ends in a path's kind (`--test-reporter-destination`, `--cache-location`, `--cacheDirectory`,
@@ -322,7 +322,14 @@ const NAMES_A_FOLDER = /(?:dir|directory|folder|repo\.local)$/;
 const SHORT_O_WRITES = new Set(['eslint', 'stylelint', 'markdownlint', 'tslint']);
 const GO_OUTPUT_OPTION = /^(?:o|coverprofile|cpuprofile|memprofile|blockprofile|mutexprofile|trace|outputdir)$/;
 /** node's profilers write into the working directory under names of their own. */
-const NODE_PROFILERS = new Set(['--cpu-prof', '--heap-prof', '--prof']);
+const NODE_PROFILERS = new Set(['--cpu-prof', '--heap-prof', '--prof', '--trace-events-enabled', '--trace-event-categories']);
+
+/** The files node's options in `text` (NODE_OPTIONS) make every node process write: profiles, traces, reports, warnings. */
+export function nodeOptionsWrite(fx: ShellEffects, text: string): void {
+  const args = text.split(/\s+/).filter((word) => word !== '').map(literalArg);
+  if (args.some((arg) => NODE_PROFILERS.has(arg.value.split('=')[0]!))) fx.write('node', everythingBelow(fx));
+  writesOutputOptions(fx, 'node', args);
+}
 
 /** A word of a script's or task's name that says it runs tests (`test:unit`, `unit-test`, `e2e`, `spec`). */
 const TEST_WORD = /^(?:tests?|specs?|e2e|unit|unittests?|testall|integration|itest)$/;
@@ -381,7 +388,7 @@ export function runsTests(fx: ShellEffects, program: string, runner: string, arg
   else fx.emit(run);
   loadsForeignCode(fx, program, runner, args);
   if (args.some((arg) => rewritesExpectations(arg.value, program))) fx.write(program, everythingBelow(fx));
-  if (program === 'node' && args.some((arg) => NODE_PROFILERS.has(arg.value))) fx.write(program, everythingBelow(fx));
+  if (program === 'node' && args.some((arg) => NODE_PROFILERS.has(arg.value.split('=')[0]!))) fx.write(program, everythingBelow(fx));
   writesOutputOptions(fx, program, args);
 }
 

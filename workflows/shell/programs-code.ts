@@ -2,7 +2,7 @@
 // interpreters (inline code, a script file or stdin is opaque), and the prefixes that run the
 // command after them (env, sudo, timeout, xargs…), which are peeled so the real program is judged.
 import { hasOption, lastOptionValue, optionValues, parseArgv, type OptionSpec, type ParsedArgv } from './argv.js';
-import { entries, everythingBelow, filesNamedByData, guardedProgramOf, isTestScriptName, mayBeAgentsFile, nodeOptionsLoadOutside, onlyAsksVersion, operandsOf, projectScriptCall, runsTests, scriptFileCall, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, everythingBelow, filesNamedByData, guardedProgramOf, isTestScriptName, mayBeAgentsFile, nodeOptionsLoadOutside, nodeOptionsWrite, onlyAsksVersion, operandsOf, projectScriptCall, runsTests, scriptFileCall, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { dirName, isSystemPath, isWithin } from './paths.js';
 import { programForPath } from './program-paths.js';
 import { SHELLS_READ_AS_BASH } from './types.js';
@@ -53,9 +53,11 @@ export function checkAssignment(name: string, fx: ShellEffects, value?: Arg, ind
   if (REWRITES_EXPECTATIONS_VARIABLE.test(name) && (value === undefined || value.dynamic || !/^(?:0|no|false|never|off|)$/i.test(value.value))) fx.write(name, everythingBelow(fx));
   // `DEPENDENCIES_OUTPUT=deps.d gcc …`: the compiler writes its dependency list there.
   if ((name === 'DEPENDENCIES_OUTPUT' || name === 'SUNPRO_DEPENDENCIES') && value !== undefined && value.value !== '') fx.write(name, { ...value, value: value.value.split(' ')[0]! });
-  if (OUTPUT_FILE_VARIABLES.has(name) && value !== undefined && value.value !== '' && value.value !== '/dev/null' && value.value !== '-') fx.write(name, value);
+  if ((OUTPUT_FILE_VARIABLES.has(name) || OUTPUT_FILE_VARIABLE_SHAPE.test(name)) && value !== undefined && value.value !== '' && value.value !== '/dev/null' && value.value !== '-') fx.write(name, value);
   // Variables that tell the programs run with them where to write (`NODE_V8_COVERAGE=dir npm test`).
-  const folder = OUTPUT_FOLDER_VARIABLES.has(name) ? value : undefined;
+  const folder = OUTPUT_FOLDER_VARIABLES.has(name) || OUTPUT_FOLDER_VARIABLE_SHAPE.test(name) ? value : undefined;
+  // `NODE_OPTIONS='--cpu-prof --cpu-prof-dir=.claude'`: node's options that write, in every node process the command starts.
+  if (name === 'NODE_OPTIONS' && value !== undefined && !value.dynamic) nodeOptionsWrite(fx, value.value);
   if (folder && folder.value !== '') fx.write(name, folder.dynamic ? folder : everythingBelow(fx, folder));
 }
 
@@ -118,6 +120,10 @@ function projectOrSystem(fx: ShellEffects, folder: string): boolean {
 
 /** Variables naming a file the program run with them writes (a history, a profile, a seed file). */
 const OUTPUT_FILE_VARIABLES = new Set(['HISTFILE', 'LESSHISTFILE', 'PYTHON_HISTORY', 'NODE_REPL_HISTORY', 'SQLITE_HISTORY', 'MYSQL_HISTFILE', 'PSQL_HISTORY', 'RANDFILE', 'LLVM_PROFILE_FILE', 'JEST_JUNIT_OUTPUT_FILE']);
+/** And by shape: a name that says it places a report, a log, coverage or a trace in a file (`COVERAGE_FILE`, `PLAYWRIGHT_JSON_OUTPUT_NAME`, `MOCHA_FILE`). */
+const OUTPUT_FILE_VARIABLE_SHAPE = /(?:OUTPUT|REPORT|RESULTS?|LOG|COVERAGE|JUNIT|TRACE|PROFILE|DUMP|MOCHA)_(?:\w+_)?(?:FILE|NAME|FILENAME|PATH)$/;
+/** … or in a folder (`PLAYWRIGHT_HTML_OUTPUT_DIR`, `ALLURE_RESULTS_DIR`). */
+const OUTPUT_FOLDER_VARIABLE_SHAPE = /(?:OUTPUT|REPORTS?|RESULTS?|LOGS?|COVERAGE|TRACES?|PROFILES?|DUMPS?|ARTIFACTS?)_(?:DIR|DIRECTORY|FOLDER)$/;
 /** Variables naming a folder where the program run with them writes files of its own naming (`TMPDIR`: its temporary files). */
 const OUTPUT_FOLDER_VARIABLES = new Set(['TMPDIR', 'TEMP', 'TMP', 'XDG_CACHE_HOME', 'XDG_STATE_HOME', 'PYTEST_DEBUG_TEMPROOT', 'NODE_V8_COVERAGE', 'NODE_COMPILE_CACHE', 'PYTHONPYCACHEPREFIX', 'JEST_JUNIT_OUTPUT_DIR', 'COVERAGE_DIR', 'CARGO_TARGET_DIR', 'GOCACHE', 'GOTMPDIR', 'GCOV_PREFIX', 'CCACHE_DIR']);
 /**

@@ -530,6 +530,24 @@ const killall: ProgramHandler = (site, fx) => {
   if (names.length === 0) for (const user of optionValues(parsed, '-u', '--user')) fx.signal(site.program, `-1 (every process of ${user.value})`, 'pid');
 };
 
+/**
+ * procps's `skill [-SIGNAL] [-t TTY] [-u USER] [-p PID] [-c NAME] [EXPRESSION…]` (and `snice`, which
+ * renices): each operand is a terminal, user, pid or command name; a user is every process of it.
+ */
+const skill: ProgramHandler = (site, fx) => {
+  const args = site.args;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const selector = /^-[tupc]$/.test(arg.value) ? arg.value : undefined;
+    const target = selector === undefined ? arg : args[++i];
+    // `-KILL`, `-9` name the signal; snice's `+5` the priority.
+    if (target === undefined || (selector === undefined && /^[-+]/.test(arg.value))) continue;
+    if (selector === '-u') fx.signal(site.program, `-1 (every process of ${target.value})`, 'pid');
+    else if (selector === '-p' || /^\d+$/.test(target.value)) fx.signal(site.program, target.value, 'pid');
+    else fx.signal(site.program, target.value, 'name');
+  }
+};
+
 /** `killall5`: every process but the kernel's and its own session's. */
 const killall5: ProgramHandler = (site, fx) => {
   fx.signal(site.program, '-1', 'pid');
@@ -589,6 +607,7 @@ export const NET_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['start-stop-daemon', { handle: startStopDaemon }],
   ...entries(killall, 'killall'),
   ['killall5', { handle: killall5 }],
+  ...entries(skill, 'skill', 'snice'),
   ['fuser', { handle: fuser }],
   ['kill-port', { handle: killPort }],
   ...entries(serviceManager, 'systemctl', 'launchctl', 'service'),
