@@ -75,7 +75,7 @@ const PROJECT_WORKFLOWS = join('.gobby', 'workflows');
 /**
  * A definition is a few KB; a larger file is reported, not read. Parsing and compiling run on the
  * daemon's event loop, so the limit bounds how long a file can hold up every session's hooks
- * (a 1 MB file took about 2.5 s; 64 KB at most about 0.15 s).
+ * (a 1 MB file took about 2.5 s; the worst 64 KB ones 0.2 s warm, 0.7 s cold: docs/benchmarks.md).
  */
 const MAX_DEFINITION_BYTES = 64 * 1024;
 
