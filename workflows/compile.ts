@@ -8,7 +8,7 @@ import { compileExpression, EVENT_FACTS_NAME, type CompiledExpressionHandle } fr
 import { compileTemplate, type CompiledTemplate } from './templates.js';
 import type { ShellPolicy } from './shell-policy.js';
 import { didYouMean } from './nearest-name.js';
-import { canonicalToolComparisons, canonicalToolName, checkToolName, compileToolPattern } from './tool-names.js';
+import { canonicalToolComparisons, canonicalToolName, checkToolName, compileToolPattern, toolsComparedIn } from './tool-names.js';
 import { objectKeysAt } from './zod-issues.js';
 import {
   PHASE_ACTION_NAMES,
@@ -523,15 +523,6 @@ function toolsNamedBy(when: string | undefined): string[] | undefined {
 
 const QUOTED = /'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"/g;
 
-/** Every tool name a condition compares `tool` or `tool_name` with (`==`, `!=`, `in [...]`, `not in [...]`). */
-function toolsComparedIn(source: string): string[] {
-  const names: string[] = [];
-  for (const match of source.matchAll(/\btool(?:_name)?\s*[!=]=\s*(['"])([^'"]+)\1/g)) names.push(match[2]!);
-  for (const match of source.matchAll(/\btool(?:_name)?\s+(?:not\s+)?in\s+\[([^\]]*)\]/g)) {
-    for (const item of match[1]!.matchAll(/(['"])([^'"]+)\1/g)) names.push(item[2]!);
-  }
-  return names;
-}
 const WORDS_OF_THE_LANGUAGE = new Set(['and', 'or', 'not', 'in', 'true', 'false']);
 
 /**

@@ -63,6 +63,19 @@ export function checkToolName(pattern: string): string | undefined {
 /** `Bash(git *)`, `mcp__github__create_issue(…)`: a tool with a specifier in parentheses. */
 const PERMISSION_RULE = /^([\w*-]+)\((.*)\)$/s;
 
+/** `tool == 'X'`, `tool_name != "X"`: the comparison's head, and the quoted name. */
+const TOOL_COMPARISON = /(\btool(?:_name)?\s*[!=]=\s*)(['"])([^'"]+)\2/g;
+/** `tool in [...]`, `tool not in [...]`: the head, and the list's items. */
+const TOOL_LIST_COMPARISON = /(\btool(?:_name)?\s+(?:not\s+)?in\s+\[)([^\]]*)\]/g;
+const QUOTED_NAME = /(['"])([^'"]+)\1/g;
+
+/** Every tool name a condition compares `tool` or `tool_name` with (`==`, `!=`, `in [...]`, `not in [...]`). */
+export function toolsComparedIn(source: string): string[] {
+  const names = [...source.matchAll(TOOL_COMPARISON)].map((match) => match[3]!);
+  for (const match of source.matchAll(TOOL_LIST_COMPARISON)) names.push(...[...match[2]!.matchAll(QUOTED_NAME)].map((item) => item[2]!));
+  return names;
+}
+
 /**
  * The condition with each tool name it compares `tool` with written as hooks report it
  * (`tool == 'Task'` is `tool == 'Agent'`): the event carries the current name only.
@@ -70,8 +83,8 @@ const PERMISSION_RULE = /^([\w*-]+)\((.*)\)$/s;
 export function canonicalToolComparisons(source: string): string {
   const canonical = (quote: string, name: string): string => `${quote}${canonicalToolName(name)}${quote}`;
   return source
-    .replace(/(\btool(?:_name)?\s*[!=]=\s*)(['"])([^'"]+)\2/g, (_all, head: string, quote: string, name: string) => head + canonical(quote, name))
-    .replace(/(\btool(?:_name)?\s+(?:not\s+)?in\s+\[)([^\]]*)\]/g, (_all, head: string, list: string) => `${head}${list.replace(/(['"])([^'"]+)\1/g, (_item, quote: string, name: string) => canonical(quote, name))}]`);
+    .replace(TOOL_COMPARISON, (_all, head: string, quote: string, name: string) => head + canonical(quote, name))
+    .replace(TOOL_LIST_COMPARISON, (_all, head: string, list: string) => `${head}${list.replace(QUOTED_NAME, (_item, quote: string, name: string) => canonical(quote, name))}]`);
 }
 
 export function canonicalToolName(name: string): string {

@@ -4,6 +4,7 @@
 // Anything it does not recognise is reported, never skipped: an unknown node kind or a parse
 // error is opaque, an unknown program is `exec`.
 import type { AndOr, Assignment, CommandNode, CompoundList, ParsedScript, PipelineNode, Redirect, Redirection, Statement, Word } from 'unbash';
+import { sliceArg } from './argv.js';
 import { cachedAnalysis } from './analysis-cache.js';
 import { constantArithmetic } from './arithmetic.js';
 import { parseShell, firstParseError, MAX_COMMAND_LENGTH, overTheCap } from './parse.js';
@@ -780,7 +781,7 @@ function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>,
   }
   const fx = new CommandEffects(run, scope, depth, reparses, redirects === undefined ? piped : literalInput(redirects, env, piped));
   // `F=~/.claude/settings.json sh -c 'rm "$F"'`: the command's environment, which code it runs sees (set while it runs).
-  let environment: { readonly name: string; readonly value: string | undefined }[] | undefined;
+  let environment: [name: string, value: Arg][] | undefined;
   if (prefixAssignments !== undefined) {
     // Without a command the assignments set shell variables that later words may expand.
     const setsShellVariables = name === undefined && args.length === 0;
@@ -788,7 +789,7 @@ function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>,
       const rendered = renderAssignment(assignment, env, nested);
       checkAssignment(assignment.name, fx, { ...rendered, value: rendered.value.slice(assignment.name.length + 1) }, fixedIndex(assignment, env));
       if (setsShellVariables) rememberVariable(run, scope, assignment, rendered, env);
-      else if (assignment.index === undefined && assignment.value.type !== 'ArrayValue') (environment ??= []).push({ name: assignment.name, value: rendered.dynamic || assignment.append ? undefined : rendered.value.slice(assignment.name.length + 1) });
+      else if (assignment.index === undefined && assignment.value.type !== 'ArrayValue') (environment ??= []).push([assignment.name, assignment.append ? UNKNOWN_VALUE : sliceArg(rendered, assignment.name.length + 1)]);
       // `GIT_WORK_TREE=~ git checkout -f` is `git --work-tree=~ checkout -f`.
       const gitOption = GIT_LOCATION_VARIABLES[assignment.name];
       if (gitOption !== undefined && name?.value === 'git') args.unshift({ ...rendered, value: `${gitOption}=${rendered.value.slice(assignment.name.length + 1)}` });
@@ -808,22 +809,17 @@ function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>,
   // looked at when a word goes through a descriptor's path (hot path: `2>&1` on most commands).
   const descriptorsBefore = scope.descriptors;
   if (redirects !== undefined && name !== undefined && name.value !== 'exec' && (RUNS_WHAT_IS_PIPED.has(name.value) ? args.some(mentionsDescriptor) : args.some(throughDescriptor))) openDescriptors(fx, redirects, env);
-  const outerValues = environment === undefined ? undefined : enterEnvironment(run, scope, environment);
-  if (name !== undefined) runCommand(fx, name, args, false, true);
-  else if (args.length > 0) runCommand(fx, args[0]!, args.slice(1), false, true);
-  if (outerValues !== undefined) for (const [variable, value] of outerValues) scope.setVariable(variable, value);
+  const execute = (): void => {
+    if (name !== undefined) runCommand(fx, name, args, false, true);
+    else if (args.length > 0) runCommand(fx, args[0]!, args.slice(1), false, true);
+  };
+  if (environment === undefined) execute();
+  else fx.inEnvironment(environment, execute);
   if (scope.descriptors !== descriptorsBefore) closeOwnDescriptors(scope, redirects!, descriptorsBefore);
 }
 
-/** Sets a command's environment in the scope it runs in; gives what those variables held before, to be put back after. */
-function enterEnvironment(run: Run, scope: Scope, environment: readonly { readonly name: string; readonly value: string | undefined }[]): Map<string, VariableValue | undefined> {
-  const outer = new Map<string, VariableValue | undefined>();
-  for (const { name, value } of environment) {
-    if (!outer.has(name)) outer.set(name, scope.variables.get(name));
-    setShellVariable(run, scope, name, value);
-  }
-  return outer;
-}
+/** `x+=v` in a command's environment: what x held before is not followed, so the value is unknown. */
+const UNKNOWN_VALUE: Arg = { value: '', dynamic: true, unknownAt: 0 };
 
 /** Whether a word is a path that may go through an open descriptor (`/dev/fd/3/x`, `/dev/stdin/x`, `/proc/self/fd/3`). */
 function throughDescriptor(arg: Arg): boolean {
@@ -1674,7 +1670,11 @@ class CommandEffects implements ShellEffects {
   }
 
   inEnvironment(variables: readonly (readonly [name: string, value: Arg])[], work: () => void): void {
-    const outer = enterEnvironment(this.runState, this.scope, variables.map(([name, value]) => ({ name, value: value.dynamic ? undefined : value.value })));
+    const outer = new Map<string, VariableValue | undefined>();
+    for (const [name, value] of variables) {
+      if (!outer.has(name)) outer.set(name, this.scope.variables.get(name));
+      setShellVariable(this.runState, this.scope, name, value.dynamic ? undefined : value.value);
+    }
     work();
     for (const [name, value] of outer) this.scope.setVariable(name, value);
   }

@@ -1,7 +1,7 @@
 // Programs that run other code: shells and `eval` (literal code is re-parsed and classified),
 // interpreters (inline code, a script file or stdin is opaque), and the prefixes that run the
 // command after them (env, sudo, timeout, xargs…), which are peeled so the real program is judged.
-import { hasOption, lastOptionValue, optionValues, parseArgv, type OptionSpec, type ParsedArgv } from './argv.js';
+import { hasOption, lastOptionValue, optionValues, parseArgv, sliceArg, type OptionSpec, type ParsedArgv } from './argv.js';
 import { entries, everythingBelow, filesNamedByData, guardedProgramOf, isTestScriptName, mayBeAgentsFile, nodeOptionsLoadOutside, nodeOptionsWrite, onlyAsksVersion, operandsOf, projectScriptCall, runsTests, scriptFileCall, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { dirName, isSystemPath, isWithin } from './paths.js';
 import { programForPath } from './program-paths.js';
@@ -826,7 +826,7 @@ function leadingAssignments(args: readonly Arg[], fx: ShellEffects): { variables
   for (; at < args.length && /^[^=]+=/.test(args[at]!.value); at++) {
     const arg = args[at]!;
     const eq = arg.value.indexOf('=');
-    const value = { ...arg, value: arg.value.slice(eq + 1), unknownAt: arg.unknownAt === -1 ? -1 : Math.max(0, arg.unknownAt - eq - 1) };
+    const value = sliceArg(arg, eq + 1);
     checkAssignment(arg.value.slice(0, eq), fx, value);
     variables.push([arg.value.slice(0, eq), value]);
   }

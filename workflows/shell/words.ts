@@ -396,7 +396,7 @@ function braceSequence(inner: string): string[] | null | undefined {
 export function renderWord(word: Word, env: WordEnv, nested: NestedScript[]): Arg {
   // Most words are plain literals or simply quoted: skip unbash's lazy part parsing for them (hot path).
   const arg = simpleWord(word.text) ?? renderFromParts(word, env, nested);
-  return word.text.includes('=~') || word.text.includes(':~') ? tildesOfAssignmentArgument(word.text, arg, env) : arg;
+  return word.text.indexOf('~') > 0 ? tildesOfAssignmentArgument(word.text, arg, env) : arg;
 }
 
 /** An argument written as an assignment, with nothing quoted or expanded before its tildes (`F=~/x`, `P=~/bin:~/lib`). */
