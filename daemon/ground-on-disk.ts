@@ -2,18 +2,46 @@
 // files, needs to judge the command and cannot read off its text. Asked only for the commands
 // that need it, so an ordinary command costs a scan of its effects and nothing more.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { patchedPaths, type ProtectedGround, type ShellAnalysis } from '../workflows/index.js';
+import { needsGroundTexts, patchedPaths, type GroundTexts, type ProtectedGround, type ShellAnalysis } from '../workflows/index.js';
 
 /** Patch files read per command, and bytes read of each: a patch is judged by its first megabyte of headers. */
 const MAX_PATCH_FILES = 8;
 const MAX_PATCH_BYTES = 1024 * 1024;
+/** Larger files of gobby's are not read for a search by content: taken to match (a database, a log). */
+const MAX_GROUND_TEXT_BYTES = 256 * 1024;
 
 export function groundOnDisk(ground: ProtectedGround, analysis: ShellAnalysis | undefined): ProtectedGround {
   if (analysis === undefined) return ground;
   const existingFolders = foldersLandedOn(ground, analysis);
   const patched = appliesPatch(analysis) ? pathsPatchedBy(analysis) : undefined;
-  if (existingFolders === undefined && patched === undefined) return ground;
-  return { ...ground, ...(existingFolders && { existingFolders }), ...(patched && { patchedPaths: patched }) };
+  const groundTexts = needsGroundTexts(analysis) ? textsOf(ground) : undefined;
+  if (existingFolders === undefined && patched === undefined && groundTexts === undefined) return ground;
+  return { ...ground, ...(existingFolders && { existingFolders }), ...(patched && { patchedPaths: patched }), ...(groundTexts && { groundTexts }) };
+}
+
+/**
+ * The text of gobby's files, for a command that changes what a search by content finds (`grep -rl
+ * x . | xargs sed -i …`): the settings files and the files known inside gobby's folders, each up
+ * to MAX_GROUND_TEXT_BYTES. The token's is never read: whether a pattern matches it would tell the
+ * agent something of it. A file that does not exist is left out; one too large or unreadable is null.
+ */
+function textsOf(ground: ProtectedGround): GroundTexts {
+  const texts: Record<string, string | null> = {};
+  for (const secret of ground.secretFiles) texts[secret] = null;
+  for (const path of [...(ground.protectedPaths ?? []), ...(ground.filesInside ?? [])]) {
+    if (path in texts) continue;
+    let size: number | undefined;
+    try {
+      const stat = statSync(path, { throwIfNoEntry: false });
+      if (stat === undefined || !stat.isFile()) continue;
+      size = stat.size;
+    } catch {
+      texts[path] = null;
+      continue;
+    }
+    texts[path] = size > MAX_GROUND_TEXT_BYTES ? null : (firstBytes(path, MAX_GROUND_TEXT_BYTES) ?? null);
+  }
+  return texts;
 }
 
 /**
@@ -56,19 +84,19 @@ function pathsPatchedBy(analysis: ShellAnalysis): string[] {
   for (const effect of analysis.effects) {
     if (effect.kind !== 'read' || effect.path.dynamic || files >= MAX_PATCH_FILES) continue;
     files++;
-    const text = firstBytes(effect.path.path);
+    const text = firstBytes(effect.path.path, MAX_PATCH_BYTES);
     if (text !== undefined) paths.push(...patchedPaths(text));
   }
   return paths;
 }
 
-function firstBytes(path: string): string | undefined {
+function firstBytes(path: string, bytes: number): string | undefined {
   let fd: number | undefined;
   try {
     if (statSync(path, { throwIfNoEntry: false })?.isFile() !== true) return undefined;
     fd = openSync(path, 'r');
-    const buffer = Buffer.alloc(MAX_PATCH_BYTES);
-    const length = readSync(fd, buffer, 0, MAX_PATCH_BYTES, 0);
+    const buffer = Buffer.alloc(bytes);
+    const length = readSync(fd, buffer, 0, bytes, 0);
     return buffer.toString('utf8', 0, length);
   } catch {
     return undefined;

@@ -4,11 +4,11 @@
 // of its files, and paths only known at run time that another program of the command found.
 import type { GuardDenial, ProtectedGround } from './guards.js';
 import { secretDenial } from './ground-denials.js';
-import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, segmentMatches, treeHolds, wholePathMatches } from './ground-paths.js';
+import { mayList, searchesByContent, type GroundTexts } from './ground-listers.js';
+import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, segmentMatches } from './ground-paths.js';
 import type { PathRef, ShellAnalysis, ShellInvocation } from './shell/index.js';
 import { negated } from './shell/argv.js';
 import { dirName, resolveAgainst } from './shell/paths.js';
-import { mayBacktrackBadly } from './shell/regex-safety.js';
 
 /**
  * A path only known at run time (`cat $(ls -d ~/.gob*)/token`, `find ~/.gobby | xargs cat`,
@@ -16,16 +16,12 @@ import { mayBacktrackBadly } from './shell/regex-safety.js';
  * program looks where the token is, the path may well be the token.
  */
 export function runTimePathFromGround(shell: ShellAnalysis, ground: ProtectedGround): GuardDenial | null {
-  // Not a glob (those are placed): a path whose text starts or goes on with what only the run gives.
-  const runTime = (path: PathRef) => path.dynamic && (!path.path.startsWith('/') || /[$`]/.test(path.path));
   const readsOne = shell.effects.some((effect) =>
-    effect.kind === 'read' || effect.kind === 'write' || effect.kind === 'delete' ? runTime(effect.path) : (effect.kind === 'copy' || effect.kind === 'move') && runTime(effect.from),
+    effect.kind === 'read' || effect.kind === 'write' || effect.kind === 'delete' ? foundAtRunTime(effect.path) : (effect.kind === 'copy' || effect.kind === 'move') && foundAtRunTime(effect.from),
   );
   // Changed at run time (`ls .claude/*.json | xargs rm`, `echo .claude/settings.local.json | xargs
   // -I{} cp /dev/null {}`): refused when another program of the command names one of gobby's files.
-  const changesOne = shell.effects.some((effect) =>
-    effect.kind === 'write' || effect.kind === 'delete' ? runTime(effect.path) : (effect.kind === 'copy' && runTime(effect.to)) || (effect.kind === 'move' && (runTime(effect.from) || runTime(effect.to))),
-  );
+  const changesOne = changesPathsFoundAtRunTime(shell);
   if (!readsOne && !changesOne) return null;
   const naming = changesOne ? shell.invocations.find((invocation) => namesProtected(invocation, ground)) : undefined;
   if (naming) {
@@ -38,7 +34,7 @@ export function runTimePathFromGround(shell: ShellAnalysis, ground: ProtectedGro
     };
   }
   for (const secret of readsOne ? ground.secretFiles : []) {
-    const invocation = shell.invocations.find((candidate) => looksWhereItIs(candidate, secret));
+    const invocation = shell.invocations.find((candidate) => looksWhereItIs(candidate, secret, ground.groundTexts));
     if (invocation) {
       return {
         kind: 'secret',
@@ -50,6 +46,27 @@ export function runTimePathFromGround(shell: ShellAnalysis, ground: ProtectedGro
     }
   }
   return null;
+}
+
+/** Not a glob (those are placed): a path whose text starts or goes on with what only the run gives. */
+function foundAtRunTime(path: PathRef): boolean {
+  return path.dynamic && (!path.path.startsWith('/') || /[$`]/.test(path.path));
+}
+
+/** Whether the command writes, deletes, copies onto or moves a path only known at run time (`… | xargs rm`). */
+function changesPathsFoundAtRunTime(shell: ShellAnalysis): boolean {
+  return shell.effects.some((effect) =>
+    effect.kind === 'write' || effect.kind === 'delete' ? foundAtRunTime(effect.path) : (effect.kind === 'copy' && foundAtRunTime(effect.to)) || (effect.kind === 'move' && (foundAtRunTime(effect.from) || foundAtRunTime(effect.to))),
+  );
+}
+
+/**
+ * Whether judging the command needs the text of gobby's files (ProtectedGround.groundTexts): it
+ * changes paths found at run time, and a search by content may have found them (`grep -rl x . |
+ * xargs sed -i …`). The daemon reads them only then.
+ */
+export function needsGroundTexts(shell: ShellAnalysis): boolean {
+  return shell.invocations.some(searchesByContent) && changesPathsFoundAtRunTime(shell);
 }
 
 /**
@@ -82,79 +99,24 @@ function namesProtected(invocation: ShellInvocation, ground: ProtectedGround): b
   });
 }
 
-/** `ls -A` and `ls -a`, in a cluster or spelled out: dot names are listed. */
-const LISTS_DOT_NAMES = /^(?:-[a-zA-Z1]*[aA][a-zA-Z1]*|--all|--almost-all)$/;
-
 /**
- * Whether a listing prints one of gobby's files or the folder that holds them, without naming it:
- * `ls -A` in the project (`.claude`, `.gobby`), a `find` or `fd` whose roots hold one and whose
- * name tests let it through (`find . -maxdepth 1`, `find . -type f`; not `find . -name '*.log'`).
+ * Whether a program that prints paths it finds (`find`, `du -a`, `git ls-files`, `grep -rl`, `ls
+ * -A`…) may print one of gobby's files or a folder that holds them (workflows/ground-listers.ts).
  */
 function listsGround(invocation: ShellInvocation, ground: ProtectedGround): boolean {
-  const program = invocation.program.slice(invocation.program.lastIndexOf('/') + 1);
-  const targets = [...(ground.protectedPaths ?? []), ...(ground.protectedFolders ?? [])];
-  if (program === 'find') return targets.some((target) => findFinds(invocation, target));
-  if (program === 'fd' || program === 'fdfind') return targets.some((target) => fdFinds(invocation, target));
-  if (program !== 'ls' || !invocation.args.some((arg) => LISTS_DOT_NAMES.test(arg))) return false;
-  const named = invocation.args.filter((arg) => !arg.startsWith('-')).map((arg) => resolveAgainst(invocation.cwd, arg));
-  const folders = named.length > 0 ? named : [invocation.cwd];
-  return targets.some((target) => folders.includes(target.slice(0, target.lastIndexOf('/')) || '/'));
+  const targets = [...(ground.protectedPaths ?? []), ...(ground.protectedFolders ?? []), ...(ground.filesInside ?? [])];
+  return targets.some((target) => mayList(invocation, target, ground.groundTexts));
 }
 
 /** Programs that print where a command's file is. */
 const COMMAND_LOCATORS = new Set(['which', 'whereis', 'type', 'command', 'hash']);
 
-/** Whether an invocation names `file` or its folder (by path or glob), or is a `find` whose results may include it. */
-function looksWhereItIs(invocation: ShellInvocation, file: string): boolean {
+/** Whether an invocation names `file` or its folder (by path or glob), or is a listing that may print it. */
+function looksWhereItIs(invocation: ShellInvocation, file: string, texts: GroundTexts | undefined): boolean {
   const folder = file.slice(0, file.lastIndexOf('/')) || '/';
   const paths = invocation.args.filter((arg) => !arg.startsWith('-') && !/[$`]/.test(arg)).map((arg) => resolveAgainst(invocation.cwd, arg));
   if (paths.some((path) => path === folder || isBelow(path, folder) || (isGlob(path) && (globMatches(path, folder) || globMatches(path, file))))) return true;
-  const program = invocation.program.slice(invocation.program.lastIndexOf('/') + 1);
-  if (program === 'fd' || program === 'fdfind') return fdFinds(invocation, file);
-  return program === 'find' && findFinds(invocation, file);
-}
-
-/** `find ROOT… [tests]`: the file is among the results when a root holds it and every name test admits it. */
-function findFinds(invocation: ShellInvocation, file: string): boolean {
-  const firstTest = invocation.args.findIndex((arg) => arg.startsWith('-') || arg === '(' || arg === '!');
-  const roots = (firstTest === -1 ? invocation.args : invocation.args.slice(0, firstTest)).map((root) => resolveAgainst(invocation.cwd, root));
-  if (!(roots.length === 0 ? [invocation.cwd] : roots).some((root) => treeHolds(root === '/' ? '/**' : `${root}/**`, file))) return false;
-  const name = file.slice(file.lastIndexOf('/') + 1);
-  for (let i = 0; i < invocation.args.length - 1; i++) {
-    const test = invocation.args[i]!;
-    const pattern = invocation.args[i + 1]!;
-    if ((test === '-name' || test === '-iname') && !segmentMatches(test === '-iname' ? pattern.toLowerCase() : pattern, name)) return false;
-    if ((test === '-path' || test === '-wholename' || test === '-ipath') && !wholePathMatches(pattern, file)) return false;
-  }
-  return true;
-}
-
-/**
- * `fd [PATTERN] [ROOT…]` (its command after `-x`/`-X` left out): the file is among what it finds
- * when a root holds it, the pattern (a regular expression, or a glob with `-g`) matches its name,
- * and, without `-H`/`-u`, no name on the way down starts with a dot.
- */
-function fdFinds(invocation: ShellInvocation, file: string): boolean {
-  const execAt = invocation.args.findIndex((arg) => /^(?:-x|-X|--exec|--exec-batch)$/.test(arg));
-  const args = execAt === -1 ? invocation.args : invocation.args.slice(0, execAt);
-  const hidden = args.some((arg) => /^(?:--hidden|--unrestricted|-[a-zA-Z]*[Hu][a-zA-Z]*)$/.test(arg));
-  const glob = args.some((arg) => arg === '-g' || arg === '--glob');
-  const operands = args.filter((arg, i) => !arg.startsWith('-') && !/^-(?:e|t|E|d|c|j|S|o|-extension|-type|-exclude|-max-depth|-min-depth|-color|-threads|-size|-owner|-changed-within|-changed-before|-base-directory|-search-path)$/.test(args[i - 1] ?? ''));
-  const [pattern = '', ...rootArgs] = operands;
-  const roots = rootArgs.length > 0 ? rootArgs.map((root) => resolveAgainst(invocation.cwd, root)) : [invocation.cwd];
-  const name = file.slice(file.lastIndexOf('/') + 1);
-  const matchesName = (() => {
-    if (pattern === '') return true;
-    if (glob) return segmentMatches(pattern, name);
-    // The agent's pattern is run in the daemon: one that could backtrack for long is taken to match.
-    if (mayBacktrackBadly(pattern, 4)) return true;
-    try {
-      return new RegExp(pattern, /[A-Z]/.test(pattern) ? '' : 'i').test(name);
-    } catch {
-      return true;
-    }
-  })();
-  return matchesName && roots.some((root) => (file === root || isBelow(file, root)) && (hidden || !file.slice(root.length + 1).split('/').some((part) => part.startsWith('.'))));
+  return mayList(invocation, file, texts);
 }
 
 /**

@@ -10,6 +10,7 @@
 import type { EngineEvent } from './events.js';
 import { accessTakenDenial, becomesFolderDenial, daemonNetworkDenial, daemonProcessDenial, filesNamedByDataDenial, opaqueCodeNamingGround, overrideDenial, overrideLaterDenial, protectedFileDenial, secretDenial, secretInTreeDenial } from './ground-denials.js';
 import { linkToGround, overrideCommandOf, runTimePathFromGround, sweepsUntrackedGround, unknownProgramGivenGround } from './ground-invocations.js';
+import type { GroundTexts } from './ground-listers.js';
 import { lsofListsTheDaemon } from './lsof-selection.js';
 import { runsLater } from './runs-later.js';
 import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, namesByGlob, POSIX_CLASSES, runTimePartsAsGlobs, treeHolds, treeReaches, withRunTimePartsEmpty } from './ground-paths.js';
@@ -55,6 +56,12 @@ export interface ProtectedGround {
    * '*.yaml' -delete`, a glob with `**`) is judged against these, as it would find them.
    */
   readonly filesInside?: readonly string[];
+  /**
+   * The text of gobby's files, read by the daemon for a command that searches by content and
+   * changes what it finds (`grep -rl x . | xargs sed -i …`): such a search prints only the files
+   * whose text matches (null: too large or unreadable to judge).
+   */
+  readonly groundTexts?: GroundTexts;
   /**
    * How code would name those paths (`.claude/settings.local.json`, `.gobby`, `GOBBY_HOME`):
    * code gobby cannot see into whose text names one is refused, as a last resort.

@@ -471,6 +471,22 @@ describe("gobby's own ground, in a phase that allows everything", () => {
     }
   });
 
+  it("judges a search by content that feeds a change by the text of gobby's files, as the daemon reads them", async () => {
+    mkdirSync(join(t.project, '.claude'), { recursive: true });
+    writeFileSync(join(t.project, '.claude', 'settings.local.json'), JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'http', url: 'http://127.0.0.1:7377/hooks/PreToolUse' }] }] } }));
+    // The settings file holds "hooks", the workflow definition its phases' names.
+    for (const command of ['grep -rl hooks . | xargs rm', 'grep -rli REVIEW-WITH-SHELL . | xargs sed -i s/a/b/', 'git grep -l PreToolUse | xargs rm']) {
+      const { denied, reason } = await bash(command, fixSession);
+      expect(denied, `${command}: ${reason}`).toBe(true);
+      expect(reason).toContain('finds at run time');
+    }
+    // A rename across the project whose text none of gobby's files hold.
+    for (const command of ['grep -rl oldName . | xargs sed -i s/oldName/newName/g', 'grep -rn oldName . | cut -d: -f1 | xargs sed -i s/oldName/newName/g']) {
+      const { denied, reason } = await bash(command, fixSession);
+      expect(denied, `${command}: ${reason}`).toBe(false);
+    }
+  });
+
   it('judges an MCP tool that runs shell commands by its command, as Bash is judged', async () => {
     const refused: [string, Record<string, unknown>][] = [
       ['mcp__shell__run', { command: 'rm -rf .claude' }],

@@ -1030,6 +1030,82 @@ describe('a patch that changes gobby\'s files', () => {
   });
 });
 
+describe('paths another program of the command found, by walking folders or searching text', () => {
+  // What the daemon read of gobby's files for a search by content (daemon/ground-on-disk.ts).
+  const read: ProtectedGround = {
+    ...ground,
+    groundTexts: {
+      [`${PROJECT}/.claude/settings.local.json`]: '{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"http","url":"http://127.0.0.1:7377/hooks/PreToolUse"}]}]}}',
+      [`${PROJECT}/.gobby/workflows/review.yaml`]: 'name: review\nphases:\n  - name: plan\n',
+      [`${GOBBY_HOME}/gobby.db`]: null,
+      [`${GOBBY_HOME}/token`]: null,
+    },
+  };
+
+  it.each<[string, TamperKind]>([
+    // Walks that print every path below their roots, gobby's among them.
+    ['du -a ~ | cut -f2 | xargs rm', 'protected-file'],
+    ['du ~ | cut -f2 | xargs rm -rf', 'protected-file'],
+    ['du -d 1 . | cut -f2 | xargs rm -rf', 'protected-file'],
+    ['tree -fai ~ | xargs rm -f', 'protected-file'],
+    ['rg --files --hidden ~ | xargs rm', 'protected-file'],
+    ['rg --files -uu | xargs rm', 'protected-file'],
+    ['ack -f | xargs rm', 'protected-file'],
+    ['git ls-files | xargs rm', 'protected-file'],
+    ["git ls-files '*.yaml' | xargs rm", 'protected-file'],
+    ['git ls-files -o .claude | xargs rm', 'protected-file'],
+    ['git status --porcelain | cut -c4- | xargs rm -rf', 'protected-file'],
+    ['git ls-tree -r --name-only HEAD | xargs rm', 'protected-file'],
+    ['locate settings.local.json | xargs rm', 'protected-file'],
+    ["locate '*/.gobby/*' | xargs rm", 'protected-file'],
+    ['locate -b token | xargs cat', 'secret'],
+    ['du -a ~ | cut -f2 | xargs cat', 'secret'],
+    // Searches by content: the text the daemon read decides, and without it any file may match.
+    ['grep -rl hooks . | xargs rm', 'protected-file'],
+    ['grep -rli PRETOOLUSE . | xargs rm', 'protected-file'],
+    ['grep -rl "x\\|http" . | xargs sed -i s/a/b/', 'protected-file'],
+    ['grep -rlF 127.0.0.1 . | xargs rm', 'protected-file'],
+    ['grep -rn review . | cut -d: -f1 | xargs rm', 'protected-file'],
+    ['rg -l hooks --hidden | xargs rm', 'protected-file'],
+    ['ag -l --hidden hooks | xargs rm', 'protected-file'],
+    ['git grep -l hooks | xargs rm', 'protected-file'],
+    ['grep -rL nothing-like-this . | xargs rm', 'protected-file'],
+    ['grep -rl oldName ~ | xargs sed -i s/oldName/newName/', 'secret'],
+  ])('refuses %j', (command, kind) => {
+    expect(verdict(command, read)).toBe(kind);
+  });
+
+  it.each([
+    // Dot folders skipped, roots elsewhere, names or pathspecs that keep gobby's out.
+    'rg --files | xargs rm',
+    'tree -fi ~ | xargs rm -f',
+    'du -s ~/* | cut -f2 | xargs rm -rf',
+    'du -a src | cut -f2 | xargs rm',
+    "git ls-files '*.ts' | xargs sed -i s/a/b/",
+    'git ls-files src | xargs sed -i s/a/b/',
+    'locate -b notes.txt | xargs rm',
+    'grep -rl hooks --exclude-dir=.claude --exclude-dir=.gobby . | xargs rm',
+    'grep -rl hooks --include="*.ts" . | xargs rm',
+    'grep -rl hooks src | xargs rm',
+    'rg -l hooks | xargs rm',
+    // Searches by content for text gobby's files do not hold: a rename across the project.
+    'grep -rl oldName . | xargs sed -i s/oldName/newName/g',
+    'grep -rn foo . | cut -d: -f1 | sort -u | xargs sed -i s/foo/bar/',
+    'rg -l oldName --hidden | xargs sed -i s/oldName/newName/g',
+    'git grep -l oldName | xargs sed -i s/oldName/newName/g',
+    // Listings that nothing changes.
+    'du -a ~ | sort -n | tail',
+    'git ls-files | xargs wc -l',
+    'grep -rl hooks . | head',
+  ])('lets %j run', (command) => {
+    expect(verdict(command, read)).toBe('allowed');
+  });
+
+  it('takes a search by content to find gobby\'s files when the daemon read nothing', () => {
+    expect(verdict('grep -rl oldName . | xargs sed -i s/oldName/newName/g')).toBe('protected-file');
+  });
+});
+
 describe('a .claude folder that does not exist yet', () => {
   // The project keeps gobby's hooks in the user's settings and has no .claude of its own: whatever
   // is copied, moved or linked onto that name becomes the folder, settings file and all.

@@ -52,6 +52,7 @@ const journalctl: ProgramHandler = (site, fx) => {
 };
 
 export const AG_OPTIONS: OptionSpec = { short: 'GgABCmp', long: ['ignore', 'ignore-dir', 'file-search-regex', 'depth', 'max-count', 'after', 'before', 'context', 'path-to-ignore', 'pager', 'type', 'ignore-file'] };
+export const DU_OPTIONS: OptionSpec = { short: 'dBtX', long: ['max-depth', 'block-size', 'threshold', 'exclude', 'exclude-from', 'files0-from', 'time', 'time-style'] };
 export const GREP_OPTIONS: OptionSpec = { short: 'efmABCdD', long: ['regexp', 'file', 'max-count', 'after-context', 'before-context', 'context', 'directories', 'devices', 'include', 'exclude', 'exclude-dir', 'exclude-from', 'label', 'binary-files', 'color', 'colour', 'group-separator'] };
 
 /** Read-only programs whose operands are files, with the options that take a value. */
@@ -59,7 +60,7 @@ const READERS: readonly (readonly [readonly string[], OptionSpec, number, ('cwd'
   [['cat', 'tac', 'rev', 'more', 'most', 'wc', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'sha224sum', 'sha384sum', 'b2sum', 'cksum', 'sum', 'comm', 'cmp', 'zcat', 'bzcat', 'xzcat', 'zless', 'lsattr', 'getfacl', 'tsort', 'shasum'],
     { short: 'a', long: ['files0-from', 'algorithm', 'bytes', 'ignore-initial'] }, 0],
   [['ls', 'dir', 'vdir'], { short: 'ITw', long: ['ignore', 'hide', 'tabsize', 'width', 'block-size', 'time', 'time-style', 'sort', 'format', 'quoting-style', 'indicator-style', 'color'] }, 0],
-  [['du'], { short: 'dBtX', long: ['max-depth', 'block-size', 'threshold', 'exclude', 'exclude-from', 'files0-from', 'time', 'time-style'] }, 0],
+  [['du'], DU_OPTIONS, 0],
   [['df'], { short: 'tBx', long: ['type', 'exclude-type', 'block-size', 'output'] }, 0],
   [['stat'], { short: 'c', long: ['format', 'printf'] }, 0],
   [['head', 'tail'], { short: 'ncs', long: ['lines', 'bytes', 'sleep-interval', 'pid', 'max-unchanged-stats'] }, 0],
