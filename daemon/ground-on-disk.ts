@@ -2,11 +2,13 @@
 // files, needs to judge the command and cannot read off its text. Asked only for the commands
 // that need it, so an ordinary command costs a scan of its effects and nothing more.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { needsGroundTexts, patchedPaths, type GroundTexts, type ProtectedGround, type ShellAnalysis } from '../workflows/index.js';
+import { needsGroundTexts, patchedPaths, usesPathsFoundAtRunTime, type GroundTexts, type ProtectedGround, type ShellAnalysis } from '../workflows/index.js';
 
-/** Patch files read per command, and bytes read of each: a patch is judged by its first megabyte of headers. */
-const MAX_PATCH_FILES = 8;
+/** Files read per command, and bytes read of each: a patch is judged by its first megabyte of headers. */
+const MAX_READ_FILES = 8;
 const MAX_PATCH_BYTES = 1024 * 1024;
+/** A list of paths is judged by its first 256 KB of words (`xargs rm < /tmp/list`). */
+const MAX_LIST_BYTES = 256 * 1024;
 /** Larger files of gobby's are not read for a search by content: taken to match (a database, a log). */
 const MAX_GROUND_TEXT_BYTES = 256 * 1024;
 
@@ -15,8 +17,9 @@ export function groundOnDisk(ground: ProtectedGround, analysis: ShellAnalysis | 
   const existingFolders = foldersLandedOn(ground, analysis);
   const patched = appliesPatch(analysis) ? pathsPatchedBy(analysis) : undefined;
   const groundTexts = needsGroundTexts(analysis) ? textsOf(ground) : undefined;
-  if (existingFolders === undefined && patched === undefined && groundTexts === undefined) return ground;
-  return { ...ground, ...(existingFolders && { existingFolders }), ...(patched && { patchedPaths: patched }), ...(groundTexts && { groundTexts }) };
+  const readTexts = usesPathsFoundAtRunTime(analysis) ? textsReadBy(analysis, MAX_LIST_BYTES, ground.secretFiles) : undefined;
+  if (existingFolders === undefined && patched === undefined && groundTexts === undefined && readTexts === undefined) return ground;
+  return { ...ground, ...(existingFolders && { existingFolders }), ...(patched && { patchedPaths: patched }), ...(groundTexts && { groundTexts }), ...(readTexts && { readTexts }) };
 }
 
 /**
@@ -79,15 +82,20 @@ function appliesPatch(analysis: ShellAnalysis): boolean {
  * be read names nothing: the applier could not read it either.
  */
 function pathsPatchedBy(analysis: ShellAnalysis): string[] {
-  const paths: string[] = [];
+  return Object.values(textsReadBy(analysis, MAX_PATCH_BYTES) ?? {}).flatMap(patchedPaths);
+}
+
+/** The start of each file the command reads (at most MAX_READ_FILES), but the token; one that cannot be read is left out. */
+function textsReadBy(analysis: ShellAnalysis, bytes: number, secretFiles: readonly string[] = []): Record<string, string> | undefined {
+  let texts: Record<string, string> | undefined;
   let files = 0;
   for (const effect of analysis.effects) {
-    if (effect.kind !== 'read' || effect.path.dynamic || files >= MAX_PATCH_FILES) continue;
+    if (effect.kind !== 'read' || effect.path.dynamic || files >= MAX_READ_FILES || texts?.[effect.path.path] !== undefined || secretFiles.includes(effect.path.path)) continue;
     files++;
-    const text = firstBytes(effect.path.path, MAX_PATCH_BYTES);
-    if (text !== undefined) paths.push(...patchedPaths(text));
+    const text = firstBytes(effect.path.path, bytes);
+    if (text !== undefined) (texts ??= {})[effect.path.path] = text;
   }
-  return paths;
+  return texts;
 }
 
 function firstBytes(path: string, bytes: number): string | undefined {

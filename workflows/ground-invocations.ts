@@ -16,21 +16,29 @@ import { dirName, resolveAgainst } from './shell/paths.js';
  * program looks where the token is, the path may well be the token.
  */
 export function runTimePathFromGround(shell: ShellAnalysis, ground: ProtectedGround): GuardDenial | null {
-  const readsOne = shell.effects.some((effect) =>
-    effect.kind === 'read' || effect.kind === 'write' || effect.kind === 'delete' ? foundAtRunTime(effect.path) : (effect.kind === 'copy' || effect.kind === 'move') && foundAtRunTime(effect.from),
-  );
+  const readsOne = usesPathsFoundAtRunTime(shell);
   // Changed at run time (`ls .claude/*.json | xargs rm`, `echo .claude/settings.local.json | xargs
   // -I{} cp /dev/null {}`): refused when another program of the command names one of gobby's files.
   const changesOne = changesPathsFoundAtRunTime(shell);
   if (!readsOne && !changesOne) return null;
-  const naming = changesOne ? shell.invocations.find((invocation) => namesProtected(invocation, ground)) : undefined;
-  if (naming) {
+  const naming = changesOne ? shell.invocations.find((invocation) => namesProtected(invocation, ground))?.program : undefined;
+  // Or when a file the command reads names one (`xargs rm < /tmp/list`, `rm $(cat /tmp/list)`).
+  const listing = changesOne && naming === undefined ? fileNaming(shell, ground, (path) => isProtected(path, ground) || (ground.protectedFolders ?? []).includes(path) || holdsGroundFolder(path, ground)) : undefined;
+  if (naming !== undefined || listing !== undefined) {
     return {
       kind: 'protected-file',
       reason:
-        `gobby: this command changes paths it finds at run time, and \`${naming.program}\` gives it one of gobby's own files (its state, its workflows, ` +
+        `gobby: this command changes paths it finds at run time, and ${naming !== undefined ? `\`${naming}\` gives it` : `the file it reads, ${listing}, names`} one of gobby's own files (its state, its workflows, ` +
         'or the Claude Code settings that install its hooks). Name the files to change instead; ask the user if one of gobby\'s needs changing.',
       because: 'guard: protected file',
+    };
+  }
+  const listingSecret = readsOne ? fileNaming(shell, ground, (path) => ground.secretFiles.some((secret) => path === secret || secret.startsWith(`${path}/`))) : undefined;
+  if (listingSecret !== undefined) {
+    return {
+      kind: 'secret',
+      reason: `gobby: this command uses paths it finds at run time, and the file it reads, ${listingSecret}, names gobby's control token or its folder; the agent may not read the token. Name the files you need instead.`,
+      because: 'guard: secret file',
     };
   }
   for (const secret of readsOne ? ground.secretFiles : []) {
@@ -51,6 +59,42 @@ export function runTimePathFromGround(shell: ShellAnalysis, ground: ProtectedGro
 /** Not a glob (those are placed): a path whose text starts or goes on with what only the run gives. */
 function foundAtRunTime(path: PathRef): boolean {
   return path.dynamic && (!path.path.startsWith('/') || /[$`]/.test(path.path));
+}
+
+/**
+ * Whether the command reads or changes a path only known at run time (`… | xargs cat`, `rm $(…)`).
+ * The daemon then reads the files it reads before judging it (ProtectedGround.readTexts): the
+ * paths may be their words (`xargs rm < /tmp/list`, `while read f; do rm "$f"; done < /tmp/list`).
+ */
+export function usesPathsFoundAtRunTime(shell: ShellAnalysis): boolean {
+  return shell.effects.some((effect) =>
+    effect.kind === 'read' || effect.kind === 'write' || effect.kind === 'delete' ? foundAtRunTime(effect.path) : (effect.kind === 'copy' || effect.kind === 'move') && foundAtRunTime(effect.from),
+  );
+}
+
+/** The first file the command reads (as the daemon read it) one of whose words, as a path from where the command runs, `names`. */
+function fileNaming(shell: ShellAnalysis, ground: ProtectedGround, names: (path: string) => boolean): string | undefined {
+  const texts = ground.readTexts;
+  if (texts === undefined) return undefined;
+  const cwd = shell.invocations[0]?.cwd ?? '/';
+  for (const [file, text] of Object.entries(texts)) {
+    for (const word of text.split(/[\s\0]+/)) {
+      const path = word.replace(/^(['"])(.*)\1$/, '$2');
+      if (path !== '' && path.length <= MAX_LISTED_PATH && names(resolveAgainst(cwd, path))) return file;
+    }
+  }
+  return undefined;
+}
+
+/** Longer words of a list are no path (PATH_MAX). */
+const MAX_LISTED_PATH = 4096;
+
+/**
+ * A folder above gobby's files that a list may name for a recursive delete (the project, the home,
+ * `.claude`); not `/` or a folder right below it, which prose holds as a word (`and / or`).
+ */
+function holdsGroundFolder(path: string, ground: ProtectedGround): boolean {
+  return path.lastIndexOf('/') > 0 && holdsProtected(path, ground);
 }
 
 /** Whether the command writes, deletes, copies onto or moves a path only known at run time (`… | xargs rm`). */

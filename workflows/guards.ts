@@ -63,6 +63,11 @@ export interface ProtectedGround {
    */
   readonly groundTexts?: GroundTexts;
   /**
+   * The text of the files a command that uses paths only known at run time reads (`xargs rm <
+   * /tmp/list`, `rm $(cat /tmp/list)`), as the daemon read them: those paths may be their words.
+   */
+  readonly readTexts?: Readonly<Record<string, string>>;
+  /**
    * How code would name those paths (`.claude/settings.local.json`, `.gobby`, `GOBBY_HOME`):
    * code gobby cannot see into whose text names one is refused, as a last resort.
    */

@@ -11,7 +11,7 @@ export { toolInputPaths } from './tool-paths.js';
 export { globFolderKey, literalFolderOf } from './shell-through-links.js';
 export { globMatches } from './ground-paths.js';
 export { patchedPaths } from './patch-paths.js';
-export { needsGroundTexts } from './ground-invocations.js';
+export { needsGroundTexts, usesPathsFoundAtRunTime } from './ground-invocations.js';
 export type { GroundTexts } from './ground-listers.js';
 export type { HookSettingsChange, ProtectedGround } from './guards.js';
 export { workflowStateSchema } from './state.js';

@@ -487,6 +487,27 @@ describe("gobby's own ground, in a phase that allows everything", () => {
     }
   });
 
+  it('refuses a change of paths a file it reads lists, when the list names one of gobby\'s files, as the daemon reads it', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'gobby-it-list-'));
+    try {
+      const evil = join(folder, 'stale.txt');
+      writeFileSync(evil, 'build/old.js\n.gobby/workflows/review-with-shell.yaml\n');
+      const fine = join(folder, 'ok.txt');
+      writeFileSync(fine, 'build/old.js\nbuild/older.js\n');
+      for (const command of [`xargs rm < ${evil}`, `rm -f $(cat ${evil})`, `while read f; do rm "$f"; done < ${evil}`]) {
+        const { denied, reason } = await bash(command, fixSession);
+        expect(denied, `${command}: ${reason}`).toBe(true);
+        expect(reason).toContain(evil);
+      }
+      for (const command of [`xargs rm < ${fine}`, `rm -f $(cat ${fine})`, `xargs rm < ${join(folder, 'missing.txt')}`]) {
+        const { denied, reason } = await bash(command, fixSession);
+        expect(denied, `${command}: ${reason}`).toBe(false);
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('judges an MCP tool that runs shell commands by its command, as Bash is judged', async () => {
     const refused: [string, Record<string, unknown>][] = [
       ['mcp__shell__run', { command: 'rm -rf .claude' }],

@@ -1106,6 +1106,35 @@ describe('paths another program of the command found, by walking folders or sear
   });
 });
 
+describe('paths a file the command reads holds', () => {
+  // What the daemon read of the files a command that uses paths found at run time reads (daemon/ground-on-disk.ts).
+  const reading = (text: string): ProtectedGround => ({ ...ground, readTexts: { '/tmp/list': text } });
+
+  it.each([
+    'xargs rm < /tmp/list',
+    'cat /tmp/list | xargs rm -f',
+    'xargs -a /tmp/list rm',
+    'rm $(cat /tmp/list)',
+    'rm -rf $(< /tmp/list)',
+    'while read f; do rm "$f"; done < /tmp/list',
+    'for f in $(cat /tmp/list); do echo {} > $f; done',
+    'sort -u /tmp/list | xargs -I{} cp /dev/null {}',
+  ])('refuses %j when the file names one of gobby\'s files or a folder above them', (command) => {
+    expect(verdict(command, reading('build/out.js\n.claude/settings.local.json\n'))).toBe('protected-file');
+    expect(verdict(command, reading('"/home/dev/.gobby/gobby.db" dist'))).toBe('protected-file');
+    expect(verdict(command, reading('/home/dev/app\n'))).toBe('protected-file');
+    // A list of the project's own files, or prose with a slash in it.
+    expect(verdict(command, reading('build/out.js\n.claude/commands/review.md\nsrc/old.ts\n'))).toBe('allowed');
+    expect(verdict(command, reading('cache and / or build output\n'))).toBe('allowed');
+  });
+
+  it('refuses reading what a list names when it names the token or its folder', () => {
+    expect(verdict('xargs cat < /tmp/list', reading('/home/dev/.gobby/token\n'))).toBe('secret');
+    expect(verdict('cat $(cat /tmp/list)', reading('/home/dev/.gobby\n'))).toBe('secret');
+    expect(verdict('xargs cat < /tmp/list', reading('README.md\n'))).toBe('allowed');
+  });
+});
+
 describe('a .claude folder that does not exist yet', () => {
   // The project keeps gobby's hooks in the user's settings and has no .claude of its own: whatever
   // is copied, moved or linked onto that name becomes the folder, settings file and all.
