@@ -27,7 +27,7 @@ type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
 
 interface ErrorSpec {
   /** The HTTP status the daemon answers with; null for codes only the CLI or installer raise. */
-  readonly status: 400 | 403 | 404 | 409 | 413 | 414 | 415 | 500 | null;
+  readonly status: 400 | 403 | 404 | 408 | 409 | 413 | 414 | 415 | 431 | 500 | null;
   readonly exitCode: ExitCode;
   readonly summary: string;
 }
@@ -42,6 +42,8 @@ export const ERROR_CATALOG = {
   GOBBY_ERR_HTTP_TOO_LARGE: { status: 413, exitCode: failed, summary: 'The request body is larger than the daemon accepts.' },
   GOBBY_ERR_HTTP_URI_TOO_LONG: { status: 414, exitCode: failed, summary: 'A path parameter is longer than the daemon accepts.' },
   GOBBY_ERR_HTTP_UNSUPPORTED_MEDIA_TYPE: { status: 415, exitCode: failed, summary: 'The request body is not JSON (or plain text).' },
+  GOBBY_ERR_HTTP_HEADERS_TOO_LARGE: { status: 431, exitCode: failed, summary: "The request's URL and headers are larger than the daemon reads." },
+  GOBBY_ERR_HTTP_REQUEST_TIMEOUT: { status: 408, exitCode: failed, summary: 'The request did not arrive whole in time.' },
   GOBBY_ERR_HTTP_WRONG_DAEMON: { status: 409, exitCode: noDaemon, summary: 'The gobby daemon on the port serves another GOBBY_HOME than the client that asked.' },
   // The hook API.
   GOBBY_ERR_HOOK_INVALID_PAYLOAD: { status: 400, exitCode: failed, summary: 'A hook payload is not the JSON Claude Code sends for that event.' },

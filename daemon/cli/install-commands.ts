@@ -8,6 +8,7 @@
 //   because a teammate without gobby would otherwise have every prompt refused.
 // - --user: ~/.claude/settings.json, every project of this user.
 import { spawnSync } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 
@@ -62,7 +63,12 @@ function projectSettingsPath(root: string, scope: 'personal' | 'shared'): string
 function resolveTarget(target: InstallTarget, env: Env, cwd: string): ResolvedTarget {
   if (target.scope === 'user') return { path: join(claudeConfigDir(env), 'settings.json'), root: null };
   const home = env.HOME ?? homedir();
-  const root = findProjectRoot(resolve(cwd, target.project ?? '.'), home);
+  const start = resolve(cwd, target.project ?? '.');
+  // A mistyped --project would otherwise get a folder of its own, hooks and all, where no session runs.
+  if (statSync(start, { throwIfNoEntry: false })?.isDirectory() !== true) {
+    throw gobbyError('GOBBY_ERR_CLI_USAGE', `${start} is not a folder: give --project the folder of an existing project`);
+  }
+  const root = findProjectRoot(start, home);
   const refusal = projectRootRefusal(root, home);
   if (refusal && !target.force) {
     throw gobbyError('GOBBY_ERR_CLI_USAGE', `${refusal}: run this in your project's folder, or add --force to use ${root} anyway (or --user for every project)`);

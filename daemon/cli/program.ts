@@ -1,6 +1,6 @@
 // The `gobby` command. It talks to the daemon over HTTP; only `daemon start --foreground`
 // runs the daemon in this process.
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { gobbyError } from '../../hooks/errors.js';
 import { DAEMON_MAIN, PACKAGE_VERSION } from '../package-info.js';
 import type { InstallScope, InstallTarget } from './install-commands.js';
@@ -249,7 +249,7 @@ workflow
   .description("the audit log, newest first: this project's sessions and project events, or one session's")
   .option('--tamper', 'only tamper attempts (tamper:*): overrides from the agent, forged hook events, gobby\'s own ground')
   .option('--session <id>', 'only this session (default: every session of this project)')
-  .option('--limit <n>', 'how many rows, 1 to 1000 (default 50)')
+  .addOption(new Option('--limit <n>', 'how many rows, 1 to 1000 (default 50)').argParser(auditRowLimit))
   .addOption(jsonOption())
   .addHelpText(
     'after',
@@ -263,6 +263,12 @@ workflow
       ...(options.limit === undefined ? {} : { limit: options.limit }),
     })),
   );
+
+/** `--limit`: checked here, so a typo is a usage error and not the daemon's answer to a bad query. */
+function auditRowLimit(value: string): string {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1000) throw new InvalidArgumentError('Give a whole number from 1 to 1000.');
+  return value;
+}
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof CommanderError) {

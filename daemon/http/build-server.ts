@@ -6,6 +6,7 @@ import type { ControlService } from '../control/control-service.js';
 import type { HookService } from '../hook-service.js';
 import type { EventProvenance } from '../provenance/event-provenance.js';
 import type { OverrideOriginCheck } from '../provenance/override-origin.js';
+import { clientErrorAnswer } from './client-error.js';
 import { registerControlRoutes, type DaemonInfo } from './control-routes.js';
 import { registerHookRoutes } from './hook-routes.js';
 import { registerJsonBodyParser } from './json-body.js';
@@ -38,6 +39,8 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     bodyLimit: deps.bodyLimitBytes,
+    // Requests node's parser refuses never reach fastify's handlers.
+    clientErrorHandler: clientErrorAnswer(deps.info.version),
     // Bad URLs fail before routing, where neither the hooks nor the error handler run.
     frameworkErrors: (error, request, reply) => answerError(error, request, reply.header(GOBBY_VERSION_HEADER, deps.info.version)),
     // Two log lines per tool call would dominate the daemon's work; decisions are logged

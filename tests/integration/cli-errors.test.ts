@@ -115,6 +115,26 @@ describe('usage and installer errors', () => {
     }
   });
 
+  it('checks audit --limit itself, before it looks for a daemon, exit 1', async () => {
+    const env = { home: tempDir('gobby-cli-home-'), port: await closedPort() };
+    for (const limit of ['abc', '0', '2000', '1.5']) {
+      const run = await gobby(['workflow', 'audit', '--limit', limit], env);
+      expect(run.code, limit).toBe(1);
+      expect(expectOneErrorLine(run, 'GOBBY_ERR_CLI_USAGE')).toContain('a whole number from 1 to 1000');
+    }
+  });
+
+  it('refuses a --project folder that does not exist instead of making it, exit 1', async () => {
+    const home = tempDir('gobby-cli-home-');
+    const missing = join(home, 'projcet');
+    for (const command of ['install', 'uninstall']) {
+      const run = await gobby([command, '--project', missing], { home, port: await closedPort() });
+      expect(run.code, command).toBe(1);
+      expect(expectOneErrorLine(run, 'GOBBY_ERR_CLI_USAGE')).toContain(`${missing} is not a folder`);
+    }
+    expect(existsSync(missing)).toBe(false);
+  });
+
   it('reports a settings file that is not JSON once, with its code, exit 1', async () => {
     const home = tempDir('gobby-cli-home-');
     const settings = join(home, 'project', '.claude', 'settings.json');

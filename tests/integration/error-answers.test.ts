@@ -2,6 +2,8 @@
 // cannot read, no route, too large, a media type it does not parse, a bad URL), the token
 // check, and the service's refusals. Each is `{ error: { code, message } }` with a catalog
 // code and that code's HTTP status, and carries gobby's version header.
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import type { InjectOptions } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GOBBY_VERSION_HEADER } from '../../daemon/contracts/control-api.js';
@@ -74,6 +76,32 @@ describe("fastify's own errors", () => {
 
   it('answers a malformed percent-encoding in the path with 400 GOBBY_ERR_HTTP_BAD_REQUEST', async () => {
     await expectErrorAnswer({ method: 'GET', url: '/api/workflows/%E0%A4%A?cwd=x', headers: { ...host, ...AUTH } }, 'GOBBY_ERR_HTTP_BAD_REQUEST');
+  });
+});
+
+describe("what node's HTTP parser refuses before fastify sees it, on a real socket", () => {
+  /** The raw answer to `request` written on a TCP connection to the listening daemon. */
+  async function rawAnswer(request: string): Promise<{ status: number; headers: string; body: string }> {
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = t.app.server.address() as AddressInfo;
+    const text = await new Promise<string>((resolve, reject) => {
+      let received = '';
+      const socket = connect(port, '127.0.0.1', () => socket.end(request));
+      socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
+      socket.on('close', () => resolve(received)).on('error', reject);
+    });
+    const [head = '', body = ''] = text.split('\r\n\r\n');
+    return { status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body };
+  }
+
+  it.each<[string, string, HttpErrorCode]>([
+    ['a URL with a 100 KB query', `GET /hooks/Stop?${'a'.repeat(100_000)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`, 'GOBBY_ERR_HTTP_HEADERS_TOO_LARGE'],
+    ['bytes that are no HTTP', 'HELLO gobby\r\n\r\n', 'GOBBY_ERR_HTTP_BAD_REQUEST'],
+  ])('answers %s in the daemon\'s shape, with its version header', async (_what, request, code) => {
+    const answer = await rawAnswer(request);
+    expect(answer.status).toBe(ERROR_CATALOG[code].status);
+    expect(JSON.parse(answer.body)).toEqual({ error: { code, message: expect.any(String) } });
+    expect(answer.headers).toContain(`${GOBBY_VERSION_HEADER}: `);
   });
 });
 
