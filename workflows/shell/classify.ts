@@ -1011,7 +1011,7 @@ function renderAssignment(assignment: Assignment, env: WordEnv, nested: NestedSc
     for (const element of assignment.value.elements) renderWord(element, env, nested);
     return { value: `${assignment.name}=(…)`, dynamic: true, unknownAt: -1 };
   }
-  const value = renderWord(assignment.value, env, nested);
+  const value = renderWord(assignment.value, env, nested, true);
   const prefix = `${assignment.name}=`;
   return { value: prefix + value.value, dynamic: value.dynamic, unknownAt: value.unknownAt === -1 ? -1 : value.unknownAt + prefix.length };
 }
@@ -1122,6 +1122,8 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
   if (facts?.setsVariables === true || NAMES_VARIABLES.has(name)) {
     const nested: NestedScript[] = [];
     for (const arg of args) subscriptCode(arg.value, nested);
+    // `let x`, `declare -i y=x`: the words are arithmetic, which evaluates x's value, substitutions in it included.
+    if (name === 'let' || (DECLARES.has(name) && args.some((arg) => INTEGER_ATTRIBUTE.test(arg.value)))) for (const arg of args) codeInValues(arg.value, wordEnv(state, fx.scope), nested);
     if (nested.length > 0) visitNested(state, nested, fx.scope, fx.depth + 1, fx.reparses);
   }
   // What these builtins most likely set (`read f <<< x`, `printf -v f …`, `declare -n r=x`), kept as the likeliest value.
@@ -1229,6 +1231,8 @@ function likelySetVariables(fx: CommandEffects, name: string, args: readonly Arg
 
 /** Builtins that declare variables, with attributes and values. */
 const DECLARES = new Set(['declare', 'typeset', 'local', 'readonly', 'export']);
+/** `declare -i`, `local -ri`: the variables set are integers, their values arithmetic. */
+const INTEGER_ATTRIBUTE = /^-[a-zA-Z]*i/;
 
 /**
  * A call runs the body in the caller's shell, from the caller's directory and variables, and what

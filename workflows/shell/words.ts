@@ -392,10 +392,14 @@ function braceSequence(inner: string): string[] | null | undefined {
   return words;
 }
 
-/** Renders a word; command and process substitutions in it are appended to `nested`. */
-export function renderWord(word: Word, env: WordEnv, nested: NestedScript[]): Arg {
+/**
+ * Renders a word; command and process substitutions in it are appended to `nested`. `unsplit`: the
+ * word is an assignment's value, which bash neither splits into fields nor globs after expanding
+ * it (`y=$x` keeps x's value whole, spaces and all, as `"$x"` would).
+ */
+export function renderWord(word: Word, env: WordEnv, nested: NestedScript[], unsplit = false): Arg {
   // Most words are plain literals or simply quoted: skip unbash's lazy part parsing for them (hot path).
-  const arg = simpleWord(word.text) ?? renderFromParts(word, env, nested);
+  const arg = simpleWord(word.text) ?? renderFromParts(word, env, nested, unsplit);
   return word.text.indexOf('~') > 0 ? tildesOfAssignmentArgument(word.text, arg, env) : arg;
 }
 
@@ -415,7 +419,7 @@ function tildesOfAssignmentArgument(text: string, arg: Arg, env: WordEnv): Arg {
 }
 
 /** A word that is not simple, from unbash's parts. */
-function renderFromParts(word: Word, env: WordEnv, nested: NestedScript[]): Arg {
+function renderFromParts(word: Word, env: WordEnv, nested: NestedScript[], unsplit = false): Arg {
   const text = word.text;
   const parts = word.parts;
   if (parts === undefined) {
@@ -427,7 +431,7 @@ function renderFromParts(word: Word, env: WordEnv, nested: NestedScript[]): Arg 
   // A word that is only `$$` (or `"$!"`) names a process, not a file: left as written for the signal checks.
   const only = parts.length === 1 ? parts[0]! : undefined;
   builder.standsAlone = only !== undefined && (only.type === 'SimpleExpansion' || only.type === 'ParameterExpansion' || (only.type === 'DoubleQuoted' && only.parts.length === 1));
-  for (let index = 0; index < parts.length; index++) appendPart(builder, parts[index]!, env, index === 0);
+  for (let index = 0; index < parts.length; index++) appendPart(builder, parts[index]!, env, index === 0, unsplit);
   return builder.finish();
 }
 
@@ -480,6 +484,8 @@ function appendPart(builder: WordBuilder, part: WordPart, env: WordEnv, first: b
       appendVariable(builder, part.text.slice(1), part.text, env, quoted);
       return;
     case 'ParameterExpansion': {
+      // `${a[x]}`, `${s:x:2}`: an indexed array's subscript and a substring's offset are arithmetic, which evaluates x's value.
+      if (builder.nested && (part.index !== undefined || part.operation?.type === 'Slice')) codeInValues(part.text, env, builder.nested);
       const element = part.prefix === undefined && part.index !== undefined ? elementName(part.parameter, part.index, env) : undefined;
       if (part.prefix === undefined && part.index === undefined && part.operation === undefined) {
         appendVariable(builder, part.parameter, part.text, env, quoted);
