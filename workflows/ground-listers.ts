@@ -63,6 +63,17 @@ export function mayList(invocation: ShellInvocation, file: string, texts?: Groun
   return Object.entries(texts).some(([path, text]) => (path === file || isBelow(path, file)) && listed(path) && (text === null || contentMatches(content, text)));
 }
 
+/**
+ * Whether the program is a recursive grep, whose `--exclude-dir`, `--exclude` and `--include` say
+ * for sure which files it opens (ripgrep's own filters can be undone by a config file the command
+ * does not show, `RIPGREP_CONFIG_PATH`).
+ */
+export function grepWalks(invocation: ShellInvocation): boolean {
+  return GREPS.has(invocation.program.slice(invocation.program.lastIndexOf('/') + 1)) && listingOf(invocation) !== undefined;
+}
+
+const GREPS = new Set(['grep', 'egrep', 'fgrep', 'rgrep']);
+
 /** The listing of a program that searches by content (`grep -r`, `rg`, `ag`, `ack`, `git grep`), for the daemon to read gobby's files only then. */
 export function searchesByContent(invocation: ShellInvocation): boolean {
   return listingOf(invocation)?.content !== undefined;
@@ -74,11 +85,20 @@ function listingOf(invocation: ShellInvocation): Listing | undefined {
 
 function reaches(listing: Listing, root: string, file: string): boolean {
   if (file === root) return true;
+  // A root the shell expands (`~/.gob*`): whatever it may name, the file or a folder above it, is walked from.
+  if (/[*?[]/.test(root)) return globMatches(root, file) || ancestors(file).some((folder) => globMatches(root, folder));
   if (!isBelow(file, root)) return false;
   const below = file.slice(root === '/' ? 1 : root.length + 1).split('/');
   if (!listing.hidden && below.some((name) => name.startsWith('.'))) return false;
   if (listing.maxDepth !== undefined && below.length > listing.maxDepth) return false;
   return listing.keeps === undefined || listing.keeps(file, root);
+}
+
+/** `/a/b/c` → `/a/b`, `/a`. */
+function ancestors(path: string): string[] {
+  const folders: string[] = [];
+  for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) folders.push(path.slice(0, slash));
+  return folders;
 }
 
 /** A program's words as its option parser reads them (workflows/shell/argv.ts), with the operands as text. */
@@ -130,7 +150,8 @@ const rg: ListingOf = (args, cwd) => {
   const { options, operands } = parse(args, RG_OPTIONS);
   // Only the matches are printed, without the files' paths.
   if (has(options, '-I', '--no-filename') && !has(options, '--files', '-l', '--files-with-matches', '--files-without-match')) return undefined;
-  const hidden = has(options, '--hidden', '-.') || count(options, '-u') + 2 * count(options, '--unrestricted') >= 2;
+  // A glob or an ignore file of the command's choosing may let dot names in (they override ripgrep's other filters).
+  const hidden = has(options, '--hidden', '-.', '-g', '--glob', '--iglob', '--ignore-file', '--pre') || count(options, '-u') + 2 * count(options, '--unrestricted') >= 2;
   const globs = valuesOf(options, '-g', '--glob', '--iglob');
   const keeps = globs.length === 0 ? undefined : (file: string, root: string) => keptByGlobs(globs, file, root);
   if (has(options, '--files')) return { roots: rootsOf(operands, cwd), hidden, maxDepth: depth(valuesOf(options, '-d', '--max-depth').at(-1)), keeps };
@@ -275,6 +296,8 @@ const git: ListingOf = (args, cwd) => {
  */
 function pathspecListing(pathspecs: readonly string[], cwd: string): Listing {
   if (pathspecs.length === 0 || pathspecs.some((pathspec) => pathspec.startsWith(':'))) return { roots: [cwd], hidden: true };
+  // Outside the working directory (`git grep --no-index x -- ~/.gobby`): the folders themselves.
+  if (pathspecs.some((pathspec) => pathspec.startsWith('/') || pathspec.startsWith('..'))) return { roots: rootsOf(pathspecs, cwd), hidden: true };
   return {
     roots: [cwd],
     hidden: true,

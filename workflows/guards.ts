@@ -10,7 +10,7 @@
 import type { EngineEvent } from './events.js';
 import { accessTakenDenial, becomesFolderDenial, daemonNetworkDenial, daemonProcessDenial, filesNamedByDataDenial, opaqueCodeNamingGround, overrideDenial, overrideLaterDenial, protectedFileDenial, secretDenial, secretInTreeDenial } from './ground-denials.js';
 import { linkToGround, overrideCommandOf, runTimePathFromGround, sweepsUntrackedGround, unknownProgramGivenGround } from './ground-invocations.js';
-import type { GroundTexts } from './ground-listers.js';
+import { grepWalks, mayList, type GroundTexts } from './ground-listers.js';
 import { lsofListsTheDaemon } from './lsof-selection.js';
 import { runsLater } from './runs-later.js';
 import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, namesByGlob, POSIX_CLASSES, runTimePartsAsGlobs, treeHolds, treeReaches, withRunTimePartsEmpty } from './ground-paths.js';
@@ -324,7 +324,7 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   for (const effect of shell.effects) {
     // The path as written, then the real path behind a symbolic link on the way (read by the daemon).
     const real = realPaths && realPaths.size > 0 ? throughLinks(effect, realPaths) : effect;
-    const denial = checkShellEffect(effect, ground, command) ?? (real !== effect ? checkShellEffect(real, ground, command) : null) ?? asItMayBeAtRunTime(effect, ground, command);
+    const denial = checkShellEffect(effect, ground, command, shell.invocations) ?? (real !== effect ? checkShellEffect(real, ground, command, shell.invocations) : null) ?? asItMayBeAtRunTime(effect, ground, command);
     if (denial) return denial;
   }
   const foundInGround = runTimePathFromGround(shell, ground);
@@ -382,8 +382,32 @@ function folderAbove(file: string, test: (folder: string) => boolean): boolean {
  * `map_files/`), its environment. A pid only known at run time is judged by checkShellCommand.
  */
 function readsTheDaemonProcess(path: string, ground: ProtectedGround): boolean {
-  return ground.daemonPid !== undefined && (path === `/proc/${ground.daemonPid}` || path.startsWith(`/proc/${ground.daemonPid}/`));
+  if (ground.daemonPid === undefined) return false;
+  const folder = `/proc/${ground.daemonPid}`;
+  return path === folder || (path.startsWith(`${folder}/`) && !PROCESS_FACTS.has(path.slice(folder.length + 1)));
 }
+
+/**
+ * Whether every run of `program` in the command is a recursive grep whose own options keep it from `file`
+ * (`grep -r --exclude-dir=.gobby x ~`, `grep -r port ~/.gobby --include='*.json'`), so that its read of
+ * the tree above never opens it. Its text is not asked: whether a pattern matches the token would tell it.
+ */
+function walksPast(invocations: readonly ShellInvocation[], program: string, file: string): boolean {
+  const runs = invocations.filter((invocation) => invocation.program === program);
+  return runs.length > 0 && runs.every((invocation) => grepWalks(invocation) && !mayList(invocation, file));
+}
+
+/**
+ * What `/proc/PID/` tells of a process without any of its memory, files or environment: its state,
+ * counters and limits (`cat /proc/4242/status` while looking at the daemon's memory use).
+ */
+const PROCESS_FACTS = new Set(['status', 'stat', 'statm', 'comm', 'cmdline', 'limits', 'io', 'oom_score', 'cgroup', 'sched', 'schedstat', 'wchan']);
+
+/**
+ * Programs that read only what a file's entry says (its name, size, mode, times, the target of a
+ * link), never what the file holds: pointed at the token, they cannot tell it.
+ */
+const METADATA_READERS = new Set(['ls', 'dir', 'vdir', 'stat', 'du', 'test', '[', 'lsattr', 'getfacl', 'namei', 'realpath', 'readlink']);
 
 /**
  * A word in the text of code gobby cannot see into that would name one of gobby's files or a
@@ -649,16 +673,20 @@ function namesTheDaemon(arg: string, ground: ProtectedGround): boolean {
 }
 
 /** `command`: the whole command, for what a single effect does not say (a config file it points rg at). */
-function checkShellEffect(effect: ShellEffect, ground: ProtectedGround, command: string): GuardDenial | null {
+function checkShellEffect(effect: ShellEffect, ground: ProtectedGround, command: string, invocations: readonly ShellInvocation[] = []): GuardDenial | null {
   switch (effect.kind) {
     case 'read': {
+      // `ls -l ~/.gobby/*`, `stat ~/.gobby/token`, `test -f …`: a file's name and metadata, not what it holds.
+      if (METADATA_READERS.has(effect.program)) return null;
       const secret = ground.secretFiles.find((file) => effect.path.path === file || mentionsPath(effect.path.path, file) || namesByGlob(effect.path.path, file));
       if (secret) return secretDenial(secret);
       if (readsTheDaemonProcess(effect.path.path, ground)) return daemonProcessDenial(effect.path.path);
       // `rg x ~`: rg leaves out dot names, so it never reaches `~/.gobby/token`; `grep -r x ~` does.
       // (A tree under a glob, `rg x ~/.gob*`, or a command that points rg at a config file of its choosing, does not count.)
       const leavesOutDotNames = effect.path.skipsDotNames === true && !isGlob(effect.path.path.slice(0, -3)) && !command.includes('RIPGREP_CONFIG_PATH');
-      const inTree = ground.secretFiles.find((file) => (treeHolds(effect.path.path, file) && !(leavesOutDotNames && dotNameBelow(effect.path.path.slice(0, -3), file))) || globTreeHolds(effect.path.path, file));
+      const inTree = ground.secretFiles.find(
+        (file) => ((treeHolds(effect.path.path, file) && !(leavesOutDotNames && dotNameBelow(effect.path.path.slice(0, -3), file))) || globTreeHolds(effect.path.path, file)) && !walksPast(invocations, effect.program, file),
+      );
       return inTree ? secretInTreeDenial(inTree, effect.path.path.slice(0, -3) || '/', effect.program) : null;
     }
     case 'write':
@@ -1020,6 +1048,8 @@ function textWordIndexes(invocation: ShellInvocation): number[] {
   const { program, args } = invocation;
   const all = args.map((_, index) => index);
   if (program === 'echo' || (program === 'printf' && !args.includes('-v'))) return all;
+  // `stat ~/.gobby/token`: the name of a file whose entry, not content, the program reads (but `du --files0-from=F` reads F).
+  if (METADATA_READERS.has(program) && !args.some((arg) => arg.includes('files0-from'))) return all;
   const gitGrep = program === 'git' && args[0] === 'grep';
   const searcher = gitGrep ? GREP_OPTIONS : SEARCHERS.get(program);
   if (searcher !== undefined) return patternIndexes(args, gitGrep ? 1 : 0, searcher);

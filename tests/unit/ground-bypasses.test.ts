@@ -855,11 +855,28 @@ describe("gobby's own ground, spelled another way", () => {
     // procps's skill signals by name, pid or user.
     ['skill -KILL node', 'daemon-signal'],
     ['skill -9 -p 4242', 'daemon-signal'],
+    // What a file's entry does not give away, the same programs read as content.
+    ['ls ~/.gobby/*; head ~/.gobby/*', 'secret'],
+    ['cat $(realpath ~/.gobby/token)', 'secret'],
+    ['du --files0-from=/home/dev/.gobby/token', 'secret'],
+    ['cat /proc/4242/environ', 'secret'],
+    ['grep -r --exclude-dir=.claude foo ~', 'secret'],
+    ['rg x ~/.gob*', 'secret'],
   ])('refuses %j', (command, kind) => {
     expect(verdict(command)).toBe(kind);
   });
 
   it.each([
+    // A file's entry, not what it holds: the token's name, size and mode, the daemon's state.
+    'ls -l ~/.gobby/*',
+    'du -sh ~/.gobby/*',
+    'stat -c %s ~/.gobby/token',
+    'test -f ~/.gobby/token && [ -s ~/.gobby/token ] && echo ok',
+    'cat /proc/4242/status && ls -l /proc/4242/fd',
+    // A recursive grep whose own options keep it out of the token's folder, or away from its name.
+    'grep -r --exclude-dir=.gobby foo ~',
+    "grep -r port ~/.gobby --include='*.json'",
+    'grep -rn foo ~/.gobby --exclude=token',
     'rm -rf *',
     "F=dist sh -c 'rm -rf $F' && env D=build bash -c 'rm -r \"$D\"' && P=$$ sh -c 'kill -0 $P'",
     'NODE_OPTIONS=--max-old-space-size=4096 npm test && COVERAGE_FILE=/tmp/cov pytest --cov && snice +5 -c vitest',
@@ -1047,6 +1064,8 @@ describe('paths another program of the command found, by walking folders or sear
     ['du -a ~ | cut -f2 | xargs rm', 'protected-file'],
     ['du ~ | cut -f2 | xargs rm -rf', 'protected-file'],
     ['du -d 1 . | cut -f2 | xargs rm -rf', 'protected-file'],
+    // The folders a glob names, the project among them, removed whole.
+    ['du -s ~/* | cut -f2 | xargs rm -rf', 'protected-file'],
     ['tree -fai ~ | xargs rm -f', 'protected-file'],
     ['rg --files --hidden ~ | xargs rm', 'protected-file'],
     ['rg --files -uu | xargs rm', 'protected-file'],
@@ -1079,7 +1098,7 @@ describe('paths another program of the command found, by walking folders or sear
     // Dot folders skipped, roots elsewhere, names or pathspecs that keep gobby's out.
     'rg --files | xargs rm',
     'tree -fi ~ | xargs rm -f',
-    'du -s ~/* | cut -f2 | xargs rm -rf',
+    'du -s src/* | cut -f2 | xargs rm -rf',
     'du -a src | cut -f2 | xargs rm',
     "git ls-files '*.ts' | xargs sed -i s/a/b/",
     'git ls-files src | xargs sed -i s/a/b/',

@@ -308,9 +308,11 @@ const PYTHON_MODULES_THAT_WRITE: Readonly<Record<string, (operands: readonly Arg
     const file = operands.find((arg) => arg.dynamic || arg.value.includes('/') || arg.value.endsWith('.py'));
     if (file !== undefined) fx.opaque(`${program} -m pydoc imports \`${file.value}\`, which runs its code`, program);
   },
-  'json.tool': (operands, fx, program) => {
-    if (operands[0]) fx.read(program, operands[0]);
-    if (operands[1]) fx.write(program, operands[1]);
+  // `json.tool [--indent N] IN OUT`: the value of `--indent` is no file.
+  'json.tool': (args, fx, program) => {
+    const [input, output] = parseArgv(args, { long: ['indent'] }).operands;
+    if (input && input.value !== '-') fx.read(program, input);
+    if (output) fx.write(program, output);
   },
   py_compile: (operands, fx, program) => {
     for (const file of operands) fx.write(program, { path: `${dirName(fx.path(file).path)}/__pycache__/*`, dynamic: true });
@@ -324,7 +326,7 @@ const PYTHON_MODULES_THAT_WRITE: Readonly<Record<string, (operands: readonly Arg
 };
 
 /** Modules whose handlers read their own options. */
-const OPTIONS_MATTER = new Set(['pydoc', 'zipfile', 'tarfile']);
+const OPTIONS_MATTER = new Set(['pydoc', 'zipfile', 'tarfile', 'json.tool']);
 
 function unpackingModule(operands: readonly Arg[], fx: ShellEffects, program: string, extract: readonly string[]): void {
   const at = operands.findIndex((arg) => extract.includes(arg.value));

@@ -1196,6 +1196,8 @@ const sqlite: ProgramHandler = (site, fx) => {
   const args = site.args.map((arg) => (!arg.dynamic && /^-[a-z]{2,}$/.test(arg.value) ? { ...arg, value: `-${arg.value}` } : arg));
   const parsed = parseArgv(args, { long: ['cmd', 'init', 'separator', 'newline', 'nullvalue', 'vfs', 'mmap', 'lookaside', 'pagecache', 'heap', 'maxsize'] });
   const [database, ...sql] = operandsOf(parsed, { ...site, args });
+  // `sqlite3 -version`, `sqlite3 --help`: it prints and exits, reading no input and no database.
+  if (database === undefined && hasOption(parsed, '--version', '--help')) return;
   const code = [...sql, ...optionValues(parsed, '--cmd')];
   const fromInput = code.length === 0 || optionValues(parsed, '--init').length > 0;
   const readOnly = hasOption(parsed, '--readonly') || (!fromInput && sqliteOnlyReads(code));
