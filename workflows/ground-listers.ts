@@ -151,7 +151,7 @@ const rg: ListingOf = (args, cwd) => {
   // Only the matches are printed, without the files' paths.
   if (has(options, '-I', '--no-filename') && !has(options, '--files', '-l', '--files-with-matches', '--files-without-match')) return undefined;
   // A glob or an ignore file of the command's choosing may let dot names in (they override ripgrep's other filters).
-  const hidden = has(options, '--hidden', '-.', '-g', '--glob', '--iglob', '--ignore-file', '--pre') || count(options, '-u') + 2 * count(options, '--unrestricted') >= 2;
+  const hidden = has(options, '--hidden', '-.', '-g', '--glob', '--iglob', '--ignore-file') || count(options, '-u') + 2 * count(options, '--unrestricted') >= 2;
   const globs = valuesOf(options, '-g', '--glob', '--iglob');
   const keeps = globs.length === 0 ? undefined : (file: string, root: string) => keptByGlobs(globs, file, root);
   if (has(options, '--files')) return { roots: rootsOf(operands, cwd), hidden, maxDepth: depth(valuesOf(options, '-d', '--max-depth').at(-1)), keeps };
@@ -164,7 +164,8 @@ const rg: ListingOf = (args, cwd) => {
     hidden,
     maxDepth: depth(valuesOf(options, '-d', '--max-depth').at(-1)),
     keeps,
-    content: { patterns: fromFile ? [] : patterns, basic: false, fixed: has(options, '-F', '--fixed-strings'), ignoreCase: has(options, '-i', '--ignore-case', '-S', '--smart-case'), inverted: has(options, '--files-without-match', '-v', '--invert-match') },
+    // `--pre` runs its program on every file searched, whatever the file holds.
+    content: has(options, '--pre') ? undefined : { patterns: fromFile ? [] : patterns, basic: false, fixed: has(options, '-F', '--fixed-strings'), ignoreCase: has(options, '-i', '--ignore-case', '-S', '--smart-case'), inverted: has(options, '--files-without-match', '-v', '--invert-match') },
   };
 };
 

@@ -1090,6 +1090,10 @@ describe('paths another program of the command found, by walking folders or sear
     ['git grep -l hooks | xargs rm', 'protected-file'],
     ['grep -rL nothing-like-this . | xargs rm', 'protected-file'],
     ['grep -rl oldName ~ | xargs sed -i s/oldName/newName/', 'secret'],
+    // Programs a search runs on what it found: git grep's pager gets the matching files, rg's preprocessor every file it searches.
+    ["git grep --no-index -O'sed -i /hooks/d' hooks .claude", 'protected-file'],
+    ['git grep --untracked -Orm hooks', 'protected-file'],
+    ['rg --pre rm --hidden oldName', 'protected-file'],
   ])('refuses %j', (command, kind) => {
     expect(verdict(command, read)).toBe(kind);
   });
@@ -1112,6 +1116,7 @@ describe('paths another program of the command found, by walking folders or sear
     'grep -rn foo . | cut -d: -f1 | sort -u | xargs sed -i s/foo/bar/',
     'rg -l oldName --hidden | xargs sed -i s/oldName/newName/g',
     'git grep -l oldName | xargs sed -i s/oldName/newName/g',
+    'git grep -Orm oldName',
     // Listings that nothing changes.
     'du -a ~ | sort -n | tail',
     'git ls-files | xargs wc -l',

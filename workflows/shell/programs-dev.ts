@@ -62,6 +62,8 @@ const GIT_BOOLEAN = /^(?:true|false|yes|no|on|off|[01])$/i;
 const GIT_PROGRAM_OPTIONS = ['--upload-pack', '--receive-pack', '--exec', '--open-files-in-pager'];
 const GIT_PROGRAM_SHORT: ReadonlyMap<string, string> = new Map([['clone', 'u'], ['ls-remote', 'u'], ['grep', 'O']]);
 /** The subcommands that take one of them (the rest do not: no need to look, on the hot path). */
+/** A command of plain words, with nothing the shell would expand, quote or join. */
+const PLAIN_WORDS = /^[\w@%+=:,./ -]+$/;
 const GIT_RUNS_PROGRAMS = new Set(['fetch', 'pull', 'clone', 'ls-remote', 'archive', 'push', 'grep', 'send-pack', 'fetch-pack']);
 
 /**
@@ -89,6 +91,8 @@ function gitProgramOptions(sub: string, rest: readonly Arg[], fx: ShellEffects):
       program = value.length > at + 1 ? { ...arg, value: value.slice(at + 1), unknownAt: arg.unknownAt === -1 ? -1 : Math.max(0, arg.unknownAt - at - 1) } : optional ? undefined : rest[++j];
     } else continue;
     if (program === undefined) fx.opaque(`git ${sub} ${value} runs the configured pager`, 'git');
+    // `git grep -O'sed -i …'`: the pager is given every file that matched, which the search chose.
+    else if (sub === 'grep' && !program.dynamic && PLAIN_WORDS.test(program.value)) fx.run(program.value.trim().split(/\s+/).map(literalArg), { stdinArgs: true });
     else fx.runShellCode(program, 'git', false);
   }
 }

@@ -108,7 +108,11 @@ export const RG_OPTIONS: OptionSpec = {
 const rg: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, RG_OPTIONS);
   // --pre runs a program of the agent's choosing on every file searched.
-  for (const pre of optionValues(parsed, '--pre')) fx.opaque(`rg --pre runs \`${pre.value}\` on every file it searches`, 'rg');
+  // Each file searched is its argument: it changes, or reads, what the search walks (`rg --pre rm --hidden x`).
+  for (const pre of optionValues(parsed, '--pre')) {
+    fx.opaque(`rg --pre runs \`${pre.value}\` on every file it searches`, 'rg');
+    fx.run([pre], { stdinArgs: true });
+  }
   for (const host of optionValues(parsed, '--hostname-bin')) fx.opaque(`rg --hostname-bin runs \`${host.value}\``, 'rg');
   const listsOnly = hasOption(parsed, '--files', '--type-list');
   const patternGiven = listsOnly || hasOption(parsed, '-e', '--regexp', '-f', '--file');
