@@ -954,8 +954,11 @@ function daemonPortFoundAtRunTime(shell: ShellAnalysis, ground: ProtectedGround)
   const network = shell.effects.find((effect): effect is Extract<ShellEffect, { kind: 'network' }> => effect.kind === 'network' && effect.port === undefined && RUN_TIME_PORT.test(effect.target));
   if (network === undefined) return null;
   const readsGround = shell.effects.some((effect) => effect.kind === 'read' && isProtected(effect.path.path, ground));
-  return readsGround ? daemonNetworkDenial(`\`${network.program}\``, network.target) : null;
+  // `curl localhost:$GOBBY_PORT/…`: the variable that names the daemon's port.
+  return readsGround || NAMES_GOBBY_PORT.test(network.target) ? daemonNetworkDenial(`\`${network.program}\``, network.target) : null;
 }
+
+const NAMES_GOBBY_PORT = /\$\{?GOBBY_PORT\b/;
 
 /** A target whose port is only known at run time: `localhost:$P`, `http://127.1:$(…)/x`, `[::1]:\`…\``, or a port given apart (`nc 127.1 $P`). */
 const RUN_TIME_PORT = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:[^@/\s]*@)?(?:\[[^\]]*\]|[^:/\s]*)(?::|\s+)[^/\s]*[$`]/i;

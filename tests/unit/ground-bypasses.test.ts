@@ -733,6 +733,11 @@ describe("gobby's own ground, spelled another way", () => {
     ['mv .claude/$f /tmp/', 'protected-file'],
     // A proxy variable sends every request of the programs run with it to the daemon.
     ['http_proxy=http://127.0.0.1:7377 curl http://example.com/hooks/Stop', 'daemon-network'],
+    // curl's own ranges over ports, too many to list, and the variable that names the daemon's port.
+    ['curl "http://localhost:[7000-8000]/hooks/Stop" -d @/tmp/stop.json', 'daemon-network'],
+    ['curl "http://127.0.0.1:{80,7377}/hooks/Stop"', 'daemon-network'],
+    ['curl -d @/tmp/stop.json localhost:$GOBBY_PORT/hooks/Stop', 'daemon-network'],
+    ['nc 127.0.0.1 "${GOBBY_PORT}"', 'daemon-network'],
     ['export HTTPS_PROXY=localhost:7377; npm view x', 'daemon-network'],
     ['env ALL_PROXY=socks5://127.1:7377 wget http://x/', 'daemon-network'],
     // Configuration that git runs later, judged as the command it names.
@@ -877,6 +882,7 @@ describe("gobby's own ground, spelled another way", () => {
     'grep -r --exclude-dir=.gobby foo ~',
     "grep -r port ~/.gobby --include='*.json'",
     'grep -rn foo ~/.gobby --exclude=token',
+    'curl localhost:$PORT/health && curl "http://example.com:[8000-9000]/"',
     'rm -rf *',
     "F=dist sh -c 'rm -rf $F' && env D=build bash -c 'rm -r \"$D\"' && P=$$ sh -c 'kill -0 $P'",
     'NODE_OPTIONS=--max-old-space-size=4096 npm test && COVERAGE_FILE=/tmp/cov pytest --cov && snice +5 -c vitest',

@@ -681,7 +681,7 @@ const BYPASS_ROWS: readonly Row[] = [
   row('while IFS= read -r line; do echo "$line"; done < list.txt', ['read /repo/list.txt']),
   row('watch -n1 "rm -f lock"', ['delete /repo/lock']),
   row("flock /tmp/l -c 'rm a'", ['write /tmp/l', 'delete /repo/a']),
-  row("rg --pre 'sh -c \"rm x\"' foo", ['exec sh -c \"rm x\"', 'opaque', 'read /repo/** dyn'], 'the preprocessor is a program, named whole, given each file'),
+  row("rg --pre 'sh -c \"rm x\"' foo", ['exec sh -c "rm x"', 'opaque', 'read /repo/** dyn'], 'the preprocessor is a program, named whole, given each file'),
   row("tar -cf /dev/null src --checkpoint-action=exec='rm x'", ['opaque', 'read /repo/src/** dyn']),
   row('echo x > "$OUT"', ['write $OUT dyn']),
   row('echo x > src/$NAME.ts', ['write /repo/src/$NAME.ts dyn']),

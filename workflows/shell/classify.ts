@@ -1414,6 +1414,8 @@ function networkEffect(program: string, target: string): ShellEffect {
   // A port written but not a number is only known at run time (`http://127.1:$P/`): not the scheme's default.
   const written = target[match[0].length] === ':';
   const port = match[3] !== undefined ? Number(match[3]) : match[1] !== undefined && !written ? DEFAULT_PORTS[match[1].toLowerCase()] : undefined;
+  // curl's own ranges and lists in the port (`localhost:[7000-8000]`, `:{80,7377}`), too many to list: any port.
+  if (port === undefined && written && /^[[{]/.test(target.slice(match[0].length + 1))) return { kind: 'network', target, program, host: match[2]!, anyPort: true };
   return port === undefined ? { kind: 'network', target, program, host: match[2]! } : { kind: 'network', target, program, host: match[2]!, port };
 }
 

@@ -61,7 +61,10 @@ const curl: ProgramHandler = (site, fx) => {
   const uploads = optionValues(parsed, '-T', '--upload-file');
   for (const url of urls) {
     const expanded = globbing ? curlGlob(url.value) : [url.value];
-    if (expanded === undefined) fx.opaque(`curl reaches URLs made from \`${url.value}\`, too many to list`, 'curl');
+    if (expanded === undefined) {
+      fx.opaque(`curl reaches URLs made from \`${url.value}\`, too many to list`, 'curl');
+      fx.network('curl', url.value);
+    }
     else {
       for (const target of expanded) {
         // `file:///path` is a local file: read, or with -T written (`curl -T - file:///…` overwrites it).
