@@ -290,6 +290,13 @@ function withBashAnalysis(event: EngineEvent, ctx: EngineContext): EvaluationCon
   return { ...ctx, bash: { analysis, summary } };
 }
 
+/**
+ * Claude Code's file tools besides Write and Edit: where those two are blocked, no tool may change
+ * files, so these are refused too unless the phase lists them by name (`blocked_tools: [Write, Edit]`
+ * does not let MultiEdit or NotebookEdit through).
+ */
+const OTHER_FILE_TOOLS = new Set(['MultiEdit', 'NotebookEdit']);
+
 const CHANGES_FILES: ShellPolicy = { restrictsFileChanges: true, allowPrograms: [], allowOpaque: false };
 
 function tamperEffect(event: EngineEvent, denial: GuardDenial): Effect {
@@ -405,6 +412,8 @@ function evaluateToolCall(workflow: CompiledWorkflow, state: WorkflowState, even
       ? judgeShellCommand(ctx.bash.analysis, phase.shell, { projectRoot: ctx.shell?.projectRoot ?? '/', home: ctx.shell?.home ?? '/' }, { realPaths: ctx.realPaths, projectScripts: ctx.projectScripts })
       : RUNS_UNREAD_CODE.has(toolName) && !phase.shell.allowOpaque
         ? { what: `runs code gobby cannot see into (${toolName})`, allowedBy: 'shell: { allow_opaque: true }' }
+        : allowed === 'all' && OTHER_FILE_TOOLS.has(toolName)
+          ? { what: `changes files (${toolName})`, allowedBy: `allowed_tools listing ${toolName}` }
         : allowed === 'all' && mcpToolChangesFiles(toolName)
           ? { what: `is an MCP tool whose name says it changes something (\`${toolName}\`)` }
           : allowed === 'all' && mcpToolRunsCode(toolName) && !phase.shell.allowOpaque

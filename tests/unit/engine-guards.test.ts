@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateEvent, evaluateGuardsOnly, findOverrideCommand, type EngineContext, type EngineEvent } from '../../workflows/index.js';
 import { mcpToolChangesFiles, mcpToolRunsCode } from '../../workflows/shell-policy.js';
-import { compile, loadTemplate, pre, say, Session, T0 } from './engine-test-helpers.js';
+import { compile, loadTemplate, pre, reasonOf, say, Session, T0 } from './engine-test-helpers.js';
 
 const TOKEN = '/home/dev/.gobby/token';
 const ctx: EngineContext = { now: T0, ground: { secretFiles: [TOKEN] } };
@@ -111,5 +111,29 @@ phases:
     expect(session.send(pre('Bash', { command: 'ls' })).decision.kind).toBe('allow');
     const fromExplore: EngineEvent = { name: 'PreToolUse', toolName: 'Bash', toolInput: { command: 'ls' }, agent: { id: 'a1', type: 'Explore' } };
     expect(session.send(fromExplore).decision).toMatchObject({ kind: 'deny', reason: expect.stringContaining('the Explore subagent only reads') });
+  });
+});
+
+describe("Claude Code's other file tools where Write and Edit are blocked", () => {
+  const phaseWith = (tools: string): ReturnType<typeof compile> =>
+    compile(`
+name: no-edits
+phases:
+  - name: review
+    allowed_tools: ${tools}
+    blocked_tools: [Write, Edit]
+`);
+
+  it.each(['MultiEdit', 'NotebookEdit'])('refuses %s, naming the key that allows it, when the phase allows every other tool', (tool) => {
+    const session = new Session(phaseWith('all'));
+    const evaluation = session.send(pre(tool, { file_path: '/repo/a.ipynb', notebook_path: '/repo/a.ipynb', edits: [] }));
+    expect(evaluation.decision.kind).toBe('deny');
+    expect(reasonOf(evaluation)).toContain(`changes files (${tool})`);
+    expect(reasonOf(evaluation)).toContain(`allowed_tools listing ${tool}`);
+  });
+
+  it('lets one through that the phase lists by name', () => {
+    const session = new Session(phaseWith('[Read, NotebookEdit]'));
+    expect(session.send(pre('NotebookEdit', { notebook_path: '/repo/a.ipynb', new_source: 'x' })).decision.kind).toBe('allow');
   });
 });
