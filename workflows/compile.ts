@@ -296,6 +296,8 @@ class DefinitionCompiler {
         if (!phaseNames.includes(transition.to)) {
           this.fail([...transitionPath, 'to'], `transition to unknown phase \`${transition.to}\` (phases: ${phaseNames.join(', ')})`);
         }
+        // Taken whenever its condition holds, it would re-enter the phase on every event (on_enter again, a notice each time).
+        if (transition.to === phase.name) this.fail([...transitionPath, 'to'], `transition from \`${phase.name}\` to itself: a phase cannot move to itself (to start it over, move through another phase)`);
         const when = this.expression(transition.when, [...transitionPath, 'when']);
         const onTransition = this.compileActions(transition.on_transition, [...transitionPath, 'on_transition'], phaseNames);
         return when ? [{ to: transition.to, when, onTransition }] : [];

@@ -168,13 +168,13 @@ phases:
 
   it('a condition may compare with null', () => {
     expect(() =>
-      compile('name: w\nphases:\n  - name: a\n    transitions:\n      - to: a\n        when: "variables.plan_file != null and tool_result == null"\n'),
+      compile('name: w\nphases:\n  - name: a\n    transitions:\n      - to: b\n        when: "variables.plan_file != null and tool_result == null"\n  - name: b\n'),
     ).not.toThrow();
   });
 
   it('every built-in name can be read by a condition', () => {
-    const conditions = BUILTIN_NAMES.map((name) => `      - to: a\n        when: "${name} == 1"`).join('\n');
-    expect(() => compile(`name: names\nphases:\n  - name: a\n    transitions:\n${conditions}\n`)).not.toThrow();
+    const conditions = BUILTIN_NAMES.map((name) => `      - to: b\n        when: "${name} == 1"`).join('\n');
+    expect(() => compile(`name: names\nphases:\n  - name: a\n    transitions:\n${conditions}\n  - name: b\n`)).not.toThrow();
   });
 });
 
@@ -297,7 +297,7 @@ const ERROR_CASES: ErrorCase[] = [
   },
   {
     label: 'enter_phase where only phase actions are allowed',
-    yaml: 'name: w\nphases:\n  - name: a\n    transitions:\n      - to: a\n        when: "phase_action_count > 1"\n        on_transition:\n          - action: enter_phase\n            phase: a\n',
+    yaml: 'name: w\nphases:\n  - name: a\n    transitions:\n      - to: b\n        when: "phase_action_count > 1"\n        on_transition:\n          - action: enter_phase\n            phase: a\n  - name: b\n',
     line: 8,
     column: 13,
     message: /unknown action `enter_phase` \(known here: inject_message, set_variable, increment_variable\)/,
@@ -325,7 +325,7 @@ const ERROR_CASES: ErrorCase[] = [
   },
   {
     label: 'an unknown name in a `when` (the seed\'s `reflect_after_actions` without a variables: entry)',
-    yaml: 'name: w\nphases:\n  - name: a\n    transitions:\n      - to: a\n        when: "phase_action_count >= reflect_after_actions"\n',
+    yaml: 'name: w\nphases:\n  - name: a\n    transitions:\n      - to: b\n        when: "phase_action_count >= reflect_after_actions"\n  - name: b\n',
     line: 6,
     column: 9,
     message: /^unknown name `reflect_after_actions` in expression `phase_action_count >= reflect_after_actions`$/,
@@ -346,7 +346,7 @@ const ERROR_CASES: ErrorCase[] = [
   },
   {
     label: 'an unknown function',
-    yaml: 'name: w\nphases:\n  - name: a\n    transitions:\n      - to: a\n        when: "user_sayz(\'done\')"\n',
+    yaml: 'name: w\nphases:\n  - name: a\n    transitions:\n      - to: b\n        when: "user_sayz(\'done\')"\n  - name: b\n',
     line: 6,
     column: 9,
     message: /unknown function `user_sayz`/,
@@ -367,14 +367,14 @@ const ERROR_CASES: ErrorCase[] = [
   },
   {
     label: 'a syntax error in an expression',
-    yaml: 'name: w\nphases:\n  - name: a\n    transitions:\n      - to: a\n        when: "phase_action_count >="\n',
+    yaml: 'name: w\nphases:\n  - name: a\n    transitions:\n      - to: b\n        when: "phase_action_count >="\n  - name: b\n',
     line: 6,
     column: 9,
     message: /^syntax error in expression `phase_action_count >=`/,
   },
   {
     label: 'a single = in an expression',
-    yaml: 'name: w\nphases:\n  - name: a\n    transitions:\n      - to: a\n        when: "phase = \'a\'"\n',
+    yaml: 'name: w\nphases:\n  - name: a\n    transitions:\n      - to: b\n        when: "phase = \'a\'"\n  - name: b\n',
     line: 6,
     column: 9,
     message: /^syntax error in expression `phase = 'a'`/,
@@ -385,6 +385,13 @@ const ERROR_CASES: ErrorCase[] = [
     line: 5,
     column: 9,
     message: /^transition to unknown phase `complete` \(phases: reflect\)$/,
+  },
+  {
+    label: 'a transition from a phase to itself, which would re-enter it on every event',
+    yaml: 'name: w\nphases:\n  - name: a\n    transitions:\n      - to: a\n        when: "true"\n',
+    line: 5,
+    column: 9,
+    message: /^transition from `a` to itself: a phase cannot move to itself/,
   },
   {
     label: 'enter_phase to an unknown phase',
@@ -403,7 +410,7 @@ const ERROR_CASES: ErrorCase[] = [
   {
     // A variable of that name would replace the facts user_says() and command_contains() read.
     label: 'a variable named like the event facts the built-in functions receive',
-    yaml: "name: w\nvariables:\n  $event: {prompt: done}\nphases:\n  - name: a\n    transitions:\n      - to: a\n        when: \"user_says('done')\"\n",
+    yaml: "name: w\nvariables:\n  $event: {prompt: done}\nphases:\n  - name: a\n    transitions:\n      - to: b\n        when: \"user_says('done')\"\n  - name: b\n",
     line: 3,
     column: 3,
     message: /^variable `\$event` shadows a built-in name$/,
@@ -417,7 +424,7 @@ const ERROR_CASES: ErrorCase[] = [
   },
   {
     label: 'an unclosed bracket in an expression',
-    yaml: 'name: w\nphases:\n  - name: a\n    transitions:\n      - to: a\n        when: "(phase == \'a\' or user_says(\'go\')"\n',
+    yaml: 'name: w\nphases:\n  - name: a\n    transitions:\n      - to: b\n        when: "(phase == \'a\' or user_says(\'go\')"\n  - name: b\n',
     line: 6,
     column: 9,
     message: /^syntax error in expression `\(phase == 'a' or user_says\('go'\)`: `\(` is never closed$/,
@@ -487,7 +494,7 @@ const ERROR_CASES: ErrorCase[] = [
   },
   {
     label: 'a transition without `when`',
-    yaml: 'name: w\nphases:\n  - name: a\n    transitions:\n      - to: a\n',
+    yaml: 'name: w\nphases:\n  - name: a\n    transitions:\n      - to: b\n  - name: b\n',
     line: 5,
     column: 9,
     message: /^phases\.0\.transitions\.0\.when: /,
@@ -536,7 +543,7 @@ triggers:
   });
 
   it('lists every unknown name of one expression', () => {
-    const [error] = compileErrors('name: w\nphases:\n  - name: a\n    transitions:\n      - to: a\n        when: "foo and bar or phase"\n');
+    const [error] = compileErrors('name: w\nphases:\n  - name: a\n    transitions:\n      - to: b\n        when: "foo and bar or phase"\n  - name: b\n');
     expect(error!.message).toBe('unknown name `foo`; unknown name `bar` in expression `foo and bar or phase`');
   });
 
@@ -560,11 +567,12 @@ phases:
         name: tool
         value: y
     transitions:
-      - to: a
+      - to: b
         when: "user_says('again')"
         on_transition:
           - action: increment_variable
             name: phase
+  - name: b
 triggers:
   on_session_start:
     - action: set_variable
@@ -573,7 +581,7 @@ triggers:
 `);
     expect(errors.map((e) => [e.line, e.column, e.message])).toEqual([
       [3, 3, 'variable `tool` shadows a built-in name'],
-      [19, 7, 'variable `command` shadows a built-in name'],
+      [20, 7, 'variable `command` shadows a built-in name'],
       [8, 9, 'variable `tool` shadows a built-in name'],
       [15, 13, 'variable `phase` shadows a built-in name'],
     ]);
