@@ -26,6 +26,8 @@ interface FileEntry {
   readonly errors: readonly LoadError[];
   /** For a file that fails to load: the workflow name it means to define, as far as it can be read. */
   readonly claimedName?: string | undefined;
+  /** For a file refused because another file of its folder defines the same name: the entry as it compiled, reused while the file is unchanged. */
+  readonly compiled?: FileEntry | undefined;
 }
 
 /** A definition file that fails to load, and why. */
@@ -157,7 +159,8 @@ export function createWorkflowCatalog(options: WorkflowCatalogOptions) {
       } catch {
         continue;
       }
-      const previous = entry.files.get(file);
+      const stored = entry.files.get(file);
+      const previous = stored?.compiled ?? stored;
       if (previous && previous.mtimeMs === stat.mtimeMs && previous.size === stat.size) {
         next.set(file, previous);
         continue;
@@ -182,9 +185,11 @@ export function createWorkflowCatalog(options: WorkflowCatalogOptions) {
         newErrors.push(...result.errors);
       }
     }
+    // Reported once, when one of the files was read again, as a broken file is.
+    const duplicates = duplicateNamesRefused(next).filter((error) => next.get(error.file)?.compiled !== entry.files.get(error.file)?.compiled);
     entry.files = next;
     entry.paths = [...next.keys()];
-    if (newErrors.length > 0) options.onReloadError?.(newErrors);
+    if (newErrors.length > 0 || duplicates.length > 0) options.onReloadError?.([...newErrors, ...duplicates]);
   }
 
   return {
@@ -269,6 +274,28 @@ export function createWorkflowCatalog(options: WorkflowCatalogOptions) {
 }
 
 export type WorkflowCatalog = ReturnType<typeof createWorkflowCatalog>;
+
+/**
+ * Two files of one folder that define the same name (`feature.yaml` and the backup copy
+ * `feature-old.yaml`): which one a session would get is an accident of their file names, so
+ * neither loads, each with an error naming the other. Changes `files` in place; returns the errors.
+ */
+function duplicateNamesRefused(files: Map<string, FileEntry>): LoadError[] {
+  const byName = new Map<string, string[]>();
+  for (const [file, entry] of files) if (entry.good && entry.errors.length === 0) byName.set(entry.good.name, [...(byName.get(entry.good.name) ?? []), file]);
+  const errors: LoadError[] = [];
+  for (const [name, sameName] of byName) {
+    if (sameName.length < 2) continue;
+    for (const file of sameName) {
+      const others = sameName.filter((other) => other !== file).map((other) => basename(other));
+      const error: LoadError = { file, line: 1, column: 1, message: `workflow \`${name}\` is also defined in ${others.join(', ')} in this folder: give each file its own \`name:\`, or move the copy out of the folder` };
+      const compiled = files.get(file)!;
+      files.set(file, { mtimeMs: compiled.mtimeMs, size: compiled.size, good: undefined, errors: [error], claimedName: name, compiled });
+      errors.push(error);
+    }
+  }
+  return errors;
+}
 
 /**
  * The name a file that fails to load means to define: its `name:` when the YAML can be read

@@ -1,6 +1,7 @@
 // What the daemon does with input it should not trust: broken hook bodies, oversized
 // bodies, and broken workflow files in a project. It answers with a clear error and
 // keeps serving.
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hookPayload, TestDaemon, writeProjectWorkflow, type Json } from './test-daemon.js';
@@ -191,6 +192,23 @@ describe('broken workflow files in a project', () => {
     expectError(refused, 409, 'GOBBY_ERR_WORKFLOW_INVALID');
     expect(refused.body.error.message).toContain(`${file}:${error.line}:${error.column}: invalid YAML`);
     expect((await t.setWorkflow('plan-execute')).status).toBe(200);
+  });
+
+  it('refuses two files of one folder that define the same name, naming each other, and loads one again once the copy is gone', async () => {
+    const definition = (tools: string): string => ['name: feature', 'phases:', '  - name: plan', `    allowed_tools: [${tools}]`, ''].join('\n');
+    const edited = writeProjectWorkflow(t.project, 'feature.yaml', definition('Read'));
+    const backup = writeProjectWorkflow(t.project, 'feature-old.yaml', definition('Read, Bash'));
+    const list = await t.api('GET', `/api/workflows?cwd=${encodeURIComponent(t.project)}`);
+    expect((list.body.workflows as Json[]).some((w) => w.name === 'feature')).toBe(false);
+    expect(list.body.errors).toEqual([
+      { file: backup, line: 1, column: 1, message: expect.stringContaining('workflow `feature` is also defined in feature.yaml in this folder') },
+      { file: edited, line: 1, column: 1, message: expect.stringContaining('workflow `feature` is also defined in feature-old.yaml in this folder') },
+    ]);
+    expectError(await t.setWorkflow('feature'), 409, 'GOBBY_ERR_WORKFLOW_INVALID');
+    rmSync(backup);
+    const set = await t.setWorkflow('feature');
+    expect(set.status).toBe(200);
+    expect(set.body.definition).toEqual({ file: edited, tier: 'project' });
   });
 
   it('points an unknown key at its line and column', async () => {
