@@ -81,6 +81,13 @@ const PROJECT_WORKFLOWS = join('.gobby', 'workflows');
  */
 const MAX_DEFINITION_BYTES = 64 * 1024;
 
+/** A definition file's text as the catalog reads it (a regular file, up to 64 KB), or the load error that says why not; undefined when it is missing. */
+export function readDefinitionFile(file: string): { readonly text: string } | { readonly error: LoadError } | undefined {
+  const read = readRegularFile(file, MAX_DEFINITION_BYTES);
+  if (read.ok) return { text: read.text };
+  return read.why === 'missing' ? undefined : { error: { file, line: 1, column: 1, message: unreadableDefinition(read) } };
+}
+
 function unreadableDefinition(read: Extract<RegularFileRead, { ok: false }>): string {
   if (read.why === 'too large') return `the file is ${read.size} bytes, above the ${MAX_DEFINITION_BYTES}-byte (64 KB) limit for a workflow definition`;
   if (read.why === 'not a regular file') return 'this is not a regular file (a folder, a FIFO or a device); gobby reads workflow definitions from plain files only';
@@ -165,12 +172,11 @@ export function createWorkflowCatalog(options: WorkflowCatalogOptions) {
         next.set(file, previous);
         continue;
       }
-      const read = readRegularFile(file, MAX_DEFINITION_BYTES);
-      if (!read.ok) {
-        if (read.why === 'missing') continue;
-        const error: LoadError = { file, line: 1, column: 1, message: unreadableDefinition(read) };
-        next.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, good: undefined, errors: [error], claimedName: basename(file, extname(file)) });
-        newErrors.push(error);
+      const read = readDefinitionFile(file);
+      if (read === undefined) continue;
+      if ('error' in read) {
+        next.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, good: undefined, errors: [read.error], claimedName: basename(file, extname(file)) });
+        newErrors.push(read.error);
         continue;
       }
       const text = read.text;

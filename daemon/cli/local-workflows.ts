@@ -1,7 +1,7 @@
 // The commands that only read definitions (`workflow list`, `show`, `validate`) work without
 // a daemon: the definitions are loaded here, in the CLI's process, from the same three tiers
 // the daemon reads (project `.gobby/workflows/` > `$GOBBY_HOME/workflows/` > built-in).
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gobbyError } from '../../hooks/errors.js';
 import { resolveGobbyHome } from '../../hooks/daemon-file.js';
@@ -11,7 +11,7 @@ import { describeWorkflow, summarizeWorkflow } from '../control/workflow-view.js
 import { homeLayout } from '../home-layout.js';
 import { BUILTIN_TEMPLATES_DIR } from '../package-info.js';
 import { createProjectRootResolver } from '../project-root.js';
-import { createWorkflowCatalog, hashDefinitionText } from '../workflow-catalog.js';
+import { createWorkflowCatalog, hashDefinitionText, readDefinitionFile } from '../workflow-catalog.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -72,7 +72,10 @@ export function createLocalWorkflows(env: Env, cwd: string) {
     }
     const path = resolve(cwd, target);
     if (isFile(path)) {
-      const text = readFileSync(path, 'utf8');
+      // Read as the catalog reads a definition (64 KB at most), so a file that passes here loads there.
+      const read = readDefinitionFile(path);
+      if (read === undefined || 'error' in read) return { files: [{ file: path, workflow: null, errors: read === undefined ? [{ file: path, line: 1, column: 1, message: 'the file cannot be read' }] : [read.error] }] };
+      const text = read.text;
       const result = compileWorkflow({ text, file: path, tier: 'project' }, hashDefinitionText(text));
       return { files: [result.ok ? { file: path, workflow: result.workflow.name, errors: [] } : { file: path, workflow: null, errors: result.errors }] };
     }

@@ -98,6 +98,13 @@ describe('without a daemon', () => {
     expect(draft.code).toBe(1);
     expect(draft.stdout).toContain(`${scratch}:4:5: phases.0: unknown key \`alowed_tools\` (did you mean \`allowed_tools\`?)`);
 
+    // Checked as the daemon would load it: a file over the 64 KB limit does not pass here either.
+    const huge = join(env.home, 'huge.yaml');
+    writeFileSync(huge, `name: huge\nphases:\n  - name: a\n${'# padding\n'.repeat(7000)}`);
+    const tooLarge = await gobby(['workflow', 'validate', huge], env, project);
+    expect(tooLarge.code).toBe(1);
+    expect(tooLarge.stdout).toContain('above the 65536-byte (64 KB) limit for a workflow definition');
+
     const unknown = await gobby(['workflow', 'validate', 'nope'], env, project);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('[GOBBY_ERR_WORKFLOW_NOT_FOUND]');
