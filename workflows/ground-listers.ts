@@ -64,12 +64,14 @@ export function mayList(invocation: ShellInvocation, file: string, texts?: Groun
 }
 
 /**
- * Whether the program is a recursive grep, whose `--exclude-dir`, `--exclude` and `--include` say
- * for sure which files it opens (ripgrep's own filters can be undone by a config file the command
- * does not show, `RIPGREP_CONFIG_PATH`).
+ * Whether a recursive grep's `--exclude-dir`, `--exclude` and `--include` keep it from opening
+ * `file` as it walks the tree at `root` (ripgrep's own filters are not trusted here: a config file
+ * the command does not show, `RIPGREP_CONFIG_PATH`, can undo them).
  */
-export function grepWalks(invocation: ShellInvocation): boolean {
-  return GREPS.has(invocation.program.slice(invocation.program.lastIndexOf('/') + 1)) && listingOf(invocation) !== undefined;
+export function grepKeepsOut(invocation: ShellInvocation, root: string, file: string): boolean {
+  if (!GREPS.has(invocation.program.slice(invocation.program.lastIndexOf('/') + 1))) return false;
+  const keeps = listingOf(invocation)?.keeps;
+  return keeps !== undefined && isBelow(file, root) && !keeps(file, root);
 }
 
 const GREPS = new Set(['grep', 'egrep', 'fgrep', 'rgrep']);

@@ -10,7 +10,7 @@
 import type { EngineEvent } from './events.js';
 import { accessTakenDenial, becomesFolderDenial, daemonNetworkDenial, daemonProcessDenial, filesNamedByDataDenial, opaqueCodeNamingGround, overrideDenial, overrideLaterDenial, protectedFileDenial, secretDenial, secretInTreeDenial } from './ground-denials.js';
 import { linkToGround, overrideCommandOf, runTimePathFromGround, sweepsUntrackedGround, unknownProgramGivenGround } from './ground-invocations.js';
-import { grepWalks, mayList, type GroundTexts } from './ground-listers.js';
+import { grepKeepsOut, type GroundTexts } from './ground-listers.js';
 import { lsofListsTheDaemon } from './lsof-selection.js';
 import { runsLater } from './runs-later.js';
 import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, namesByGlob, POSIX_CLASSES, runTimePartsAsGlobs, treeHolds, treeReaches, withRunTimePartsEmpty } from './ground-paths.js';
@@ -392,9 +392,9 @@ function readsTheDaemonProcess(path: string, ground: ProtectedGround): boolean {
  * (`grep -r --exclude-dir=.gobby x ~`, `grep -r port ~/.gobby --include='*.json'`), so that its read of
  * the tree above never opens it. Its text is not asked: whether a pattern matches the token would tell it.
  */
-function walksPast(invocations: readonly ShellInvocation[], program: string, file: string): boolean {
+function walksPast(invocations: readonly ShellInvocation[], program: string, root: string, file: string): boolean {
   const runs = invocations.filter((invocation) => invocation.program === program);
-  return runs.length > 0 && runs.every((invocation) => grepWalks(invocation) && !mayList(invocation, file));
+  return runs.length > 0 && runs.every((invocation) => grepKeepsOut(invocation, root, file));
 }
 
 /**
@@ -685,7 +685,7 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround, command:
       // (A tree under a glob, `rg x ~/.gob*`, or a command that points rg at a config file of its choosing, does not count.)
       const leavesOutDotNames = effect.path.skipsDotNames === true && !isGlob(effect.path.path.slice(0, -3)) && !command.includes('RIPGREP_CONFIG_PATH');
       const inTree = ground.secretFiles.find(
-        (file) => ((treeHolds(effect.path.path, file) && !(leavesOutDotNames && dotNameBelow(effect.path.path.slice(0, -3), file))) || globTreeHolds(effect.path.path, file)) && !walksPast(invocations, effect.program, file),
+        (file) => ((treeHolds(effect.path.path, file) && !(leavesOutDotNames && dotNameBelow(effect.path.path.slice(0, -3), file))) || globTreeHolds(effect.path.path, file)) && !walksPast(invocations, effect.program, effect.path.path.slice(0, -3) || '/', file),
       );
       return inTree ? secretInTreeDenial(inTree, effect.path.path.slice(0, -3) || '/', effect.program) : null;
     }
