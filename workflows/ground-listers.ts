@@ -20,8 +20,11 @@ interface Listing {
   readonly hidden: boolean;
   /** Levels below a root that are printed; undefined for any. */
   readonly maxDepth?: number | undefined;
-  /** The name and path tests a printed file passes (`-name`, `--include`, `-g`, a pathspec). */
-  readonly keeps?: ((file: string, root: string) => boolean) | undefined;
+  /**
+   * The name and path tests a printed file passes (`-name`, `--include`, `-g`, a pathspec).
+   * `isFile`: `file` is known to be a file, not a folder whose own name a folder test may drop.
+   */
+  readonly keeps?: ((file: string, root: string, isFile?: boolean) => boolean) | undefined;
   /** A search by content: the file is printed only when its text matches (`grep -rl PATTERN`). */
   readonly content?: ContentTest | undefined;
 }
@@ -71,7 +74,7 @@ export function mayList(invocation: ShellInvocation, file: string, texts?: Groun
 export function grepKeepsOut(invocation: ShellInvocation, root: string, file: string): boolean {
   if (!GREPS.has(invocation.program.slice(invocation.program.lastIndexOf('/') + 1))) return false;
   const keeps = listingOf(invocation)?.keeps;
-  return keeps !== undefined && isBelow(file, root) && !keeps(file, root);
+  return keeps !== undefined && isBelow(file, root) && !keeps(file, root, true);
 }
 
 const GREPS = new Set(['grep', 'egrep', 'fgrep', 'rgrep']);
@@ -208,11 +211,12 @@ const grep =
     return {
       roots: rootsOf(roots, cwd),
       hidden: true,
-      keeps: (file, root) => {
+      keeps: (file, root, isFile = false) => {
         const name = file.slice(file.lastIndexOf('/') + 1);
-        // A name below the root may be a folder grep does not go into (gobby's own are folders: `.gobby`, `.claude`).
+        // The folders on the way down are those grep may not go into; so is the last name, unless it is a file (gobby's `.gobby` and `.claude` are folders).
         const below = file.slice(root === '/' ? 1 : root.length + 1).split('/');
-        if (below.some((folder) => excludeDir.some((glob) => segmentMatches(glob, folder, false)))) return false;
+        const folders = isFile ? below.slice(0, -1) : below;
+        if (folders.some((folder) => excludeDir.some((glob) => segmentMatches(glob, folder, false)))) return false;
         if (exclude.some((glob) => segmentMatches(glob, name, false))) return false;
         return include.length === 0 || include.some((glob) => segmentMatches(glob, name, false));
       },

@@ -866,6 +866,8 @@ describe("gobby's own ground, spelled another way", () => {
     ['du --files0-from=/home/dev/.gobby/token', 'secret'],
     ['cat /proc/4242/environ', 'secret'],
     ['grep -r --exclude-dir=.claude foo ~', 'secret'],
+    // --exclude-dir leaves out folders only: the token, a file, is still read.
+    ['grep -r . --exclude-dir=token ~/.gobby', 'secret'],
     ['rg x ~/.gob*', 'secret'],
   ])('refuses %j', (command, kind) => {
     expect(verdict(command)).toBe(kind);
