@@ -394,8 +394,8 @@ function braceSequence(inner: string): string[] | null | undefined {
 
 /**
  * Renders a word; command and process substitutions in it are appended to `nested`. `unsplit`: the
- * word is an assignment's value, which bash neither splits into fields nor globs after expanding
- * it (`y=$x` keeps x's value whole, spaces and all, as `"$x"` would).
+ * word is an assignment's value, whose expansions bash does not split into fields (`y=$x` keeps
+ * x's value whole, spaces and all, as `"$x"` would).
  */
 export function renderWord(word: Word, env: WordEnv, nested: NestedScript[], unsplit = false): Arg {
   // Most words are plain literals or simply quoted: skip unbash's lazy part parsing for them (hot path).
