@@ -110,7 +110,8 @@ function changesPathsFoundAtRunTime(shell: ShellAnalysis): boolean {
  * xargs sed -i …`). The daemon reads them only then.
  */
 export function needsGroundTexts(shell: ShellAnalysis): boolean {
-  return shell.invocations.some(searchesByContent) && changesPathsFoundAtRunTime(shell);
+  // The effects first: most commands change no path found at run time, and then no program's options are read.
+  return changesPathsFoundAtRunTime(shell) && shell.invocations.some(searchesByContent);
 }
 
 /**

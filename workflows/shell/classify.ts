@@ -1123,7 +1123,10 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
     const nested: NestedScript[] = [];
     for (const arg of args) subscriptCode(arg.value, nested);
     // `let x`, `declare -i y=x`: the words are arithmetic, which evaluates x's value, substitutions in it included.
-    if (name === 'let' || (DECLARES.has(name) && args.some((arg) => INTEGER_ATTRIBUTE.test(arg.value)))) for (const arg of args) codeInValues(arg.value, wordEnv(state, fx.scope), nested);
+    if (name === 'let' || (DECLARES.has(name) && args.some((arg) => INTEGER_ATTRIBUTE.test(arg.value)))) {
+      const env = wordEnv(state, fx.scope);
+      for (const arg of args) codeInValues(arg.value, env, nested);
+    }
     if (nested.length > 0) visitNested(state, nested, fx.scope, fx.depth + 1, fx.reparses);
   }
   // What these builtins most likely set (`read f <<< x`, `printf -v f …`, `declare -n r=x`), kept as the likeliest value.
