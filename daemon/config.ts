@@ -1,7 +1,7 @@
 // $GOBBY_HOME/config.json: optional. Environment variables win over it.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { resolveConfiguredPort } from '../hooks/daemon-file.js';
+import { configuredPortProblem, resolveConfiguredPort } from '../hooks/daemon-file.js';
 
 const configFileSchema = z.looseObject({
   port: z.number().int().min(1).max(65535).optional(),
@@ -36,6 +36,8 @@ export function loadDaemonConfig(home: string, configPath: string, env: Record<s
     }
     file = parsed.data;
   }
+  const portProblem = configuredPortProblem(env, home);
+  if (portProblem) throw new Error(portProblem);
   return {
     port: resolveConfiguredPort(env, home),
     logLevel: env.GOBBY_LOG_LEVEL ?? file.log_level ?? 'info',

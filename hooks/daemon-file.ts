@@ -61,6 +61,21 @@ export function resolveConfiguredPort(env: Env, home: string): number {
   return fromConfig ?? DEFAULT_DAEMON_PORT;
 }
 
+/**
+ * Why the configured port cannot be used, or null when it can (or none is configured). The
+ * hook clients stay lenient (resolveConfiguredPort); the daemon and the CLI refuse to start
+ * or talk on a port the user did not mean, and say which setting is wrong.
+ */
+export function configuredPortProblem(env: Env, home: string): string | null {
+  const fromEnv = env['GOBBY_PORT']?.trim();
+  if (fromEnv) return parsePort(fromEnv) === null ? `GOBBY_PORT=${JSON.stringify(env['GOBBY_PORT'])} is not a TCP port: set a whole number from 1 to 65535, or unset it for ${DEFAULT_DAEMON_PORT}` : null;
+  const configFile = join(home, CONFIG_FILE_NAME);
+  const config = readJsonObject(configFile);
+  // JSON's number, as the daemon's config schema (daemon/config.ts) takes it: "7000" is refused there too.
+  if (!config || !Object.hasOwn(config, 'port') || (typeof config['port'] === 'number' && parsePort(config['port']) !== null)) return null;
+  return `"port" in ${configFile} is ${JSON.stringify(config['port'])}, not a TCP port: set a whole number from 1 to 65535, or remove the key for ${DEFAULT_DAEMON_PORT}`;
+}
+
 /** The running daemon's file, or null when it is missing or malformed. Never throws. */
 export function readDaemonFile(home: string): DaemonFile | null {
   const raw = readJsonObject(daemonFilePath(home));

@@ -70,6 +70,7 @@ export const ERROR_CATALOG = {
   GOBBY_ERR_CLI_BAD_ANSWER: { status: null, exitCode: noDaemon, summary: 'The daemon answered with a body this CLI cannot read (a different gobby version?).' },
   GOBBY_ERR_CLI_START_FAILED: { status: null, exitCode: failed, summary: 'The daemon did not start; the message has the end of its startup log.' },
   GOBBY_ERR_CLI_ALREADY_RUNNING: { status: null, exitCode: failed, summary: 'A daemon started by someone else at the same moment holds GOBBY_HOME.' },
+  GOBBY_ERR_CLI_CONFIG_INVALID: { status: null, exitCode: failed, summary: 'A setting gobby reads (GOBBY_PORT, $GOBBY_HOME/config.json) holds a value it cannot use; the message names it.' },
   GOBBY_ERR_CLI_STOP_FAILED: { status: null, exitCode: failed, summary: 'The daemon did not stop in time.' },
   // Raised by the settings installer (gobby install / uninstall).
   GOBBY_ERR_INSTALL_INVALID_JSON: { status: null, exitCode: failed, summary: 'The settings file is not valid JSON; it was left untouched.' },

@@ -4,7 +4,8 @@
 // conditions failed at run time and silently read as false).
 import { LineCounter, parseDocument, isMap, isSeq, type Node as YamlNode } from 'yaml';
 import type { z } from 'zod';
-import { compileExpression, EVENT_FACTS_NAME, type CompiledExpressionHandle } from './expressions.js';
+import { compileExpression, EVENT_FACTS_NAME, recordShape, type CompiledExpressionHandle, type KnownNames, type NameShape } from './expressions.js';
+import { EFFECTS_SUMMARY_FIELDS } from './shell/index.js';
 import { compileTemplate, type CompiledTemplate } from './templates.js';
 import type { ShellPolicy } from './shell-policy.js';
 import { didYouMean } from './nearest-name.js';
@@ -139,6 +140,22 @@ export const BUILTIN_NAMES: readonly string[] = [
   'null',
 ];
 
+/**
+ * The built-in names with their shapes, and the definition's variables: what a condition
+ * may read. The records gobby builds in buildScope (evaluate.ts) have fixed fields, and a
+ * variable is only ever one the definition declares or sets.
+ */
+function knownNamesOf(variableNames: readonly string[]): KnownNames {
+  const variables = recordShape(variableNames);
+  const shapes: Readonly<Record<string, NameShape>> = {
+    effects: recordShape(EFFECTS_SUMMARY_FIELDS),
+    tool_result: recordShape(['is_error', 'error']),
+    variables,
+    workflow_state: recordShape(['phase', 'phase_action_count', 'total_action_count', 'variables'], { variables }),
+  };
+  return new Map([...BUILTIN_NAMES.map((name) => [name, shapes[name] ?? 'open'] as const), ...variableNames.map((name) => [name, 'open'] as const)]);
+}
+
 type StopGateDefinition = NonNullable<WorkflowDefinition['stop_gate']>;
 
 export type CompileResult = { ok: true; workflow: CompiledWorkflow } | { ok: false; errors: LoadError[] };
@@ -199,13 +216,15 @@ function compileDefinition(source: DefinitionSource, hash: string): CompileResul
 
 class DefinitionCompiler {
   private readonly errors: LoadError[] = [];
-  private readonly knownNames: ReadonlySet<string>;
+  private readonly variableNames: readonly string[];
+  private readonly knownNames: KnownNames;
 
   constructor(
     private readonly definition: WorkflowDefinition,
     private readonly errorAt: (path: readonly PropertyKey[], message: string) => LoadError,
   ) {
-    this.knownNames = new Set([...BUILTIN_NAMES, ...collectVariableNames(definition)]);
+    this.variableNames = collectVariableNames(definition);
+    this.knownNames = knownNamesOf(this.variableNames);
     for (const { name, path } of collectVariableDeclarations(definition)) {
       if (BUILTIN_NAMES.includes(name) || name === EVENT_FACTS_NAME) {
         this.errors.push(errorAt(path, `variable \`${name}\` shadows a built-in name`));
@@ -255,6 +274,11 @@ class DefinitionCompiler {
     const exitChecks = phase.exit_conditions.flatMap((condition, conditionIndex) => {
       const conditionPath = [...path, 'exit_conditions', conditionIndex];
       if (condition.type === 'variable_set') {
+        if (!this.variableNames.includes(condition.variable)) {
+          const hint = didYouMean(condition.variable, this.variableNames);
+          this.fail([...conditionPath, 'variable'], `exit condition waits for variable \`${condition.variable}\`, which no \`variables:\` entry or set_variable action defines${hint}`);
+          return [];
+        }
         const holds = this.expression(`variables.${condition.variable} != null`, conditionPath);
         return holds ? [{ label: `variable \`${condition.variable}\` is set`, holds }] : [];
       }

@@ -5,6 +5,7 @@
 // Expressions are compiled once, when a definition loads; every name they use is checked
 // then, so a typo fails loudly at load time instead of silently evaluating to false.
 import { createExpressionLanguage, type ExpressionTree, type ParsedExpression } from './jexl-adapter.js';
+import { didYouMean } from './nearest-name.js';
 
 /**
  * The name under which the evaluation context carries the facts of the current event that
@@ -34,6 +35,27 @@ export interface ExpressionScope {
 export interface CompiledExpressionHandle {
   readonly source: string;
   evaluate(scope: ExpressionScope): unknown;
+}
+
+/**
+ * What the compiler knows of a value's properties: `open` values (strings, lists, a tool's
+ * input, a variable's value) may be read any way; a record gobby builds (`effects`,
+ * `tool_result`, `variables`) has a fixed set of fields, so `effects.wrtes` is a load error
+ * instead of a condition that is silently never met.
+ */
+export type NameShape = 'open' | { readonly fields: ReadonlyMap<string, NameShape> };
+
+/** The top-level names an expression may read, each with its shape. */
+export type KnownNames = ReadonlyMap<string, NameShape>;
+
+/** Names whose values may be read any way. */
+export function openNames(names: Iterable<string>): KnownNames {
+  return new Map([...names].map((name) => [name, 'open' as const]));
+}
+
+/** A record shape whose listed fields are `open` unless given a shape of their own. */
+export function recordShape(fields: Iterable<string>, nested: Readonly<Record<string, NameShape>> = {}): NameShape {
+  return { fields: new Map([...fields].map((field) => [field, nested[field] ?? 'open'])) };
 }
 
 type CompileExpressionResult =
@@ -109,7 +131,7 @@ export function containsWord(text: string, word: string): boolean {
  * Compiles a condition or template expression. `knownNames` are the top-level names the
  * expression may read; anything else is reported as unknown.
  */
-export function compileExpression(source: string, knownNames: ReadonlySet<string>): CompileExpressionResult {
+export function compileExpression(source: string, knownNames: KnownNames): CompileExpressionResult {
   let parsed: ParsedExpression;
   const unbalanced = findUnbalancedBracket(source);
   if (unbalanced) return { ok: false, message: `syntax error in expression \`${source}\`: ${unbalanced}` };
@@ -234,12 +256,43 @@ function replaceLastSignificant(out: string[], replacement: string): void {
   }
 }
 
-function findUnknownNames(tree: ExpressionTree, knownNames: ReadonlySet<string>): string[] {
+function findUnknownNames(tree: ExpressionTree, knownNames: KnownNames): string[] {
   const problems = new Set<string>();
+  // The shape of the value a name or property path reads, and the path as written; an
+  // unknown step is reported once, and what lies past it is not checked again.
+  const shapeOf = (node: ExpressionTree): { shape: NameShape; path: string } => {
+    switch (node.kind) {
+      case 'name': {
+        const shape = knownNames.get(node.name);
+        if (shape === undefined) {
+          // A one- or two-letter name (a loop's `f`) is too short for a suggestion to mean anything.
+          const hint = node.name.length > 2 ? didYouMean(node.name, [...knownNames.keys()]) : '';
+          problems.add(`unknown name \`${node.name}\`${hint}`);
+          return { shape: 'open', path: node.name };
+        }
+        return { shape, path: node.name };
+      }
+      case 'property': {
+        const parent = shapeOf(node.of);
+        const path = `${parent.path}.${node.name}`;
+        if (parent.shape === 'open') return { shape: 'open', path };
+        const shape = parent.shape.fields.get(node.name);
+        if (shape !== undefined) return { shape, path };
+        const fields = [...parent.shape.fields.keys()];
+        const known = fields.length > 0 ? `; it has ${fields.map((field) => `\`${field}\``).join(', ')}` : '; it has none';
+        problems.add(`unknown property \`${node.name}\` of \`${parent.path}\`${didYouMean(node.name, fields)}${known}`);
+        return { shape: 'open', path };
+      }
+      default:
+        visit(node);
+        return { shape: 'open', path: '(value)' };
+    }
+  };
   const visit = (node: ExpressionTree): void => {
     switch (node.kind) {
       case 'name':
-        if (!knownNames.has(node.name)) problems.add(`unknown name \`${node.name}\``);
+      case 'property':
+        shapeOf(node);
         return;
       case 'call': {
         const pool = node.pool === 'filter' ? TRANSFORMS : FUNCTIONS;

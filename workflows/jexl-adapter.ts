@@ -8,12 +8,14 @@
 import jexlModule, { type JexlAst } from 'jexl';
 
 /**
- * The parts of an expression's tree the compiler checks, in gobby's terms. Everything else
- * (literals, operators, property access, filters over a list) is `other`, with the
+ * The parts of an expression's tree the compiler checks, in gobby's terms: names, the
+ * properties read from them by name (`effects.writes`, `effects['writes']`), and calls.
+ * Everything else (literals, operators, indexes, filters over a list) is `other`, with the
  * sub-trees that may hold names or calls.
  */
 export type ExpressionTree =
   | { readonly kind: 'name'; readonly name: string }
+  | { readonly kind: 'property'; readonly of: ExpressionTree; readonly name: string }
   | { readonly kind: 'call'; readonly pool: 'function' | 'filter'; readonly name: string; readonly args: readonly ExpressionTree[] }
   | { readonly kind: 'other'; readonly children: readonly ExpressionTree[] };
 
@@ -115,7 +117,7 @@ function toExpressionTree(node: JexlAst | undefined): ExpressionTree {
   if (node === undefined) return { kind: 'other', children: [] };
   switch (node.type) {
     case 'Identifier':
-      if (node.from) return { kind: 'other', children: [toExpressionTree(node.from as JexlAst)] };
+      if (node.from) return { kind: 'property', of: toExpressionTree(node.from as JexlAst), name: String(node.value) };
       // A relative name (`list[.name == 'b']`) belongs to the filtered items, not the scope.
       if (node.relative) return { kind: 'other', children: [] };
       return { kind: 'name', name: String(node.value) };
@@ -130,6 +132,14 @@ function toExpressionTree(node: JexlAst | undefined): ExpressionTree {
       return { kind: 'other', children: (node.value as JexlAst[]).map(toExpressionTree) };
     case 'ObjectLiteral':
       return { kind: 'other', children: Object.values(node.value as Record<string, JexlAst>).map(toExpressionTree) };
+    case 'FilterExpression': {
+      // `a['b']` reads property `b` as `a.b` does; any other filter is an index or a search.
+      const expr = node.expr as JexlAst;
+      if (!node.relative && expr.type === 'Literal' && typeof expr.value === 'string') {
+        return { kind: 'property', of: toExpressionTree(node.subject as JexlAst), name: expr.value };
+      }
+      return { kind: 'other', children: [toExpressionTree(node.subject as JexlAst), toExpressionTree(expr)] };
+    }
     default: {
       const keys = CHILD_KEYS[node.type];
       // A node this adapter does not know could hide a name from the load-time check;

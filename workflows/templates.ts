@@ -2,7 +2,7 @@
 // `{% for item in expr %}…{% endfor %}`. Every expression is a jexl expression compiled
 // by expressions.ts, so a template can read values and call the registered filters but
 // can never run code in the daemon (design §3.6).
-import { compileExpression, type CompiledExpressionHandle, type ExpressionScope } from './expressions.js';
+import { compileExpression, recordShape, type CompiledExpressionHandle, type ExpressionScope, type KnownNames } from './expressions.js';
 
 type TemplateNode =
   | { kind: 'text'; text: string }
@@ -17,9 +17,12 @@ export interface CompiledTemplate {
 
 type CompileTemplateResult = { ok: true; template: CompiledTemplate } | { ok: false; message: string };
 
+/** What `loop` holds inside `{% for %}` (see renderNodes). */
+const LOOP_SHAPE = recordShape(['index', 'index0']);
+
 const TAG = /\{\{([\s\S]*?)\}\}|\{%([\s\S]*?)%\}/g;
 
-export function compileTemplate(source: string, knownNames: ReadonlySet<string>): CompileTemplateResult {
+export function compileTemplate(source: string, knownNames: KnownNames): CompileTemplateResult {
   try {
     const nodes = parseTemplate(source, knownNames);
     return {
@@ -34,10 +37,10 @@ export function compileTemplate(source: string, knownNames: ReadonlySet<string>)
 interface OpenBlock {
   node: Extract<TemplateNode, { kind: 'if' | 'for' }>;
   inElse: boolean;
-  names: ReadonlySet<string>;
+  names: KnownNames;
 }
 
-function parseTemplate(source: string, knownNames: ReadonlySet<string>): TemplateNode[] {
+function parseTemplate(source: string, knownNames: KnownNames): TemplateNode[] {
   const root: TemplateNode[] = [];
   const stack: OpenBlock[] = [];
   const target = (): TemplateNode[] => {
@@ -46,7 +49,7 @@ function parseTemplate(source: string, knownNames: ReadonlySet<string>): Templat
     if (top.node.kind === 'if') return top.inElse ? top.node.otherwise : top.node.then;
     return top.node.body;
   };
-  const names = (): ReadonlySet<string> => stack[stack.length - 1]?.names ?? knownNames;
+  const names = (): KnownNames => stack[stack.length - 1]?.names ?? knownNames;
   const compile = (expression: string): CompiledExpressionHandle => {
     const result = compileExpression(expression.trim(), names());
     if (!result.ok) throw new Error(result.message);
@@ -67,7 +70,7 @@ function parseTemplate(source: string, knownNames: ReadonlySet<string>): Templat
     if (forMatch) {
       const node: TemplateNode = { kind: 'for', item: forMatch[1]!, list: compile(forMatch[2]!), body: [] };
       target().push(node);
-      stack.push({ node, inElse: false, names: new Set([...names(), forMatch[1]!, 'loop']) });
+      stack.push({ node, inElse: false, names: new Map([...names(), [forMatch[1]!, 'open'], ['loop', LOOP_SHAPE]]) });
     } else if (ifMatch) {
       const node: TemplateNode = { kind: 'if', test: compile(ifMatch[1]!), then: [], otherwise: [] };
       target().push(node);

@@ -7,6 +7,7 @@
 import { hostname, userInfo } from 'node:os';
 import type { z } from 'zod';
 import { CLIENT_PID_HEADER, describePortConflict, GOBBY_HOME_HEADER, locateDaemon as locateDaemonOf } from '../../hooks/daemon-locator.js';
+import { configuredPortProblem } from '../../hooks/daemon-file.js';
 import { gobbyError, type GobbyError } from '../../hooks/errors.js';
 import { loopbackFetch, type FetchLikeResponse } from '../../hooks/loopback-fetch.js';
 import { GOBBY_VERSION_HEADER, type AnswerOf, type ControlEndpoint } from '../contracts/control-api.js';
@@ -21,8 +22,11 @@ export interface DaemonAddress {
   readonly baseUrl: string;
 }
 
+/** Where this home's daemon answers; a port setting that is not a port is the user's error, not 7377. */
 export function locateDaemon(env: Record<string, string | undefined>): DaemonAddress {
   const { home, port, baseUrl } = locateDaemonOf(env);
+  const problem = configuredPortProblem(env, home);
+  if (problem) throw gobbyError('GOBBY_ERR_CLI_CONFIG_INVALID', problem);
   return { layout: homeLayout(home), port, baseUrl };
 }
 

@@ -12,7 +12,7 @@ import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 
-import { DEFAULT_DAEMON_PORT, resolveConfiguredPort, resolveGobbyHome } from '../../hooks/daemon-file.js';
+import { configuredPortProblem, DEFAULT_DAEMON_PORT, resolveConfiguredPort, resolveGobbyHome } from '../../hooks/daemon-file.js';
 import { gobbyError } from '../../hooks/errors.js';
 import { buildGobbyHooks, hasGobbyHooks, installIntoFile, uninstallFromFile } from '../../hooks/install.js';
 import { buildSessionStartCommand } from '../../hooks/session-start-command.js';
@@ -96,6 +96,9 @@ export async function install(target: InstallTarget, options: InstallOptions, en
   if (options.lenient && options.failClosed) throw gobbyError('GOBBY_ERR_CLI_USAGE', 'choose one of --lenient and --fail-closed');
   const { path, root } = resolveTarget(target, env, cwd);
   const home = resolveGobbyHome(env);
+  const portProblem = configuredPortProblem(env, home);
+  // The hooks would name a port the daemon will never listen on.
+  if (portProblem) throw gobbyError('GOBBY_ERR_CLI_CONFIG_INVALID', portProblem);
   const port = resolveConfiguredPort(env, home);
   const shared = target.scope === 'shared';
   const lenient = shared ? !options.failClosed : options.lenient;

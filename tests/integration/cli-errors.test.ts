@@ -31,7 +31,7 @@ function tempDir(prefix: string): string {
 }
 
 /** Runs the CLI without inheriting this shell's environment (CLAUDECODE, a real GOBBY_HOME). */
-function gobby(args: readonly string[], env: { home: string; port: number }, cwd = env.home): Promise<Run> {
+function gobby(args: readonly string[], env: { home: string; port: number | string }, cwd = env.home): Promise<Run> {
   return runBuiltEntry(GOBBY_CLI, args, env, { cwd });
 }
 
@@ -133,6 +133,29 @@ describe('usage and installer errors', () => {
       expect(expectOneErrorLine(run, 'GOBBY_ERR_CLI_USAGE')).toContain(`${missing} is not a folder`);
     }
     expect(existsSync(missing)).toBe(false);
+  });
+
+  it('refuses a GOBBY_PORT that is not a port instead of using 7377, for the daemon, the installer and every command, exit 1', async () => {
+    const home = tempDir('gobby-cli-home-');
+    const project = join(home, 'project');
+    mkdirSync(project);
+    for (const port of ['abc', '0', '70000', '7377x']) {
+      for (const args of [['daemon', 'status'], ['daemon', 'start'], ['workflow', 'status'], ['install', '--project', project]]) {
+        const run = await gobby(args, { home, port });
+        expect(run.code, `${port}: ${args.join(' ')}`).toBe(1);
+        expect(expectOneErrorLine(run, 'GOBBY_ERR_CLI_CONFIG_INVALID')).toContain(`GOBBY_PORT="${port}" is not a TCP port: set a whole number from 1 to 65535, or unset it for 7377`);
+      }
+    }
+    expect(existsSync(join(project, '.claude'))).toBe(false);
+    expect(existsSync(join(home, 'daemon.json'))).toBe(false);
+  });
+
+  it('names config.json when its "port" is not a port, with --json too', async () => {
+    const home = tempDir('gobby-cli-home-');
+    writeFileSync(join(home, 'config.json'), '{"port": "7000"}');
+    const run = await gobby(['daemon', 'start', '--json'], { home, port: '' });
+    expect(run.code).toBe(1);
+    expect(expectJsonError(run, 'GOBBY_ERR_CLI_CONFIG_INVALID')).toBe(`"port" in ${join(home, 'config.json')} is "7000", not a TCP port: set a whole number from 1 to 65535, or remove the key for 7377`);
   });
 
   it('reports a settings file that is not JSON once, with its code, exit 1', async () => {

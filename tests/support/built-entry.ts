@@ -12,7 +12,8 @@ export interface EntryRun {
 export interface EntryEnv {
   /** HOME and GOBBY_HOME both. */
   readonly home: string;
-  readonly port: number;
+  /** GOBBY_PORT as given: a string tests a value that is not a port ('' leaves it to config.json). */
+  readonly port: number | string;
 }
 
 export function runBuiltEntry(entry: string, args: readonly string[], env: EntryEnv, options: { cwd?: string; stdin?: string } = {}): Promise<EntryRun> {

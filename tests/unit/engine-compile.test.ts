@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_NAMES, compileWorkflow, type CompiledPhase, type CompiledWorkflow } from '../../workflows/index.js';
+import { summarizeShellEffects, type ShellAnalysis } from '../../workflows/shell/index.js';
 import { hashDefinitionText } from '../../daemon/workflow-catalog.js';
 import { compile, compileErrors, FIXTURES_DIR, TEMPLATES_DIR } from './engine-test-helpers.js';
 
@@ -161,14 +162,14 @@ phases:
 
   it('a variable_set exit condition compiles (`null` is a built-in name)', () => {
     expect(BUILTIN_NAMES).toContain('null');
-    const workflow = compile('name: w\nphases:\n  - name: a\n    exit_conditions:\n      - type: variable_set\n        variable: plan_file\n  - name: b\n');
+    const workflow = compile('name: w\nvariables:\n  plan_file:\nphases:\n  - name: a\n    exit_conditions:\n      - type: variable_set\n        variable: plan_file\n  - name: b\n');
     expect(workflow.phases[0]).toMatchObject({ nextPhase: 'b', hasExitConditions: true });
     expect(workflow.phases[0]!.exitChecks).toHaveLength(1);
   });
 
   it('a condition may compare with null', () => {
     expect(() =>
-      compile('name: w\nphases:\n  - name: a\n    transitions:\n      - to: b\n        when: "variables.plan_file != null and tool_result == null"\n  - name: b\n'),
+      compile('name: w\nvariables:\n  plan_file:\nphases:\n  - name: a\n    transitions:\n      - to: b\n        when: "variables.plan_file != null and tool_result == null"\n  - name: b\n'),
     ).not.toThrow();
   });
 
@@ -452,8 +453,8 @@ const ERROR_CASES: ErrorCase[] = [
   },
   {
     label: 'an unclosed {% for %} in a template',
-    yaml: 'name: w\nphases:\n  - name: a\n    instructions: "{% for t in variables.todo %}- {{ t }}"\n',
-    line: 4,
+    yaml: 'name: w\nvariables:\n  todo: []\nphases:\n  - name: a\n    instructions: "{% for t in variables.todo %}- {{ t }}"\n',
+    line: 6,
     column: 5,
     message: /^in template: `\{% for %\}` is never closed with `\{% endfor %\}`$/,
   },
@@ -610,12 +611,53 @@ triggers:
 });
 
 describe('variable_set exit conditions', () => {
-  // Confusing: `variable_set` compiles to `variables.<name> != null`, so a name that is not
-  // an identifier is reported against an expression the author never wrote.
-  it('an error in a variable_set is reported against the generated expression', () => {
-    const [error] = compileErrors('name: w\nphases:\n  - name: a\n    exit_conditions:\n      - type: variable_set\n        variable: plan-doc\n  - name: b\n');
-    expect(error).toMatchObject({ line: 5, column: 9 });
-    expect(error!.message).toBe('unknown name `doc` in expression `variables.plan-doc != null`');
+  it('a variable that nothing defines is a load error at the condition, with the nearest name', () => {
+    const [error] = compileErrors('name: w\nvariables:\n  plan_doc:\nphases:\n  - name: a\n    exit_conditions:\n      - type: variable_set\n        variable: plan-doc\n  - name: b\n');
+    expect(error).toMatchObject({ line: 8, column: 9 });
+    expect(error!.message).toBe('exit condition waits for variable `plan-doc`, which no `variables:` entry or set_variable action defines (did you mean `plan_doc`?)');
+  });
+
+  it('a variable set by an action is defined', () => {
+    const workflow = compile('name: w\nphases:\n  - name: a\n    on_tool_result:\n      - action: set_variable\n        name: plan_doc\n        value: x\n    exit_conditions:\n      - type: variable_set\n        variable: plan_doc\n  - name: b\n');
+    expect(workflow.phases[0]!.exitChecks).toHaveLength(1);
+  });
+});
+
+describe('property paths in conditions and templates', () => {
+  const phaseWhen = (when: string, head = ''): string => `name: w\n${head}phases:\n  - name: a\n    transitions:\n      - to: b\n        when: "${when}"\n  - name: b\n`;
+
+  it.each([
+    ['effects.wrtes | length == 0', 'unknown property `wrtes` of `effects` (did you mean `writes`?)'],
+    ['effects.test_runs', 'unknown property `test_runs` of `effects` (did you mean `test_run`?)'],
+    ["tool_result.is_eror", 'unknown property `is_eror` of `tool_result` (did you mean `is_error`?); it has `is_error`, `error`'],
+    ['workflow_state.phse == \'a\'', 'unknown property `phse` of `workflow_state` (did you mean `phase`?)'],
+    ['variables.aproved', 'unknown property `aproved` of `variables` (did you mean `approved`?); it has `approved`'],
+    ['workflow_state.variables.aproved', 'unknown property `aproved` of `workflow_state.variables` (did you mean `approved`?)'],
+  ])('`%s` does not load', (when, message) => {
+    const [error] = compileErrors(phaseWhen(when, 'variables:\n  approved: false\n'));
+    expect(error).toMatchObject({ line: 8 });
+    expect(error!.message).toContain(message);
+  });
+
+  it.each([
+    ['effects.writes | length == 0 and effects.test_run'],
+    ["effects['changes_files'] == false"],
+    ['tool_result.is_error and tool_result.error.length > 0'],
+    ['tool_input.file_path.endsWith(\'.md\')'],
+    ['variables.approved.anything and workflow_state.variables.approved'],
+  ])('`%s` loads', (when) => {
+    expect(() => compile(phaseWhen(when, 'variables:\n  approved: false\n'))).not.toThrow();
+  });
+
+  it('every field of the Bash summary can be read', () => {
+    const fields = Object.keys(summarizeShellEffects({ effects: [], programs: [] } as unknown as ShellAnalysis));
+    const conditions = fields.map((field) => `      - to: b\n        when: "effects.${field} == 1"`).join('\n');
+    expect(() => compile(`name: fields\nphases:\n  - name: a\n    transitions:\n${conditions}\n  - name: b\n`)).not.toThrow();
+  });
+
+  it('in a template, `loop` has index and index0 only', () => {
+    const [error] = compileErrors('name: w\nvariables:\n  todo: []\nphases:\n  - name: a\n    instructions: "{% for t in variables.todo %}{{ loop.first }}{% endfor %}"\n');
+    expect(error!.message).toBe('in template: unknown property `first` of `loop`; it has `index`, `index0` in expression `loop.first`');
   });
 });
 

@@ -682,6 +682,8 @@ phases:
   it('a variable_set exit condition advances once the variable is set', () => {
     const workflow = compile(`
 name: var-set
+variables:
+  plan_file:
 phases:
   - name: a
     exit_conditions:
@@ -693,7 +695,7 @@ phases:
     session.play([{ event: post('Write'), phase: 'a', effects: [] }]);
     session.state = { ...session.state, variables: { ...session.state.variables, plan_file: null } };
     session.play([{ event: post('Write'), phase: 'a', effects: [] }]);
-    // As \`gobby workflow set plan_file plan.md\` would.
+    // As a set_variable action would.
     session.state = { ...session.state, variables: { ...session.state.variables, plan_file: 'plan.md' } };
     session.play([{ event: post('Read'), phase: 'b', effects: ['phase_changed'] }]);
   });

@@ -2,9 +2,9 @@
 // `user_says()`, `x | length`, `a.includes('b')`) compiled onto jexl. Tables of
 // "expression + scope in → value out".
 import { describe, expect, it } from 'vitest';
-import { compileExpression, containsWord, EVENT_FACTS_NAME, rewriteSeedSyntax, type EventFacts } from '../../workflows/expressions.js';
+import { compileExpression, containsWord, EVENT_FACTS_NAME, openNames, recordShape, rewriteSeedSyntax, type EventFacts } from '../../workflows/expressions.js';
 
-const NAMES = new Set(['a', 'b', 'c', 'phase', 'tool', 'list', 'text', 'items', 'obj', 'n', 'android', 'notes', 'order', 'tool_result', 'variables']);
+const NAMES = openNames(['a', 'b', 'c', 'phase', 'tool', 'list', 'text', 'items', 'obj', 'n', 'android', 'notes', 'order', 'tool_result', 'variables']);
 
 /** `event` is what buildScope (evaluate.ts) passes to the built-in functions. */
 function evaluate(source: string, values: Record<string, unknown> = {}, event: EventFacts = {}): unknown {
@@ -341,7 +341,7 @@ describe('literals', () => {
   // engine-compile and the variable_set exit condition in engine-evaluate).
   it('`null` is a name, declared by whoever compiles the expression', () => {
     expect(compileError('a != null')).toBe('unknown name `null` in expression `a != null`');
-    const result = compileExpression('a != null', new Set([...NAMES, 'null']));
+    const result = compileExpression('a != null', new Map([...NAMES, ['null', 'open']]));
     if (!result.ok) throw new Error(result.message);
     const check = (values: Record<string, unknown>): unknown => result.expression.evaluate({ values: { null: null, ...values } });
     expect(check({ a: 1 })).toBe(true);
@@ -400,8 +400,46 @@ describe('compile errors', () => {
     expect(compileError('not a and')).toBe('syntax error in expression `not a and`: Unexpected end of expression: !( a )&&');
   });
 
-  it('properties of a known name are not checked (they are data)', () => {
+  it('properties of an open name are not checked (they are data)', () => {
     expect(compileExpression('variables.anything.at.all', NAMES).ok).toBe(true);
+  });
+
+  describe('properties of a record gobby builds are checked', () => {
+    const RECORDS = new Map([
+      ...NAMES,
+      ['effects', recordShape(['writes', 'test_run'])],
+      ['state', recordShape(['phase', 'variables'], { variables: recordShape(['approved']) })],
+    ]);
+    const problem = (source: string): string | undefined => {
+      const result = compileExpression(source, RECORDS);
+      return result.ok ? undefined : result.message;
+    };
+
+    it.each([
+      ['effects.writes | length == 0'],
+      ["effects['test_run']"],
+      ['effects.writes[0].length > 2'],
+      ["'src/a.ts' in effects.writes"],
+      ['state.variables.approved'],
+      ['state.variables.approved.anything'],
+      ["effects.writes.includes('x')"],
+    ])('`%s` compiles', (source) => {
+      expect(problem(source)).toBeUndefined();
+    });
+
+    it.each([
+      ['effects.wrtes | length == 0', 'unknown property `wrtes` of `effects` (did you mean `writes`?); it has `writes`, `test_run` in expression `effects.wrtes | length == 0`'],
+      ["effects['testrun']", 'unknown property `testrun` of `effects` (did you mean `test_run`?); it has `writes`, `test_run`'],
+      ['state.variables.aproved == true', 'unknown property `aproved` of `state.variables` (did you mean `approved`?); it has `approved`'],
+      ["tool == 'Bash' and effects.unknown", 'unknown property `unknown` of `effects`; it has `writes`, `test_run`'],
+      ['not effects.writes and effects.oops.deeper', 'unknown property `oops` of `effects`; it has `writes`, `test_run`'],
+    ])('`%s` is a load error', (source, message) => {
+      expect(problem(source)).toContain(message);
+    });
+
+    it('an unknown top-level name suggests the nearest known one', () => {
+      expect(problem('efects.writes')).toBe('unknown name `efects` (did you mean `effects`?) in expression `efects.writes`');
+    });
   });
 
   it('names inside a relative filter belong to the items, not the scope', () => {

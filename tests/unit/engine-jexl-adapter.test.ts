@@ -40,12 +40,15 @@ function parse(source: string): ReturnType<typeof language.parse> {
 
 const name = (n: string): ExpressionTree => ({ kind: 'name', name: n });
 const other = (...children: ExpressionTree[]): ExpressionTree => ({ kind: 'other', children });
+const property = (of: ExpressionTree, n: string): ExpressionTree => ({ kind: 'property', of, name: n });
 const call = (pool: 'function' | 'filter', n: string, ...args: ExpressionTree[]): ExpressionTree => ({ kind: 'call', pool, name: n, args });
 
 describe(`the jexl adapter, on the installed jexl ${JEXL_VERSION}`, () => {
   it.each([
     ['a', name('a')],
-    ['a.b.c', other(other(name('a')))],
+    ['a.b.c', property(property(name('a'), 'b'), 'c')],
+    ["a['b']", property(name('a'), 'b')],
+    ['a[b]', other(name('a'), name('b'))],
     ["f(a, 'x')", call('function', 'f', name('a'), other())],
     ['f()', call('function', 'f')],
     ['a | t(b)', call('filter', 't', name('a'), name('b'))],

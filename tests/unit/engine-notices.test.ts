@@ -74,6 +74,8 @@ describe('a "yes" that is not an approval', () => {
     const session = new Session(
       compile(`
 name: reviewed
+variables:
+  plan_written:
 phases:
   - name: plan
     exit_conditions:

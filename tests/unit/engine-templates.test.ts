@@ -2,10 +2,11 @@
 // Tables of "template + values in → text out", then the errors an author sees at load time,
 // then templates as they reach the model through inject_message and instructions.
 import { describe, expect, it } from 'vitest';
+import { openNames } from '../../workflows/expressions.js';
 import { compileTemplate } from '../../workflows/templates.js';
 import { compile, contextOf, post, say, Session, sessionStart } from './engine-test-helpers.js';
 
-const NAMES = new Set(['phase', 'name', 'files', 'obj', 'n', 'flag', 'variables', 'items', 'tool_result', 'user']);
+const NAMES = openNames(['phase', 'name', 'files', 'obj', 'n', 'flag', 'variables', 'items', 'tool_result', 'user']);
 
 function render(source: string, values: Record<string, unknown> = {}): string {
   const result = compileTemplate(source, NAMES);
@@ -161,6 +162,7 @@ name: templated
 variables:
   goal: "ship the release"
   checklist: ["changelog", "version bump", "tag"]
+  blocker:
 phases:
   - name: prepare
     description: Get the release ready.

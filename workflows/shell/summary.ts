@@ -38,6 +38,30 @@ export interface ShellEffectsSummary {
   changes_files: boolean;
 }
 
+/**
+ * Every field of the summary, for the compiler's check of `effects.<field>` in conditions.
+ * A record over the interface's keys, so a field added above and not here fails to build.
+ */
+const SUMMARY_FIELDS: Readonly<Record<keyof ShellEffectsSummary, true>> = {
+  reads: true,
+  writes: true,
+  deletes: true,
+  paths: true,
+  network: true,
+  programs: true,
+  kinds: true,
+  opaque: true,
+  test_run: true,
+  test_status_hidden: true,
+  installs: true,
+  unknown_programs: true,
+  dynamic_paths: true,
+  git_changes: true,
+  signals: true,
+  changes_files: true,
+};
+export const EFFECTS_SUMMARY_FIELDS: readonly string[] = Object.keys(SUMMARY_FIELDS);
+
 export function summarizeShellEffects(analysis: ShellAnalysis): ShellEffectsSummary {
   const reads = new Set<string>();
   const writes = new Set<string>();
