@@ -202,7 +202,9 @@ workflow
   .action((options: { session?: string; json?: boolean }) => import('./workflow-commands.js').then((commands) => commands.showStatus({ env, cwd, output: { json: !!options.json } }, options.session)));
 workflow
   .command('phase <name>')
-  .description('move the session to phase <name>; without --force only where the definition allows it now')
+  .description(
+    'move the session to phase <name>; without --force only along a step the definition draws from the current phase: a transition (your command stands in for the event its `when` waits for) or the next phase once its exit conditions hold (an approval it waits for counts as given)',
+  )
   .option('--force', 'move now whatever the definition says (needs --reason; audited)')
   .addOption(reasonOption(', required with --force'))
   .addOption(sessionOption())

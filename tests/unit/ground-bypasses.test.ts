@@ -1271,3 +1271,43 @@ describe("gobby's own ground, through Claude Code's file and web tools", () => {
     expect(toolVerdict(tool, input)).toBe('allowed');
   });
 });
+
+describe('files an option of a well-known program writes', () => {
+  it.each<[string, TamperKind | 'allowed']>([
+    ['tar -cf /tmp/a.tar --index-file=.claude/settings.json src', 'protected-file'],
+    ['tar -czg ~/.gobby/snap -f /tmp/b.tgz src', 'protected-file'],
+    ['tar --create --listed-incremental=.claude/settings.local.json -f /tmp/c.tar src', 'protected-file'],
+    ['ssh -E .claude/settings.json example.com', 'protected-file'],
+    ['wget --warc-file=.gobby/x https://example.com -O /dev/null', 'protected-file'],
+    ['wget --rejected-log=.claude/settings.json -r https://example.com -P /tmp/w', 'protected-file'],
+    ["curl -s -w '%output{.claude/settings.json}{\"hooks\":{}}' https://example.com -o /dev/null", 'protected-file'],
+    ["curl -w '%output{>>/home/dev/.gobby/x}%{http_code}' https://example.com", 'protected-file'],
+    ['curl --doh-url http://127.0.0.1:7377/hooks/Stop https://example.com', 'daemon-network'],
+    ["gawk -d.claude/settings.json 'BEGIN { x = 1 }'", 'protected-file'],
+    ["awk --dump-variables=/home/dev/.gobby/x '{ print }' f", 'protected-file'],
+    ["gawk -p/home/dev/.claude/settings.json 'BEGIN { }'", 'protected-file'],
+    ["gawk --profile=.claude/settings.local.json 'BEGIN { }'", 'protected-file'],
+    ["cd .claude && gawk -d 'BEGIN { settings = 1 }'", 'allowed'], // awkvars.out is not a file gobby protects
+    ['mypy --cache-dir=.claude src', 'protected-file'],
+    ['MYPY_CACHE_DIR=~/.gobby mypy src', 'protected-file'],
+    ['RUFF_CACHE_DIR=.claude ruff check .', 'protected-file'],
+    ['pip list --log .claude/settings.json', 'protected-file'],
+    ['pip install --report .gobby/report.json requests', 'protected-file'],
+    ['npm --cache ~/.gobby ls', 'protected-file'],
+    ['npm --logs-dir=.claude view left-pad', 'protected-file'],
+    ["yq --split-exp '.metadata.name' manifests.yaml", 'protected-file'],
+  ])('%j → %s', (command, expected) => {
+    expect(verdict(command)).toBe(expected);
+  });
+
+  it.each([
+    "tar tvf /tmp/x.tar --index-file /tmp/index && tar -cf /tmp/a.tar -g /tmp/snap src",
+    "curl -s -o /dev/null -w '%{http_code}\\n' https://example.com && curl -w '%output{/tmp/timing}%{time_total}' https://example.com",
+    "awk -F: '{ print $1 }' /etc/passwd && gawk --profile=/tmp/prof 'BEGIN { }' && awk -v x=1 '{ print x }' f && gawk -o- 'BEGIN { }'",
+    'ssh -E /tmp/ssh.log example.com uptime && wget --warc-file=/tmp/w https://example.com -O /dev/null',
+    'mypy src && mypy --cache-dir=/tmp/mypy src && ruff check . && MYPY_CACHE_DIR=/tmp/m mypy src',
+    'npm ls && pip list && pip install --report - --dry-run requests && npm test -- --log verbose && yq -s . a.yaml',
+  ])('lets %j run', (command) => {
+    expect(verdict(command)).toBe('allowed');
+  });
+});

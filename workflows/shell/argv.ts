@@ -11,6 +11,8 @@ export interface OptionSpec {
   readonly stopAtOperand?: boolean;
   /** Long options whose value is optional and only given after `=` (`env --block-signal[=SIG]`): the next word is not theirs. */
   readonly optional?: readonly string[];
+  /** Short option letters whose value is optional and only attached (gawk's `-d`, `-dFILE`): the rest of the word is the value, and the next word is not theirs. */
+  readonly optionalShort?: string;
   /** Long options that take no value but start like one that does (curl's `--head` and `--header`): spelled whole, they are themselves. */
   readonly flags?: readonly string[];
 }
@@ -61,6 +63,10 @@ export function parseArgv(args: readonly Arg[], spec: OptionSpec): ParsedArgv {
     }
     for (let c = 1; c < text.length; c++) {
       const letter = text[c]!;
+      if (spec.optionalShort?.includes(letter)) {
+        options.push({ name: shortName(letter), value: c + 1 < text.length ? sliceArg(arg, c + 1) : undefined });
+        break;
+      }
       if (short.includes(letter)) {
         options.push({ name: shortName(letter), value: c + 1 < text.length ? sliceArg(arg, c + 1) : args[++i] });
         break;

@@ -55,7 +55,8 @@ export function checkAssignment(name: string, fx: ShellEffects, value?: Arg, ind
   if ((name === 'DEPENDENCIES_OUTPUT' || name === 'SUNPRO_DEPENDENCIES') && value !== undefined && value.value !== '') fx.write(name, { ...value, value: value.value.split(' ')[0]! });
   if ((OUTPUT_FILE_VARIABLES.has(name) || OUTPUT_FILE_VARIABLE_SHAPE.test(name)) && value !== undefined && value.value !== '' && value.value !== '/dev/null' && value.value !== '-') fx.write(name, value);
   // Variables that tell the programs run with them where to write (`NODE_V8_COVERAGE=dir npm test`).
-  const folder = OUTPUT_FOLDER_VARIABLES.has(name) || OUTPUT_FOLDER_VARIABLE_SHAPE.test(name) ? value : undefined;
+  // A switch named like one (`PIP_NO_CACHE_DIR=1`) names no folder.
+  const folder = OUTPUT_FOLDER_VARIABLES.has(name) || (OUTPUT_FOLDER_VARIABLE_SHAPE.test(name) && !/(?:^|_)NO_/.test(name)) ? value : undefined;
   // `NODE_OPTIONS='--cpu-prof --cpu-prof-dir=.claude'`: node's options that write, in every node process the command starts.
   if (name === 'NODE_OPTIONS' && value !== undefined && !value.dynamic) nodeOptionsWrite(fx, value.value);
   if (folder && folder.value !== '') fx.write(name, folder.dynamic ? folder : everythingBelow(fx, folder));
@@ -122,8 +123,8 @@ function projectOrSystem(fx: ShellEffects, folder: string): boolean {
 const OUTPUT_FILE_VARIABLES = new Set(['HISTFILE', 'LESSHISTFILE', 'PYTHON_HISTORY', 'NODE_REPL_HISTORY', 'SQLITE_HISTORY', 'MYSQL_HISTFILE', 'PSQL_HISTORY', 'RANDFILE', 'LLVM_PROFILE_FILE', 'JEST_JUNIT_OUTPUT_FILE']);
 /** And by shape: a name that says it places a report, a log, coverage or a trace in a file (`COVERAGE_FILE`, `PLAYWRIGHT_JSON_OUTPUT_NAME`, `MOCHA_FILE`). */
 const OUTPUT_FILE_VARIABLE_SHAPE = /(?:OUTPUT|REPORT|RESULTS?|LOG|COVERAGE|JUNIT|TRACE|PROFILE|DUMP|MOCHA)_(?:\w+_)?(?:FILE|NAME|FILENAME|PATH)$/;
-/** … or in a folder (`PLAYWRIGHT_HTML_OUTPUT_DIR`, `ALLURE_RESULTS_DIR`). */
-const OUTPUT_FOLDER_VARIABLE_SHAPE = /(?:OUTPUT|REPORTS?|RESULTS?|LOGS?|COVERAGE|TRACES?|PROFILES?|DUMPS?|ARTIFACTS?)_(?:DIR|DIRECTORY|FOLDER)$/;
+/** … or in a folder (`PLAYWRIGHT_HTML_OUTPUT_DIR`, `ALLURE_RESULTS_DIR`), caches and temporary files included (`MYPY_CACHE_DIR`, `RUFF_CACHE_DIR`, `PRE_COMMIT_HOME` is named otherwise). */
+const OUTPUT_FOLDER_VARIABLE_SHAPE = /(?:OUTPUT|REPORTS?|RESULTS?|LOGS?|COVERAGE|TRACES?|PROFILES?|DUMPS?|ARTIFACTS?|CACHE|TE?MP)_(?:DIR|DIRECTORY|FOLDER|PATH)$/;
 /** Variables naming a folder where the program run with them writes files of its own naming (`TMPDIR`: its temporary files). */
 const OUTPUT_FOLDER_VARIABLES = new Set(['TMPDIR', 'TEMP', 'TMP', 'XDG_CACHE_HOME', 'XDG_STATE_HOME', 'PYTEST_DEBUG_TEMPROOT', 'NODE_V8_COVERAGE', 'NODE_COMPILE_CACHE', 'PYTHONPYCACHEPREFIX', 'JEST_JUNIT_OUTPUT_DIR', 'COVERAGE_DIR', 'CARGO_TARGET_DIR', 'GOCACHE', 'GOTMPDIR', 'GCOV_PREFIX', 'CCACHE_DIR']);
 /**

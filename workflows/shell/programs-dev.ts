@@ -484,6 +484,25 @@ const SHELL_BUILTIN_NAMES = new Set(['test', '[', 'true', 'false', ':', 'echo', 
 /** A package manager's second word that only shows what is there (`uv pip list`, `conda env list`, `uv python find`). */
 const LISTING_VERBS = new Set(['list', 'ls', 'show', 'freeze', 'check', 'tree', 'find', 'dir', 'info', 'outdated', 'describe', 'export']);
 
+/**
+ * The files a package manager's own options make it write, whatever the subcommand: a log (`pip
+ * --log F`, `--log-file`, npm's `--logs-dir`), a cache (`--cache`, `--cache-dir`), pip's install
+ * report (`--report F`). Words after `--` belong to a script.
+ */
+const MANAGER_OUTPUT = /^--(log|log-file|logs-dir|cache|cache-dir|report)(?:=(.*))?$/;
+
+function managerWrites(site: CommandSite, fx: ShellEffects): void {
+  for (let i = 0; i < site.args.length; i++) {
+    const arg = site.args[i]!;
+    if (arg.value === '--') return;
+    const match = arg.dynamic ? null : MANAGER_OUTPUT.exec(arg.value);
+    if (!match) continue;
+    const value = match[2] !== undefined ? { value: match[2], dynamic: false, unknownAt: -1 } : site.args[i + 1];
+    if (!value || value.value === '-' || (match[2] === undefined && value.value.startsWith('-'))) continue;
+    fx.write(site.program, match[1]!.startsWith('cache') || match[1] === 'logs-dir' ? everythingBelow(fx, value) : value);
+  }
+}
+
 function manager(spec: ManagerSpec): ProgramHandler {
   const options: OptionSpec = { ...spec.options, stopAtOperand: true };
   return (site, fx) => {
@@ -503,6 +522,7 @@ function manager(spec: ManagerSpec): ProgramHandler {
     }
     const directory = lastOptionValue(parsed, '-C', '--dir', '--prefix', '--cwd', '--directory');
     const here = directory ? fx.at(directory) : fx;
+    managerWrites(site, fx);
     let action = sub === undefined ? spec.bare : spec.actions[sub] ?? (spec.unknownIsScript ? 'script' : undefined);
     // The subcommand's own first word: `npm config set`, `npm pkg get`, `uv pip list`.
     const verb = rest.find((arg) => !arg.value.startsWith('-'))?.value;
@@ -973,6 +993,7 @@ const linter: ProgramHandler = (site, fx) => {
   }
   loadsForeignCode(fx, site.program, site.program, site.args);
   for (const report of optionValues(parseArgv(site.args, LINT_OPTIONS), ...LINT_REPORTS)) fx.write(site.program, report);
+  writesOutputOptions(fx, site.program, site.args); // `mypy --cache-dir`, `pylint --output`, …
   readsLinted(site, fx);
 };
 

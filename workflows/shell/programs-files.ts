@@ -178,8 +178,11 @@ const fileType: ProgramHandler = (site, fx) => {
 
 /** yq (Go or Python): the first operand is the expression unless it comes from a file; `-i` rewrites the files. */
 const yq: ProgramHandler = (site, fx) => {
-  const parsed = parseArgv(site.args, { short: 'oIpf', long: ['output-format', 'input-format', 'indent', 'front-matter', 'from-file', 'expression', 'arg', 'argjson'] });
+  const parsed = parseArgv(site.args, { short: 'oIpf', long: ['output-format', 'input-format', 'indent', 'front-matter', 'from-file', 'expression', 'arg', 'argjson', 'split-exp'] });
   for (const file of optionValues(parsed, '--from-file')) fx.read('yq', file);
+  // Go yq's `--split-exp EXPR` writes each document to a file its expression names from the data.
+  // (Its short `-s` is python yq's `--slurp`, which writes nothing: left as a read.)
+  if (optionValues(parsed, '--split-exp').length > 0) fx.write('yq', filesNamedByData(fx));
   const fromFile = optionValues(parsed, '--from-file', '--expression').length > 0;
   const operands = operandsOf(parsed, site);
   // Go yq's subcommands: `yq eval '.a' f.yaml`.
@@ -518,7 +521,18 @@ function inspectSed(script: Arg, fx: Parameters<ProgramHandler>[1], program: str
 const GAWK_EXTENSIONS = new Set(['filefuncs', 'fnmatch', 'fork', 'inplace', 'intdiv', 'ordchr', 'readdir', 'readfile', 'revoutput', 'revtwoway', 'rwarray', 'time']);
 
 const awk: ProgramHandler = (site, fx) => {
-  const parsed = parseArgv(site.args, { short: 'fvFiWEl', long: ['file', 'assign', 'field-separator', 'include', 'load', 'source', 'exec'] });
+  const parsed = parseArgv(site.args, { short: 'fvFiWEl', long: ['file', 'assign', 'field-separator', 'include', 'load', 'source', 'exec'], optionalShort: 'dpoD', optional: ['dump-variables', 'profile', 'pretty-print', 'debug'] });
+  // gawk writes its variables (`-d`, `--dump-variables`) or a profile (`-p`, `--profile`, `-o`, `--pretty-print`)
+  // to the file attached to the option, or to a fixed name in the folder it runs in.
+  for (const [defaultName, names] of [['awkvars.out', ['-d', '--dump-variables']], ['awkprof.out', ['-p', '--profile', '-o', '--pretty-print']]] as const) {
+    for (const option of parsed.options) {
+      if (!(names as readonly string[]).includes(option.name)) continue;
+      const file = option.value ?? literalArg(defaultName);
+      if (file.value !== '/dev/stdout' && file.value !== '/dev/stderr' && file.value !== '-') fx.write(site.program, file);
+    }
+  }
+  // `-D`/`--debug` reads the debugger's commands from the attached file.
+  for (const option of parsed.options) if ((option.name === '-D' || option.name === '--debug') && option.value) fx.read(site.program, option.value);
   // mawk's `-W exec FILE` (and `-W e…`) runs a program file as gawk's `-E` does.
   const mawkExec = optionValues(parsed, '-W').some((option) => /^e/.test(option.value));
   // `-l NAME` loads one of gawk's own extensions; a path (`-l /tmp/x.so`) a library of the caller's.
@@ -555,6 +569,8 @@ const tar: ProgramHandler = (site, fx) => {
   for (const option of ['-I', '--use-compress-program', '--to-command', '--checkpoint-action', '--info-script', '--new-volume-script', '-F', '--rsh-command', '--rmt-command']) {
     for (const value of optionValues(parsed, option)) fx.opaque(`tar ${option} runs \`${value.value}\``, 'tar');
   }
+  // `--index-file F` takes the verbose listing, in every mode.
+  for (const index of optionValues(parsed, '--index-file')) fx.write('tar', index);
   // `-f -` is the standard input or output (`tar -cf - . | ssh …`).
   const archives = optionValues(parsed, '-f', '--file').filter((archive) => archive.value !== '-');
   const members = operandsOf(parsed, site);
@@ -571,6 +587,8 @@ const tar: ProgramHandler = (site, fx) => {
     unpackMembers('tar', members, here, renames);
   } else if (hasOption(parsed, '-c', '--create', '-r', '--append', '-u', '--update', '-A', '--catenate', '--concatenate', '--delete')) {
     for (const archive of archives) fx.write('tar', archive);
+    // An incremental dump rewrites its snapshot file (`-g snap`, `--listed-incremental=snap`).
+    for (const snapshot of optionValues(parsed, '-g', '--listed-incremental')) fx.write('tar', snapshot);
     for (const member of members) here.readTree('tar', member);
     // `-T list`, `-T -`: members named in a list, from a file or the input (`find ~/x | tar -cf a.tar -T -`).
     for (const list of optionValues(parsed, '-T', '--files-from')) {

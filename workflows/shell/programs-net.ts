@@ -77,6 +77,14 @@ const curl: ProgramHandler = (site, fx) => {
   const directory = lastOptionValue(parsed, '--output-dir');
   const here = directory ? fx.at(directory) : fx;
   for (const out of optionValues(parsed, '-o', '--output')) if (out.value !== '-') here.write('curl', out);
+  // `-w '%output{file}…'` (curl 8.3) sends the rest of the write-out text to a file; `%output{>>file}` appends.
+  for (const format of optionValues(parsed, '-w', '--write-out')) {
+    for (const match of format.value.matchAll(/%output\{(?:>>)?([^}]*)\}/g)) fx.write('curl', { value: match[1]!, dynamic: format.dynamic, unknownAt: format.dynamic ? 0 : -1 });
+    if (format.value.startsWith('@') && format.value !== '@-') {
+      fx.read('curl', { ...format, value: format.value.slice(1) });
+      fx.opaque(`curl reads its write-out format from \`${format.value.slice(1)}\`, which may send it to any file`, 'curl');
+    }
+  }
   for (const out of optionValues(parsed, '-D', '--dump-header', '-c', '--cookie-jar', '--trace', '--trace-ascii', '--stderr', '--libcurl', '--etag-save', '--hsts', '--alt-svc')) if (out.value !== '-') fx.write('curl', out);
   if (hasOption(parsed, '-O', '--remote-name', '--remote-name-all')) for (const url of urls) here.write('curl', { value: remoteFileName(url.value), dynamic: url.dynamic, unknownAt: -1 });
   for (const upload of uploads) if (upload.value !== '-' && upload.value !== '.') fx.read('curl', upload);
@@ -86,6 +94,8 @@ const curl: ProgramHandler = (site, fx) => {
   }
   for (const socket of optionValues(parsed, '--unix-socket', '--abstract-unix-socket')) fx.network('curl', `unix:${socket.value}`);
   // Where curl really connects, whatever the URL says: a proxy, or a host and port swapped in.
+  // DNS over HTTPS asks that URL's server, wherever the names lead.
+  for (const doh of optionValues(parsed, '--doh-url')) fx.network('curl', doh.value);
   for (const proxy of optionValues(parsed, '-x', '--proxy', '--preproxy', '--socks5', '--socks5-hostname', '--socks4', '--socks4a')) fx.network('curl', proxy.value);
   for (const swap of optionValues(parsed, '--connect-to')) {
     const to = /^.*?:\d*:(.*):(\d+)$/.exec(swap.value);
@@ -123,10 +133,12 @@ function decodeEscapes(segment: string): string {
 
 const wget: ProgramHandler = (site, fx) => {
   if (onlyAsksVersion(site.args)) return;
-  const parsed = parseArgv(site.args, { short: 'OoaPiBtTwUeQlAR', long: ['output-document', 'output-file', 'append-output', 'directory-prefix', 'input-file', 'base', 'tries', 'timeout', 'wait', 'user-agent', 'execute', 'quota', 'level', 'accept', 'reject', 'header', 'post-data', 'post-file', 'body-file', 'user', 'password', 'load-cookies', 'save-cookies', 'config', 'method', 'body-data', 'limit-rate', 'bind-address', 'ca-certificate', 'certificate', 'private-key', 'cut-dirs', 'default-page'] });
+  const parsed = parseArgv(site.args, { short: 'OoaPiBtTwUeQlAR', long: ['output-document', 'output-file', 'append-output', 'directory-prefix', 'input-file', 'base', 'tries', 'timeout', 'wait', 'user-agent', 'execute', 'quota', 'level', 'accept', 'reject', 'header', 'post-data', 'post-file', 'body-file', 'user', 'password', 'load-cookies', 'save-cookies', 'config', 'method', 'body-data', 'limit-rate', 'bind-address', 'ca-certificate', 'certificate', 'private-key', 'cut-dirs', 'default-page', 'warc-file', 'warc-cdx', 'rejected-log', 'hsts-file'] });
   for (const command of optionValues(parsed, '-e', '--execute', '--config')) fx.opaque(`wget runs the wgetrc command \`${command.value}\``, 'wget');
   for (const input of optionValues(parsed, '-i', '--input-file', '--post-file', '--body-file', '--load-cookies')) fx.read('wget', input);
-  for (const log of optionValues(parsed, '-o', '--output-file', '-a', '--append-output', '--save-cookies')) fx.write('wget', log);
+  for (const log of optionValues(parsed, '-o', '--output-file', '-a', '--append-output', '--save-cookies', '--rejected-log', '--hsts-file')) fx.write('wget', log);
+  // A WARC archive of the session, named by its prefix (`--warc-file=x` writes x.warc.gz; with --no-warc-compression x.warc) and its CDX index (`x.cdx`).
+  for (const warc of optionValues(parsed, '--warc-file')) for (const suffix of ['.warc.gz', '.warc', '.cdx', '-meta.warc.gz']) fx.write('wget', { ...warc, value: `${warc.value}${suffix}` });
   const urls = operandsOf(parsed, site);
   // `wget -i list.txt`: the URLs, and so the names of the files they are saved as, are in the list.
   const listed = optionValues(parsed, '-i', '--input-file');
@@ -226,6 +238,8 @@ const ssh: ProgramHandler = (site, fx) => {
   if (onlyAsksVersion(site.args)) return;
   const parsed = parseArgv(site.args, { ...SSH_VALUES, stopAtOperand: true });
   sshLocalCode('ssh', parsed, fx);
+  // `-E file` appends ssh's debug log to the file.
+  for (const log of optionValues(parsed, '-E')) fx.write('ssh', log);
   // A forward (-L/-R port:host:hostport, -W host:port) connects to that host and port as well.
   for (const forward of optionValues(parsed, '-L', '-R', '-W')) {
     const target = /(?:^|:)(\[[^\]]+\]|[^:]+):(\d+)$/.exec(forward.value);
