@@ -68,8 +68,23 @@ function foundAtRunTime(path: PathRef): boolean {
  */
 export function usesPathsFoundAtRunTime(shell: ShellAnalysis): boolean {
   return shell.effects.some((effect) =>
-    effect.kind === 'read' || effect.kind === 'write' || effect.kind === 'delete' ? foundAtRunTime(effect.path) : (effect.kind === 'copy' || effect.kind === 'move') && foundAtRunTime(effect.from),
+    effect.kind === 'read' || effect.kind === 'write' || effect.kind === 'delete'
+      ? foundAtRunTime(effect.path)
+      : effect.kind === 'copy' || effect.kind === 'move'
+        ? foundAtRunTime(effect.from)
+        : // `kill $(cat /tmp/p)`, `xargs kill < /tmp/p`: pids the files it reads may hold.
+          effect.kind === 'signal' && effect.by === 'pid' && !PLAIN_PID.test(effect.target.trim()),
   );
+}
+
+const PLAIN_PID = /^[+-]?\d+$/;
+
+/** The first file the command reads (as the daemon read it) that holds `pid` as a word of its own. */
+export function fileHoldingPid(ground: ProtectedGround, pid: number): string | undefined {
+  const texts = ground.readTexts;
+  if (texts === undefined) return undefined;
+  const word = new RegExp(`(?:^|[^\\w.])0*${pid}(?![\\w.])`);
+  return Object.keys(texts).find((file) => word.test(texts[file]!));
 }
 
 /** The first file the command reads (as the daemon read it) one of whose words, as a path from where the command runs, `names`. */

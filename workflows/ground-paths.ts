@@ -11,6 +11,9 @@ import type { ProtectedGround } from './guards.js';
  */
 export function treeReaches(tree: string, ground: ProtectedGround): boolean {
   const folder = tree.slice(0, -'/**'.length) || '/';
+  // Below a folder the shell expands (`find ~/.gob* -delete`, `tar -xf x.tar -C .c*`): the same
+  // rule for every folder the glob may name, or anything it names inside gobby's folders.
+  if (isGlob(folder)) return globReaches(folder, ground, false) || (ground.protectedFolders ?? []).some((protectedFolder) => globMatches(folder, protectedFolder));
   return isProtected(folder, ground) || (ground.protectedFolders ?? []).includes(folder);
 }
 

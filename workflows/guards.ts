@@ -9,7 +9,7 @@
 // ground-invocations.ts, and the wording of each refusal in ground-denials.ts.
 import type { EngineEvent } from './events.js';
 import { accessTakenDenial, becomesFolderDenial, daemonNetworkDenial, daemonProcessDenial, filesNamedByDataDenial, opaqueCodeNamingGround, overrideDenial, overrideLaterDenial, protectedFileDenial, secretDenial, secretInTreeDenial } from './ground-denials.js';
-import { linkToGround, overrideCommandOf, runTimePathFromGround, sweepsUntrackedGround, unknownProgramGivenGround } from './ground-invocations.js';
+import { fileHoldingPid, linkToGround, overrideCommandOf, runTimePathFromGround, sweepsUntrackedGround, unknownProgramGivenGround } from './ground-invocations.js';
 import { grepKeepsOut, type GroundTexts } from './ground-listers.js';
 import { lsofListsTheDaemon } from './lsof-selection.js';
 import { runsLater } from './runs-later.js';
@@ -465,7 +465,10 @@ const MAX_GLOB_TOKEN = 256;
 
 /** `<glob>/**` (`rg x ~/.gob*`): everything below the folders the glob names, the file's among them. */
 function globTreeHolds(path: string, file: string): boolean {
-  const root = path.endsWith('/**') ? path.slice(0, -3) : '';
+  if (!path.endsWith('/**')) return false;
+  // `<glob>/**/**`: a tree read below each folder a walk found (`find ~/.g* -exec tar cf t.tar {} +`).
+  let root = path;
+  while (root.endsWith('/**')) root = root.slice(0, -3);
   if (!isGlob(root)) return false;
   for (let folder = file; folder.length > 1; folder = folder.slice(0, folder.lastIndexOf('/')) || '/') if (globMatches(root, folder)) return true;
   return false;
@@ -698,17 +701,22 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround, command:
     case 'copy': {
       // Copying a folder that holds the token copies the token (`cp -r ~/.gobby /tmp/x`, `rsync -a`), also through a glob (`cp -r ~/.g* /tmp/h`).
       const from = effect.from.path;
-      const secret = ground.secretFiles.find((file) => from === file || namesByGlob(from, file) || isBelow(file, from) || (isGlob(from) && folderAbove(file, (folder) => globMatches(from, folder))));
+      const secret = ground.secretFiles.find((file) => from === file || namesByGlob(from, file) || isBelow(file, from) || (isGlob(from) && folderAbove(file, (folder) => globMatches(from, folder))) || globTreeHolds(from, file));
       return secret ? secretDenial(secret) : (throughTheDaemonProcess(effect.to, ground) ?? lands(effect.to, effect.from, ground, effect.program));
     }
-    case 'signal':
-      return signalsTheDaemon(effect.target, effect.by, ground)
-        ? {
-            kind: 'daemon-signal',
-            reason: `gobby: \`${effect.program}\` would signal gobby's daemon (${effect.by} ${effect.target}); the agent may not stop or restart it. If the daemon misbehaves, tell the user.`,
-            because: 'guard: signal to the daemon',
-          }
-        : null;
+    case 'signal': {
+      // A pid only known at run time that a file the command reads holds (`kill $(cat /tmp/p)` after `pgrep -f gobby > /tmp/p`).
+      const atRunTime = effect.by === 'pid' && ground.daemonPid !== undefined && !/^[+-]?\d+$/.test(effect.target.trim());
+      const pidFile = atRunTime ? fileHoldingPid(ground, ground.daemonPid!) : undefined;
+      // `seq 4000 5000 | xargs kill`: the numbers another program of the command prints.
+      const seqRange = atRunTime && invocations.some((invocation) => invocation.program === 'seq' && rangeHolds(`seq ${invocation.args.join(' ')}`, ground.daemonPid!));
+      if (!signalsTheDaemon(effect.target, effect.by, ground) && pidFile === undefined && !seqRange) return null;
+      return {
+        kind: 'daemon-signal',
+        reason: `gobby: \`${effect.program}\` would signal gobby's daemon (${effect.by} ${effect.target}${pidFile === undefined ? '' : `, and ${pidFile} holds its pid`}); the agent may not stop or restart it. If the daemon misbehaves, tell the user.`,
+        because: 'guard: signal to the daemon',
+      };
+    }
     case 'network':
       return reachesTheDaemon(effect, ground) ? daemonNetworkDenial(`\`${effect.program}\``, effect.target) : null;
     case 'nested_claude': {
@@ -907,7 +915,18 @@ function removes(path: PathRef, ground: ProtectedGround, program: string): Guard
  */
 function lands(to: PathRef, from: PathRef, ground: ProtectedGround, program: string): GuardDenial | null {
   const direct = changes(to, ground, program);
-  if (direct || to.dynamic) return direct;
+  if (direct) return direct;
+  // Into a folder the shell expands (`cd .c* && cp /tmp/x/* .`, `cp x ~/.g*`): into each of gobby's
+  // folders it may name. A glob names only what exists, so a `.claude` yet to be made is not one.
+  if (isGlob(to.path)) {
+    const folders = [...(ground.existingFolders ?? []), ...(ground.protectedPaths ?? [])].filter((folder) => globMatches(to.path, folder));
+    for (const folder of folders) {
+      const denial = lands({ path: folder, dynamic: false }, from, ground, program);
+      if (denial) return denial;
+    }
+    return null;
+  }
+  if (to.dynamic) return null;
   // Onto a `.claude` that does not exist, a copy, move or symbolic link becomes it, settings and all.
   if ((ground.protectedFolders ?? []).includes(to.path) && !(ground.existingFolders ?? []).includes(to.path)) return becomesFolderDenial(to.path, program);
   if (!holdsProtected(to.path, ground)) return null;
@@ -925,6 +944,8 @@ function signalsTheDaemon(target: string, by: string, ground: ProtectedGround): 
     if (target.startsWith('-1 (')) return true; // every process of a user, every child, whoever uses a file
     // kill reads `0042`, `+42` and ` 42 ` as 42.
     const number = target.trim().replace(/^\+/, '');
+    // `kill {4000..5000}`, `kill $(seq 4000 5000)`: a range of pids that holds the daemon's.
+    if (ground.daemonPid !== undefined && rangeHolds(target, ground.daemonPid)) return true;
     if (!/^-?\d+$/.test(number)) return namesTheDaemon(target, ground); // `$(cat ~/.gobby/daemon.json …)`
     const pid = Number(number);
     return pid === -1 || (ground.daemonPid !== undefined && Math.abs(pid) === ground.daemonPid);
@@ -932,6 +953,24 @@ function signalsTheDaemon(target: string, by: string, ground: ProtectedGround): 
   // `pkill node` or `killall node` would take the daemon down with everything else.
   if (by === 'pattern') return namesTheDaemon(target, ground) || patternFindsTheDaemon(target, ground);
   return by === 'name' && namesTheDaemon(target, ground);
+}
+
+/**
+ * Whether a pid target is a range of numbers that holds `pid`: a brace range bash expands
+ * (`{4000..5000}`, `{4000..5000..2}`), or what `seq` prints into it (`$(seq 4000 5000)`).
+ */
+function rangeHolds(target: string, pid: number): boolean {
+  const holds = (first: number, last: number, step = 1): boolean => {
+    const [low, high] = first <= last ? [first, last] : [last, first];
+    return pid >= low && pid <= high && (Math.abs(step) <= 1 || (pid - first) % step === 0);
+  };
+  for (const range of target.matchAll(/\{(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?\}/g)) if (holds(Number(range[1]), Number(range[2]), range[3] === undefined ? 1 : Number(range[3]))) return true;
+  for (const seq of target.matchAll(/\bseq\s+(?:-[a-z]\s+\S+\s+)*(-?\d+)(?:\s+(-?\d+))?(?:\s+(-?\d+))?/g)) {
+    const numbers = [seq[1], seq[2], seq[3]].filter((n): n is string => n !== undefined).map(Number);
+    // seq LAST, seq FIRST LAST, seq FIRST STEP LAST.
+    if (numbers.length === 1 ? holds(1, numbers[0]!) : numbers.length === 2 ? holds(numbers[0]!, numbers[1]!) : holds(numbers[0]!, numbers[2]!, numbers[1]!)) return true;
+  }
+  return false;
 }
 
 function reachesTheDaemon(effect: Extract<ShellEffect, { kind: 'network' }>, ground: ProtectedGround): boolean {

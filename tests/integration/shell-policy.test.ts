@@ -508,6 +508,27 @@ describe("gobby's own ground, in a phase that allows everything", () => {
     }
   });
 
+  it("refuses a signal to pids a file it reads holds, when one is the daemon's, as the daemon reads it", async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'it-pids-')) // no `gobby` in the path: a pid read from a file named for gobby is refused by its name;
+    try {
+      const daemons = join(folder, 'p');
+      writeFileSync(daemons, `${process.pid}\n`); // the daemon runs in this process
+      const servers = join(folder, 'server.pid');
+      writeFileSync(servers, `${process.pid + 1}\n`);
+      for (const command of [`kill $(cat ${daemons})`, `xargs kill < ${daemons}`, `pkill -F ${daemons}`]) {
+        const { denied, reason } = await bash(command, fixSession);
+        expect(denied, `${command}: ${reason}`).toBe(true);
+        expect(reason).toContain(`${daemons} holds its pid`);
+      }
+      for (const command of [`kill $(cat ${servers})`, `xargs kill < ${servers}`]) {
+        const { denied, reason } = await bash(command, fixSession);
+        expect(denied, `${command}: ${reason}`).toBe(false);
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('judges an MCP tool that runs shell commands by its command, as Bash is judged', async () => {
     const refused: [string, Record<string, unknown>][] = [
       ['mcp__shell__run', { command: 'rm -rf .claude' }],

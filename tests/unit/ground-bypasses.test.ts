@@ -1311,3 +1311,57 @@ describe('files an option of a well-known program writes', () => {
     expect(verdict(command)).toBe('allowed');
   });
 });
+
+describe('below a folder the shell expands, and into one', () => {
+  it.each<[string, TamperKind]>([
+    ['find ~/.gob* -delete', 'protected-file'],
+    ["find .c* -name 'settings*' -delete", 'protected-file'],
+    ['find .[c]laude -delete', 'protected-file'],
+    ['find ~/.local/bin/gob* -delete', 'protected-file'],
+    ["find .c* -name 'settings*' -exec cp /tmp/s.json {} \\;", 'protected-file'],
+    ['find ~/.g* -exec mv {} /tmp/ \\;', 'protected-file'],
+    ["find ~/.g* -name 't*' -exec cp {} /tmp/t \\;", 'secret'],
+    ['find ~/.g* -exec tar cf /tmp/t.tar {} +', 'secret'],
+    ['cp -r /tmp/x/. .c*', 'protected-file'],
+    ['tar -xf /tmp/x.tar -C .c*', 'protected-file'],
+    ['unzip -o /tmp/x.zip -d ~/.g*', 'protected-file'],
+    ['cd .c* && tar xf /tmp/x.tar', 'protected-file'],
+    ['cd .c* && cp /tmp/x/* .', 'protected-file'],
+  ])('%j → %s', (command, expected) => {
+    expect(verdict(command)).toBe(expected);
+  });
+
+  it.each([
+    "find src/* -name '*.pyc' -delete && find /home/*/app -name '*.pyc' -delete && find ~/.cache/* -mtime +30 -delete",
+    "find /tmp/build-* -delete && cp -r /tmp/x/. ./vendor* && find ~/.c* -name '*.log' && find .c* -name '*.md'",
+  ])('lets %j run', (command) => {
+    expect(verdict(command)).toBe('allowed');
+  });
+});
+
+describe('keys and buffers pasted into a terminal', () => {
+  it.each([
+    "tmux set-buffer $'gobby workflow reset\\n'; tmux paste-buffer -t 1",
+    "tmux setb $'gobby workflow phase --force build\\n'; tmux pasteb -t 1",
+    "printf 'gobby workflow reset\\n' | tmux load-buffer -; tmux paste-buffer -t 1",
+  ])('refuses the override in %j', (command) => {
+    expect(verdict(command)).toBe('override');
+  });
+});
+
+describe('the daemon\'s pid in a range, or in a file the command reads', () => {
+  const holding = (text: string): ProtectedGround => ({ ...ground, readTexts: { '/tmp/p': text } });
+
+  it.each(['kill {4000..5000}', 'kill -9 {4200..4300..2}', 'kill $(seq 4240 4250)', 'seq 4000 5000 | xargs kill', 'kill $(seq 2 2 5000)'])('refuses %j', (command) => {
+    expect(verdict(command)).toBe('daemon-signal');
+  });
+
+  it.each(['kill $(cat /tmp/p)', 'xargs kill < /tmp/p', 'read p < /tmp/p; kill $p', 'pkill -F /tmp/p'])('refuses %j when the file holds the daemon\'s pid', (command) => {
+    expect(verdict(command, holding('4242\n'))).toBe('daemon-signal');
+    expect(verdict(command, holding('1234\n4243 42420\n'))).toBe('allowed');
+  });
+
+  it.each(['kill {1..3}', 'kill $(seq 10)', 'kill $(seq 1 2 5000)', 'seq 10 | xargs kill', 'kill $(cat server.pid)', 'kill $(lsof -ti :3000)'])('lets %j run', (command) => {
+    expect(verdict(command)).toBe('allowed');
+  });
+});

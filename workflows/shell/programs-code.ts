@@ -574,8 +574,8 @@ const crontab: ProgramHandler = (site, fx) => {
 
 /** tmux commands whose operands are a shell command it runs (`tmux new -d 'npm run dev'`). */
 const TMUX_RUNS_COMMAND = new Set(['new', 'new-session', 'new-window', 'neww', 'split-window', 'splitw', 'respawn-pane', 'respawnp', 'respawn-window', 'respawnw', 'run-shell', 'run']);
-/** tmux commands that run what gobby cannot see: keys typed into a shell, a condition's commands, a file of tmux commands. */
-const TMUX_RUNS_OTHER = new Set(['send-keys', 'send', 'if-shell', 'if', 'source-file', 'source', 'set-hook', 'pipe-pane', 'pipep', 'bind-key', 'bind', 'confirm-before', 'confirm', 'command-prompt', 'display-popup', 'popup', 'display-menu', 'menu']);
+/** tmux commands that run what gobby cannot see: keys typed or a buffer pasted into a shell, a condition's commands, a file of tmux commands. */
+const TMUX_RUNS_OTHER = new Set(['send-keys', 'send', 'paste-buffer', 'pasteb', 'if-shell', 'if', 'source-file', 'source', 'set-hook', 'pipe-pane', 'pipep', 'bind-key', 'bind', 'confirm-before', 'confirm', 'command-prompt', 'display-popup', 'popup', 'display-menu', 'menu']);
 /** A format job: tmux runs `#(cmd)` wherever it shows the format (`display -p '#(…)'`, `set status-right '#(…)'`). */
 const TMUX_FORMAT_JOB = '#(';
 /** Options of those commands that take a value (`-s name`, `-c dir`, `-t target`, `-e VAR=x`). */
