@@ -1365,3 +1365,35 @@ describe('the daemon\'s pid in a range, or in a file the command reads', () => {
     expect(verdict(command)).toBe('allowed');
   });
 });
+
+describe('git pathspecs as git matches them', () => {
+  const listing = (text: string): ProtectedGround => ({ ...ground, readTexts: { '/tmp/ps': text } });
+
+  it.each([
+    "git checkout HEAD~3 -- '.c*'",
+    "git checkout HEAD~3 -- '*/settings.local.json'",
+    "git checkout HEAD~3 -- ':(icase).CLAUDE'",
+    "git checkout HEAD~3 -- ':(glob).c*/**'",
+    "git restore -s HEAD~3 '.cla*'",
+    "git clean -fdx '*.local.json'",
+    "git clean -fd -- '*/settings*'",
+    'git -C .c* clean -fdx',
+    'cd .c* && git checkout HEAD~1 -- .',
+    'git checkout HEAD~3 --pathspec-from-file=- <<< .claude',
+  ])('refuses %j', (command) => {
+    expect(verdict(command)).toBe('protected-file');
+  });
+
+  it('reads a pathspec file as a list of paths', () => {
+    expect(verdict('git checkout --pathspec-from-file=/tmp/ps HEAD~3', listing('.claude\n'))).toBe('protected-file');
+    expect(verdict('git restore --pathspec-from-file=/tmp/ps', listing('src/a.ts\nsrc/b.ts\n'))).toBe('allowed');
+  });
+
+  it.each([
+    "git checkout -- '*.ts' && git clean -fdx '*.pyc' && git checkout HEAD~1 -- 'src/*.ts'",
+    "git checkout -- ':!.claude' src && git restore ':(literal)src/[x].ts' && git checkout HEAD -- ':/src'",
+    'git add --pathspec-from-file=- <<< src/a.ts',
+  ])('lets %j run', (command) => {
+    expect(verdict(command)).toBe('allowed');
+  });
+});

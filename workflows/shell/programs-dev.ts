@@ -4,7 +4,7 @@
 import { hasOption, lastOptionValue, negated, optionValues, parseArgv, sliceArg, type OptionSpec, type ParsedArgv } from './argv.js';
 import { PACKAGE_RUNNER, PROJECT_RUNNER } from './programs-code.js';
 import { DPKG_DEB_ACTION, dpkgDeb } from './programs-files.js';
-import { entries, everythingBelow, filesIn, filesNamedByData, inEachDirectory, isTestScriptName, loadsForeignCode, mayBeAgentsFile, nameSaysItChanges, onlyAsksVersion, operandsOf, projectScriptCall, readsOperands, runsTests, workingDirectory, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, everythingBelow, NAMED_IN_A_LIST, filesIn, filesNamedByData, inEachDirectory, isTestScriptName, loadsForeignCode, mayBeAgentsFile, nameSaysItChanges, onlyAsksVersion, operandsOf, projectScriptCall, readsOperands, runsTests, workingDirectory, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { baseName, isWithin } from './paths.js';
 import { anyDepth } from './find-expression.js';
 import type { PathRef, ProjectScriptCall } from './types.js';
@@ -21,12 +21,28 @@ function writePathspec(path: Arg, fx: ShellEffects): void {
   }
 }
 
-/** A git pathspec's paths: a glob in it matches at any depth, across `/` (`git rm -r '*.json'` reaches `.claude/settings.json`). */
+/**
+ * A git pathspec's paths. Without magic, a wildcard matches across `/`, dot names included: `git
+ * rm -r '*.json'` reaches `.claude/settings.json`, and so does a star before a folder's slash, so
+ * the pattern's last name may be anywhere below the folder before its first wildcard. Magic is read as git
+ * reads it: `:(literal)` is the path itself, `:(glob)` the shell's rules with `**`, `:(icase)`
+ * letters in either case, `:/` and `:(top)` from the repository's top (taken to be the working
+ * directory, where the agent's commands run), and `:!`/`:^`/`:(exclude)` take paths away.
+ */
 function pathspecPaths(path: Arg, fx: ShellEffects): readonly PathRef[] {
-  const ref = fx.path(path);
-  if (path.dynamic || !/[*?[]/.test(path.value) || path.value.startsWith(':')) return [ref];
-  const folder = fx.path(literalArg(path.value.includes('/') ? path.value.slice(0, path.value.lastIndexOf('/')) || '/' : '.'));
-  const name = path.value.slice(path.value.lastIndexOf('/') + 1);
+  if (path.dynamic) return [fx.path(path)];
+  const magic = /^:(?:\(([^)]*)\)|([/!^]*))/.exec(path.value);
+  const words = magic?.[1]?.split(',').map((word) => word.trim()) ?? [];
+  if (magic !== null && (/[!^]/.test(magic[2] ?? '') || words.includes('exclude'))) return [];
+  let pattern = magic === null ? path.value : path.value.slice(magic[0].length) || '.';
+  if (words.includes('literal')) return [fx.path(literalArg(pattern))];
+  if (words.includes('icase')) pattern = pattern.replace(/[a-zA-Z]/g, (letter) => `[${letter.toLowerCase()}${letter.toUpperCase()}]`);
+  const ref = fx.path({ ...path, value: pattern });
+  const wildcard = pattern.search(/[*?[]/);
+  if (wildcard === -1 || words.includes('glob')) return [ref];
+  const slash = pattern.lastIndexOf('/', wildcard);
+  const folder = fx.path(literalArg(slash === -1 ? '.' : pattern.slice(0, slash) || '/'));
+  const name = pattern.slice(pattern.lastIndexOf('/') + 1);
   return [ref, ...anyDepth(name).map((glob): PathRef => ({ ...folder, path: `${folder.path === '/' ? '' : folder.path}/${glob}`, dynamic: true }))];
 }
 
@@ -341,7 +357,12 @@ function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffec
   const dashDash = rest.findIndex((arg) => arg.value === '--');
   const parsed = parseArgv(rest, { short: 'bBmcCoOUsSfXu', long: ['message', 'file', 'author', 'date', 'template', 'reuse-message', 'reedit-message', 'fixup', 'squash', 'strategy', 'strategy-option', 'onto', 'pathspec-from-file', 'conflict', 'source', 'orphan', 'track', 'upstream', 'depth', 'branch', 'origin', 'reference', 'separate-git-dir', 'jobs', 'output', 'format', 'prefix', 'remote', 'exclude'] });
   const operands = operandsOf(parsed, { program: 'git', args: rest, stdinArgs: false } satisfies CommandSite);
-  const paths = dashDash === -1 ? operands : rest.slice(dashDash + 1);
+  // `--pathspec-from-file=F` (or `-` for the input): pathspecs only known at run time, from a file the daemon reads.
+  const listed = optionValues(parsed, '--pathspec-from-file');
+  for (const list of listed) if (list.value !== '-') fx.read('git', list);
+  // From the input, which the daemon cannot read before it runs: any file below may be named.
+  if (listed.some((list) => list.value === '-') && sub !== 'add' && sub !== 'rm') fx.write('git', filesNamedByData(fx));
+  const paths = [...(dashDash === -1 ? operands : rest.slice(dashDash + 1)), ...(listed.length > 0 ? [NAMED_IN_A_LIST] : [])];
   switch (sub) {
     case 'checkout':
     case 'restore':
@@ -355,7 +376,7 @@ function gitWorkingTreeEffects(sub: string, rest: readonly Arg[], fx: ShellEffec
     case 'clean': {
       // clean's own options: only -e/--exclude takes a value (`-f`, `-d`, `-x`, `-X` are flags).
       const cleaned = dashDash === -1 ? operandsOf(parseArgv(rest, { short: 'e', long: ['exclude'] }), { program: 'git', args: rest, stdinArgs: false }) : paths;
-      if (cleaned.length > 0) for (const path of cleaned) fx.remove('git', everythingBelow(fx, path));
+      if (cleaned.length > 0) for (const path of cleaned) for (const ref of pathspecPaths(path, fx)) fx.remove('git', everythingBelow(fx, ref));
       else fx.remove('git', everythingBelow(fx));
       return;
     }
