@@ -1397,3 +1397,21 @@ describe('git pathspecs as git matches them', () => {
     expect(verdict(command)).toBe('allowed');
   });
 });
+
+describe('hard links, and archives whose names point anywhere', () => {
+  it.each<[string, TamperKind]>([
+    ['rsync -a --link-dest=/home/dev/app/.claude .claude/ /tmp/c/', 'protected-file'],
+    ['rsync -a --link-dest=../../home/dev/.claude ~/.claude/ /tmp/c/', 'protected-file'],
+    ['find .claude | cpio -pdl /tmp/c', 'protected-file'],
+    ['mkdir /tmp/c3 && pax -rwl .claude /tmp/c3', 'protected-file'],
+    ['pax -rwl ~/.gobby/gobby.db /tmp/g', 'protected-file'],
+    ['python3 -m tarfile -e /tmp/a.tar /tmp/out', 'protected-file'],
+    ['cd /tmp/out && pax -r -f /tmp/a.tar', 'protected-file'],
+  ])('%j → %s', (command, expected) => {
+    expect(verdict(command)).toBe(expected);
+  });
+
+  it.each(['rsync -a --link-dest=../prev src/ /tmp/backup/cur/ && find src | cpio -pd /tmp/s && rsync -a src/ /tmp/s/', 'python3 -m tarfile -l /tmp/a.tar && python3 -m zipfile -e /tmp/a.zip /tmp/out && pax -f /tmp/a.tar'])('lets %j run', (command) => {
+    expect(verdict(command)).toBe('allowed');
+  });
+});

@@ -34,3 +34,16 @@ describe('a phase that restricts file changes, for a glob from a folder above th
     expect(refusal(command, '/srv/app', '/home/dev')).toBeUndefined();
   });
 });
+
+describe('a phase that restricts file changes, for hard links and pasted keys', () => {
+  it.each(['rsync -a --link-dest=/srv/app/src src/ /tmp/s/', 'find src | cpio -pdl /tmp/s', 'pax -rwl src /tmp/s', "tmux set-buffer 'rm src/x.ts'; tmux paste-buffer -t 1"])(
+    'refuses %j: a link to a project file is that file, and pasted text runs in a shell',
+    (command) => {
+      expect(refusal(command, '/srv/app', '/home/dev')).toBeDefined();
+    },
+  );
+
+  it.each(['rsync -a src/ /tmp/s/', 'find src | cpio -pd /tmp/s', 'pax -rw src /tmp/s'])('lets %j through: copies', (command) => {
+    expect(refusal(command, '/srv/app', '/home/dev')).toBeUndefined();
+  });
+});

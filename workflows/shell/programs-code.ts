@@ -323,18 +323,19 @@ const PYTHON_MODULES_THAT_WRITE: Readonly<Record<string, (operands: readonly Arg
   },
   // `-e ARCHIVE DIR` unpacks (the archive picks the names; tarfile keeps absolute ones on older pythons); `-c` creates, `-l`/`-t` list.
   zipfile: (operands, fx, program) => unpackingModule(operands, fx, program, ['-e', '--extract']),
-  tarfile: (operands, fx, program) => unpackingModule(operands, fx, program, ['-e', '--extract']),
+  tarfile: (operands, fx, program) => unpackingModule(operands, fx, program, ['-e', '--extract'], true),
 };
 
 /** Modules whose handlers read their own options. */
 const OPTIONS_MATTER = new Set(['pydoc', 'zipfile', 'tarfile', 'json.tool']);
 
-function unpackingModule(operands: readonly Arg[], fx: ShellEffects, program: string, extract: readonly string[]): void {
+/** `keepsAnyName`: absolute and `../` member names land where they point (tarfile before Python 3.14 extracts with no filter). */
+function unpackingModule(operands: readonly Arg[], fx: ShellEffects, program: string, extract: readonly string[], keepsAnyName = false): void {
   const at = operands.findIndex((arg) => extract.includes(arg.value));
   if (at !== -1) {
     const [archive, folder] = operands.slice(at + 1);
     if (archive) fx.read(program, archive);
-    fx.write(program, filesNamedByData(fx, folder ?? literalArg('.')));
+    fx.write(program, filesNamedByData(fx, keepsAnyName ? literalArg('/') : folder ?? literalArg('.')));
     return;
   }
   const create = operands.findIndex((arg) => arg.value === '-c' || arg.value === '--create');

@@ -353,7 +353,7 @@ function writesThroughNewSymlinks(fx: ShellEffects, files: readonly Arg[], place
  * So making one counts as writing the file it names (`ln`, `link`, `cp -l`). A symbolic link is
  * followed when it is used (workflows/shell-through-links.ts).
  */
-function writesThroughHardLinks(fx: ShellEffects, program: string, files: readonly Arg[]): void {
+function writesThroughHardLinks(fx: ShellEffects, program: string, files: readonly (Arg | PathRef)[]): void {
   for (const file of files) fx.write(program, file);
 }
 
@@ -1013,8 +1013,9 @@ const cpio: ProgramHandler = (site, fx) => {
     if (archive) fx.read('cpio', archive);
     if (!listOnly && !hasOption(parsed, '--to-stdout')) here.write('cpio', filesNamedByData(here, hasOption(parsed, '--no-absolute-filenames') ? undefined : literalArg('/')));
   } else if (hasOption(parsed, '-p', '--pass-through')) {
-    // It copies the files named on its input.
+    // It copies the files named on its input, or with `-l` links them (writesThroughHardLinks).
     fx.read('cpio', NAMED_IN_A_LIST);
+    if (hasOption(parsed, '-l', '--link')) writesThroughHardLinks(fx, 'cpio', [NAMED_IN_A_LIST]);
     const target = operandsOf(parsed, site)[0];
     if (target) here.write('cpio', filesNamedByData(here, target));
     else fx.unknown('cpio -p');
@@ -1035,10 +1036,13 @@ const pax: ProgramHandler = (site, fx) => {
   if (reads && writes) {
     const target = operands.pop();
     for (const file of operands) fx.readTree('pax', file);
+    // `-l` links the files instead of copying them where it can (writesThroughHardLinks).
+    if (hasOption(parsed, '-l')) writesThroughHardLinks(fx, 'pax', operands.flatMap((file) => [file, everythingBelow(fx, file)]));
     if (target) fx.write('pax', filesNamedByData(fx, target));
   } else if (reads) {
     if (archive) fx.read('pax', archive);
-    fx.write('pax', filesNamedByData(fx));
+    // pax keeps absolute and `../` member names: they land where they point.
+    fx.write('pax', filesNamedByData(fx, literalArg('/')));
   } else if (writes) {
     if (archive) fx.write('pax', archive);
     for (const file of operands) fx.readTree('pax', file);
@@ -1251,7 +1255,8 @@ const rsync: ProgramHandler = (site, fx) => {
   for (const file of optionValues(parsed, '--log-file', '--write-batch', '--only-write-batch')) fx.write('rsync', file);
   for (const folder of optionValues(parsed, '--backup-dir', '--partial-dir', '--temp-dir')) fx.write('rsync', everythingBelow(fx, folder));
   // Files in these folders are copied or hard-linked into the destination when rsync finds them the same by size and time.
-  for (const folder of optionValues(parsed, '--copy-dest', '--link-dest', '--compare-dest')) fx.readTree('rsync', folder);
+  for (const folder of optionValues(parsed, '--copy-dest', '--compare-dest', '--link-dest')) fx.readTree('rsync', folder);
+  const linkFolders = optionValues(parsed, '--link-dest');
   const operands = operandsOf(parsed, site);
   const destination = operands.pop();
   // `--read-batch=FILE DEST` replays a batch: whole trees, named by the data.
@@ -1259,6 +1264,9 @@ const rsync: ProgramHandler = (site, fx) => {
     fx.read('rsync', batch);
     fx.write('rsync', filesNamedByData(fx, destination ?? literalArg('.')));
   }
+  // A hard link to a file of the folder is that file: written whenever the link is (writesThroughHardLinks). A
+  // relative folder is taken from the destination, as rsync does.
+  for (const folder of linkFolders) writesThroughHardLinks(fx, 'rsync', [everythingBelow(destination && !folder.value.startsWith('/') && !folder.value.startsWith('~') ? fx.at(destination) : fx, folder)]);
   if (!destination) return;
   // `-R` keeps each source's path below the destination; `--files-from` takes the names from a list.
   const keepsPaths = hasOption(parsed, '--files-from') || site.args.some((arg) => !arg.dynamic && (/^--relative$/.test(arg.value) || /^-[a-zA-Z]*R[a-zA-Z]*$/.test(arg.value)));
