@@ -103,7 +103,11 @@ function changesWhatCommandsDo(path: string, home: string): boolean {
   if (!path.startsWith(`${home}/`)) return false;
   // Any `bin` folder in the home (`~/bin`, `~/go/bin`, `~/.cargo/bin`): its programs are found by name.
   const segments = path.slice(home.length + 1).split('/');
-  return segments[0]!.startsWith('.') || segments.slice(0, -1).includes('bin');
+  if (segments[0]!.startsWith('.') || segments.slice(0, -1).includes('bin')) return true;
+  // Code the project's builds and tests load without checking it again: Go's module cache and GOPATH
+  // sources (`~/go/pkg/mod`, `~/go/src`), and a `node_modules` folder, where node's resolution
+  // looks from the project's folders up (`~/node_modules`).
+  return (segments[0] === 'go' && (segments[1] === 'pkg' || segments[1] === 'src') && segments.length > 2) || segments.slice(0, -1).includes('node_modules');
 }
 
 /**

@@ -47,3 +47,16 @@ describe('a phase that restricts file changes, for hard links and pasted keys', 
     expect(refusal(command, '/srv/app', '/home/dev')).toBeUndefined();
   });
 });
+
+describe('a phase that restricts file changes, for code the tests load from outside the project', () => {
+  it.each(['chmod -R u+w ~/go/pkg/mod', 'cp /tmp/zz.go ~/go/pkg/mod/github.com/a/b@v1.0.0/', 'echo x > /home/dev/node_modules/x.js', 'pytest -o testpaths=/tmp/e', 'python3 -m pytest --override-ini=testpaths=..'])(
+    'refuses %j',
+    (command) => {
+      expect(refusal(command, '/srv/app', '/home/dev')).toBeDefined();
+    },
+  );
+
+  it.each(['echo x > ~/go/notes.txt', 'pytest -o testpaths=tests', 'go test ./...'])('lets %j through', (command) => {
+    expect(refusal(command, '/srv/app', '/home/dev')).toBeUndefined();
+  });
+});

@@ -541,8 +541,9 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
     const value = eq !== -1 ? arg.value.slice(eq + 1) : next?.dynamic === true && next.unknownAt !== -1 ? undefined : next?.value;
     const outsideCode = (name === 'nodeoptions' || name === 'execargv' || name === 'nodeoption') && value !== undefined ? nodeOptionsLoadOutside(value.replace(/,/g, ' '), fx) : undefined;
     if (outsideCode !== undefined) return `is given ${arg.value.split('=')[0]} that ${outsideCode}`;
-    // pytest's `-o pythonpath=/tmp/x`, `-o addopts='-p plugin'`: a search path, or more options, of the caller's choosing.
-    if ((name === 'o' || name === 'overrideini') && program.startsWith('py') && value !== undefined && /^\s*(?:addopts|pythonpath|python_files|required_plugins)\s*=/.test(value)) {
+    // pytest's `-o pythonpath=/tmp/x`, `-o addopts='-p plugin'`, `-o testpaths=/tmp/t` (whose conftest.py it imports): a search path,
+    // more options, or tests of the caller's choosing.
+    if ((name === 'o' || name === 'overrideini') && program.startsWith('py') && value !== undefined && /^\s*(?:addopts|pythonpath|python_files|required_plugins|testpaths)\s*=/.test(value)) {
       const [key, setting] = value.split('=', 2) as [string, string];
       if (key.trim() === 'addopts' || setting.split(/\s+/).some((entry) => /^(?:\/|~|\.\.)/.test(entry) && !isWithin(fx.path(literalArg(entry)).path, fx.projectRoot))) return `is given -o ${value}, which can load code from anywhere`;
     }
