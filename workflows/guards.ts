@@ -205,7 +205,8 @@ export function checkProtectedGround(event: EngineEvent, ground: ProtectedGround
 
 /**
  * `echo 'gobby workflow reset …' >> ~/.bashrc`, a git hook, a user service: an override written
- * where it runs later, outside the session, where the daemon cannot tell it from the user's own.
+ * where it runs later, outside the session, where the daemon cannot tell it from the user's own;
+ * and so anything naming gobby's ground (`echo 'cat ~/.gobby/token > /tmp/t' >> ~/.bashrc`).
  * The command's text holds what it writes (echo, printf, a here-document, `sed -i 'a …'`).
  */
 function overrideWrittenToRunLater(command: string, shell: ShellAnalysis, ground: ProtectedGround): GuardDenial | null {
@@ -217,8 +218,11 @@ function overrideWrittenToRunLater(command: string, shell: ShellAnalysis, ground
     if (written !== undefined && runsLater(written.path, home)) file = written.path;
   }
   if (file === undefined) return null;
-  const override = overrideInTextRunLater([command, ...shell.invocations.map((invocation) => invocation.args.join(' '))]);
-  return override ? overrideLaterDenial(override, file) : null;
+  const texts = [command, ...shell.invocations.map((invocation) => invocation.args.join(' '))];
+  const override = overrideInTextRunLater(texts);
+  if (override) return overrideLaterDenial(override, file);
+  // What runs there later runs outside the session too: text that names gobby's files, its port or its pid.
+  return codeTextNamingGround(texts, ground, `code written to ${file}, which runs later outside the session,`);
 }
 
 /** An override in text a shell will run later: as written, and with quotes and backslashes taken out as that shell will (`gob''by`, `gobby work\flow`). */
@@ -529,14 +533,26 @@ function runsWhatItMayHaveWritten(shell: ShellAnalysis): boolean {
   let runs = false;
   let commits = false;
   for (const effect of shell.effects) {
-    const written = effect.kind === 'write' ? effect.path : effect.kind === 'copy' || effect.kind === 'move' ? effect.to : undefined;
-    if (written !== undefined) {
-      code ||= !PROSE_FILE.test(written.path);
+    if (effect.kind === 'write' || effect.kind === 'copy' || effect.kind === 'move') {
+      const written = effect.kind === 'write' ? effect.path : effect.to;
+      // A scratch file (`/tmp/fixture.json`, `mkdir -p /tmp/home/.gobby`) is none of the project's
+      // tools' code, unless the command hands it to a program itself (`bash /tmp/x.sh`, `--require /tmp/x.js`).
+      code ||= !PROSE_FILE.test(written.path) && (!SCRATCH_FOLDER.test(written.path) || handedOn(written.path, effect.program, shell));
       hooks ||= GIT_HOOKS.test(written.path);
     } else if (effect.kind === 'exec' || effect.kind === 'test_run' || effect.kind === 'package_install') runs = true;
     else if (effect.kind === 'git' && effect.changesFiles) commits = true;
   }
   return (code && runs) || (hooks && commits);
+}
+
+/** The system's scratch folders, which no project's tools load code from by themselves. */
+const SCRATCH_FOLDER = /^\/(?:tmp|var\/tmp|dev\/shm)\//;
+
+/** Whether a path the command writes is also read, or named to another program than its writer, in it. */
+function handedOn(path: string, writer: string, shell: ShellAnalysis): boolean {
+  const folder = path.replace(/\/\*\*$/, '');
+  const below = (other: string): boolean => other === folder || other.startsWith(`${folder}/`) || folder.startsWith(`${other}/`);
+  return shell.effects.some((effect) => effect.kind === 'read' && below(effect.path.path)) || shell.invocations.some((invocation) => invocation.program !== writer && invocation.args.some((arg) => arg.includes(folder)));
 }
 
 /** The runs of programs gobby does not know, or named at run time. */
@@ -1061,7 +1077,9 @@ function mentionsNumber(text: string, number: number): boolean {
  * only known at run time that printed text could become.
  */
 function seenWhole(command: string, shell: ShellAnalysis): boolean {
-  if (/[$`]/.test(command)) return false;
+  // `git commit -m "$(cat <<'EOF' … EOF)"`, as Claude Code writes a message: a quoted here-document's text is fixed.
+  // Inside single quotes `$` is a character (`jq '$p'`, `awk '{print $1}'`); `$'…'` keeps its `$` outside them.
+  if (/[$`]/.test(command.replace(LITERAL_HEREDOC_SUBSTITUTION, '').replace(/'[^']*'/g, "''"))) return false;
   // A glob or a tree (`docs/**`) is text as written; a path that is not (`xargs cat` fed by a program) is not.
   const atRunTime = (path: PathRef): boolean => path.unplaced === true || !path.path.startsWith('/');
   for (const effect of shell.effects) {
@@ -1080,10 +1098,17 @@ function seenWhole(command: string, shell: ShellAnalysis): boolean {
 function onlyMentionedAsText(command: string, shell: ShellAnalysis, file: string): boolean {
   if (!seenWhole(command, shell)) return false;
   const tail = file.split('/').slice(-2).join('/');
+  // The text of a quoted here-document `cat` or `tee` writes to a file or shows (`cat > notes.md <<'EOF'`), piped nowhere.
   let asText = 0;
+  for (const match of command.matchAll(TEXT_HEREDOC)) if (!match[2]!.includes('|') && !match[5]!.includes('|')) asText += occurrences(match[6]!, tail);
   for (const invocation of shell.invocations) for (const index of textWordIndexes(invocation)) asText += occurrences(invocation.args[index]!, tail);
   return asText >= occurrences(command, tail);
 }
+
+/** `$(cat <<'EOF'` … `EOF` `)`: a substitution that prints a quoted here-document's fixed text. */
+const LITERAL_HEREDOC_SUBSTITUTION = /\$\(\s*cat\s+<<-?\s*(['"])([A-Za-z_]\w*)\1[ \t]*\n[\s\S]*?\n[ \t]*\2[ \t]*\n\s*\)/g;
+/** `cat > f <<'EOF'` … `EOF` at the start of a statement: 1 the program, 2 and 5 the rest of its line, 3 the quote, 4 the delimiter, 6 the text. */
+const TEXT_HEREDOC = /(?:^|[;&(]\s*|\n\s*)(cat|tee)\b([^\n;&<]*)<<-?\s*(['"])([A-Za-z_]\w*)\3([^\n]*)\n([\s\S]*?)\n[ \t]*\4[ \t]*(?=\n|$)/g;
 
 /** Which words of an invocation its program only prints or matches against: never a file it opens. */
 function textWordIndexes(invocation: ShellInvocation): number[] {
@@ -1098,8 +1123,31 @@ function textWordIndexes(invocation: ShellInvocation): number[] {
   if (program === 'git' && GIT_MESSAGE_SUBCOMMANDS.has(args[0] ?? '')) {
     return all.flatMap((i) => (/^(?:--grep|--author|--committer|-S|-G|-m|--message)$/.test(args[i]!) ? [i + 1] : /^(?:--(?:grep|author|committer|message)=|-[SGm].)/.test(args[i]!) ? [i] : []));
   }
-  return [];
+  // jq's `--arg NAME VALUE`: a string the filter may print; jq opens no file by a value's text.
+  if (program === 'jq' || program === 'gojq' || program === 'jaq') return all.filter((i) => i >= 2 && (args[i - 2] === '--arg' || args[i - 2] === '--argjson'));
+  const texts = TEXT_OPTIONS.get(program);
+  if (texts === undefined) return [];
+  return all.flatMap((i) => {
+    const arg = args[i]!;
+    const eq = arg.indexOf('=');
+    if (arg.startsWith('--') && eq !== -1) return texts.has(arg.slice(0, eq)) ? [i] : [];
+    // A value that starts with `@` is a file the program reads (`curl -d @body.json`, `gh … -F body=@f`).
+    return texts.has(arg) && args[i + 1]?.startsWith('@') === false ? [i + 1] : [];
+  });
 }
+
+/**
+ * Options whose value a program only sends or matches as text: a pull request's or an issue's
+ * title and body, a request's data, a test-name filter (`vitest -t '…'`, `pytest -k …`).
+ */
+const TEXT_OPTIONS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['gh', new Set(['--title', '-t', '--body', '-b', '--notes', '-n', '--subject', '-f', '--raw-field'])],
+  // Not `--data-urlencode`, whose `name@file` reads a file.
+  ['curl', new Set(['-d', '--data', '--data-raw', '--data-binary', '--data-ascii', '--json'])],
+  ...['vitest', 'jest'].map((runner) => [runner, new Set(['-t', '--testNamePattern'])] as const),
+  ['pytest', new Set(['-k'])],
+  ...['mocha', 'playwright'].map((runner) => [runner, new Set(['-g', '--grep', '--fgrep', '--grep-invert'])] as const),
+]);
 
 /** Searchers, with their options as the classifier reads them: which take the next word, which is `-e`. */
 const SEARCHERS: ReadonlyMap<string, OptionSpec> = new Map([
@@ -1136,7 +1184,7 @@ function patternIndexes(args: readonly string[], from: number, spec: OptionSpec)
 }
 
 /** git subcommands whose `--grep`, `-S`, `-G`, `-m` values are search text or a message. */
-const GIT_MESSAGE_SUBCOMMANDS = new Set(['log', 'show', 'rev-list', 'shortlog', 'whatchanged', 'commit', 'tag', 'stash']);
+const GIT_MESSAGE_SUBCOMMANDS = new Set(['log', 'show', 'rev-list', 'shortlog', 'whatchanged', 'commit', 'tag', 'stash', 'merge', 'notes']);
 
 function occurrences(text: string, part: string): number {
   let count = 0;

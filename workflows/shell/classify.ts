@@ -12,6 +12,7 @@ import { climbingPath, isWithin, normalizeAbsolute, physicalPath, resolveAgainst
 import { guardedProgramOf, onlyAsksHelp, programFoundByName, scriptFileCall, type CommandSite, type ProgramEntry, type ShellEffects } from './program-kit.js';
 import { checkAssignment } from './programs-code.js';
 import { filteredText, literalInput, printedText, printfOutput, printsText, substitutionOutput } from './printed.js';
+import { setsTmpdirElsewhere } from './mktemp.js';
 import { programForPath } from './program-paths.js';
 import { PROGRAMS } from './programs.js';
 import { Scope, type FunctionBody, type VariableValue } from './scope.js';
@@ -1024,7 +1025,7 @@ function tmpdirOf(run: Run, scope: Scope): string | undefined {
   const value = scope.variables.get('TMPDIR');
   if (typeof value === 'string' && value.startsWith('/')) return normalizeAbsolute(value);
   if (typeof value === 'string' && value !== '') return resolveAgainst(scope.cwd, value);
-  return TMPDIR_SET.test(run.command) ? '$TMPDIR' : undefined;
+  return TMPDIR_SET.test(run.command) && setsTmpdirElsewhere(run.command) ? '$TMPDIR' : undefined;
 }
 
 /** Builtins besides the variable-setting ones whose operands may be variable names with subscripts (`test -v`, `printf -v`, `wait -p`). */

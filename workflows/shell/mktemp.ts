@@ -8,6 +8,28 @@
 import { hasOption, lastOptionValue, parseArgv } from './argv.js';
 import type { Arg } from './words.js';
 
+/** `$(mktemp -d)`, `$(mktemp -dt build.XXXX)`: a folder in TMPDIR or /tmp, with no folder of its own given (`-p`). */
+const MKTEMP_IN_TMP = String.raw`\$\(mktemp(?:\s+-[dqu]+|\s+-[dqu]*t\s+[\w.-]+)*\)`;
+/** `NAME=$(mktemp -d)`: a variable that holds such a folder. */
+const ASSIGNED_FROM_MKTEMP = new RegExp(String.raw`\b([A-Za-z_]\w*)=(["']?)${MKTEMP_IN_TMP}\2`, 'g');
+/** `TMPDIR=$(mktemp -d)` or `TMPDIR=$NAME`, as a whole value. */
+const TMPDIR_ASSIGNED = new RegExp(String.raw`\bTMPDIR=(["']?)(?:${MKTEMP_IN_TMP}|\$\{?([A-Za-z_]\w*)\}?)\1(?=[\s;&|)]|$)`, 'g');
+
+/**
+ * Whether the command sets TMPDIR to anything but a folder mktemp made (`TMPDIR=$(mktemp -d) npm
+ * test`, `d=$(mktemp -d); export TMPDIR=$d`). Such a TMPDIR is itself below /tmp, so every name
+ * mktemp makes in it is too, and mktemp's names can be known before the command runs.
+ */
+export function setsTmpdirElsewhere(command: string): boolean {
+  if (!command.includes('TMPDIR')) return false;
+  const madeByMktemp = new Set(['TMPDIR']);
+  // A name assigned once, from mktemp (`d=$(mktemp -d); d=.claude` holds no such folder).
+  for (const match of command.matchAll(ASSIGNED_FROM_MKTEMP)) if (command.split(`${match[1]!}=`).length === 2) madeByMktemp.add(match[1]!);
+  const rest = command.replace(TMPDIR_ASSIGNED, (whole, _quote: string, name: string | undefined) => (name === undefined || madeByMktemp.has(name) ? '' : whole));
+  // What is left names TMPDIR other than to read it (`$TMPDIR`, `${TMPDIR}`).
+  return /\bTMPDIR\b/.test(rest.replace(/\$\{?TMPDIR\}?/g, ''));
+}
+
 export interface MktempTarget {
   /** The path as a glob (`/tmp/tmp.*`, `notes.*`): relative to the working directory when not absolute. */
   readonly glob: string;

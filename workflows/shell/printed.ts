@@ -4,7 +4,7 @@
 // the text is then judged as the code it is, instead of as something only known at run time.
 import type { AndOr, CommandNode, ParsedScript, Redirection } from 'unbash';
 import { interpretEscapes } from './escapes.js';
-import { mktempTarget } from './mktemp.js';
+import { mktempTarget, setsTmpdirElsewhere } from './mktemp.js';
 import { isWithin, resolveAgainst } from './paths.js';
 import { literalArg, renderWord, renderWordFields, type Arg, type WordEnv } from './words.js';
 
@@ -378,10 +378,12 @@ function listedName(node: SimpleCommand, env: WordEnv): Arg | undefined {
 
 /**
  * The name `mktemp` prints, as a glob that stands for it (dynamic, placed: unknownAt -1). Left to
- * run time when the command sets TMPDIR, which moves it, or redirects mktemp's output.
+ * run time when the command sets TMPDIR, which moves it, or redirects mktemp's output; but TMPDIR
+ * set only to a folder mktemp made (`TMPDIR=$(mktemp -d) npm test`, `export TMPDIR="$(mktemp -d)"`)
+ * is itself in /tmp, and so is every name made in it.
  */
 function madeTemporaryName(node: SimpleCommand, env: WordEnv): Arg | undefined {
-  if (node.prefix.length > 0 || env.command === undefined || /\bTMPDIR\b/.test(env.command)) return undefined;
+  if (node.prefix.length > 0 || env.command === undefined || setsTmpdirElsewhere(env.command)) return undefined;
   const args = wordsOf(node, env);
   if (args === undefined) return undefined;
   const target = mktempTarget(args, undefined);

@@ -80,10 +80,47 @@ const READERS: readonly (readonly [readonly string[], OptionSpec, number, ('cwd'
   [['fold', 'fmt'], { short: 'wgp', long: ['width', 'goal', 'prefix'] }, 0],
   [['expand', 'unexpand'], { short: 't', long: ['tabs'] }, 0],
   [['grep', 'egrep', 'fgrep', 'zgrep'], GREP_OPTIONS, -1],
-  [['ag', 'ack', 'pt'], AG_OPTIONS, 1, 'tree'],
+  [['ack'], AG_OPTIONS, 1, 'tree'],
   [['tree'], { short: 'LPIHT', long: ['charset', 'filelimit', 'timefmt', 'sort'] }, 0, 'cwd'],
-  [['jq', 'gojq', 'jaq'], { short: 'fL', long: ['indent', 'from-file', 'arg', 'argjson', 'slurpfile', 'rawfile', 'args', 'jsonargs'] }, -1],
 ];
+
+/**
+ * ag and pt search the trees they are given, leaving out names that start with a dot unless told
+ * not to (`--hidden`, `-u`/`--unrestricted`), as rg does.
+ */
+const AG_READER_OPTIONS = withReaderOptions(AG_OPTIONS);
+
+const agLike: ProgramHandler = (site, fx) => {
+  const parsed = parseArgv(site.args, AG_READER_OPTIONS);
+  readerOptions(site, parsed, fx); // `--pager CMD`
+  const skipsDotNames = !site.args.some((arg) => arg.dynamic || /^(?:--hidden|--unrestricted|--search-zip)$|^-[a-zA-Z]*u/.test(arg.value));
+  const files = operandsOf(parsed, site).slice(hasOption(parsed, '-G', '-g', '--file-search-regex') && !hasOption(parsed, '-G') ? 0 : 1);
+  for (const file of files.length > 0 ? files : [literalArg('.')]) if (file.value !== '-') fx.readTree(site.program, file, { skipsDotNames });
+};
+
+/** jq's options that take two words: a name, then a value (`--arg v 1`) or a file it reads (`--slurpfile s a.json`). */
+const JQ_NAMED_VALUES = new Set(['--arg', '--argjson', '--slurpfile', '--rawfile']);
+const JQ_OPTIONS: OptionSpec = { short: 'fL', long: ['indent', 'from-file', 'arg', 'argjson', 'slurpfile', 'rawfile', 'args', 'jsonargs'] };
+const jqSearch = searchHandler(JQ_OPTIONS);
+
+/** jq: the name of a two-word option is dropped, so its value is what the option takes; the files of `--slurpfile`/`--rawfile` are read. */
+const jq: ProgramHandler = (site, fx) => {
+  const args: Arg[] = [];
+  for (let i = 0; i < site.args.length; i++) {
+    const arg = site.args[i]!;
+    args.push(arg);
+    if (arg.value === '--') {
+      args.push(...site.args.slice(i + 1));
+      break;
+    }
+    if (!arg.dynamic && JQ_NAMED_VALUES.has(arg.value)) {
+      const value = site.args[i + 2];
+      if (value !== undefined && (arg.value === '--slurpfile' || arg.value === '--rawfile')) fx.read(site.program, value);
+      i++; // the name
+    }
+  }
+  jqSearch({ ...site, args }, fx);
+};
 
 function searchHandler(spec: OptionSpec): ProgramHandler {
   // grep/jq: the first operand is the pattern or filter unless one was given by -e/-f.
@@ -1398,6 +1435,8 @@ export const FILE_PROGRAMS: readonly [string, ProgramEntry][] = [
     entries(skip === -1 ? searchHandler(spec) : readsOperands(spec, skip, withoutOperands), ...names),
   ),
   ['rg', { handle: rg }],
+  ...entries(agLike, 'ag', 'pt'),
+  ...entries(jq, 'jq', 'gojq', 'jaq'),
   ['fd', { handle: fd }],
   ['fdfind', { handle: fd }],
   ['find', { handle: find }],

@@ -468,6 +468,7 @@ const kill: ProgramHandler = (site, fx) => {
   // signal is named, a negative number is a target: a process group, or -1 for every process.
   let i = 0;
   let signalNamed = false;
+  let signal: string | undefined;
   for (; i < args.length; i++) {
     const value = args[i]!.value;
     if (value === '--') {
@@ -476,9 +477,12 @@ const kill: ProgramHandler = (site, fx) => {
     }
     if (args[i]!.dynamic || !value.startsWith('-') || value === '-') break;
     if (/^-\d+$/.test(value) && signalNamed) break;
-    if (value === '-s' || value === '-n' || value === '--signal') i++;
+    if (value === '-s' || value === '-n' || value === '--signal') signal = args[++i]?.dynamic === false ? args[i]!.value : '?';
+    else signal = value.replace(/^--signal=/, '').replace(/^-/, '');
     signalNamed = true;
   }
+  // Signal 0 (`kill -0 PID`, `kill -s 0`) is delivered to nobody: it only asks whether the process is there.
+  if (signal !== undefined && /^(?:0|SIG0|ZERO|SIGZERO)$/i.test(signal)) return;
   const targets = args.slice(i);
   if (site.stdinArgs) targets.push({ value: '(pids supplied at run time)', dynamic: true, unknownAt: 0 });
   for (const target of targets) fx.signal(site.program, target.value, signalBy(target));
