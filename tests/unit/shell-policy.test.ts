@@ -60,3 +60,19 @@ describe('a phase that restricts file changes, for code the tests load from outs
     expect(refusal(command, '/srv/app', '/home/dev')).toBeUndefined();
   });
 });
+
+describe('a phase that restricts file changes, for what only looks, prints help, or writes a stamped scratch file', () => {
+  it.each([
+    'git add -n . && git add --dry-run src && git rm -n src/x.ts && git mv -n a.ts b.ts && git stage -n src/a.ts',
+    'git reflog expire --dry-run --all && git rerere status && git rerere diff && git replace -l',
+    'gobby workflow phase --help && gobby workflow set --help && terraform init -help',
+    'npm test > /tmp/test-$(git rev-parse --short HEAD).log 2>&1',
+    'npm test 2>&1 | tee /tmp/test-$(date +%Y%m%d-%H%M%S).log && cp package.json "/tmp/package.$(date +%F).json"',
+  ])('lets %j through', (command) => {
+    expect(refusal(command, '/srv/app', '/home/dev')).toBeUndefined();
+  });
+
+  it.each(['git add .', 'git rm src/x.ts', 'git rerere', 'terraform init', 'echo x > /tmp/$(date +%D).txt', 'echo x > src/$(date +%s).ts', 'echo x > /tmp/$(date).txt'])('refuses %j', (command) => {
+    expect(refusal(command, '/srv/app', '/home/dev')).toBeDefined();
+  });
+});

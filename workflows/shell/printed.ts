@@ -271,7 +271,8 @@ export function substitutionOutput(script: ParsedScript | undefined, env: WordEn
   if (node.type !== 'Command') return undefined;
   if (node.name !== undefined && shadowed(node.name.text, env)) return undefined;
   if (node.name?.text === 'basename' || node.name?.text === 'dirname') return pathPart(node, env);
-  if (node.name?.text === 'git') return repositoryTop(node, env);
+  if (node.name?.text === 'git') return repositoryTop(node, env) ?? shortCommitName(node, env);
+  if (node.name?.text === 'date') return dateStamp(node, env);
   // `$(cat <<< x)`, `$(tr -d X <<< …)`: a filter fed fixed text.
   if (node.name !== undefined && FILTERS.has(node.name.text)) {
     const filtered = filteredText(node, undefined, env);
@@ -286,6 +287,29 @@ export function substitutionOutput(script: ParsedScript | undefined, env: WordEn
   if (printed === undefined || (printed.dynamic && printed.unknownAt !== -1)) return undefined;
   // Fixed text, or names a glob matches (`$(echo .cl*)`, `$(ls -d .cl*)`): that glob stands for them.
   return { value: printed.value.replace(/\n+$/, ''), dynamic: printed.dynamic, unknownAt: -1 };
+}
+
+/** A name's part that is only known at run time but holds no `/` nor space: a glob's `*` stands for it, in its folder. */
+const ONE_NAME: Arg = { value: '*', dynamic: true, unknownAt: -1 };
+
+/** `git rev-parse --short HEAD`: a commit's short name, hex digits (`/tmp/test-$(git rev-parse --short HEAD).log`). */
+function shortCommitName(node: SimpleCommand, env: WordEnv): Arg | undefined {
+  if (node.redirects.length > 0) return undefined;
+  const words = wordsOf(node, env);
+  if (words?.length !== 3 || words.some((word) => word.dynamic) || words[0]!.value !== 'rev-parse' || !/^--short(?:=\d+)?$/.test(words[1]!.value) || !/^(?:HEAD|@)$/.test(words[2]!.value)) return undefined;
+  return ONE_NAME;
+}
+
+/**
+ * `date +%Y%m%d-%H%M%S`, `date -u +%s`, `date -I`: a stamp of digits, letters, `-`, `:`, `.` and `_`
+ * (`/tmp/test-$(date +%s).log`). A format that may hold `/` or a space (`%D`, `%c`, text) is left to run time.
+ */
+function dateStamp(node: SimpleCommand, env: WordEnv): Arg | undefined {
+  if (node.redirects.length > 0) return undefined;
+  const words = wordsOf(node, env);
+  if (words === undefined || words.length === 0 || words.some((word) => word.dynamic)) return undefined;
+  const stamp = words.every((word) => /^(?:-u|--utc|-I(?:date|hours|minutes|seconds|ns)?|--iso-8601(?:=\w+)?)$/.test(word.value) || /^\+(?:%[-_0^#]?[YmdHMSsFTjuVGeyCgIklNzbhaBAp]|[\w.:-])+$/.test(word.value));
+  return stamp ? ONE_NAME : undefined;
 }
 
 /**

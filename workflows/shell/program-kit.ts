@@ -624,17 +624,20 @@ const PRINTS_SUBCOMMAND_HELP = new Set([
 ]);
 
 export function onlyAsksHelp(program: string, args: readonly Arg[]): boolean {
+  // `gobby workflow phase --help`: gobby's own CLI prints a command's help when it ends in --help, and runs nothing.
+  if (program === 'gobby' && args.length > 0 && args.length <= 4 && /^(?:--help|-h)$/.test(args[args.length - 1]!.value) && args.every((arg) => !arg.dynamic && /^[\w-]+$/.test(arg.value))) return true;
   if (args.length === 0 || args.length > 3) return false;
   const first = args[0]!.value;
   const second = args[1]?.value;
   // Hot path: no help word where one would be.
-  if (first !== '--help' && first !== 'help' && second !== '--help' && second !== '-h') return false;
+  if (first !== '--help' && first !== 'help' && second !== '--help' && second !== '-h' && second !== '-help') return false;
   if (args.some((arg) => arg.dynamic)) return false;
   // `split --help`: a program given only --help prints its help, whatever else it does.
   if (args.length === 1 && first === '--help') return true;
   // `git commit -h`: git's subcommands print their usage.
   if (program === 'git' && args.length === 2 && !first.startsWith('-')) return true;
-  const asks = first === 'help' || first === '--help' || (second === '--help' && !first.startsWith('-'));
+  // terraform's subcommands take `-help` (`terraform init -help`).
+  const asks = first === 'help' || first === '--help' || ((second === '--help' || (second === '-help' && program === 'terraform')) && !first.startsWith('-'));
   return asks && PRINTS_SUBCOMMAND_HELP.has(program);
 }
 

@@ -185,7 +185,16 @@ function gitSubcommandReads(sub: string, rest: readonly Arg[]): boolean {
       return operands.length === 0 || ['show', 'get-url'].includes(operands[0]!) || (operands[0] === 'prune' && dryRun(flags));
     case 'prune':
     case 'commit':
+    case 'add':
+    case 'stage':
+    case 'rm':
+    case 'mv':
+      // `git add -n .`, `git rm -n x`, `git mv -n a b`: what would be staged, removed or moved, listed.
       return dryRun(flags);
+    case 'rerere':
+      return ['status', 'diff', 'remaining'].includes(operands[0] ?? '');
+    case 'replace':
+      return flags.some((flag) => flag === '-l' || flag === '--list') || flags.length === 0 && operands.length === 0;
     case 'bundle':
       return operands[0] === 'verify' || operands[0] === 'list-heads';
     case 'hash-object':
@@ -194,8 +203,8 @@ function gitSubcommandReads(sub: string, rest: readonly Arg[]): boolean {
     case 'config':
       return flags.some((flag) => /^(?:--get|--get-all|--get-regexp|--get-urlmatch|-l|--list|--show-origin|--show-scope|--name-only)$/.test(flag)) || ['get', 'list'].includes(operands[0] ?? '') || (operands.length === 1 && !flags.some((flag) => /^--(?:unset|unset-all|add|replace-all|rename-section|remove-section|edit)$|^-e$/.test(flag)));
     case 'reflog':
-      // `git reflog`, `git reflog -n 10`, `git reflog main`: shown; `expire`, `delete` and `drop` change it.
-      return operands[0] !== 'expire' && operands[0] !== 'delete' && operands[0] !== 'drop';
+      // `git reflog`, `git reflog -n 10`, `git reflog main`: shown; `expire`, `delete` and `drop` change it (unless `-n`).
+      return (operands[0] !== 'expire' && operands[0] !== 'delete' && operands[0] !== 'drop') || dryRun(flags);
     case 'stash':
     case 'worktree':
     case 'notes':
