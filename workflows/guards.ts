@@ -1079,7 +1079,9 @@ function mentionsNumber(text: string, number: number): boolean {
 function seenWhole(command: string, shell: ShellAnalysis): boolean {
   // `git commit -m "$(cat <<'EOF' … EOF)"`, as Claude Code writes a message: a quoted here-document's text is fixed.
   // Inside single quotes `$` is a character (`jq '$p'`, `awk '{print $1}'`); `$'…'` keeps its `$` outside them.
-  if (/[$`]/.test(command.replace(LITERAL_HEREDOC_SUBSTITUTION, '').replace(/'[^']*'/g, "''"))) return false;
+  // (Only where no double quotes could hold a lone `'`: `"don't" $(…) 'x'` is not one quoted stretch.)
+  const fixed = command.replace(LITERAL_HEREDOC_SUBSTITUTION, '');
+  if (/[$`]/.test(fixed.includes('"') ? fixed : fixed.replace(/'[^']*'/g, "''"))) return false;
   // A glob or a tree (`docs/**`) is text as written; a path that is not (`xargs cat` fed by a program) is not.
   const atRunTime = (path: PathRef): boolean => path.unplaced === true || !path.path.startsWith('/');
   for (const effect of shell.effects) {

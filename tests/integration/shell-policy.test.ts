@@ -75,7 +75,7 @@ describe('shell commands in a phase that blocks the file tools', () => {
     ['npm test --script-shell=/tmp/evil.sh', 'loads /tmp/evil.sh (--script-shell), outside the project', ''],
     ['cd /tmp/pkg && npm test', 'runs in /tmp/pkg, outside the project', ''],
     // Only known at run time: text from a substitution may hold `../`, and a directory changed at run time may be the project.
-    ['git diff > /tmp/r-$(date +%s).diff', 'a path only known when it runs', ''],
+    ['git diff > /tmp/r-$(git branch --show-current).diff', 'a path only known when it runs', ''],
     // A default is only the likeliest value: OUT may name the project's files.
     ['rm -rf ${OUT:-/tmp/build}', 'a path only known when it runs', ''],
     ['rm -rf "$(echo ${OUT:-/tmp/build})"', 'a path only known when it runs', ''],
