@@ -6,7 +6,7 @@ import type { GuardDenial, ProtectedGround } from './guards.js';
 import { secretDenial } from './ground-denials.js';
 import { mayList, searchesByContent, type GroundTexts } from './ground-listers.js';
 import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, segmentMatches } from './ground-paths.js';
-import type { PathRef, ShellAnalysis, ShellInvocation } from './shell/index.js';
+import type { PathRef, ShellAnalysis, ShellEffect, ShellInvocation } from './shell/index.js';
 import { negated } from './shell/argv.js';
 import { dirName, resolveAgainst } from './shell/paths.js';
 
@@ -73,11 +73,14 @@ export function usesPathsFoundAtRunTime(shell: ShellAnalysis): boolean {
       : effect.kind === 'copy' || effect.kind === 'move'
         ? foundAtRunTime(effect.from)
         : // `kill $(cat /tmp/p)`, `xargs kill < /tmp/p`: pids the files it reads may hold.
-          effect.kind === 'signal' && effect.by === 'pid' && !PLAIN_PID.test(effect.target.trim()),
+          effect.kind === 'signal' && signalsPidFoundAtRunTime(effect),
   );
 }
 
-const PLAIN_PID = /^[+-]?\d+$/;
+/** A signal to a pid that is not a number as written (`kill $(cat /tmp/p)`, `xargs kill`). */
+export function signalsPidFoundAtRunTime(effect: Extract<ShellEffect, { kind: 'signal' }>): boolean {
+  return effect.by === 'pid' && !/^[+-]?\d+$/.test(effect.target.trim());
+}
 
 /** The first file the command reads (as the daemon read it) that holds `pid` as a word of its own. */
 export function fileHoldingPid(ground: ProtectedGround, pid: number): string | undefined {

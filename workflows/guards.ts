@@ -9,7 +9,7 @@
 // ground-invocations.ts, and the wording of each refusal in ground-denials.ts.
 import type { EngineEvent } from './events.js';
 import { accessTakenDenial, becomesFolderDenial, daemonNetworkDenial, daemonProcessDenial, filesNamedByDataDenial, opaqueCodeNamingGround, overrideDenial, overrideLaterDenial, protectedFileDenial, secretDenial, secretInTreeDenial } from './ground-denials.js';
-import { fileHoldingPid, linkToGround, overrideCommandOf, runTimePathFromGround, sweepsUntrackedGround, unknownProgramGivenGround } from './ground-invocations.js';
+import { fileHoldingPid, linkToGround, signalsPidFoundAtRunTime, overrideCommandOf, runTimePathFromGround, sweepsUntrackedGround, unknownProgramGivenGround } from './ground-invocations.js';
 import { grepKeepsOut, type GroundTexts } from './ground-listers.js';
 import { lsofListsTheDaemon } from './lsof-selection.js';
 import { runsLater } from './runs-later.js';
@@ -722,7 +722,7 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround, command:
     }
     case 'signal': {
       // A pid only known at run time that a file the command reads holds (`kill $(cat /tmp/p)` after `pgrep -f gobby > /tmp/p`).
-      const atRunTime = effect.by === 'pid' && ground.daemonPid !== undefined && !/^[+-]?\d+$/.test(effect.target.trim());
+      const atRunTime = ground.daemonPid !== undefined && signalsPidFoundAtRunTime(effect);
       const pidFile = atRunTime ? fileHoldingPid(ground, ground.daemonPid!) : undefined;
       // `seq 4000 5000 | xargs kill`: the numbers another program of the command prints.
       const seqRange = atRunTime && invocations.some((invocation) => invocation.program === 'seq' && rangeHolds(`seq ${invocation.args.join(' ')}`, ground.daemonPid!));

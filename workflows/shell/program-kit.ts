@@ -625,7 +625,8 @@ const PRINTS_SUBCOMMAND_HELP = new Set([
 
 export function onlyAsksHelp(program: string, args: readonly Arg[]): boolean {
   // `gobby workflow phase --help`: gobby's own CLI prints a command's help when it ends in --help, and runs nothing.
-  if (program === 'gobby' && args.length > 0 && args.length <= 4 && /^(?:--help|-h)$/.test(args[args.length - 1]!.value) && args.every((arg) => !arg.dynamic && /^[\w-]+$/.test(arg.value))) return true;
+  // Only subcommand words before it: after an option (`--reason --help`) it may be that option's value.
+  if (program === 'gobby' && args.length > 0 && args.length <= 4 && /^(?:--help|-h)$/.test(args[args.length - 1]!.value) && args.slice(0, -1).every((arg) => !arg.dynamic && /^\w[\w-]*$/.test(arg.value))) return true;
   if (args.length === 0 || args.length > 3) return false;
   const first = args[0]!.value;
   const second = args[1]?.value;

@@ -84,17 +84,18 @@ const READERS: readonly (readonly [readonly string[], OptionSpec, number, ('cwd'
   [['tree'], { short: 'LPIHT', long: ['charset', 'filelimit', 'timefmt', 'sort'] }, 0, 'cwd'],
 ];
 
-/**
- * ag and pt search the trees they are given, leaving out names that start with a dot unless told
- * not to (`--hidden`, `-u`/`--unrestricted`), as rg does.
- */
 const AG_READER_OPTIONS = withReaderOptions(AG_OPTIONS);
 
+/**
+ * ag and pt search the trees they are given (the working directory without one), leaving out names
+ * that start with a dot unless told not to (`--hidden`, `-u`/`--unrestricted`), as rg does. With
+ * `-g PATTERN` they list file names and take no search pattern.
+ */
 const agLike: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, AG_READER_OPTIONS);
   readerOptions(site, parsed, fx); // `--pager CMD`
   const skipsDotNames = !site.args.some((arg) => arg.dynamic || /^(?:--hidden|--unrestricted|--search-zip)$|^-[a-zA-Z]*u/.test(arg.value));
-  const files = operandsOf(parsed, site).slice(hasOption(parsed, '-G', '-g', '--file-search-regex') && !hasOption(parsed, '-G') ? 0 : 1);
+  const files = operandsOf(parsed, site).slice(hasOption(parsed, '-g', '--file-search-regex') ? 0 : 1);
   for (const file of files.length > 0 ? files : [literalArg('.')]) if (file.value !== '-') fx.readTree(site.program, file, { skipsDotNames });
 };
 
@@ -557,16 +558,17 @@ function inspectSed(script: Arg, fx: Parameters<ProgramHandler>[1], program: str
 /** The extensions gawk ships, loaded by name from its own library folder. */
 const GAWK_EXTENSIONS = new Set(['filefuncs', 'fnmatch', 'fork', 'inplace', 'intdiv', 'ordchr', 'readdir', 'readfile', 'revoutput', 'revtwoway', 'rwarray', 'time']);
 
+/** gawk's options that dump its variables or a profile, with the file each writes when none is attached. */
+const GAWK_DUMPS: Readonly<Record<string, string>> = { '-d': 'awkvars.out', '--dump-variables': 'awkvars.out', '-p': 'awkprof.out', '--profile': 'awkprof.out', '-o': 'awkprof.out', '--pretty-print': 'awkprof.out' };
+
 const awk: ProgramHandler = (site, fx) => {
   const parsed = parseArgv(site.args, { short: 'fvFiWEl', long: ['file', 'assign', 'field-separator', 'include', 'load', 'source', 'exec'], optionalShort: 'dpoD', optional: ['dump-variables', 'profile', 'pretty-print', 'debug'] });
-  // gawk writes its variables (`-d`, `--dump-variables`) or a profile (`-p`, `--profile`, `-o`, `--pretty-print`)
-  // to the file attached to the option, or to a fixed name in the folder it runs in.
-  for (const [defaultName, names] of [['awkvars.out', ['-d', '--dump-variables']], ['awkprof.out', ['-p', '--profile', '-o', '--pretty-print']]] as const) {
-    for (const option of parsed.options) {
-      if (!(names as readonly string[]).includes(option.name)) continue;
-      const file = option.value ?? literalArg(defaultName);
-      if (file.value !== '/dev/stdout' && file.value !== '/dev/stderr' && file.value !== '-') fx.write(site.program, file);
-    }
+  // gawk writes its variables or a profile to the file attached to the option, or to a fixed name in the folder it runs in.
+  for (const option of parsed.options) {
+    const defaultName = GAWK_DUMPS[option.name];
+    if (defaultName === undefined) continue;
+    const file = option.value ?? literalArg(defaultName);
+    if (file.value !== '/dev/stdout' && file.value !== '/dev/stderr' && file.value !== '-') fx.write(site.program, file);
   }
   // `-D`/`--debug` reads the debugger's commands from the attached file.
   for (const option of parsed.options) if ((option.name === '-D' || option.name === '--debug') && option.value) fx.read(site.program, option.value);
