@@ -588,7 +588,9 @@ function searchesForTheDaemon(shell: ShellAnalysis, ground: ProtectedGround, com
   const named = shell.invocations.some(
     (invocation) =>
       !DIRECTORY_BUILTINS.has(invocation.program) &&
-      (invocation.args.some((arg) => namesTheDaemon(arg, ground) || (SEARCHES_BY_PATTERN.has(invocation.program) && !arg.startsWith('-') && patternFindsTheDaemon(arg, ground))) ||
+      (invocation.args.some((arg) => namesTheDaemon(arg, ground) || (SEARCHES_BY_PATTERN.has(invocation.program) && invocation.program !== 'pgrep' && !arg.startsWith('-') && patternFindsTheDaemon(arg, ground))) ||
+        // pgrep's option values (`-P $$`, `-u dev`) are no patterns.
+        (invocation.program === 'pgrep' && readPgrep(invocation.args).patterns.some((pattern) => patternFindsTheDaemon(pattern, ground))) ||
         (FILTERS_BY_PROGRAM.has(invocation.program) && filterLiterals(invocation.args).some((literal) => namesTheDaemon(literal, ground) || patternFindsTheDaemon(literal, ground))) ||
         (invocation.program === 'lsof' && lsofListsTheDaemon(invocation.args, { port: ground.daemonPort, names: ground.daemonProcess?.names ?? ['node'] })) ||
         // `lsof -t ~/.gob*/*.db`: whoever holds gobby's files open is the daemon.
@@ -633,7 +635,62 @@ function listsEveryProcess(shell: ShellAnalysis, command: string): boolean {
   if (PROC_GLOB.test(command)) return true;
   // An inverted search keeps what it does not match (`grep -v grep`): it narrows nothing.
   const narrowed = shell.invocations.some((invocation) => (SEARCHES_BY_PATTERN.has(invocation.program) && !invocation.args.some((arg) => /^-[a-zA-Z]*v|^--invert/.test(arg))) || (FILTERS_BY_PROGRAM.has(invocation.program) && filterLiterals(invocation.args).length > 0));
+  if (shell.invocations.some((invocation) => invocation.program === 'pgrep' && pgrepSelectsWidely(invocation.args))) return true;
   return !narrowed && shell.invocations.some((invocation) => invocation.program === 'ps' && !psSelectsFew(invocation.args));
+}
+
+/** pgrep's options that take a value (procps-ng), short and long. */
+const PGREP_VALUE_SHORT = 'dgGPsStuUFOr';
+const PGREP_VALUE_LONG = new Set(['--delimiter', '--pgroup', '--group', '--parent', '--session', '--terminal', '--euid', '--uid', '--pidfile', '--older', '--ns', '--nslist', '--runstates', '--cgroup', '--signal', '--env']);
+
+/**
+ * `pgrep -u dev`, `pgrep -G staff`, `pgrep -P 1`, `pgrep -v bash`: a search with no pattern picks
+ * every process its options select (every process of the user, the daemon's among them), and an
+ * inverted one every process it does not match. A pattern (`pgrep -u dev vitest`), or the children
+ * of a process other than init (`pgrep -P $$`), narrows it; a pattern naming the daemon is judged
+ * by searchesForTheDaemon.
+ */
+function pgrepSelectsWidely(args: readonly string[]): boolean {
+  const search = readPgrep(args);
+  return search.inverted || (search.wide && search.patterns.length === 0);
+}
+
+/** pgrep's patterns (its operands, not its options' values), and whether its options select widely or invert the match. */
+function readPgrep(args: readonly string[]): { readonly patterns: readonly string[]; readonly wide: boolean; readonly inverted: boolean } {
+  const patterns: string[] = [];
+  let wide = false;
+  let inverted = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') {
+      patterns.push(...args.slice(i + 1));
+      break;
+    }
+    let name: string | undefined;
+    let value: string | undefined;
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      name = eq === -1 ? arg : arg.slice(0, eq);
+      if (name === '--inverse') inverted = true;
+      if (!PGREP_VALUE_LONG.has(name)) continue;
+      value = eq === -1 ? args[++i] : arg.slice(eq + 1);
+    } else if (arg.startsWith('-') && arg.length > 1) {
+      // A cluster of flags ends at the first letter that takes a value (`-lu dev`, `-udev`).
+      const letters = arg.slice(1);
+      const at = [...letters].findIndex((letter) => PGREP_VALUE_SHORT.includes(letter));
+      if (letters.slice(0, at === -1 ? undefined : at).includes('v')) inverted = true;
+      if (at === -1) continue;
+      name = `-${letters[at]}`;
+      value = letters.length > at + 1 ? letters.slice(at + 1) : args[++i];
+    } else {
+      patterns.push(arg);
+      continue;
+    }
+    if (name === '-d' || name === '--delimiter' || name === '--signal' || name === '--env') continue;
+    if ((name === '-P' || name === '--parent') && value !== undefined && value.split(',').every((parent) => parent !== '1' && parent !== '0')) continue;
+    wide = true;
+  }
+  return { patterns, wide, inverted };
 }
 
 /** `ps -C vite`, `ps -p 42`, `ps --ppid 4100`: a selection by name or pid. Orphans (`--ppid 1`), which a detached daemon is, are not few. */

@@ -533,6 +533,25 @@ function managerWrites(site: CommandSite, fx: ShellEffects): void {
   }
 }
 
+/**
+ * Every URL a package manager is given, as an operand or an option's value (`npm view URL`,
+ * `pip install git+http://…`, `--registry=URL`, `-i URL`), is one it fetches from, whatever the
+ * subcommand. Words after `--` belong to a script.
+ */
+function managerFetches(site: CommandSite, fx: ShellEffects): void {
+  for (const arg of site.args) {
+    if (arg.value === '--') return;
+    const at = arg.value.indexOf('://');
+    if (at === -1) continue;
+    // `--registry=URL`: the value after the option's `=`.
+    const start = arg.value.startsWith('-') ? arg.value.indexOf('=') + 1 : 0;
+    const url = arg.value.slice(start);
+    if (start <= at && URL_WORD.test(url)) fx.network(site.program, url.replace(/^[a-z]+\+(?=[a-z]+:\/\/)/i, ''));
+  }
+}
+
+const URL_WORD = /^[a-z][a-z0-9+.-]*:\/\//i;
+
 function manager(spec: ManagerSpec): ProgramHandler {
   const options: OptionSpec = { ...spec.options, stopAtOperand: true };
   return (site, fx) => {
@@ -553,6 +572,7 @@ function manager(spec: ManagerSpec): ProgramHandler {
     const directory = lastOptionValue(parsed, '-C', '--dir', '--prefix', '--cwd', '--directory');
     const here = directory ? fx.at(directory) : fx;
     managerWrites(site, fx);
+    managerFetches(site, fx);
     let action = sub === undefined ? spec.bare : spec.actions[sub] ?? (spec.unknownIsScript ? 'script' : undefined);
     // The subcommand's own first word: `npm config set`, `npm pkg get`, `uv pip list`.
     const verb = rest.find((arg) => !arg.value.startsWith('-'))?.value;

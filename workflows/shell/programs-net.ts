@@ -48,8 +48,55 @@ function curlGlob(url: string): string[] | undefined {
   return urls;
 }
 
-const curl: ProgramHandler = (site, fx) => {
-  if (onlyAsksVersion(site.args)) return;
+/**
+ * curl 8.3's variables: `--variable NAME=TEXT` sets one, and an option written `--expand-OPTION`
+ * is OPTION with `{{NAME}}` replaced by its text (`--variable p=7377 --expand-url
+ * 'http://127.0.0.1:{{p}}/'`). A variable read from a file (`NAME@FILE`) or the environment
+ * (`%NAME`), or passed through a function (`{{p:b64}}`, `:trim` aside), is only known when curl
+ * runs: the word becomes dynamic there, as `$P` would. Without an `--expand-` option the words are as written.
+ */
+function expandCurlVariables(args: readonly Arg[]): readonly Arg[] {
+  if (!args.some((arg) => arg.value.startsWith('--expand-'))) return args;
+  const variables = new Map<string, string | undefined>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const definition = arg.value === '--variable' ? args[++i] : arg.value.startsWith('--variable=') ? { ...arg, value: arg.value.slice('--variable='.length) } : undefined;
+    if (definition === undefined) continue;
+    const named = /^%?([A-Za-z_][\w]*)(?:(=)|@|$)/.exec(definition.value);
+    if (named === null) continue;
+    const fixed = !definition.dynamic && !definition.value.startsWith('%') && named[2] === '=';
+    variables.set(named[1]!, fixed ? definition.value.slice(named[0].length) : undefined);
+  }
+  const out: Arg[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const expand = /^--expand-([a-z0-9-]+)(=.*)?$/s.exec(arg.value);
+    if (expand === null || arg.dynamic) {
+      out.push(arg);
+      continue;
+    }
+    const attached = expand[2] !== undefined;
+    const value = attached ? { ...arg, value: expand[2]!.slice(1) } : args[++i];
+    out.push(literalArg(`--${expand[1]!}`));
+    if (value !== undefined) out.push(expandCurlText(value, variables));
+  }
+  return out;
+}
+
+function expandCurlText(value: Arg, variables: ReadonlyMap<string, string | undefined>): Arg {
+  let unknownAt = value.dynamic ? value.unknownAt : -1;
+  const text = value.value.replace(/\{\{([A-Za-z_]\w*)((?::\w+)*)\}\}/g, (whole, name: string, functions: string, offset: number) => {
+    const known = variables.get(name);
+    if (known !== undefined && functions.split(':').every((fn) => fn === '' || fn === 'trim')) return functions === '' ? known : known.trim();
+    if (unknownAt === -1 || offset < unknownAt) unknownAt = offset;
+    return whole;
+  });
+  return unknownAt === -1 ? { value: text, dynamic: false, unknownAt: -1 } : { value: text, dynamic: true, unknownAt };
+}
+
+const curl: ProgramHandler = (given, fx) => {
+  if (onlyAsksVersion(given.args)) return;
+  const site = { ...given, args: expandCurlVariables(given.args) };
   const parsed = parseArgv(site.args, CURL_VALUES);
   for (const config of optionValues(parsed, '-K', '--config')) {
     fx.read('curl', config);
