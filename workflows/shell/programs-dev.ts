@@ -877,6 +877,9 @@ function taskRunner(testGoals: RegExp, options: OptionSpec, dryRun: readonly str
       return;
     }
     const goals = operandsOf(parsed, site).filter((arg) => !arg.value.includes('=') && !/^\d+$/.test(arg.value));
+    // `make -p -f /dev/null`: make's built-in rules printed, with no makefile and no goal to run.
+    const makefiles = optionValues(parsed, '-f', '--file', '--makefile');
+    if (goals.length === 0 && makefiles.length > 0 && makefiles.every((file) => !file.dynamic && file.value === '/dev/null')) return;
     if (goals.some((goal) => goal.dynamic)) here.opaque(`${site.program} runs a target named at run time`, site.program);
     else if (goals.length > 0 && goals.every((goal) => REPORT_GOALS.has(goal.value))) return;
     else if (goals.length > 0 && goals.every((goal) => (testGoals.test(goal.value) || (site.program.endsWith('make') && isTestScriptName(goal.value))) && !nameSaysItChanges(goal.value))) runsTests(here, site.program, `${site.program} ${goals.map((goal) => goal.value).join(' ')}`, site.args);
@@ -1752,7 +1755,7 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['cmake', { handle: cmake }],
   ['meson', { handle: subcommands({ test: 'test', setup: 'write', compile: 'write', configure: 'write', introspect: 'read', install: 'install', dist: 'write' }) }],
   ['kustomize', { handle: kustomize }],
-  ...entries(taskRunner(/^(?:tests?|check|checks|test-[\w.-]+|check-[\w.-]+|unit|unittest|spec)$/, { short: 'CfjIloE', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs', 'load-average', 'old-file', 'what-if', 'new-file', 'eval'] }, ['-n', '--dry-run', '--just-print', '--recon', '-q', '--question', '-p', '--print-data-base'], ['-E', '--eval']), 'make', 'gmake', 'bmake'),
+  ...entries(taskRunner(/^(?:tests?|check|checks|test-[\w.-]+|check-[\w.-]+|unit|unittest|spec)$/, { short: 'CfjIloE', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs', 'load-average', 'old-file', 'what-if', 'new-file', 'eval'] }, ['-n', '--dry-run', '--just-print', '--recon', '-q', '--question'], ['-E', '--eval']), 'make', 'gmake', 'bmake'),
   ...entries(taskRunner(TEST_GOALS, { short: 'fDPplbsSt', long: ['file', 'projects', 'activate-profiles', 'threads', 'settings', 'project-dir', 'build-file', 'settings-file', 'init-script', 'exclude-task', 'console'] }), 'mvn', 'mvnw'),
   // gradle's `--tests Pattern` and `-x task` take a value: `./gradlew test --tests FooTest` runs one test class.
   ...entries(taskRunner(GRADLE_TEST_TASKS, { short: 'DPpbIxg', long: ['project-dir', 'build-file', 'settings-file', 'init-script', 'exclude-task', 'console', 'tests', 'max-workers', 'warning-mode', 'priority', 'project-cache-dir', 'gradle-user-home', 'include-build'] }, ['-m', '--dry-run']), 'gradle', 'gradlew'),
