@@ -1464,6 +1464,11 @@ describe('ordinary work that names gobby only as text, or writes only scratch fi
     'export TMPDIR="$(mktemp -d)" && pytest -q',
     'dir=$(mktemp -d); TMPDIR=$dir npm test',
     'TMPDIR=$(mktemp -dt build.XXXX) make test',
+    // The system's temporary folder as the session inherited it.
+    'TMPDIR=$TMP pytest',
+    'TEMP=${TMPDIR} npm test',
+    'TMPDIR=$TMPDIR npx vitest run',
+    'export TMPDIR="$TMP"; pytest -q',
     'mkdir -p /tmp/gh/.gobby && npx vitest run',
     "echo '{\"disableAllHooks\": false}' > /tmp/fixture.json && npx vitest run",
     commit,
@@ -1483,6 +1488,10 @@ describe('ordinary work that names gobby only as text, or writes only scratch fi
   it.each<[string, TamperKind]>([
     ['d=$(mktemp -d); d=.claude; TMPDIR=$d mktemp', 'protected-file'],
     ['export TMPDIR=.claude; mktemp', 'protected-file'],
+    // A variable the command itself may set is not the system's folder.
+    ['read -r TMP < /tmp/where; TMPDIR=$TMP pytest', 'protected-file'],
+    ['TMP=.claude; TMPDIR=$TMP pytest', 'protected-file'],
+    ['mapfile TMPDIR < /tmp/where; TMPDIR=$TMPDIR npm test', 'protected-file'],
     ["echo 'gobby workflow reset' > /tmp/x.sh && bash /tmp/x.sh", 'override'],
     ["cat <<'EOF' | bash\ncat ~/.gobby/token\nEOF", 'secret'],
     ["bash -c \"$(cat <<'EOF'\ncat ~/.gobby/token\nEOF\n)\"", 'secret'],

@@ -1652,6 +1652,10 @@ class CommandEffects implements ShellEffects {
     return tmpdirOf(this.runState, this.scope);
   }
 
+  bareMentions(name: string): number {
+    return this.runState.command.match(new RegExp(`(?<![\\w$]|\\$\\{)${name}(?!\\w)`, 'g'))?.length ?? 0;
+  }
+
   widenGlobs(option: keyof GlobOptions): void {
     this.runState.globOptions[option] = true;
   }

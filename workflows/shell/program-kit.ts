@@ -108,6 +108,8 @@ export interface ShellEffects {
   redefineProgramName(name?: string): void;
   /** TMPDIR as the command set it: its folder, `$TMPDIR` when only known at run time, undefined when left alone (programs then use /tmp). */
   tmpdir(): string | undefined;
+  /** How often the command names a variable other than as `$X` or `${X}`: where it may give it a value (`X=…`, `read X`, `for X in`, `declare X`). */
+  bareMentions(name: string): number;
   /** `shopt -s dotglob`, `GLOBIGNORE=…`, `shopt -s nocaseglob`: globs match more names from here on. */
   widenGlobs(option: 'dotGlob' | 'noCase'): void;
   /** `IFS=,`: unquoted expansions split at these characters too from here on (kept for the rest of the command, to be safe). */

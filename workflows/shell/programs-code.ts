@@ -56,7 +56,7 @@ export function checkAssignment(name: string, fx: ShellEffects, value?: Arg, ind
   if ((OUTPUT_FILE_VARIABLES.has(name) || OUTPUT_FILE_VARIABLE_SHAPE.test(name)) && value !== undefined && value.value !== '' && value.value !== '/dev/null' && value.value !== '-') fx.write(name, value);
   // Variables that tell the programs run with them where to write (`NODE_V8_COVERAGE=dir npm test`).
   // A switch named like one (`PIP_NO_CACHE_DIR=1`) names no folder.
-  const folder = OUTPUT_FOLDER_VARIABLES.has(name) || (OUTPUT_FOLDER_VARIABLE_SHAPE.test(name) && !/(?:^|_)NO_/.test(name)) ? value : undefined;
+  const folder = (OUTPUT_FOLDER_VARIABLES.has(name) || (OUTPUT_FOLDER_VARIABLE_SHAPE.test(name) && !/(?:^|_)NO_/.test(name))) && !systemTempFolder(name, value, fx) ? value : undefined;
   // `NODE_OPTIONS='--cpu-prof --cpu-prof-dir=.claude'`: node's options that write, in every node process the command starts.
   if (name === 'NODE_OPTIONS' && value !== undefined && !value.dynamic) nodeOptionsWrite(fx, value.value);
   if (folder && folder.value !== '') fx.write(name, folder.dynamic ? folder : everythingBelow(fx, folder));
@@ -117,6 +117,19 @@ function seenThrough(name: string, fx: ShellEffects, value: Arg | undefined): bo
 /** A folder or file of the project, the system's, or the home's dot folders: not the agent's to have written in such a phase. */
 function projectOrSystem(fx: ShellEffects, folder: string): boolean {
   return !mayBeAgentsFile(fx, literalArg(folder));
+}
+
+/**
+ * `TMPDIR=$TMP pytest`, `TEMP=$TMPDIR …`: the system's temporary folder as the session inherited
+ * it, where temporary files go anyway (Claude Code's Bash calls keep no variables from one to the
+ * next). A value the command itself set renders as that value, or as more than the bare reference.
+ */
+function systemTempFolder(name: string, value: Arg | undefined, fx: ShellEffects): boolean {
+  const reference = value !== undefined && value.dynamic ? /^\$\{?(TMPDIR|TMP|TEMP|TEMPDIR)\}?$/.exec(value.value) : null;
+  if (reference === null || (value!.value.startsWith('${') !== value!.value.endsWith('}'))) return false;
+  const inherited = reference[1]!;
+  // Named anywhere else, the command may have set it (`read -r TMP < f`); `TMPDIR=$TMPDIR` names it once, here.
+  return fx.bareMentions(inherited) <= (inherited === name ? 1 : 0);
 }
 
 /** Variables naming a file the program run with them writes (a history, a profile, a seed file). */
