@@ -1137,7 +1137,12 @@ function seenWhole(command: string, shell: ShellAnalysis): boolean {
   // `git commit -m "$(cat <<'EOF' … EOF)"`, as Claude Code writes a message: a quoted here-document's text is fixed.
   // Inside single quotes `$` is a character (`jq '$p'`, `awk '{print $1}'`); `$'…'` keeps its `$` outside them.
   // (Only where no double quotes could hold a lone `'`: `"don't" $(…) 'x'` is not one quoted stretch.)
-  const fixed = command.replace(LITERAL_HEREDOC_SUBSTITUTION, '');
+  // `$HOME` is the session's home, which gobby knows, unless the command names HOME otherwise (`HOME=/tmp`, `read HOME`).
+  let fixed = command.replace(LITERAL_HEREDOC_SUBSTITUTION, '');
+  if (fixed.includes('HOME')) {
+    const rest = fixed.replace(HOME_REFERENCE, '');
+    if (!/(?<!\w)HOME(?!\w)/.test(rest)) fixed = rest;
+  }
   if (/[$`]/.test(fixed.includes('"') ? fixed : fixed.replace(/'[^']*'/g, "''"))) return false;
   // A glob or a tree (`docs/**`) is text as written; a path that is not (`xargs cat` fed by a program) is not.
   const atRunTime = (path: PathRef): boolean => path.unplaced === true || !path.path.startsWith('/');
@@ -1163,6 +1168,9 @@ function onlyMentionedAsText(command: string, shell: ShellAnalysis, file: string
   for (const invocation of shell.invocations) for (const index of textWordIndexes(invocation)) asText += occurrences(invocation.args[index]!, tail);
   return asText >= occurrences(command, tail);
 }
+
+/** `$HOME` and `${HOME}`, but not `$HOMEDIR` nor `${HOME:-…}`. */
+const HOME_REFERENCE = /\$(?:HOME(?!\w)|\{HOME\})/g;
 
 /** `$(cat <<'EOF'` … `EOF` `)`: a substitution that prints a quoted here-document's fixed text. */
 const LITERAL_HEREDOC_SUBSTITUTION = /\$\(\s*cat\s+<<-?\s*(['"])([A-Za-z_]\w*)\1[ \t]*\n[\s\S]*?\n[ \t]*\2[ \t]*\n\s*\)/g;

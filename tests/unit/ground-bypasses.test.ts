@@ -1480,6 +1480,8 @@ describe('ordinary work that names gobby only as text, or writes only scratch fi
     'git merge --no-ff feat -m "about ~/.gobby/token" && git notes add -m "about ~/.gobby/token"',
     "jq -n --arg p '~/.gobby/token' '{path: $p}'",
     'kill -0 4242 && echo alive',
+    // `$HOME` is the session's home, known to gobby, when the command does not set HOME.
+    'grep -rn "$HOME/.gobby/token" src && echo "${HOME}/.gobby/token"',
     'ag foo ~',
   ])('lets %j run', (command) => {
     expect(verdict(command)).toBe('allowed');
@@ -1488,6 +1490,9 @@ describe('ordinary work that names gobby only as text, or writes only scratch fi
   it.each<[string, TamperKind]>([
     ['d=$(mktemp -d); d=.claude; TMPDIR=$d mktemp', 'protected-file'],
     ['export TMPDIR=.claude; mktemp', 'protected-file'],
+    ['cat "$HOME/.gobby/token"', 'secret'],
+    ['read HOME < /tmp/h; grep x "$HOME/.gobby/token"', 'secret'],
+    ['HOME=/tmp; echo "$HOME/.gobby/token" | xargs cat', 'secret'],
     // A variable the command itself may set is not the system's folder.
     ['read -r TMP < /tmp/where; TMPDIR=$TMP pytest', 'protected-file'],
     ['TMP=.claude; TMPDIR=$TMP pytest', 'protected-file'],
