@@ -117,7 +117,7 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
       protectedFolders: [join(projectRoot, '.claude'), join(userHome, '.claude')],
       filesInside: [...homeFiles, ...definitions.user, ...definitions.project],
       home: userHome,
-      protectedNames: ['.claude/settings.json', '.claude/settings.local.json', '.gobby', 'GOBBY_HOME', layout.home, 'managed-settings', 'disableAllHooks', 'allowManagedHooksOnly'],
+      protectedNames: ['.claude/settings.json', '.claude/settings.local.json', '.gobby', 'GOBBY_HOME', layout.home, 'managed-settings.json', 'disableAllHooks', 'allowManagedHooksOnly'],
       daemonPort: listeningPort(),
       daemonPid: process.pid,
       daemonProcess,

@@ -484,13 +484,29 @@ function dotNameBelow(folder: string, file: string): boolean {
 }
 
 /**
+ * Whether `text` holds `name` as a whole name or path, not inside a longer one: `.gobby/x` and
+ * `env.GOBBY_HOME` do, `src/my.gobby.ts`, `src/managed-settings.json.ts` and `GOBBY_HOME_X` do not.
+ */
+function namesWhole(text: string, name: string): boolean {
+  for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
+    const before = text[at - 1];
+    const after = text.slice(at + name.length, at + name.length + 2);
+    if (before !== undefined && /\w/.test(before)) continue;
+    // A name that goes on (`GOBBY_HOMES`, `.gobby-x`) or takes an extension (`.gobby.ts`) is another one.
+    if (/^[\w-]|^\.\w/.test(after)) continue;
+    return true;
+  }
+  return false;
+}
+
+/**
  * Text of code gobby cannot see into that names its ground: an override, one of gobby's file
  * names, the daemon's port or its pid as a number of its own (`python3 -c 'os.kill(4711, 9)'`).
  */
 function codeTextNamingGround(texts: readonly string[], ground: ProtectedGround, code = 'code gobby cannot see into'): GuardDenial | null {
   const override = texts.map(findOverrideCommand).find((found) => found !== null);
   if (override) return { kind: 'override', reason: override, because: 'guard: human-only override' };
-  const named = ground.protectedNames?.find((name) => texts.some((text) => text.includes(name)));
+  const named = ground.protectedNames?.find((name) => texts.some((text) => namesWhole(text, name)));
   if (named) return opaqueCodeNamingGround(named, code);
   if (ground.daemonPort !== undefined && texts.some((text) => mentionsNumber(text, ground.daemonPort!))) {
     return daemonNetworkDenial(code, `port ${ground.daemonPort}`);

@@ -25,7 +25,7 @@ const ground: ProtectedGround = {
   // As the daemon finds them when a command copies onto one (daemon/real-paths.ts): both there.
   existingFolders: [`${PROJECT}/.claude`, `${HOME}/.claude`],
   filesInside: [`${GOBBY_HOME}/gobby.db`, `${GOBBY_HOME}/logs/daemon.log`, `${PROJECT}/.gobby/workflows/review.yaml`],
-  protectedNames: ['.claude/settings.json', '.claude/settings.local.json', '.gobby', 'GOBBY_HOME', GOBBY_HOME, 'managed-settings', 'disableAllHooks'],
+  protectedNames: ['.claude/settings.json', '.claude/settings.local.json', '.gobby', 'GOBBY_HOME', GOBBY_HOME, 'managed-settings.json', 'disableAllHooks'],
   home: HOME,
   daemonPort: PORT,
   daemonPid: 4242,
@@ -1480,6 +1480,8 @@ describe('ordinary work that names gobby only as text, or writes only scratch fi
     'git merge --no-ff feat -m "about ~/.gobby/token" && git notes add -m "about ~/.gobby/token"',
     "jq -n --arg p '~/.gobby/token' '{path: $p}'",
     'kill -0 4242 && echo alive',
+    // A name of gobby's inside a longer name of the project's is not it.
+    'npx tsx src/managed-settings.ts && sed -i s/a/b/ src/my.gobby.ts && npm test',
     // `$HOME` is the session's home, known to gobby, when the command does not set HOME.
     'grep -rn "$HOME/.gobby/token" src && echo "${HOME}/.gobby/token"',
     'ag foo ~',
