@@ -294,6 +294,37 @@ export function wholePathMatches(pattern: string, path: string): boolean {
 /** A part of a rendered word only known at run time, as the classifier leaves it written: `$x`, `${x}`, `$(…)`, `` `…` ``, `$@`. */
 const RUN_TIME_PART = /\$\{[^}]*\}|\$\([^)]*\)|`[^`]*`|\$[A-Za-z_]\w*|\$[@*#?$!0-9-]/g;
 
+/** The text after the last part of `path` only known at run time (`/.gobby` of `${PWD%/*}/.gobby`); undefined when it has none. */
+export function knownEnd(path: string): string | undefined {
+  let end = -1;
+  for (const match of path.matchAll(RUN_TIME_PART)) end = match.index + match[0].length;
+  return end === -1 ? undefined : path.slice(end);
+}
+
+/**
+ * Whether `end`, the known end of a path, names `name` (`.gobby`, `.claude/settings.json`) as
+ * whole names, through globs too (`/.gob*`), and what is below it when `below`. An end that does
+ * not start with `/` is glued to the run-time part before it, which may supply the start of its
+ * first name (`${X}.gobby`); that name must hold a character of its own (`${X}*` names nothing).
+ */
+export function knownEndNames(end: string, name: string, below: boolean): boolean {
+  if (end === '') return false;
+  const glued = !end.startsWith('/');
+  const segments = (glued ? end : end.slice(1)).split('/');
+  if (segments[segments.length - 1] === '' && segments.length > 1) segments.pop();
+  const names = name.split('/');
+  for (let i = 0; i + names.length <= segments.length; i++) {
+    if (!below && i + names.length !== segments.length) continue;
+    const matches = names.every((each, j) => {
+      const segment = segments[i + j]!;
+      if (!glued || i + j > 0) return segmentMatches(segment, each);
+      return /[^*?]/.test(segment) && segmentMatches(`*${segment}`, each, false);
+    });
+    if (matches) return true;
+  }
+  return false;
+}
+
 /**
  * The same path with every part known only at run time taken as empty, as an unset variable or
  * `$@` outside a function is (`~/.gobby/tok${u}en`, `.cl$@aude`), when some written text follows

@@ -13,7 +13,7 @@ import { fileHoldingPid, linkToGround, signalsPidFoundAtRunTime, overrideCommand
 import { grepKeepsOut, type GroundTexts } from './ground-listers.js';
 import { lsofListsTheDaemon } from './lsof-selection.js';
 import { runsLater } from './runs-later.js';
-import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, namesByGlob, POSIX_CLASSES, runTimePartsAsGlobs, treeHolds, treeReaches, withRunTimePartsEmpty } from './ground-paths.js';
+import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, knownEnd, knownEndNames, namesByGlob, POSIX_CLASSES, runTimePartsAsGlobs, treeHolds, treeReaches, withRunTimePartsEmpty } from './ground-paths.js';
 import { DIRECTORY_BUILTINS, type PathRef, type ShellAnalysis, type ShellEffect, type ShellInvocation } from './shell/index.js';
 import { SCRIPT_DEPTH, scriptAsQuoted, scriptRunBy, type ProjectScript } from './shell-policy.js';
 import { normalizeAbsolute, resolveAgainst } from './shell/paths.js';
@@ -491,7 +491,8 @@ function namesWhole(text: string, name: string): boolean {
   for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
     const before = text[at - 1];
     const after = text.slice(at + name.length, at + name.length + 2);
-    if (before !== undefined && /\w/.test(before)) continue;
+    // After an escape (`'x\n.gobby/…'`) a name starts a new line.
+    if (before !== undefined && /\w/.test(before) && !(text[at - 2] === '\\' && /[ntr]/.test(before))) continue;
     // A name that goes on (`GOBBY_HOMES`, `.gobby-x`) or takes an extension (`.gobby.ts`) is another one.
     if (/^[\w-]|^\.\w/.test(after)) continue;
     return true;
@@ -770,7 +771,7 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround, command:
     case 'read': {
       // `ls -l ~/.gobby/*`, `stat ~/.gobby/token`, `test -f …`: a file's name and metadata, not what it holds.
       if (METADATA_READERS.has(effect.program)) return null;
-      const secret = ground.secretFiles.find((file) => effect.path.path === file || mentionsPath(effect.path.path, file) || namesByGlob(effect.path.path, file));
+      const secret = ground.secretFiles.find((file) => effect.path.path === file || mentionsPath(effect.path.path, file) || namesByGlob(effect.path.path, file) || endNamesFile(effect.path, file));
       if (secret) return secretDenial(secret);
       if (readsTheDaemonProcess(effect.path.path, ground)) return daemonProcessDenial(effect.path.path);
       // `rg x ~`: rg leaves out dot names, so it never reaches `~/.gobby/token`; `grep -r x ~` does.
@@ -936,14 +937,18 @@ const HOOK_DROPPING_FLAGS = new Set(['--bare', '--safe-mode', '--settings', '--s
 
 /** `orAbove`: a glob that names a folder above a protected file counts too (a delete or a move away). */
 function changes(path: PathRef, ground: ProtectedGround, program: string, orAbove = false): GuardDenial | null {
-  const secret = ground.secretFiles.find((file) => path.path === file || namesByGlob(path.path, file));
+  const secret = ground.secretFiles.find((file) => path.path === file || namesByGlob(path.path, file) || endNamesFile(path, file));
   if (secret) return secretDenial(secret);
   // A folder above gobby's files whose mode or owner changes (`chmod 000 ~`, `chmod -R 644 .`, `chown -R x ~`) takes them along.
   if (path.takesAccess === true) {
     const folder = path.path.endsWith('/**') ? path.path.slice(0, -'/**'.length) || '/' : path.path;
     if (isGlob(folder) ? globReaches(folder, ground, true) : holdsProtected(folder, ground)) return accessTakenDenial(folder, program);
   }
-  if (isGlob(path.path)) return globReaches(path.path, ground, orAbove, path.except) ? protectedFileDenial(path.path, program) : null;
+  if (isGlob(path.path)) {
+    if (globReaches(path.path, ground, orAbove, path.except)) return protectedFileDenial(path.path, program);
+    // After a part only known at run time (`$D/.gob*`, `${PWD%/*}/.gobby`), what is written of its end.
+    return path.dynamic && knownEnd(path.path) !== undefined && endsInGroundName(path.path, ground, orAbove) ? protectedFileDenial(path.path, program) : null;
+  }
   if (path.path.endsWith('/**')) {
     if (treeReaches(path.path, ground)) return protectedFileDenial(path.path, program);
     // Unpacked or copied in under names the data chooses (`tar -xf x.tar` in the project, `cp -r x/. ~`): gobby's files may be among them.
@@ -957,15 +962,24 @@ function changes(path: PathRef, ground: ProtectedGround, program: string, orAbov
   return path.dynamic && endsInGroundName(path.path, ground, orAbove) ? protectedFileDenial(path.path, program) : null;
 }
 
+/** A path whose start is only known at run time and whose written end names `file` by its folder and name (`cat $D/.gob?y/tok*`). */
+function endNamesFile(path: PathRef, file: string): boolean {
+  const end = path.dynamic ? knownEnd(path.path) : undefined;
+  return end !== undefined && knownEndNames(end, file.split('/').slice(-2).join('/'), false);
+}
+
 /**
  * Whether a path known only at run time ends in the name of one of gobby's files or folders as it
  * sits in a project or a home (`.claude/settings.json`, `.gobby`, and `.claude` itself when
  * `orAbove`), or goes on below `.gobby`.
  */
 function endsInGroundName(path: string, ground: ProtectedGround, orAbove: boolean): boolean {
+  // Only what follows the last run-time part is known (`${PWD%/*}/.gobby`: the `*` in it is no glob).
+  const end = knownEnd(path);
+  const folderNames = orAbove ? (ground.protectedFolders ?? []).map((folder) => folder.slice(folder.lastIndexOf('/') + 1)) : [];
   // A protected name covers everything below it; a folder that only holds protected files (`.claude`) is itself the name.
-  const protectedName = groundNames(ground).some((name) => endsWithName(path, name) || path.includes(`/${name}/`));
-  return protectedName || (orAbove && (ground.protectedFolders ?? []).some((folder) => endsWithName(path, folder.slice(folder.lastIndexOf('/') + 1))));
+  if (end === undefined) return groundNames(ground).some((name) => endsWithName(path, name) || path.includes(`/${name}/`)) || folderNames.some((name) => endsWithName(path, name));
+  return groundNames(ground).some((name) => knownEndNames(end, name, true)) || folderNames.some((name) => knownEndNames(end, name, false));
 }
 
 /** The protected paths' names as they end any project or home: `.claude/settings.json`, `.gobby`. */

@@ -1327,6 +1327,30 @@ describe('files an option of a well-known program writes', () => {
   });
 });
 
+describe('paths whose start is only known at run time', () => {
+  it.each<[string, TamperKind]>([
+    // bash's pattern removal on a value gobby knows: `${PWD%/*}` is the folder above the project.
+    ['rm -rf ${PWD%/*}/.gobby', 'protected-file'],
+    ['echo {} > ${PWD%/*}/app/.claude/settings.local.json', 'protected-file'],
+    ['cd "${PWD%/*}" && cp -r .gobby /tmp/t', 'secret'],
+    ['rm -rf ${HOME%%x*}/.gobby', 'protected-file'],
+    // The written end after an unknown part, a glob in it too, a name glued to it.
+    ['cat ${X}/.gob*/tok*', 'secret'],
+    ['rm -rf ${X}.gobby', 'protected-file'],
+    ["node -e 'fs.writeFileSync(\"x\\n.gobby/workflows/a.yaml\")'", 'protected-file'],
+  ])('%j → %s', (command, expected) => {
+    expect(verdict(command)).toBe(expected);
+  });
+
+  it.each([
+    'rm -rf $X/* && rm -rf ${OUT}* && rm -rf ${OUT_DIR}/*.json && cp -r "$DIR"/* /tmp/x',
+    'f=src/a/b.ts; cat ${f##*/} && cd ${PWD%/*} && ls && echo ${PWD%/*}',
+    "node -e 'x.gobbyHandlers = 1'",
+  ])('lets %j run', (command) => {
+    expect(verdict(command)).toBe('allowed');
+  });
+});
+
 describe('URLs a program fetches', () => {
   it.each<[string, TamperKind]>([
     // A package manager fetches every URL it is given, whatever the subcommand.

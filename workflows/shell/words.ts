@@ -638,7 +638,8 @@ function indirectValue(name: string, env: WordEnv): string | undefined {
  * text without glob characters; undefined otherwise (left to run time).
  */
 function operatedValue(name: string, operation: ParameterOperation | undefined, env: WordEnv): string | undefined {
-  const value = env.variables?.get(name);
+  // HOME and PWD too: `${PWD%/*}` is the folder above the working directory.
+  const value = variableValue(name, env);
   if (typeof value !== 'string' || operation === undefined) return undefined;
   const fixed = (word: Word | undefined): string | undefined => {
     if (word === undefined) return '';
@@ -648,7 +649,8 @@ function operatedValue(name: string, operation: ParameterOperation | undefined, 
   switch (operation.type) {
     case 'Remove': {
       const pattern = fixed(operation.operand);
-      if (pattern === undefined) return undefined;
+      // `${PWD%/*}`, `${f##*/}`, `${v#?}`: a pattern of `*` and `?`, tried as bash tries it, on a value of path length.
+      if (pattern === undefined) return removeByPattern(value, operation.operand, operation.operator);
       if (operation.operator.startsWith('#')) return value.startsWith(pattern) ? value.slice(pattern.length) : value;
       return value.endsWith(pattern) ? value.slice(0, value.length - pattern.length) : value;
     }
@@ -689,6 +691,50 @@ function operatedValue(name: string, operation: ParameterOperation | undefined, 
     default:
       return undefined;
   }
+}
+
+/**
+ * `${x%PAT}` (shortest matching end removed), `${x%%PAT}` (longest), `${x#PAT}`, `${x##PAT}` for a
+ * pattern of fixed text, `*` and `?` (bash's `*` matches `/` too); undefined for brackets, extended
+ * globs, text built at run time, or a value longer than MAX_PATTERN_SUBJECT.
+ */
+function removeByPattern(value: string, operand: Word | undefined, operator: string): string | undefined {
+  if (operand === undefined || value.length > MAX_PATTERN_SUBJECT) return undefined;
+  // Plain text, `*` and `?` only: an expansion, a quote, an escape or a bracket is left to run time.
+  if (!/^[^$`'"\\[\]()!@+]*$/.test(operand.text)) return undefined;
+  const pattern = operand.text;
+  const fromStart = operator.startsWith('#');
+  const longest = operator.length === 2;
+  const lengths = Array.from({ length: value.length + 1 }, (_, i) => (longest ? value.length - i : i));
+  for (const length of lengths) {
+    const part = fromStart ? value.slice(0, length) : value.slice(value.length - length);
+    if (starPatternMatches(pattern, part)) return fromStart ? value.slice(length) : value.slice(0, value.length - length);
+  }
+  return value;
+}
+
+const MAX_PATTERN_SUBJECT = 4096;
+
+/** `subject` against a pattern of text, `*` (any run) and `?` (any one character): the scan that returns to the last `*`, at most the two lengths multiplied. */
+function starPatternMatches(pattern: string, subject: string): boolean {
+  let p = 0;
+  let n = 0;
+  let star = -1;
+  let resume = 0;
+  while (n < subject.length) {
+    if (pattern[p] === '*') {
+      star = p++;
+      resume = n;
+    } else if (p < pattern.length && (pattern[p] === '?' || pattern[p] === subject[n])) {
+      p++;
+      n++;
+    } else if (star !== -1) {
+      p = star + 1;
+      n = ++resume;
+    } else return false;
+  }
+  while (pattern[p] === '*') p++;
+  return p === pattern.length;
 }
 
 /** A variable's value when the classifier knows it, else null. */
