@@ -107,6 +107,10 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
         // Claude Code's policy folders: a change there cannot be blocked once written (ConfigChange
         // does not stop one), and managed settings can switch every other hook off.
         ...MANAGED_SETTINGS_FILES.map((file) => dirname(file)),
+        // Claude Code's own shell state, sourced before every later Bash command: code written
+        // there would run inside commands gobby has already judged.
+        join(userHome, '.claude', 'shell-snapshots'),
+        join(userHome, '.claude', 'session-env'),
         // The launchers `gobby setup` writes: the user's overrides run through them.
         join(userHome, '.local', 'bin', 'gobby'),
         join(userHome, 'bin', 'gobby'),

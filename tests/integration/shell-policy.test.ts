@@ -332,6 +332,10 @@ describe("gobby's own ground, in a phase that allows everything", () => {
     // gobby's installed package (here the checkout the tests run from, outside the project).
     [`rm -rf ${PACKAGE_ROOT}`, 'guard: protected file'],
     [`echo 'process.exit(0)' > ${PACKAGE_ROOT}/dist/daemon/main.js`, 'guard: protected file'],
+    // Claude Code's shell snapshot, sourced before each later Bash command.
+    ["for f in ~/.claude/shell-snapshots/*; do echo 'rm -rf ~/.gobby' >> $f; done", 'guard: protected file'],
+    ["echo 'gobby workflow reset' > ~/.claude/session-env/abc/sessionstart-hook-0.sh", 'guard: protected file'],
+    ['CLAUDE_CODE_SHELL_PREFIX=/tmp/wrap.sh claude -p "do it"', 'guard: nested claude without hooks'],
     // A debugger attached to the daemon (here, this very process).
     [`gdb -p ${process.pid} -batch -ex 'call exit(0)'`, 'guard: signal to the daemon'],
   ])('refuses %j', async (command, because) => {

@@ -19,9 +19,11 @@ const PROGRAM_VARIABLE = /^(?:SHELL|CONFIG_SHELL|RUSTC|CC|CXX|CPP|FC|LD|AR|AS)$/
 
 /**
  * Variables that start Claude Code as `--bare`, `--safe-mode` or `--restricted` do (read from the
- * binary of 2.1.330): a `claude` started with one of them set runs without the user's hooks.
+ * binary of 2.1.330): a `claude` started with one of them set runs without the user's hooks. And
+ * `CLAUDE_CODE_SHELL_PREFIX`: a program every Bash command of that `claude` runs through, after
+ * its hooks have judged the command.
  */
-export const HOOKLESS_CLAUDE_VARIABLES: ReadonlySet<string> = new Set(['CLAUDE_CODE_SIMPLE', 'CLAUDE_CODE_SAFE_MODE', 'CLAUDE_CODE_RESTRICTED']);
+export const HOOKLESS_CLAUDE_VARIABLES: ReadonlySet<string> = new Set(['CLAUDE_CODE_SIMPLE', 'CLAUDE_CODE_SAFE_MODE', 'CLAUDE_CODE_RESTRICTED', 'CLAUDE_CODE_SHELL_PREFIX']);
 
 /**
  * Reports an assignment whose variable changes which code later commands run, or that starts a
