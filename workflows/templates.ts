@@ -27,7 +27,7 @@ export function compileTemplate(source: string, knownNames: KnownNames): Compile
     const nodes = parseTemplate(source, knownNames);
     return {
       ok: true,
-      template: { source, render: (scope) => renderNodes(nodes, scope).trimEnd() },
+      template: { source, render: (scope) => renderWithinBudget(nodes, scope) },
     };
   } catch (error) {
     return { ok: false, message: (error as Error).message };
@@ -93,28 +93,64 @@ function parseTemplate(source: string, knownNames: KnownNames): TemplateNode[] {
   return root;
 }
 
-function renderNodes(nodes: readonly TemplateNode[], scope: ExpressionScope): string {
+/**
+ * What one rendering may cost: templates render inside a hook request, on the daemon's only
+ * thread, so nested loops over a long list (200 × 200 × 200 items) must not stall every session
+ * nor fill the audit log. Far above what a message a model reads needs.
+ */
+const MAX_TEMPLATE_STEPS = 20_000;
+const MAX_TEMPLATE_OUTPUT = 32 * 1024;
+
+class TemplateBudgetExceeded extends Error {}
+
+interface RenderBudget {
+  steps: number;
+  output: number;
+}
+
+function renderWithinBudget(nodes: readonly TemplateNode[], scope: ExpressionScope): string {
+  try {
+    return renderNodes(nodes, scope, { steps: 0, output: 0 }).trimEnd();
+  } catch (error) {
+    if (!(error instanceof TemplateBudgetExceeded)) throw error;
+    return `(gobby: this text was not rendered: its template takes more than ${MAX_TEMPLATE_STEPS} steps or ${MAX_TEMPLATE_OUTPUT / 1024} KB of text, likely loops over long lists. The workflow's author should shorten it.)`;
+  }
+}
+
+function spend(budget: RenderBudget, characters: number): void {
+  budget.steps++;
+  budget.output += characters;
+  if (budget.steps > MAX_TEMPLATE_STEPS || budget.output > MAX_TEMPLATE_OUTPUT) throw new TemplateBudgetExceeded();
+}
+
+function renderNodes(nodes: readonly TemplateNode[], scope: ExpressionScope, budget: RenderBudget): string {
   let out = '';
   for (const node of nodes) {
     switch (node.kind) {
       case 'text':
+        spend(budget, node.text.length);
         out += node.text;
         break;
-      case 'value':
-        out += formatValue(node.expression.evaluate(scope));
+      case 'value': {
+        const text = formatValue(node.expression.evaluate(scope));
+        spend(budget, text.length);
+        out += text;
         break;
+      }
       case 'if':
-        out += renderNodes(node.test.evaluate(scope) ? node.then : node.otherwise, scope);
+        spend(budget, 0);
+        out += renderNodes(node.test.evaluate(scope) ? node.then : node.otherwise, scope, budget);
         break;
       case 'for': {
         const list = node.list.evaluate(scope);
         if (!Array.isArray(list)) break;
-        list.forEach((item, index) => {
+        for (const [index, item] of list.entries()) {
+          spend(budget, 0);
           const values = { ...scope.values, [node.item]: item, loop: { index: index + 1, index0: index } };
           // A block tag on a line of its own leaves that line's newline behind; drop the
           // first one so a `{% for %}` list does not open with a blank line.
-          out += renderNodes(node.body, { ...scope, values }).replace(/^\n/, '');
-        });
+          out += renderNodes(node.body, { ...scope, values }, budget).replace(/^\n/, '');
+        }
         break;
       }
     }

@@ -212,3 +212,23 @@ phases:
     expect(session.state.phase).toBe('release');
   });
 });
+
+describe('a rendering budget: templates render inside a hook request', () => {
+  it('stops nested loops over long lists quickly, with a message that names the cause instead of the text', () => {
+    const items = Array.from({ length: 200 }, (_, i) => i);
+    // 8 million iterations, unbounded, took 21 s (longer than the test's own timeout); the budget stops at 20 000 steps.
+    const text = render('{% for x in items %}{% for y in items %}{% for z in items %}{{ x }}-{{ y }}-{{ z }} {% endfor %}{% endfor %}{% endfor %}', { items });
+    expect(text).toMatch(/^\(gobby: this text was not rendered: its template takes more than 20000 steps or 32 KB of text/);
+  });
+
+  it('stops one value that renders more than 32 KB', () => {
+    expect(render('{{ name }}', { name: 'x'.repeat(40 * 1024) })).toMatch(/^\(gobby: this text was not rendered/);
+  });
+
+  it('renders a long but reasonable list whole', () => {
+    const items = Array.from({ length: 500 }, (_, i) => `file-${i}.ts`);
+    const text = render('{% for f in items %}- {{ f }}\n{% endfor %}', { items });
+    expect(text.split('\n')).toHaveLength(500);
+    expect(text).toContain('- file-499.ts');
+  });
+});
