@@ -37,7 +37,7 @@ const transitionSchema = z.strictObject({
 });
 
 const exitConditionSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('user_approval'), prompt: z.string().default('Ready to move on?') }),
+  z.strictObject({ type: z.literal('user_approval'), prompt: z.string().refine((prompt) => /[\p{L}\p{N}]/u.test(prompt), 'an approval prompt must hold words: the model is told to end its turn with exactly it').default('Ready to move on?') }),
   z.strictObject({ type: z.literal('variable_set'), variable: z.string().min(1) }),
   z.strictObject({ type: z.literal('expression'), when: z.string().min(1) }),
 ]);

@@ -729,7 +729,9 @@ function buildScope(
 function asksForApproval(lastMessage: string | undefined, approvalPrompt: string): boolean {
   if (lastMessage === undefined) return true;
   const normalize = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-  return normalize(lastMessage).includes(normalize(approvalPrompt));
+  // The question must end the turn: a "yes" answers whatever was asked last (`Ready to implement? Or should I update the docs first?`).
+  const prompt = normalize(approvalPrompt);
+  return prompt !== '' && normalize(lastMessage).endsWith(prompt);
 }
 
 function firstString(...candidates: unknown[]): string | undefined {

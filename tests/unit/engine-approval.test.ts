@@ -21,6 +21,8 @@ describe('user_approval in plan-execute', () => {
     ['the question in other case and punctuation', 'PLAN COMPLETE — ready to implement', true],
     ['a clarifying question', 'Should I also update the tests?', false],
     ['a plan without the question', 'Here is my plan: 1. add x.', false],
+    ['the question and then another', 'Plan complete. Ready to implement? Or should I first update the docs?', false],
+    ['the question and then more text', 'Plan complete. Ready to implement?\n\nP.S. This also drops a table.', false],
     ['no message (older Claude Code)', undefined, true],
   ])('a turn ending with %s asks for approval: %s', (_label, message, asked) => {
     const state = afterTurnEndingWith(workflow, message);

@@ -234,6 +234,13 @@ const ERROR_CASES: ErrorCase[] = [
     message: /^phases\.0\.exit_conditions\.0: unknown key `promt` \(did you mean `prompt`\?\)$/,
   },
   {
+    label: 'an approval prompt without words, which every turn would end with',
+    yaml: 'name: w\nphases:\n  - name: a\n    exit_conditions:\n      - type: user_approval\n        prompt: "?"\n  - name: b\n',
+    line: 6,
+    column: 9,
+    message: /^phases\.0\.exit_conditions\.0\.prompt: an approval prompt must hold words: the model is told to end its turn with exactly it$/,
+  },
+  {
     label: 'a misspelled tool in blocked_tools',
     yaml: 'name: w\nphases:\n  - name: a\n    blocked_tools: [Read, Wirte]\n',
     line: 4,
