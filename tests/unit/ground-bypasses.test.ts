@@ -215,6 +215,11 @@ describe("gobby's own ground, spelled another way", () => {
     ["fd -H '((((t*)*)*)*)*x' ~ -x cat", 'secret'],
     ['pkill -v bash', 'daemon-signal'],
     ["pgrep '' | xargs kill", 'daemon-signal'],
+    // A variable that holds a command the program runs (rsync's remote shell, zip's test command).
+    ["RSYNC_RSH='sh -c \"gobby workflow phase build --force\"' rsync x:/a /tmp/b", 'override'],
+    ["RSYNC_RSH=\"sh -c 'kill 4242'\" rsync x:/a /tmp/b", 'daemon-signal'],
+    ["RSYNC_CONNECT_PROG='gobby workflow reset' rsync rsync://x/a /tmp/b", 'override'],
+    ["ZIPOPT='-T -TT \"gobby workflow reset\"' zip /tmp/x.zip /tmp/y", 'override'],
     // pgrep without a pattern picks every process its options select; inverted, every one it does not match.
     ['kill $(pgrep -u dev)', 'daemon-signal'],
     ['pgrep -U 1000 | xargs kill -9', 'daemon-signal'],

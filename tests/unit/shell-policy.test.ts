@@ -56,6 +56,23 @@ describe('a phase that restricts file changes, for code the tests load from outs
     },
   );
 
+  it.each([
+    // Variables that name code a test run or a build loads or runs, or hold a command.
+    'PYTHONPYCACHEPREFIX=/tmp/pyc pytest',
+    'RUSTDOC=/tmp/x.sh cargo test',
+    'CHROME_BIN=/tmp/x.sh npx karma start',
+    'TS_NODE_PROJECT=/tmp/tsconfig.json npx mocha',
+    'CGO_CFLAGS=-B/tmp go test ./...',
+    "RSYNC_RSH=\"sh -c 'echo x > src/x.ts'\" rsync x:/a /tmp/b",
+    "LUA_INIT='os.execute(\"/tmp/x.sh\")' busted",
+  ])('refuses %j: a variable names code the agent may have written, or holds a command', (command) => {
+    expect(refusal(command, '/srv/app', '/home/dev')).toBeDefined();
+  });
+
+  it.each(['CGO_ENABLED=0 go test ./...', 'TS_NODE_TRANSPILE_ONLY=true npx mocha', 'TS_NODE_PROJECT=tsconfig.test.json npx mocha', 'CHROME_BIN=/usr/bin/chromium npx karma start', 'CGO_CFLAGS=-O2 go test ./...', "RSYNC_RSH='ssh -p 2222' rsync -a src/ /tmp/s/"])('lets %j through: switches, and files of the project or the system', (command) => {
+    expect(refusal(command, '/srv/app', '/home/dev')).toBeUndefined();
+  });
+
   it.each(['echo x > ~/go/notes.txt', 'pytest -o testpaths=tests', 'go test ./...'])('lets %j through', (command) => {
     expect(refusal(command, '/srv/app', '/home/dev')).toBeUndefined();
   });
