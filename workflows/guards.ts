@@ -13,12 +13,13 @@ import { fileHoldingPid, linkToGround, signalsPidFoundAtRunTime, overrideCommand
 import { grepKeepsOut, type GroundTexts } from './ground-listers.js';
 import { lsofListsTheDaemon } from './lsof-selection.js';
 import { runsLater } from './runs-later.js';
-import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, knownEnd, knownEndNames, namesByGlob, POSIX_CLASSES, runTimePartsAsGlobs, treeHolds, treeReaches, withRunTimePartsEmpty } from './ground-paths.js';
+import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, knownEnd, knownEndNames, namesByGlob, runTimePartsAsGlobs, treeHolds, treeReaches, withRunTimePartsEmpty } from './ground-paths.js';
 import { DIRECTORY_BUILTINS, type PathRef, type ShellAnalysis, type ShellEffect, type ShellInvocation } from './shell/index.js';
 import { SCRIPT_DEPTH, scriptAsQuoted, scriptRunBy, type ProjectScript } from './shell-policy.js';
 import { normalizeAbsolute, resolveAgainst } from './shell/paths.js';
 import { mayBacktrackBadly } from './shell/regex-safety.js';
 import { patchedPaths } from './patch-paths.js';
+import { POSIX_CLASSES } from './shell/glob-text.js';
 import { throughLinks } from './shell-through-links.js';
 import { HOOKLESS_CLAUDE_VARIABLES } from './shell/programs-code.js';
 import { AG_OPTIONS, GREP_OPTIONS, RG_OPTIONS } from './shell/programs-files.js';

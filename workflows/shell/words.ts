@@ -7,6 +7,7 @@ import { forEachChild, parse, type ParameterOperation, type ParsedScript, type S
 import { constantArithmetic } from './arithmetic.js';
 import { interpretEscapes } from './escapes.js';
 import type { VariableValue } from './scope.js';
+import { matchesWithStars } from './glob-text.js';
 
 export interface Arg {
   /** The word after quote removal, with run-time parts left as written. */
@@ -695,47 +696,25 @@ function operatedValue(name: string, operation: ParameterOperation | undefined, 
 
 /**
  * `${x%PAT}` (shortest matching end removed), `${x%%PAT}` (longest), `${x#PAT}`, `${x##PAT}` for a
- * pattern of fixed text, `*` and `?` (bash's `*` matches `/` too); undefined for brackets, extended
+ * pattern of fixed text, `*`, `?` and brackets (bash's `*` matches `/` too); undefined for extended
  * globs, text built at run time, or a value longer than MAX_PATTERN_SUBJECT.
  */
 function removeByPattern(value: string, operand: Word | undefined, operator: string): string | undefined {
   if (operand === undefined || value.length > MAX_PATTERN_SUBJECT) return undefined;
-  // Plain text, `*` and `?` only: an expansion, a quote, an escape or a bracket is left to run time.
-  if (!/^[^$`'"\\[\]()!@+]*$/.test(operand.text)) return undefined;
+  // Text, `*`, `?` and brackets: an expansion, a quote, an escape or an extended glob is left to run time.
+  if (!/^[^$`'"\\()@+]*$/.test(operand.text)) return undefined;
   const pattern = operand.text;
   const fromStart = operator.startsWith('#');
   const longest = operator.length === 2;
   const lengths = Array.from({ length: value.length + 1 }, (_, i) => (longest ? value.length - i : i));
   for (const length of lengths) {
     const part = fromStart ? value.slice(0, length) : value.slice(value.length - length);
-    if (starPatternMatches(pattern, part)) return fromStart ? value.slice(length) : value.slice(0, value.length - length);
+    if (matchesWithStars(pattern, part)) return fromStart ? value.slice(length) : value.slice(0, value.length - length);
   }
   return value;
 }
 
 const MAX_PATTERN_SUBJECT = 4096;
-
-/** `subject` against a pattern of text, `*` (any run) and `?` (any one character): the scan that returns to the last `*`, at most the two lengths multiplied. */
-function starPatternMatches(pattern: string, subject: string): boolean {
-  let p = 0;
-  let n = 0;
-  let star = -1;
-  let resume = 0;
-  while (n < subject.length) {
-    if (pattern[p] === '*') {
-      star = p++;
-      resume = n;
-    } else if (p < pattern.length && (pattern[p] === '?' || pattern[p] === subject[n])) {
-      p++;
-      n++;
-    } else if (star !== -1) {
-      p = star + 1;
-      n = ++resume;
-    } else return false;
-  }
-  while (pattern[p] === '*') p++;
-  return p === pattern.length;
-}
 
 /** A variable's value when the classifier knows it, else null. */
 function variableValue(name: string, env: WordEnv): VariableValue | null {
