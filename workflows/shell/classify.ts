@@ -8,7 +8,7 @@ import { sliceArg } from './argv.js';
 import { cachedAnalysis } from './analysis-cache.js';
 import { constantArithmetic } from './arithmetic.js';
 import { parseShell, firstParseError, MAX_COMMAND_LENGTH, overTheCap } from './parse.js';
-import { climbingPath, isWithin, localFileOfUrl, normalizeAbsolute, physicalPath, resolveAgainst } from './paths.js';
+import { climbingPath, isUrl, isWithin, localFileOfUrl, normalizeAbsolute, physicalPath, resolveAgainst } from './paths.js';
 import { guardedProgramOf, onlyAsksHelp, programFoundByName, scriptFileCall, type CommandSite, type ProgramEntry, type ShellEffects } from './program-kit.js';
 import { checkAssignment } from './programs-code.js';
 import { filteredText, literalInput, printedText, printfOutput, printsText, substitutionOutput } from './printed.js';
@@ -1410,9 +1410,6 @@ function splitAtProcLink(path: string): { readonly link: string | undefined; rea
   return { link: undefined, rest: `/${out.join('/')}` };
 }
 
-/** A URL with a scheme of its own (`https://…`, `file:///…`), as opposed to a path that holds `://` further on. */
-const URL_OPERAND = /^[a-z][a-z0-9+.-]*:\/\//i;
-
 function networkEffect(program: string, target: string): ShellEffect {
   // curl also takes `http:/host` and `http:///host` for `http://host`.
   // The user part ends at `@` and holds no `/?#`: `http://127.0.0.1:7377?@example.com` reaches 127.0.0.1.
@@ -1561,7 +1558,7 @@ class CommandEffects implements ShellEffects {
     if (isPipe(target)) return;
     // A file operand written as a URL: the many programs that take one (pandoc, xmllint, ffmpeg,
     // ImageMagick) fetch it, and a `file:` URL is the local file it names.
-    if ('value' in target && target.value.includes('://') && URL_OPERAND.test(target.value)) {
+    if ('value' in target && isUrl(target.value)) {
       const file = localFileOfUrl(target.value);
       if (file === undefined) this.network(program, target.value);
       else this.read(program, { ...target, value: file });

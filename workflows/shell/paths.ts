@@ -98,6 +98,13 @@ export function inHomeDotFolder(path: string, home: string | null): boolean {
  * The local path of a `file:` URL, percent escapes decoded (`file:///x/%2egobby` is `/x/.gobby`;
  * a host other than `localhost` is taken as local all the same); undefined for any other URL.
  */
+/** A word that is a URL with a scheme of its own (`https://…`, `git+http://…`, `file:///…`), not a path that holds `://` further on. */
+export function isUrl(word: string): boolean {
+  return word.includes('://') && URL_START.test(word);
+}
+
+const URL_START = /^[a-z][a-z0-9+.-]*:\/\//i;
+
 export function localFileOfUrl(url: string): string | undefined {
   const match = /^file:(?:\/\/[^/]*)?(\/[^?#]*)/i.exec(url);
   if (match === null) return undefined;

@@ -5,7 +5,7 @@ import { hasOption, lastOptionValue, negated, optionValues, parseArgv, sliceArg,
 import { PACKAGE_RUNNER, PROJECT_RUNNER } from './programs-code.js';
 import { DPKG_DEB_ACTION, dpkgDeb } from './programs-files.js';
 import { entries, everythingBelow, NAMED_IN_A_LIST, filesIn, filesNamedByData, inEachDirectory, isTestScriptName, loadsForeignCode, mayBeAgentsFile, nameSaysItChanges, onlyAsksVersion, operandsOf, projectScriptCall, readsOperands, runsTests, workingDirectory, writesOutputOptions, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
-import { baseName, isWithin } from './paths.js';
+import { baseName, isUrl, isWithin } from './paths.js';
 import { anyDepth } from './find-expression.js';
 import type { PathRef, ProjectScriptCall } from './types.js';
 import { literalArg, type Arg } from './words.js';
@@ -546,11 +546,9 @@ function managerFetches(site: CommandSite, fx: ShellEffects): void {
     // `--registry=URL`: the value after the option's `=`.
     const start = arg.value.startsWith('-') ? arg.value.indexOf('=') + 1 : 0;
     const url = arg.value.slice(start);
-    if (start <= at && URL_WORD.test(url)) fx.network(site.program, url.replace(/^[a-z]+\+(?=[a-z]+:\/\/)/i, ''));
+    if (start <= at && isUrl(url)) fx.network(site.program, url.replace(/^[a-z]+\+(?=[a-z]+:\/\/)/i, ''));
   }
 }
-
-const URL_WORD = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 function manager(spec: ManagerSpec): ProgramHandler {
   const options: OptionSpec = { ...spec.options, stopAtOperand: true };
