@@ -9,6 +9,8 @@ import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected,
 import type { PathRef, ShellAnalysis, ShellEffect, ShellInvocation } from './shell/index.js';
 import { negated } from './shell/argv.js';
 import { dirName, resolveAgainst } from './shell/paths.js';
+import { starForGlobStar } from './shell/glob-text.js';
+import { FIND_PROGRAMS } from './find-selection.js';
 
 /**
  * A path only known at run time (`cat $(ls -d ~/.gob*)/token`, `find ~/.gobby | xargs cat`,
@@ -155,6 +157,8 @@ function namesProtected(invocation: ShellInvocation, ground: ProtectedGround): b
   // `which gobby` prints where its launcher is (`rm $(which gobby)`, `rm -rf $(dirname $(which gobby))`).
   if (COMMAND_LOCATORS.has(invocation.program) && invocation.args.includes('gobby')) return true;
   if (listsGround(invocation, ground)) return true;
+  // find's words after its start paths are its expression, not paths: what it lists is asked above.
+  if (FIND_PROGRAMS.has(invocation.program)) return false;
   return invocation.args.some((arg) => {
     if (arg.startsWith('-') || /[$`]/.test(arg)) return false;
     const path = resolveAgainst(invocation.cwd, arg);
@@ -266,7 +270,8 @@ export function unknownProgramGivenGround(invocation: ShellInvocation, ground: P
     if (value === '' || value.startsWith('-')) continue;
     const path = resolveAgainst(invocation.cwd, value);
     if (ground.secretFiles.includes(path)) return secretDenial(path);
-    if (isProtected(path, ground) || (ground.protectedFolders ?? []).includes(path) || (isGlob(path) && globReaches(path, ground, true))) {
+    // A glob it is given, it expands as glob libraries do (starForGlobStar).
+    if (isProtected(path, ground) || (ground.protectedFolders ?? []).includes(path) || (isGlob(path) && globReaches(starForGlobStar(path), ground, true))) {
       return {
         kind: 'protected-file',
         reason:
@@ -394,8 +399,13 @@ export function linkToGround(invocation: ShellInvocation, ground: ProtectedGroun
     const place = resolveAgainst(invocation.cwd, linkPlace);
     bases.push(place, dirName(place));
   }
+  // A symbolic link to a folder that only holds gobby's files among the user's (`ln -s ~ /tmp/h`,
+  // `ln -s .. node_modules/self`) is no second name for them: a path through it is resolved to the
+  // real one (the daemon's realPaths; the classifier's links made in the same command). A hard
+  // link, and `cp -al` of such a folder, is one.
+  const reaches = (target: string): boolean => isProtected(target, ground) || (symbolic ? isGlob(target) && globReaches(target, ground, false) : holdsProtected(target, ground) || (isGlob(target) && globReaches(target, ground, true)));
   for (const file of files) {
-    const path = bases.map((base) => resolveAgainst(base, file)).find((target) => isProtected(target, ground) || holdsProtected(target, ground) || (isGlob(target) && globReaches(target, ground, true)));
+    const path = bases.map((base) => resolveAgainst(base, file)).find(reaches);
     if (path !== undefined) {
       return {
         kind: 'protected-file',

@@ -4,9 +4,10 @@
 // of gobby's files when the listing may hold it. Each program is read as a walk: the folders it
 // starts from, whether it goes into dot folders and how deep, the names it keeps, and for a search
 // by content the pattern a file must hold.
-import { globMatches, isBelow, segmentMatches, treeHolds, wholePathMatches } from './ground-paths.js';
+import { globMatches, isBelow, segmentMatches, wholePathMatches } from './ground-paths.js';
 import type { ShellInvocation } from './shell/index.js';
 import { resolveAgainst } from './shell/paths.js';
+import { findMaySelect } from './find-selection.js';
 import { hasOption, optionValues, parseArgv, type OptionSpec, type ParsedArgv } from './shell/argv.js';
 import { AG_OPTIONS, DU_OPTIONS, GREP_OPTIONS, RG_OPTIONS } from './shell/programs-files.js';
 import { mayBacktrackBadly } from './shell/regex-safety.js';
@@ -366,19 +367,9 @@ function basicToExtended(pattern: string): string {
   return out;
 }
 
-/** `find ROOT… [tests]`: the file is among the results when a root holds it and every name test admits it. */
+/** `find ROOT… [EXPRESSION]`: the file is among what it prints when its expression may select it (workflows/find-selection.ts). */
 function findFinds(invocation: ShellInvocation, file: string): boolean {
-  const firstTest = invocation.args.findIndex((arg) => arg.startsWith('-') || arg === '(' || arg === '!');
-  const roots = (firstTest === -1 ? invocation.args : invocation.args.slice(0, firstTest)).map((root) => resolveAgainst(invocation.cwd, root));
-  if (!(roots.length === 0 ? [invocation.cwd] : roots).some((root) => treeHolds(root === '/' ? '/**' : `${root}/**`, file))) return false;
-  const name = file.slice(file.lastIndexOf('/') + 1);
-  for (let i = 0; i < invocation.args.length - 1; i++) {
-    const test = invocation.args[i]!;
-    const pattern = invocation.args[i + 1]!;
-    if ((test === '-name' || test === '-iname') && !segmentMatches(test === '-iname' ? pattern.toLowerCase() : pattern, name)) return false;
-    if ((test === '-path' || test === '-wholename' || test === '-ipath') && !wholePathMatches(pattern, file)) return false;
-  }
-  return true;
+  return findMaySelect(invocation.args, invocation.cwd, file, 'print');
 }
 
 /**

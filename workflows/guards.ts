@@ -19,8 +19,11 @@ import { SCRIPT_DEPTH, scriptAsQuoted, scriptRunBy, type ProjectScript } from '.
 import { normalizeAbsolute, resolveAgainst } from './shell/paths.js';
 import { mayBacktrackBadly } from './shell/regex-safety.js';
 import { patchedPaths } from './patch-paths.js';
-import { POSIX_CLASSES } from './shell/glob-text.js';
+import { POSIX_CLASSES, starForGlobStar } from './shell/glob-text.js';
 import { throughLinks } from './shell-through-links.js';
+import { FIND_PROGRAMS, findMaySelect } from './find-selection.js';
+import { selectedBelow } from './shell/find-expression.js';
+import { literalArg } from './shell/words.js';
 import { HOOKLESS_CLAUDE_VARIABLES } from './shell/programs-code.js';
 import { AG_OPTIONS, GREP_OPTIONS, RG_OPTIONS } from './shell/programs-files.js';
 import type { OptionSpec } from './shell/argv.js';
@@ -284,7 +287,7 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
     // As written and as the programs receive it, quotes removed and `$'…'` decoded: `'settings.js'on''`
     // and `$'settings.js\x6fn'` reach the program as `settings.json`.
     const texts = opaque ? [command, ...shell.invocations.map((invocation) => invocation.args.join(' '))] : unknown.map((invocation) => invocation.args.join(' '));
-    const denial = codeTextNamingGround(texts, ground);
+    const denial = codeTextNamingGround(texts, ground) ?? (opaque ? null : givenTheDaemonPid(unknown, ground));
     if (denial) return denial;
     globbed = wordInTextReachingGround(texts, shell.invocations[0]?.cwd, ground);
   }
@@ -330,7 +333,7 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
     // The path as written, then the real path behind a symbolic link on the way (read by the daemon).
     const real = realPaths && realPaths.size > 0 ? throughLinks(effect, realPaths) : effect;
     const denial = checkShellEffect(effect, ground, command, shell.invocations) ?? (real !== effect ? checkShellEffect(real, ground, command, shell.invocations) : null) ?? asItMayBeAtRunTime(effect, ground, command);
-    if (denial) return denial;
+    if (denial && !findKeepsOut(effect, shell.invocations, ground)) return denial;
   }
   const foundInGround = runTimePathFromGround(shell, ground);
   if (foundInGround) return foundInGround;
@@ -366,6 +369,37 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
     };
   }
   return null;
+}
+
+/**
+ * Whether a write or delete is find's action on what it finds (`find . -maxdepth 1 -name '*.json'
+ * -exec sed -i … {} +`, `-delete`), and the rest of find's expression keeps it off every one of
+ * gobby's files and folders below its start path: the classifier's glob holds only the name tests,
+ * not the depth limits, the negated paths or `-prune` (workflows/find-selection.ts).
+ */
+function findKeepsOut(effect: ShellEffect, invocations: readonly ShellInvocation[], ground: ProtectedGround): boolean {
+  if ((effect.kind !== 'write' && effect.kind !== 'delete') || !effect.path.dynamic || effect.path.unplaced === true) return false;
+  const find = invocations.find((invocation) => FIND_PROGRAMS.has(invocation.program) && handsOn(invocation, effect.program, effect.path.path));
+  if (find === undefined) return false;
+  // Everything inside a protected folder is protected (`.gobby/`), so a file it does not know there counts; a folder that holds some (`.claude/`) counts itself.
+  const folders = new Set((ground.protectedPaths ?? []).filter((path) => !/[^/]\.\w+$/.test(path)));
+  const targets = [...(ground.protectedPaths ?? []), ...(ground.protectedFolders ?? []), ...(ground.filesInside ?? []), ...ground.secretFiles];
+  return targets.every((target) => !findMaySelect(find.args, find.cwd, target, 'act', folders.has(target)));
+}
+
+/** Whether `path`, written or deleted by `program`, is what `find` hands its action: `-delete`'s, or `-exec PROGRAM … {}`'s, at a glob the classifier made for one of its start paths. */
+function handsOn(find: ShellInvocation, program: string, path: string): boolean {
+  const args = find.args;
+  const acts = program === 'find' ? args.includes('-delete') : args.some((arg, i) => /^-(?:exec|execdir|ok|okdir)$/.test(arg) && args[i + 1] === program);
+  if (!acts) return false;
+  const first = args.findIndex((arg) => arg.startsWith('-') && !/^-(?:[HLP]|O\d)$/.test(arg) || arg === '(' || arg === '!');
+  const roots = args.slice(0, first === -1 ? args.length : first).filter((arg) => !/^-(?:[HLP]|O\d)$/.test(arg));
+  const expression = (first === -1 ? [] : args.slice(first)).map(literalArg);
+  return (roots.length > 0 ? roots : ['.']).some((root) => {
+    const at = resolveAgainst(find.cwd, root);
+    const base = at === '/' ? '' : at;
+    return (selectedBelow(root, expression) ?? ['**']).some((glob) => path === `${base}/${glob}`);
+  });
 }
 
 /**
@@ -433,7 +467,7 @@ function wordInTextReachingGround(texts: readonly string[], cwd: string | undefi
       const home = /^(?:~|\$HOME|\$\{HOME\})\//.exec(token);
       if (home && ground.home === undefined) continue;
       const path = home ? `${ground.home}/${token.slice(home[0].length)}` : resolveAgainst(cwd, token);
-      if (glob ? globReaches(path, ground, true) : folders.includes(path)) return token;
+      if (glob ? globReaches(starForGlobStar(path), ground, true) : folders.includes(path)) return token;
     }
   }
   return undefined;
@@ -503,7 +537,9 @@ function namesWhole(text: string, name: string): boolean {
 
 /**
  * Text of code gobby cannot see into that names its ground: an override, one of gobby's file
- * names, the daemon's port or its pid as a number of its own (`python3 -c 'os.kill(4711, 9)'`).
+ * names, the daemon's port, or its pid as a number of its own in text that signals or attaches to
+ * a process (`python3 -c 'os.kill(4711, 9)'`). The pid is whatever number the system gave: alone
+ * it is only a number (`npx next dev -p 4711`, `new Date(4711)`).
  */
 function codeTextNamingGround(texts: readonly string[], ground: ProtectedGround, code = 'code gobby cannot see into'): GuardDenial | null {
   const override = texts.map(findOverrideCommand).find((found) => found !== null);
@@ -513,7 +549,7 @@ function codeTextNamingGround(texts: readonly string[], ground: ProtectedGround,
   if (ground.daemonPort !== undefined && texts.some((text) => mentionsNumber(text, ground.daemonPort!))) {
     return daemonNetworkDenial(code, `port ${ground.daemonPort}`);
   }
-  if (ground.daemonPid !== undefined && texts.some((text) => mentionsNumber(text, ground.daemonPid!))) {
+  if (ground.daemonPid !== undefined && texts.some((text) => mentionsPid(text, ground.daemonPid!) && SIGNALS_A_PROCESS.test(text))) {
     return {
       kind: 'daemon-signal',
       reason: `gobby: this runs ${code} that names the pid of gobby's daemon; the agent may not stop or restart it. If the daemon misbehaves, tell the user.`,
@@ -524,20 +560,46 @@ function codeTextNamingGround(texts: readonly string[], ground: ProtectedGround,
 }
 
 /**
+ * A program gobby does not know given the daemon's pid as a word of its own (`gcore 4711`,
+ * `reptyr 4711`): most such programs attach to, dump or signal the process. Not as the value of a
+ * port option, where the same number is a port (`next dev -p 4711`, `--port=4711`).
+ */
+function givenTheDaemonPid(invocations: readonly ShellInvocation[], ground: ProtectedGround): GuardDenial | null {
+  const pid = ground.daemonPid;
+  if (pid === undefined) return null;
+  const given = invocations.some((invocation) => invocation.args.some((arg, i) => arg === String(pid) && !PORT_OPTION.test(invocation.args[i - 1] ?? '')));
+  return given
+    ? { kind: 'daemon-signal', reason: `gobby: \`${invocations[0]!.program}\` is a program gobby does not know, and it is given the pid of gobby's daemon; the agent may not stop, attach to or restart it. If the daemon misbehaves, tell the user.`, because: 'guard: signal to the daemon' }
+    : null;
+}
+
+/** Options whose value is a port: `-p 3000`, `--port 3000`, `-l 3000` (serve), `-P`. */
+const PORT_OPTION = /^(?:-[pPl]|--(?:port|listen|http-port|server-port))$/;
+
+/**
  * What a command may have written, as text: the words of every program but those that run the
- * project's code (a commit message is not code), and with a here-document the whole command (its body).
+ * project's code (a commit message is not code) and those that never put their words into what
+ * they write (LEAVES_ITS_WORDS_OUT), and with a here-document the whole command (its body).
  */
 function writtenText(command: string, shell: ShellAnalysis): string[] {
   const runners = new Set(shell.effects.flatMap((effect) => (effect.kind === 'exec' || effect.kind === 'test_run' || effect.kind === 'package_install' || effect.kind === 'git' ? [effect.program.split(' ')[0]!] : [])));
-  const texts = shell.invocations.filter((invocation) => !runners.has(invocation.program)).map((invocation) => invocation.args.join(' '));
+  const texts = shell.invocations.filter((invocation) => !runners.has(invocation.program) && !LEAVES_ITS_WORDS_OUT.has(invocation.program)).map((invocation) => invocation.args.join(' '));
   if (command.includes('<<')) texts.push(command);
   return texts;
 }
 
+/**
+ * Programs whose words never become the text they print or write: paths they read or make, a
+ * pattern that selects lines (`cat .claude/settings.json`, `grep -rn GOBBY_HOME src`, `mkdir -p
+ * tests/fixtures/home/.gobby`). What they print is a file's text or its name, which the command
+ * does not choose by writing it.
+ */
+const LEAVES_ITS_WORDS_OUT = new Set(['cat', 'ls', 'grep', 'egrep', 'fgrep', 'rg', 'head', 'tail', 'wc', 'mkdir', 'touch', 'chmod', 'stat', 'du', 'df', 'file', 'diff', 'cd', 'pwd', 'test', '[', 'which', 'sleep', 'true', 'false', 'realpath', 'dirname', 'basename']);
+
 /** Files no task runner runs: notes and logs (`echo '…' >> NOTES.md && npm test` names what it likes). */
 const PROSE_FILE = /\.(?:md|markdown|txt|rst|adoc|log|csv)$/i;
-/** Where git finds the hooks it runs when it commits, merges or checks out. */
-const GIT_HOOKS = /\/\.git\/|\/\.husky\//;
+/** Where git finds the hooks it runs when it commits, merges or checks out, and the config that names them (`core.hooksPath`, `core.fsmonitor`, aliases). */
+const GIT_HOOKS = /\/\.git\/(?:.*\/)?(?:hooks\/|config$)|\/\.husky\//;
 
 /**
  * Whether the command writes a file and also runs code the project defines, which may be what it
@@ -598,14 +660,17 @@ function secretNamedBy(invocation: ShellInvocation, ground: ProtectedGround, onl
 const SEARCHES_BY_PATTERN = new Set(['pgrep', 'pidof', 'grep', 'egrep', 'rg']);
 
 /**
- * Whether a program of the command, other than a `cd` (whose folder is no search: `cd
- * ~/src/gobby && lsof -ti:3000 | xargs kill`), names the daemon, or searches with a pattern
- * that finds it.
+ * Whether a program of the command whose output a later part of it may read names the daemon,
+ * or searches with a pattern that finds it. A search whose output only goes to the terminal
+ * picks nothing for the command (`ps aux | grep node; kill $(lsof -ti:3000)`), and neither does a
+ * `cd` (`cd ~/src/gobby && lsof -ti:3000 | xargs kill`) or a look-up of a program by its name
+ * (`which node`, `command -v node`).
  */
 function searchesForTheDaemon(shell: ShellAnalysis, ground: ProtectedGround, command: string): boolean {
-  const named = shell.invocations.some(
+  const named = feedingInvocations(shell).some(
     (invocation) =>
       !DIRECTORY_BUILTINS.has(invocation.program) &&
+      !LOCATES_PROGRAMS.has(invocation.program) &&
       (invocation.args.some((arg) => namesTheDaemon(arg, ground) || (SEARCHES_BY_PATTERN.has(invocation.program) && invocation.program !== 'pgrep' && !arg.startsWith('-') && patternFindsTheDaemon(arg, ground))) ||
         // pgrep's option values (`-P $$`, `-u dev`) are no patterns.
         (invocation.program === 'pgrep' && readPgrep(invocation.args).patterns.some((pattern) => patternFindsTheDaemon(pattern, ground))) ||
@@ -618,6 +683,17 @@ function searchesForTheDaemon(shell: ShellAnalysis, ground: ProtectedGround, com
   return named || readsGobbysFiles(shell, ground) || listsEveryProcess(shell, command);
 }
 
+/** Programs whose words name programs to find on PATH or select, never processes. */
+const LOCATES_PROGRAMS = new Set(['which', 'type', 'whereis', 'hash', 'nvm']);
+
+/**
+ * The invocations whose output a later part of the command may read: in a substitution, before a
+ * pipe, redirected, under `nohup` (ShellInvocation.outputShown says which do not).
+ */
+function feedingInvocations(shell: ShellAnalysis): readonly ShellInvocation[] {
+  return shell.invocations.filter((invocation) => invocation.outputShown !== true);
+}
+
 /**
  * Programs that pick lines by a program of their own (`ps -eo pid,comm | awk '$2=="node"{print
  * $1}'`): their strings and regular expressions are tried as patterns against the daemon. One
@@ -626,7 +702,8 @@ function searchesForTheDaemon(shell: ShellAnalysis, ground: ProtectedGround, com
 const FILTERS_BY_PROGRAM = new Set(['awk', 'gawk', 'mawk', 'nawk', 'sed', 'perl']);
 
 function filterLiterals(args: readonly string[]): string[] {
-  const code = args.filter((arg) => !arg.startsWith('-')).join('\n');
+  // The program is the first operand (`awk '{print $2}' /tmp/p`: the file after it is no pattern), or the values of `-e`.
+  const code = [args.find((arg) => !arg.startsWith('-')) ?? '', ...args.flatMap((arg, i) => (arg === '-e' || arg === '--expression' ? [args[i + 1] ?? ''] : []))].join('\n');
   return [...code.matchAll(/"((?:[^"\\]|\\.)*)"|\/((?:[^/\\\n]|\\.)+)\//g)].map((match) => match[1] ?? match[2] ?? '').filter((literal) => literal !== '');
 }
 
@@ -647,14 +724,15 @@ function namesGround(path: string, ground: ProtectedGround): boolean {
  * command to narrow it, reaches the daemon (`ps -C vite`, `ps -p 42` and a grep narrow it).
  */
 function listsEveryProcess(shell: ShellAnalysis, command: string): boolean {
+  const feeding = feedingInvocations(shell);
   // `ls /proc | grep -E '^[0-9]+$'`: the pids of every process, and a pattern that keeps them all.
-  if (shell.invocations.some((invocation) => (invocation.program === 'ls' || invocation.program === 'find') && invocation.args.some((arg) => resolveAgainst(invocation.cwd, arg) === '/proc'))) return true;
+  if (feeding.some((invocation) => (invocation.program === 'ls' || invocation.program === 'find') && invocation.args.some((arg) => resolveAgainst(invocation.cwd, arg) === '/proc'))) return true;
   // `for p in /proc/[0-9]*; do kill ${p#/proc/}; done`: a glob over every process's folder.
   if (PROC_GLOB.test(command)) return true;
   // An inverted search keeps what it does not match (`grep -v grep`): it narrows nothing.
-  const narrowed = shell.invocations.some((invocation) => (SEARCHES_BY_PATTERN.has(invocation.program) && !invocation.args.some((arg) => /^-[a-zA-Z]*v|^--invert/.test(arg))) || (FILTERS_BY_PROGRAM.has(invocation.program) && filterLiterals(invocation.args).length > 0));
-  if (shell.invocations.some((invocation) => invocation.program === 'pgrep' && pgrepSelectsWidely(invocation.args))) return true;
-  return !narrowed && shell.invocations.some((invocation) => invocation.program === 'ps' && !psSelectsFew(invocation.args));
+  const narrowed = feeding.some((invocation) => (SEARCHES_BY_PATTERN.has(invocation.program) && !invocation.args.some((arg) => /^-[a-zA-Z]*v|^--invert/.test(arg))) || (FILTERS_BY_PROGRAM.has(invocation.program) && filterLiterals(invocation.args).length > 0));
+  if (feeding.some((invocation) => invocation.program === 'pgrep' && pgrepSelectsWidely(invocation.args))) return true;
+  return !narrowed && feeding.some((invocation) => invocation.program === 'ps' && !psSelectsFew(invocation.args));
 }
 
 /** pgrep's options that take a value (procps-ng), short and long. */
@@ -762,7 +840,7 @@ function namesTheDaemon(arg: string, ground: ProtectedGround): boolean {
     /gobby|daemon\.json|daemon\/main/.test(plain) ||
     words.includes('node') ||
     (ground.daemonPort !== undefined && mentionsNumber(plain, ground.daemonPort)) ||
-    (ground.daemonPid !== undefined && mentionsNumber(plain, ground.daemonPid))
+    (ground.daemonPid !== undefined && mentionsPid(plain, ground.daemonPid))
   );
 }
 
@@ -792,7 +870,9 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround, command:
     case 'copy': {
       // Copying a folder that holds the token copies the token (`cp -r ~/.gobby /tmp/x`, `rsync -a`), also through a glob (`cp -r ~/.g* /tmp/h`).
       const from = effect.from.path;
-      const secret = ground.secretFiles.find((file) => from === file || namesByGlob(from, file) || isBelow(file, from) || (isGlob(from) && folderAbove(file, (folder) => globMatches(from, folder))) || globTreeHolds(from, file));
+      // A link to a folder (`ln -s ~ /tmp/h`) copies nothing: a read through it is judged at its real path. A folder cannot be hard-linked.
+      const links = effect.program === 'ln' || effect.program === 'link';
+      const secret = ground.secretFiles.find((file) => from === file || namesByGlob(from, file) || (!links && (isBelow(file, from) || (isGlob(from) && folderAbove(file, (folder) => globMatches(from, folder))) || globTreeHolds(from, file))));
       return secret ? secretDenial(secret) : (throughTheDaemonProcess(effect.to, ground) ?? lands(effect.to, effect.from, ground, effect.program));
     }
     case 'signal': {
@@ -1139,8 +1219,9 @@ function overrideWords(text: string): string | null {
   return null;
 }
 
-// `gobby` also right after a C-style escape in code (`system("\ngobby …")`), where no word boundary is.
-const GOBBY_PROGRAM = /(?:\b|(?<=\\[a-z]))gobby\b|\bcli\/(?:main|program)\.js\b/;
+// `gobby` also right after a C-style escape in code (`system("\ngobby …")`), where no word boundary is;
+// or gobby's CLI script by its place in the package (`dist/daemon/cli/main.js`), not any project's `cli/main.js`.
+const GOBBY_PROGRAM = /(?:\b|(?<=\\[a-z]))gobby\b|\bdaemon\/cli\/(?:main|program)\.[cm]?[jt]s\b/;
 // Words apart as argv lists spell them too (`['gobby', 'workflow', 'reset']`).
 const OVERRIDE_WORDS = /\b(?:workflow[\s'",]+(?:phase|reset|disable|enable|clear|set)|uninstall|install|setup|daemon[\s'",]+(?:stop|start|restart))\b/;
 const SHELL_SEGMENT_SEPARATOR = /[\n;|&]/;
@@ -1150,6 +1231,26 @@ const QUOTED_COMMAND_LIMIT = 200;
  * `number` as a word of its own in `text` (`host:7377` in a URL, `(host, 7377)`, `connect(7377, …)`),
  * not inside a longer number, a name or a decimal. A scan, not a regular expression built per call.
  */
+/**
+ * Words of code that signal, stop or attach to a process, or open its `/proc` entries, in the
+ * languages an agent writes inline (`os.kill`, `process.kill`, `Process.kill`, `syscall.Kill`,
+ * `signal.SIGTERM`, `psutil.Process(…).terminate()`, `ProcessHandle.of(…).destroy()`, `gdb -p`).
+ */
+const SIGNALS_A_PROCESS = /kill|signal|\bSIG[A-Z]|terminate|destroy|suspend|\/proc\b|ptrace|pidfd|attach|\bgdb\b|strace|gcore|prlimit|renice/i;
+
+/** `mentionsNumber` for a pid: not a port beside a host or another port (`-ti:4711`, `localhost:4711`, `-p 4711:80`). */
+function mentionsPid(text: string, pid: number): boolean {
+  const digits = String(pid);
+  for (let at = text.indexOf(digits); at !== -1; at = text.indexOf(digits, at + 1)) {
+    const before = text[at - 1];
+    const after = text[at + digits.length];
+    if (before !== undefined && /[\w.:]/.test(before)) continue;
+    if (after !== undefined && /[\w.:]/.test(after)) continue;
+    return true;
+  }
+  return false;
+}
+
 function mentionsNumber(text: string, number: number): boolean {
   const digits = String(number);
   const partOfWord = (char: string | undefined): boolean => char !== undefined && /[\w.]/.test(char);

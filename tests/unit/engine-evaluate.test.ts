@@ -1142,6 +1142,8 @@ describe('findOverrideCommand', () => {
 
   it('quotes the command it matched', () => {
     expect(findOverrideCommand('cd x && npx gobby workflow reset --yes')).toMatch(/^gobby: `gobby workflow reset` changes gobby's own enforcement/);
-    expect(findOverrideCommand('node dist/daemon/cli/main.js workflow reset')).toMatch(/^gobby: `cli\/main\.js workflow reset` changes gobby's own enforcement/);
+    expect(findOverrideCommand('node dist/daemon/cli/main.js workflow reset')).toMatch(/^gobby: `daemon\/cli\/main\.js workflow reset` changes gobby's own enforcement/);
+    // Any project's own CLI is not gobby's (`node dist/cli/main.js setup`).
+    expect(findOverrideCommand('node dist/cli/main.js setup')).toBeNull();
   });
 });

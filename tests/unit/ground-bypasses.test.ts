@@ -1544,3 +1544,128 @@ describe('ordinary work that names gobby only as text, or writes only scratch fi
     expect(verdict(command)).toBe(expected);
   });
 });
+
+describe('a search whose output only reaches the terminal, and a pid that is only a number', () => {
+  it.each([
+    // Looking at the processes, then freeing a dev server's port: the listing feeds nothing.
+    'ps aux | grep node; kill $(lsof -t -i:3000)',
+    'ps aux | grep -E "node|vite" | head; lsof -ti:5173 | xargs -r kill',
+    'PID=$(lsof -ti:3000); echo "killing $PID"; kill $PID; ps aux | grep node | head',
+    '(ps aux | grep node) ; kill $(lsof -t -i:3000) || true',
+    "timeout 5 sh -c 'ps aux | grep node'; kill $(lsof -t -i:3000)",
+    'ps aux --sort=-%mem | head -5; kill $(lsof -ti:3000)',
+    'kill $(lsof -ti:3000) 2>/dev/null; which node',
+    'lsof -ti:3000 | xargs -r kill; command -v node && node --version',
+    'pgrep -f gobby >&2; kill $SERVER_PID',
+    // The daemon's pid (4242 here) is any number to a program that does not attach to processes.
+    'npx next dev -p 4242',
+    'docker run -d -p 4242:5432 postgres:16',
+    'lsof -ti:4242 | xargs kill',
+    "sed -i 's/port: 3000/port: 4242/' vite.config.ts && npm run dev",
+    "node -e 'console.log(new Date(4242).toISOString())'",
+  ])('lets %j run', (command) => {
+    expect(verdict(command)).toBe('allowed');
+  });
+
+  it.each<[string, TamperKind]>([
+    // What a search prints still counts when the command reads it: a substitution, a pipe into a program that uses it, a file, nohup.out.
+    ['kill $(pgrep -f gobby)', 'daemon-signal'],
+    ['pgrep -f gobby | xargs kill', 'daemon-signal'],
+    ['pgrep -f gobby > /tmp/p; kill $(cat /tmp/p)', 'daemon-signal'],
+    ['{ pgrep -f gobby; } > /tmp/p; kill $(cat /tmp/p)', 'daemon-signal'],
+    ['pgrep -f gobby | tee /tmp/p; kill $(cat /tmp/p)', 'daemon-signal'],
+    ['exec > /tmp/p; pgrep -f gobby; exec >&2; kill $(cat /tmp/p)', 'daemon-signal'],
+    ['nohup pgrep -f gobby; kill $(cat nohup.out)', 'daemon-signal'],
+    ['coproc pgrep -f gobby; read p <&"${COPROC[0]}"; kill $p', 'daemon-signal'],
+    ['ps aux | grep gobby | awk \'{print $2}\' | xargs kill', 'daemon-signal'],
+    ['ps -eo pid | tail -n +2 | xargs kill', 'daemon-signal'],
+    ['ps aux | sort -o /tmp/p; kill $(awk \'{print $2}\' /tmp/p)', 'daemon-signal'],
+    // awk's file operand is no pattern that narrows the listing.
+    ['ps aux > /tmp/p; kill $(awk \'{print $2}\' /tmp/p)', 'daemon-signal'],
+    // The pid where code signals, dumps or attaches to a process.
+    ["python3 -c 'import os; os.kill(4242, 9)'", 'daemon-signal'],
+    ["python3 -c 'p=4242\nimport os\nos.kill(p, 9)'", 'daemon-signal'],
+    ["node -e 'process.kill(4242)'", 'daemon-signal'],
+    ['gcore 4242', 'daemon-signal'],
+    ['reptyr 4242', 'daemon-signal'],
+    ["echo 'kill 4242' > x.sh && npm test", 'daemon-signal'],
+    ['lsof -p 4242 -t | xargs kill', 'daemon-signal'],
+  ])('%j → %s', (command, expected) => {
+    expect(verdict(command)).toBe(expected);
+  });
+});
+
+describe('globs as bash and glob libraries expand them, and what find selects', () => {
+  it.each([
+    // A `**` the user writes enters no dot folder (bash without globstar reads it as `*`).
+    `sed -i 's/"version": "1.0.0"/"version": "1.0.1"/' **/*.json`,
+    'rm -f **/settings.json',
+    'chmod 644 **/*.json',
+    'npx ajv validate -s schema.json -d "**/*.json"',
+    "node scripts/check-json.js '**/*.json'",
+    // find's depth limits, negated paths and prunes keep its action off gobby's files.
+    "find . -maxdepth 1 -name '*.json' -exec sed -i 's/a/b/' {} +",
+    "find . -maxdepth 1 -name '*.json' -delete",
+    "find . -maxdepth 1 -name '*.json' | xargs sed -i 's/a/b/'",
+    "find . -name '*.yaml' -not -path './.gobby/*' -exec sed -i 's/a/b/' {} +",
+    "find . -path ./.gobby -prune -o -name '*.yaml' -exec sed -i 's/a/b/' {} +",
+    "find . -name '*.yaml' -not -path '*/.*' -exec sed -i 's/a/b/' {} +",
+    "find . \\( -path ./node_modules -o -path './.*' \\) -prune -o -name '*.json' -exec sed -i 's/a/b/' {} +",
+    "find . -name '.*' -prune -o -name '*.yaml' -print0 | xargs -0 sed -i 's/a/b/'",
+    "find . -name 'settings.json' -path './.vscode/*' -exec sed -i 's/a/b/' {} +",
+  ])('lets %j run', (command) => {
+    expect(verdict(command)).toBe('allowed');
+  });
+
+  it.each<[string, TamperKind]>([
+    ['shopt -s dotglob; rm -f **/settings.json', 'protected-file'],
+    ['rm -rf .**/settings.json', 'protected-file'],
+    ["find . -name '*.json' -exec sed -i 's/a/b/' {} +", 'protected-file'],
+    ["find . -maxdepth 2 -name '*.json' -exec sed -i 's/a/b/' {} +", 'protected-file'],
+    ["find . -maxdepth 1 -name '*obby' -exec rm -rf {} +", 'protected-file'],
+    ["find ~ -maxdepth 1 -name '.g*' -exec rm -rf {} +", 'protected-file'],
+    // A negated test that does not exclude gobby's files selects them (it was read as selecting only what it names).
+    ["find . -name '*.json' ! -path './dist/*' | xargs rm", 'protected-file'],
+    ["find . -name '*.json' -not -path '*/node_modules/*' | xargs sed -i 's/7377/1/'", 'protected-file'],
+    // With -depth, -prune keeps nothing out.
+    ["find . -depth -path ./.gobby -prune -o -name '*.yaml' -delete", 'protected-file'],
+    // Anything inside .gobby is gobby's, a file gobby does not know of included.
+    ["find . -type f -name '*.json' ! -path './.claude/*' -exec sed -i 's/a/b/' {} +", 'protected-file'],
+    ["find . -name '*.yaml' ! -path './x/*' -o -path './.gobby/*' -exec rm {} +", 'protected-file'],
+  ])('%j → %s', (command, expected) => {
+    expect(verdict(command)).toBe(expected);
+  });
+});
+
+describe('what a command writes and runs, links, and gobby\'s own CLI', () => {
+  it.each([
+    // Read-only look-ups next to an edit and a test run put nothing into the edited file.
+    "sed -i 's/foo/bar/' src/a.ts && cat .claude/settings.json && npm test",
+    "sed -i 's/foo/bar/' src/a.ts && rg -n 'GOBBY_HOME' src && npm test",
+    'mkdir -p tests/fixtures/home/.gobby && npm test',
+    // .git/info/exclude holds no code git runs.
+    'echo ".gobby/" >> .git/info/exclude && git add -A && git commit -m wip',
+    // A symbolic link to a folder that only holds gobby's files among the user's.
+    'ln -s /home/dev/app /tmp/app-link',
+    'ln -s ~ /tmp/myhome',
+    'ln -s .. node_modules/self',
+    // A project's own CLI is not gobby's.
+    'node dist/cli/main.js setup',
+    'node lib/cli/program.js install react',
+  ])('lets %j run', (command) => {
+    expect(verdict(command)).toBe('allowed');
+  });
+
+  it.each<[string, TamperKind]>([
+    ["echo 'rm -rf ~/.gobby' > .git/hooks/pre-commit && git commit -m x", 'protected-file'],
+    ["printf '[core]\\n\\tfsmonitor = rm -rf .gobby\\n' >> .git/config && git status && git commit -m x", 'protected-file'],
+    ['ln -s ~ /tmp/h && rm -rf /tmp/h/.gobby', 'protected-file'],
+    ['ln -s ~ /tmp/h; cat /tmp/h/.gob*/tok*', 'secret'],
+    ['ln -s ~/.gobby /tmp/g', 'protected-file'],
+    ['ln ~/.gobby/token /tmp/t', 'secret'],
+    ['cp -al ~ /tmp/h', 'protected-file'],
+    ['node /opt/gobby/dist/daemon/cli/main.js workflow reset', 'override'],
+  ])('%j → %s', (command, expected) => {
+    expect(verdict(command)).toBe(expected);
+  });
+});

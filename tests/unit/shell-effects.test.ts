@@ -134,7 +134,7 @@ describe('programs and invocations', () => {
   it('lists the program behind every prefix, not the prefix', () => {
     const analysis = analyzeShellCommand('env -u CLAUDECODE sudo -E nice timeout 5 gobby workflow phase execute --force', CTX);
     expect(analysis.programs).toEqual(['gobby']);
-    expect(analysis.invocations).toEqual([{ program: 'gobby', args: ['workflow', 'phase', 'execute', '--force'], cwd: '/repo' }]);
+    expect(analysis.invocations).toEqual([{ program: 'gobby', args: ['workflow', 'phase', 'execute', '--force'], cwd: '/repo', outputShown: true }]);
   });
 
   it('keeps a prefix that runs nothing (env printing the environment)', () => {
@@ -143,7 +143,20 @@ describe('programs and invocations', () => {
 
   it('records where each invocation runs after cd', () => {
     const analysis = analyzeShellCommand('cd ~/.gobby && node ../x/cli.js status', CTX);
-    expect(analysis.invocations.at(-1)).toEqual({ program: 'node', args: ['../x/cli.js', 'status'], cwd: '/home/dev/.gobby' });
+    expect(analysis.invocations.at(-1)).toEqual({ program: 'node', args: ['../x/cli.js', 'status'], cwd: '/home/dev/.gobby', outputShown: true });
+  });
+
+  it('marks the invocations whose output goes only to the terminal', () => {
+    const shown = (command: string): string[] => analyzeShellCommand(command, CTX).invocations.filter((invocation) => invocation.outputShown === true).map((invocation) => invocation.program);
+    // A pipeline of text filters prints where its last stage prints.
+    expect(shown('ps aux | grep node | head -3; kill $(lsof -ti:3000)')).toEqual(['ps', 'grep', 'head', 'kill']);
+    // A substitution, a stage before a program that uses its input, a redirection, nohup: taken.
+    expect(shown('kill $(pgrep -f vite)')).toEqual(['kill']);
+    expect(shown('pgrep -f vite | xargs kill')).toEqual(['kill']);
+    expect(shown('pgrep -f vite > /tmp/p; ps aux | sort -o /tmp/q')).toEqual(['sort']);
+    expect(shown('{ pgrep vite; } > /tmp/p; pgrep vite >&2; pgrep vite 2>&1')).toEqual(['pgrep', 'pgrep']);
+    expect(shown('nohup pgrep vite')).toEqual([]);
+    expect(shown('exec > /tmp/log; pgrep vite')).toEqual([]);
   });
 
   it('sees the programs inside substitutions and re-parsed code', () => {

@@ -115,6 +115,12 @@ interface Run {
    * stages, a statement followed by another, the left of `||`, a condition, a loop, a background job.
    */
   statusMasked: number;
+  /**
+   * Above zero while visiting code whose standard output does not reach the terminal: a
+   * substitution, a pipeline's earlier stages, a redirected command, a prefix that captures it
+   * (ShellInvocation.outputShown).
+   */
+  outputTaken: number;
   /** A test run was met while statusMasked was above zero (ShellAnalysis.testStatusHidden). */
   testStatusHidden: boolean;
   /** The command starts with `set -e` or `set -o pipefail` (and never turns them off): a failure is not masked there. */
@@ -147,7 +153,7 @@ function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis
     revisits: REVISIT_BUDGET,
     calling: new Set(),
     redefinedNames: undefined,
-    globOptions: { dotGlob: false, noCase: false },
+    globOptions: { dotGlob: false, noCase: false, globStar: false },
     extraSeparators: undefined,
     effects: [],
     byKind: new Map(),
@@ -158,6 +164,7 @@ function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis
     invocations: [],
     otherUser: undefined,
     statusMasked: 0,
+    outputTaken: 0,
     testStatusHidden: false,
     errexit: false,
     pipefail: false,
@@ -454,7 +461,10 @@ function visitNode(run: Run, node: AnyNode, scope: Scope, depth: number, reparse
       // `{ rm -rf /dev/fd/5/*; } 5<dir`: what the command opens holds while it runs, then closes.
       const open = scope.descriptors;
       openDescriptors(new CommandEffects(run, scope, next, reparses, undefined), node.redirects, wordEnv(run, scope));
+      const taken = node.redirects.some(takesOutput);
+      if (taken) run.outputTaken++;
       visitNode(run, node.command, scope, next, reparses);
+      if (taken) run.outputTaken--;
       scope.descriptors = open;
       return;
     }
@@ -540,7 +550,10 @@ function visitMaskedCompound(run: Run, node: AnyNode, scope: Scope, next: number
       return;
     }
     case 'Coproc':
+      // What a coprocess prints, the shell reads (`read p <&"${COPROC[0]}"`).
+      run.outputTaken++;
       visitNode(run, node.body as AnyNode, scope.clone(), next, reparses);
+      run.outputTaken--;
       return;
     default:
       emit(run, { kind: 'opaque', why: `unsupported shell syntax (${(node as { type: string }).type})` });
@@ -645,9 +658,11 @@ function visitNested(run: Run, nested: readonly NestedScript[], scope: Scope, de
   for (const { script, text } of nested) {
     if (script === undefined) emit(run, { kind: 'opaque', why: `the shell parser could not read the substitution \`${text.slice(0, 80)}\`` });
     else {
-      // `$(npm test)`, `<(npm test)`: the command's status is not the substitution's.
+      // `$(npm test)`, `<(npm test)`: the command's status is not the substitution's, and its output is taken.
       run.statusMasked++;
+      run.outputTaken++;
       visitScript(run, script, scope.clone(), depth + 1, reparses);
+      run.outputTaken--;
       run.statusMasked--;
     }
   }
@@ -730,19 +745,46 @@ function visitPipeline(run: Run, node: Extract<PipelineNode, { type: 'Pipeline' 
   // printed into it (`echo 'rm -rf x' | sh`, `echo cm0g… | base64 -d | sh`) is followed to the
   // command that runs it, when one of the later commands may.
   const feedsCode = commands.some((command, index) => index > 0 && command.type === 'Command' && readsWhatIsPiped(command));
+  // What each stage prints, the next one reads; it reaches only the terminal when every later stage just filters text to it (`ps aux | grep node | head`).
+  const shownThrough = commands.every((command, index) => index === 0 || filtersToOutput(command));
   // The pipeline's status is its last command's (any failing one's under `set -o pipefail`).
   let printed: Arg | undefined;
   for (let index = 0; index < commands.length; index++) {
     const command = commands[index]!;
     const part = scope.clone();
     const masks = negated || (index < commands.length - 1 && !run.pipefail);
+    const piped = index < commands.length - 1 && !shownThrough;
     if (masks) run.statusMasked++;
+    if (piped) run.outputTaken++;
     visitNode(run, command, part, depth, reparses, printed);
+    if (piped) run.outputTaken--;
     if (masks) run.statusMasked--;
     if (!feedsCode || command.type !== 'Command') printed = undefined;
     else printed = printsText(command) ? printedText(command, wordEnv(run, part)) : filteredText(command, printed, wordEnv(run, part));
   }
 }
+
+/**
+ * Programs that only print a selection or summary of the text they read: in a pipeline, what they
+ * read goes no further than what they print. `sort -o FILE` and `uniq IN OUT` write a file instead.
+ */
+const FILTERS_TEXT = new Set(['grep', 'egrep', 'fgrep', 'rg', 'head', 'tail', 'wc', 'cut', 'tr', 'column', 'cat', 'nl', 'tac', 'rev', 'fold', 'less', 'more', 'sort', 'uniq']);
+
+/** Whether a pipeline stage is a text filter (FILTERS_TEXT) printing where the pipeline prints. */
+function filtersToOutput(node: AnyNode): boolean {
+  if (node.type !== 'Command' || node.name === undefined || !FILTERS_TEXT.has(node.name.text)) return false;
+  const words: string[] = [];
+  for (const item of [...node.prefix, ...node.suffix]) {
+    if (item.type === 'Word') words.push(item.text);
+    else if (item.type !== 'Assignment' && takesOutput(item)) return false;
+  }
+  if (node.name.text === 'sort') return !words.some((word) => /^-[a-zA-Z]*o|^--output/.test(word));
+  if (node.name.text === 'uniq') return words.filter((word) => !word.startsWith('-')).length <= 1;
+  return true;
+}
+
+/** Prefixes that send their command's output to a file, not the terminal (`nohup` to nohup.out, `script` to its typescript). */
+const CAPTURES_OUTPUT = new Set(['nohup', 'script']);
 
 /** Programs whose input can be code or commands they run, pass on to one, or make its arguments (xargs): only for these is what is piped in worth reading. */
 const RUNS_WHAT_IS_PIPED = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'busybox', 'at', 'batch', 'sudo', 'doas', 'su', 'env', 'nice', 'nohup', 'timeout', 'command', 'exec', 'setsid', 'stdbuf', 'psql', 'mysql', 'mariadb', 'sqlite3', 'sftp', 'ftp', 'lftp', 'xargs']);
@@ -810,12 +852,17 @@ function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>,
   // looked at when a word goes through a descriptor's path (hot path: `2>&1` on most commands).
   const descriptorsBefore = scope.descriptors;
   if (redirects !== undefined && name !== undefined && name.value !== 'exec' && (RUNS_WHAT_IS_PIPED.has(name.value) ? args.some(mentionsDescriptor) : args.some(throughDescriptor))) openDescriptors(fx, redirects, env);
+  // `exec > /tmp/log`: the rest of the shell's output goes there, for as long as gobby follows it.
+  const taken = redirects !== undefined && redirects.some(takesOutput);
+  if (taken && args.length === 0 && name?.value === 'exec') run.outputTaken++;
   const execute = (): void => {
     if (name !== undefined) runCommand(fx, name, args, false, true);
     else if (args.length > 0) runCommand(fx, args[0]!, args.slice(1), false, true);
   };
+  if (taken) run.outputTaken++;
   if (environment === undefined) execute();
   else fx.inEnvironment(environment, execute);
+  if (taken) run.outputTaken--;
   if (scope.descriptors !== descriptorsBefore) closeOwnDescriptors(scope, redirects!, descriptorsBefore);
 }
 
@@ -847,6 +894,14 @@ function closeOwnDescriptors(scope: Scope, redirects: readonly Redirection[], be
 }
 
 /** The descriptor a redirection opens by number: its own, or without one the input for `<`, `<>`, `<&` and the output for the others. */
+/** Whether a redirection sends the standard output somewhere a later command may read it (`> f`, `&> log`, `>&3`); `>&2` and `2>&1` leave it on the terminal. */
+function takesOutput(redirect: Redirection): boolean {
+  if (redirect.type !== 'Redirect') return false;
+  if (redirect.operator === '&>' || redirect.operator === '&>>') return true;
+  if (redirect.operator === '<' || redirect.operator === '<&' || numberedDescriptor(redirect) !== 1) return false;
+  return redirect.operator !== '>&' || redirect.target?.text !== '2';
+}
+
 function numberedDescriptor(redirect: Redirect): number {
   if (redirect.descriptor?.type === 'FileDescriptor') return redirect.descriptor.value;
   return redirect.operator === '<' || redirect.operator === '<>' || redirect.operator === '<&' ? 0 : 1;
@@ -1161,15 +1216,20 @@ function runCommand(fx: CommandEffects, nameArg: Arg, args: readonly Arg[], stdi
     return;
   }
   const site: CommandSite = { program: name, args, stdinArgs };
+  const captures = CAPTURES_OUTPUT.has(name);
   if (!entry.prefix) {
     recordProgram(state, name, args, fx.cwd);
+    if (captures) state.outputTaken++;
     entry.handle(site, fx);
+    if (captures) state.outputTaken--;
     return;
   }
   const child = fx.child();
   const outerUser = state.otherUser;
   if (SWITCHES_USER.has(name)) state.otherUser = name;
+  if (captures) state.outputTaken++;
   entry.handle(site, child);
+  if (captures) state.outputTaken--;
   state.otherUser = outerUser;
   if (!child.delegated) recordProgram(state, name, args, fx.cwd);
 }
@@ -1279,7 +1339,10 @@ function recordProgram(run: Run, program: string, args: readonly Arg[], cwd: str
   // A loop into an array of the right size: `args.map` here was the costliest line of a long script.
   const values = new Array<string>(args.length);
   for (let i = 0; i < args.length; i++) values[i] = args[i]!.value;
-  run.invocations.push(nameAtRunTime ? { program, args: values, cwd, nameAtRunTime } : { program, args: values, cwd });
+  const invocation: { program: string; args: string[]; cwd: string; nameAtRunTime?: true; outputShown?: true } = { program, args: values, cwd };
+  if (nameAtRunTime) invocation.nameAtRunTime = true;
+  if (run.outputTaken === 0) invocation.outputShown = true;
+  run.invocations.push(invocation);
 }
 
 function changeDirectory(fx: CommandEffects, name: string, args: readonly Arg[]): void {

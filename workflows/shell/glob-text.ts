@@ -99,3 +99,18 @@ function readBracket(pattern: string, p: number): { readonly end: number; readon
   }
   return undefined;
 }
+
+/**
+ * A `**` segment written by the user, as what it can name: bash without `globstar` (the default)
+ * reads it as `*`, and bash's globstar and the glob libraries programs use (fast-glob, Python's
+ * glob, Go's doublestar) as any depth of names that do not start with a dot. Either way it enters
+ * no dot folder, so `sed -i … **` followed by `/*.json` never reaches `.claude/settings.json`; it
+ * is read as `*`, losing only depth below folders without a dot. The classifier's own `**` is a
+ * walk below a folder, which enters dot folders as find does.
+ */
+export function starForGlobStar(glob: string): string {
+  return glob
+    .split('/')
+    .map((segment) => (segment === '**' ? '*' : segment))
+    .join('/');
+}

@@ -111,7 +111,7 @@ export interface ShellEffects {
   /** How often the command names a variable other than as `$X` or `${X}`: where it may give it a value (`X=…`, `read X`, `for X in`, `declare X`). */
   bareMentions(name: string): number;
   /** `shopt -s dotglob`, `GLOBIGNORE=…`, `shopt -s nocaseglob`: globs match more names from here on. */
-  widenGlobs(option: 'dotGlob' | 'noCase'): void;
+  widenGlobs(option: 'dotGlob' | 'noCase' | 'globStar'): void;
   /** `IFS=,`: unquoted expansions split at these characters too from here on (kept for the rest of the command, to be safe). */
   splitsFieldsOn(separators: string): void;
   /** A symbolic link made at `link` (absolute) to `target` (absolute): later paths through it are the target's. */

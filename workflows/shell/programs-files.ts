@@ -796,12 +796,13 @@ const split: ProgramHandler = (site, fx) => {
   fx.write(site.program, { value: `${prefix}*`, dynamic: true, unknownAt: operands[1]?.unknownAt ?? -1 });
 };
 
-/** `shopt -s dotglob` and `-s nocaseglob` widen what later globs match; an option named at run time may be either. */
+/** `shopt -s dotglob`, `-s nocaseglob` and `-s globstar` widen what later globs match; an option named at run time may be any. */
 const shopt: ProgramHandler = (site, fx) => {
   if (!site.args.some((arg) => arg.value === '-s')) return;
   for (const arg of site.args) {
     if (arg.dynamic || arg.value === 'dotglob') fx.widenGlobs('dotGlob');
     if (arg.dynamic || arg.value === 'nocaseglob') fx.widenGlobs('noCase');
+    if (arg.dynamic || arg.value === 'globstar') fx.widenGlobs('globStar');
   }
 };
 

@@ -144,6 +144,12 @@ export interface ShellInvocation {
   readonly cwd: string;
   /** The program's name is only known at run time (`$X`, `$(cat prog)`); `program` is its likeliest value or its text. */
   readonly nameAtRunTime?: true;
+  /**
+   * What it prints goes only to the terminal (or nowhere): it is not in a substitution, not before
+   * a pipe, not redirected, not under `nohup`. No later part of the command reads it, so a search
+   * it makes picks nothing for them (`ps aux | grep node; kill $(lsof -ti:3000)`).
+   */
+  readonly outputShown?: true;
 }
 
 export interface ShellAnalysis {

@@ -7,7 +7,7 @@ import { forEachChild, parse, type ParameterOperation, type ParsedScript, type S
 import { constantArithmetic } from './arithmetic.js';
 import { interpretEscapes } from './escapes.js';
 import type { VariableValue } from './scope.js';
-import { matchesWithStars } from './glob-text.js';
+import { matchesWithStars, starForGlobStar } from './glob-text.js';
 
 export interface Arg {
   /** The word after quote removal, with run-time parts left as written. */
@@ -66,6 +66,8 @@ export interface WordEnv {
 export interface GlobOptions {
   dotGlob: boolean;
   noCase: boolean;
+  /** `shopt -s globstar`: a `**` segment is any depth (of names without a dot, unless dotglob), not `*`. */
+  globStar: boolean;
 }
 
 /** More glob segments than this in one word are widened all at once, not in every combination. */
@@ -74,6 +76,7 @@ const GLOB_SEGMENT = /[*?[]/;
 
 /** Pushes `arg`, and when it is a glob under widened options, the names those options add (hot path: most words are not dynamic). */
 function pushField(into: Arg[], arg: Arg, env: WordEnv): void {
+  if (arg.dynamic && arg.unknownAt === -1 && arg.value.includes('**') && env.globOptions?.globStar !== true) arg = { ...arg, value: starForGlobStar(arg.value) };
   into.push(arg);
   if (arg.dynamic) widenGlob(into, arg, env);
 }
@@ -273,9 +276,7 @@ export function renderWordFields(word: Word, env: WordEnv, nested: NestedScript[
   // (`'{"a": 1}'`, `"%{http_code}"`), is one word, without asking unbash for its parts and
   // without a list of its own (hot path: most words of a long script).
   if (!word.text.includes('{')) {
-    const arg = renderWord(word, env, nested);
-    into.push(arg);
-    if (arg.dynamic) widenGlob(into, arg, env);
+    pushField(into, renderWord(word, env, nested), env);
     return;
   }
   const simple = simpleWord(word.text);
