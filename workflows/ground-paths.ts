@@ -194,8 +194,8 @@ export function wholePathMatches(pattern: string, path: string): boolean {
   return matchesWithStars(pattern, path);
 }
 
-/** A part of a rendered word only known at run time, as the classifier leaves it written: `$x`, `${x}`, `$(…)`, `` `…` ``, `$@`. */
-const RUN_TIME_PART = /\$\{[^}]*\}|\$\([^)]*\)|`[^`]*`|\$[A-Za-z_]\w*|\$[@*#?$!0-9-]/g;
+/** A part of a rendered word only known at run time, as the classifier leaves it written: `$x`, `${x}`, `$(…)`, `` `…` ``, `$@`, and a tilde it could not expand (`~-` before any `cd`, `~2`). */
+const RUN_TIME_PART = /\$\{[^}]*\}|\$\([^)]*\)|`[^`]*`|\$[A-Za-z_]\w*|\$[@*#?$!0-9-]|(?<=^|\/)~[-+]?\d*(?=\/|$)/g;
 
 /** The text after the last part of `path` only known at run time (`/.gobby` of `${PWD%/*}/.gobby`); undefined when it has none. */
 export function knownEnd(path: string): string | undefined {

@@ -872,7 +872,9 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround, command:
       const from = effect.from.path;
       // A link to a folder (`ln -s ~ /tmp/h`) copies nothing: a read through it is judged at its real path. A folder cannot be hard-linked.
       const links = effect.program === 'ln' || effect.program === 'link';
-      const secret = ground.secretFiles.find((file) => from === file || namesByGlob(from, file) || (!links && (isBelow(file, from) || (isGlob(from) && folderAbove(file, (folder) => globMatches(from, folder))) || globTreeHolds(from, file))));
+      const secret = ground.secretFiles.find(
+        (file) => from === file || namesByGlob(from, file) || endNamesFile(effect.from, file) || (!links && (isBelow(file, from) || (isGlob(from) && folderAbove(file, (folder) => globMatches(from, folder))) || globTreeHolds(from, file) || endNamesFolderOf(effect.from, file))),
+      );
       return secret ? secretDenial(secret) : (throughTheDaemonProcess(effect.to, ground) ?? lands(effect.to, effect.from, ground, effect.program));
     }
     case 'signal': {
@@ -1047,6 +1049,12 @@ function changes(path: PathRef, ground: ProtectedGround, program: string, orAbov
 function endNamesFile(path: PathRef, file: string): boolean {
   const end = path.dynamic ? knownEnd(path.path) : undefined;
   return end !== undefined && knownEndNames(end, file.split('/').slice(-2).join('/'), false);
+}
+
+/** The same for the folder that holds the file (`cp -r $X/.gobby /tmp/t` copies `~/.gobby/token`). */
+function endNamesFolderOf(path: PathRef, file: string): boolean {
+  const end = path.dynamic ? knownEnd(path.path) : undefined;
+  return end !== undefined && knownEndNames(end, file.split('/').slice(-2, -1).join('/'), false);
 }
 
 /**

@@ -1669,3 +1669,31 @@ describe('what a command writes and runs, links, and gobby\'s own CLI', () => {
     expect(verdict(command)).toBe(expected);
   });
 });
+
+describe('values and folders only partly known at run time', () => {
+  it.each<[string, TamperKind]>([
+    // A variable keeps the written end of what it was given.
+    ['d=$X/.gobby; rm -rf $d', 'protected-file'],
+    ['d="$X/.gobby"; rm -rf "$d"', 'protected-file'],
+    ['d=${PWD%/app}/.gobby; rm -rf $d', 'protected-file'],
+    ['export d=$X/.gobby; rm -rf $d', 'protected-file'],
+    ['declare d=$X/.gobby; rm -rf $d', 'protected-file'],
+    ['f(){ local d=$1/.gobby; rm -rf $d; }; f x', 'protected-file'],
+    ['d+=/.gobby; rm -rf $d', 'protected-file'],
+    ['export d=$X; export d+=/.gobby; rm -rf $d', 'protected-file'],
+    // After a cd to a folder only known at run time, a relative path is also judged as written below it.
+    ['cd $X && cat .gob*/tok*', 'secret'],
+    ['cd $X && tar -cf /tmp/t.tar .gobby', 'secret'],
+    ['cd $X/.gobby && cat token', 'secret'],
+    ['cd $OLDPWD && cp -r .gobby /tmp/t', 'secret'],
+    ['cd ~- && cp -r .gobby /tmp/t', 'secret'],
+    // A folder copied whole, named by its written end.
+    ['cp -r $X/.gobby /tmp/t', 'secret'],
+  ])('%j → %s', (command, expected) => {
+    expect(verdict(command)).toBe(expected);
+  });
+
+  it.each(['d=$(mktemp -d); rm -rf $d', 'out=$TMPDIR/x; rm -rf $out', 'cd $X && npm test', 'cd $WORKDIR && cat README.md && ls -la', 'cd $X && cp -r src /tmp/s', 'export PATH+=:/x; npm test'])('lets %j run', (command) => {
+    expect(verdict(command)).toBe('allowed');
+  });
+});

@@ -412,7 +412,7 @@ const BYPASS_ROWS: readonly Row[] = [
   row('(cd src && rm a.ts); rm b.ts', ['delete /repo/src/a.ts', 'delete /repo/b.ts'], 'a subshell cd does not move the next command'),
   row('pushd src && rm a.ts && popd && rm b.ts', ['delete /repo/src/a.ts', 'delete /repo/b.ts']),
   row('cd /tmp && cd - && rm a.ts', ['delete /repo/a.ts']),
-  row('cd $DIR && rm a.ts', ['delete /repo/a.ts dyn'], 'after a cd to a run-time directory, relative paths are dynamic'),
+  row('cd $DIR && rm a.ts', ['delete /repo/a.ts dyn or /$DIR/a.ts'], 'after a cd to a run-time directory, relative paths are dynamic, and may be below it as written'),
   row('test -d src && cd src; rm a.ts', ['delete /repo/src/a.ts dyn or /repo/a.ts'], 'a cd that may not have run makes the directory unknown'),
   row('cd && rm .bashrc', ['delete /home/dev/.bashrc']),
   row('env -u CLAUDECODE gobby workflow "phase" execute --force --reason x', ['exec gobby workflow phase']),
@@ -1095,7 +1095,7 @@ const BYPASS_ROWS: readonly Row[] = [
   row('mktemp notes.XXXX', ['write /repo/notes.* dyn'], 'a template without -p, --tmpdir or -t is made in the working directory'),
   row('mktemp --suffix=.json .claude/settingsXXX', ['write /repo/.claude/settings*.json dyn']),
   row('t=$(mktemp src/a.XXX); echo x > "$t"', ['write /repo/src/a.* dyn'], 'the variable holds the name mktemp made'),
-  row('export TMPDIR=src; t=$(mktemp); echo x > $t', ['write /repo/src/** dyn', 'write /repo/src/tmp.* dyn', 'write $t dyn'], 'TMPDIR set: the name is left to run time'),
+  row('export TMPDIR=src; t=$(mktemp); echo x > $t', ['write /repo/src/** dyn', 'write /repo/src/tmp.* dyn', 'write $(mktemp) dyn'], 'TMPDIR set: the name is left to run time (as written)'),
   row('unset RANDOM; RANDOM=src/a.ts; echo x > $RANDOM', ['write /repo/src/a.ts dyn'], 'RANDOM unset loses its digits'),
   row('echo x > src/out.$$', ['write /repo/src/out.* dyn']),
   // Paths through what the command opened or linked itself.

@@ -819,7 +819,9 @@ function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>,
     if (item.type === 'Word') renderWordFields(item, env, nested, args);
     else if (item.type === 'Assignment') {
       (assignments ??= []).push(item);
-      args.push(renderAssignment(item, env, nested));
+      const rendered = renderAssignment(item, env, nested);
+      // `export x+=v` reaches export as written, `+=` and all.
+      args.push(item.append ? { ...rendered, value: `${item.name}+${rendered.value.slice(item.name.length)}`, unknownAt: rendered.unknownAt === -1 ? -1 : rendered.unknownAt + 1 } : rendered);
     } else (redirects ??= []).push(item);
   }
   const fx = new CommandEffects(run, scope, depth, reparses, redirects === undefined ? piped : literalInput(redirects, env, piped));
@@ -916,7 +918,7 @@ function fixedIndex(assignment: Assignment, env: WordEnv): string | undefined {
 
 /** The value of an assignment given to a builtin (`export X=v`), from its rendered argument; undefined for an array. */
 function assignedValue(assignment: Assignment, args: readonly Arg[]): Arg | undefined {
-  const prefix = `${assignment.name}=`;
+  const prefix = `${assignment.name}${assignment.append ? '+' : ''}=`;
   const rendered = assignment.value.type === 'ArrayValue' ? undefined : args.find((arg) => arg.value.startsWith(prefix));
   return rendered === undefined ? undefined : { ...rendered, value: rendered.value.slice(prefix.length), unknownAt: rendered.unknownAt === -1 ? -1 : Math.max(0, rendered.unknownAt - prefix.length) };
 }
@@ -929,12 +931,34 @@ function rememberVariable(run: Run, scope: Scope, assignment: Assignment, render
   }
   const value = rendered.value.slice(assignment.name.length + 1);
   if (assignment.append) {
-    // `x=.cl; x+=aude`: the text is added to what x held.
-    const before = scope.variables.get(assignment.name);
-    setShellVariable(run, scope, assignment.name, typeof before === 'string' && !rendered.dynamic ? before + value : undefined);
+    setShellVariable(run, scope, assignment.name, appended(scope.variables.get(assignment.name), sliceArg(rendered, assignment.name.length + 1)));
     return;
   }
-  setShellVariable(run, scope, assignment.name, !rendered.dynamic ? value : madeName(assignment, env));
+  setShellVariable(run, scope, assignment.name, !rendered.dynamic ? value : (madeName(assignment, env) ?? partlyKnown(rendered, assignment.name.length + 1)));
+}
+
+/**
+ * `x=.cl; x+=aude`: the text added to what x held. When that is not known (`x+=/.gobby` alone),
+ * only the end is: it follows a part only known at run time.
+ */
+function appended(before: VariableValue | undefined, added: Arg): VariableValue {
+  const tail = added.dynamic ? partlyKnown(added, 0) : added.value;
+  if (typeof before === 'string' && typeof tail === 'string') return before + tail;
+  const head = before === undefined ? { glob: '$_', unknownAt: 0 } : typeof before === 'string' ? { glob: before, unknownAt: -1 } : before;
+  const tailText = typeof tail === 'string' ? tail : tail.glob;
+  const tailUnknown = typeof tail === 'string' ? -1 : (tail.unknownAt ?? -1);
+  const unknownAt = head.unknownAt !== undefined && head.unknownAt !== -1 ? head.unknownAt : tailUnknown === -1 ? -1 : head.glob.length + tailUnknown;
+  return unknownAt === -1 ? { glob: head.glob + tailText } : { glob: head.glob + tailText, unknownAt };
+}
+
+/**
+ * A value with a part only known at run time, as rendered (`d=$X/.gobby`: `$X/.gobby`), so a
+ * later `$d` carries its written end (`rm -rf $d` is judged as `rm -rf $X/.gobby`).
+ */
+function partlyKnown(rendered: Arg, nameLength: number): VariableValue {
+  const value = rendered.value.slice(nameLength);
+  // Rendered in full but not fixed (a pattern removal, `${PWD%/app}`): its likeliest value, standing for what it may match.
+  return rendered.unknownAt === -1 ? { glob: value } : { glob: value, unknownAt: Math.max(0, rendered.unknownAt - nameLength) };
 }
 
 /**
@@ -1382,7 +1406,12 @@ function changeDirectory(fx: CommandEffects, name: string, args: readonly Arg[])
     // `cd .cl*` or `cd src/$x`: later relative paths are placed under the glob or the known part,
     // so `cd .cl* && rm settings.local.json` still names `.cl*/settings.local.json`.
     if (destination.path.startsWith('/')) scope.cwd = destination.path;
-    else scope.cwdAnywhere = true;
+    else {
+      scope.cwdAnywhere = true;
+      // `cd $X/.gobby`, `cd "$(cat f)"`: later relative paths may also be there, as written, so
+      // their written end is judged (`cd $X && cat .gobby/token` names `$X/.gobby/token`).
+      scope.uncertainAmong([normalizeAbsolute(destination.path)]);
+    }
   }
 }
 
@@ -1631,8 +1660,8 @@ class CommandEffects implements ShellEffects {
     if (!this.special(program, path)) emitPathEffect(this.runState, 'read', path, program);
   }
 
-  setVariable(name: string, value: Arg): void {
-    setShellVariable(this.runState, this.scope, name, value.dynamic ? undefined : value.value);
+  setVariable(name: string, value: Arg, append = false): void {
+    setShellVariable(this.runState, this.scope, name, append ? appended(this.scope.variables.get(name), value) : value.dynamic ? partlyKnown(value, 0) : value.value);
   }
 
   forgetVariables(): void {

@@ -88,7 +88,7 @@ export interface ShellEffects {
    */
   readTree(program: string, target: Arg | PathRef, options?: { readonly skipsDotNames?: boolean }): void;
   /** `export NAME=value`: the variable as later words of the same shell see it. */
-  setVariable(name: string, value: Arg): void;
+  setVariable(name: string, value: Arg, append?: boolean): void;
   /** Code run in this shell that gobby cannot read (`eval "$x"` with x unknown) may have set any variable. */
   forgetVariables(): void;
   write(program: string, target: Arg | PathRef): void;

@@ -965,15 +965,21 @@ const flock: ProgramEntry = {
   },
 };
 
-/** export/declare/local/readonly/typeset: each NAME=value is an assignment. */
+/**
+ * export/declare/local/readonly/typeset: each NAME=value is an assignment. Apart from export they
+ * make every variable only its likeliest value (SETS_VARIABLES_UNSEEN in classify.ts); an array,
+ * a nameref or an integer (`-a`, `-A`, `-n`, `-i`) is left to those rules.
+ */
 const declaration: ProgramHandler = (site, fx) => {
+  const plainText = !site.args.some((arg) => /^[-+][a-zA-Z]*[aAni]/.test(arg.value));
   for (const arg of site.args) {
     const match = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=/.exec(arg.value);
     if (!match) continue;
     const value = arg.value.slice(match[0].length);
     checkAssignment(match[1]!, fx, { ...arg, value });
-    // The others (declare, local, readonly) stop variables being followed at all (see classify.ts).
-    if (site.program === 'export') fx.setVariable(match[1]!, match[2] === '+' || arg.dynamic ? { value, dynamic: true, unknownAt: 0 } : { value, dynamic: false, unknownAt: -1 });
+    if (!plainText) continue;
+    const prefix = match[0].length;
+    fx.setVariable(match[1]!, { value, dynamic: arg.dynamic, unknownAt: arg.unknownAt === -1 ? -1 : Math.max(0, arg.unknownAt - prefix) }, match[2] === '+');
   }
 };
 

@@ -8,7 +8,12 @@
  * What a tracked variable holds: fixed text, or a glob the shell matched to file names (`for f in
  * .claude/*.json`), which stands for one of the files it matches.
  */
-export type VariableValue = string | { readonly glob: string };
+/**
+ * What a variable holds: fixed text, or a value only partly known, as rendered (`{ glob }`): a
+ * glob standing for a file it matches (`d=$(mktemp -d)`, `/tmp/build-$$.log`), or, with
+ * `unknownAt`, text whose part from there on is only known at run time (`d=$X/.gobby`).
+ */
+export type VariableValue = string | { readonly glob: string; readonly unknownAt?: number };
 
 const NO_VARIABLES: ReadonlyMap<string, VariableValue> = new Map();
 const NO_DESCRIPTORS: ReadonlyMap<number, string> = new Map();

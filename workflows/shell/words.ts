@@ -723,8 +723,8 @@ function variableValue(name: string, env: WordEnv): VariableValue | null {
 }
 
 /** A variable bound to a glob stands for some file the glob matches: dynamic, but placed where the glob is. */
-function globArg(value: { readonly glob: string }): Arg {
-  return { value: value.glob, dynamic: true, unknownAt: -1 };
+function globArg(value: { readonly glob: string; readonly unknownAt?: number }): Arg {
+  return { value: value.glob, dynamic: true, unknownAt: value.unknownAt ?? -1 };
 }
 
 /** A variable's known value stands for it where it stays one word: always inside double quotes, unquoted only without spaces or globs. */
