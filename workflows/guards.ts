@@ -15,7 +15,7 @@ import { lsofListsTheDaemon } from './lsof-selection.js';
 import { runsLater } from './runs-later.js';
 import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, knownEnd, knownEndNames, namesByGlob, runTimePartsAsGlobs, treeHolds, treeReaches, withRunTimePartsEmpty } from './ground-paths.js';
 import { DIRECTORY_BUILTINS, type PathRef, type ShellAnalysis, type ShellEffect, type ShellInvocation } from './shell/index.js';
-import { SCRIPT_DEPTH, scriptAsQuoted, scriptRunBy, type ProjectScript } from './shell-policy.js';
+import { changesWhatCommandsDo, SCRIPT_DEPTH, scriptAsQuoted, scriptRunBy, type ProjectScript } from './shell-policy.js';
 import { normalizeAbsolute, resolveAgainst } from './shell/paths.js';
 import { mayBacktrackBadly } from './shell/regex-safety.js';
 import { patchedPaths } from './patch-paths.js';
@@ -196,9 +196,12 @@ export function checkProtectedGround(event: EngineEvent, ground: ProtectedGround
       if ((FILE_CHANGING_TOOLS.has(tool) || /^mcp__/.test(tool)) && isProtected(path, ground)) {
         return protectedFileDenial(path, tool);
       }
-      if (FILE_CHANGING_TOOLS.has(tool) && ground.home !== undefined && runsLater(path, ground.home)) {
-        const override = overrideInTextRunLater(writtenTexts(event.toolInput));
+      if (FILE_CHANGING_TOOLS.has(tool) && ground.home !== undefined && (runsLater(path, ground.home) || changesWhatCommandsDo(path, ground.home))) {
+        const texts = writtenTexts(event.toolInput);
+        const override = overrideInTextRunLater(texts);
         if (override) return overrideLaterDenial(override, path);
+        const named = runsLater(path, ground.home) ? codeTextNamingGround(texts, ground, `code written to ${path}, which runs later outside the session,`) : null;
+        if (named) return named;
       }
       // An MCP tool that moves or deletes a folder above gobby's files takes them with it (`move_file {source: '.claude'}`).
       if (mcpToolWords(tool)?.some((word) => MCP_REMOVING_WORDS.has(word)) && holdsProtected(path, ground)) return protectedFileDenial(path, tool);
@@ -217,14 +220,19 @@ function overrideWrittenToRunLater(command: string, shell: ShellAnalysis, ground
   if (ground.home === undefined) return null;
   const home = ground.home;
   let file: string | undefined;
+  let configuration: string | undefined;
   for (const effect of shell.effects) {
     const written = effect.kind === 'write' ? effect.path : effect.kind === 'copy' || effect.kind === 'move' ? effect.to : undefined;
-    if (written !== undefined && runsLater(written.path, home)) file = written.path;
+    if (written === undefined) continue;
+    if (runsLater(written.path, home)) file = written.path;
+    // Any other configuration in the home or the system may hold a command some tool runs (an alias, a hook, a pager): no override is written there either.
+    else if (changesWhatCommandsDo(written.path, home)) configuration = written.path;
   }
-  if (file === undefined) return null;
+  if (file === undefined && configuration === undefined) return null;
   const texts = [command, ...shell.invocations.map((invocation) => invocation.args.join(' '))];
   const override = overrideInTextRunLater(texts);
-  if (override) return overrideLaterDenial(override, file);
+  if (override) return overrideLaterDenial(override, (file ?? configuration)!);
+  if (file === undefined) return null;
   // What runs there later runs outside the session too: text that names gobby's files, its port or its pid.
   return codeTextNamingGround(texts, ground, `code written to ${file}, which runs later outside the session,`);
 }

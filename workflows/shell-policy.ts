@@ -96,7 +96,7 @@ export function scriptAsQuoted(text: string): string {
  * `~/.config/…`) and `~/bin`, where a file changes what `git status`, `ssh`, `npm test` or any
  * command found on PATH does, and the system's folders.
  */
-function changesWhatCommandsDo(path: string, home: string): boolean {
+export function changesWhatCommandsDo(path: string, home: string): boolean {
   // The system's programs, libraries and configuration: `/usr/local/bin/grep`, or `/etc/gitconfig`
   // setting `core.fsmonitor`, would run the agent's code inside a trusted command.
   if (isSystemPath(path)) return true;

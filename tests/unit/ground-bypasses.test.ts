@@ -1697,3 +1697,25 @@ describe('values and folders only partly known at run time', () => {
     expect(verdict(command)).toBe('allowed');
   });
 });
+
+describe('code written into files other tools run later', () => {
+  it.each<[string, TamperKind]>([
+    ["printf '[core]\\n\\tfsmonitor = gobby workflow reset\\n' >> ~/.gitconfig", 'override'],
+    ["printf '[core]\\n\\tfsmonitor = rm -rf ~/.gobby\\n' >> .git/config", 'protected-file'],
+    ["printf '[alias]\\n\\tx = !gobby workflow reset\\n' >> ~/.config/git/config", 'override'],
+    ['echo \'import os; os.system("gobby workflow reset")\' > ~/.local/lib/python3.11/site-packages/zz.pth', 'override'],
+    ['echo \'run-shell "gobby workflow reset"\' >> ~/.tmux.conf', 'override'],
+    ["printf 'Host *\\n  ProxyCommand sh -c \"rm -rf ~/.gobby\"\\n' >> ~/.ssh/config", 'protected-file'],
+    ["echo 'autocmd VimEnter * !gobby workflow reset' >> ~/.vimrc", 'override'],
+    ['echo \'{"tasks":[{"command":"rm -rf ~/.gobby","runOptions":{"runOn":"folderOpen"}}]}\' > .vscode/tasks.json', 'protected-file'],
+    ["echo 'kill 4242' >> ~/.ssh/rc", 'daemon-signal'],
+    // Any other configuration of the home takes no override either.
+    ["echo 'x: gobby workflow reset' > ~/.config/foo/rc", 'override'],
+  ])('%j → %s', (command, expected) => {
+    expect(verdict(command)).toBe(expected);
+  });
+
+  it.each(["printf '[user]\\n\\tname = Dev\\n' >> ~/.gitconfig", "echo 'set -g mouse on' >> ~/.tmux.conf", 'cp .claude/settings.json ~/.claude/settings.json.bak', "echo 'registry=https://registry.npmjs.org/' > ~/.npmrc"])('lets %j run', (command) => {
+    expect(verdict(command)).toBe('allowed');
+  });
+});
