@@ -95,15 +95,24 @@ function evaluate(node: Node, candidate: Candidate): Outcome {
 /** Tests with one operand whose outcome gobby does not know (`-type f`, `-newer x`, `-size +1M`). */
 const UNDECIDED_WITH_OPERAND = new Set(['-type', '-xtype', '-user', '-group', '-uid', '-gid', '-perm', '-size', '-mtime', '-mmin', '-atime', '-amin', '-ctime', '-cmin', '-newer', '-anewer', '-cnewer', '-links', '-inum', '-samefile', '-fstype', '-used', '-context', '-regex', '-iregex', '-lname', '-ilname']);
 /** Options in the expression, true as tests, that take an operand (the depth limits are read on their own). */
-const OPTIONS_WITH_OPERAND = new Set(['-maxdepth', '-mindepth', '-regextype', '-files0-from']);
+const OPTIONS_WITH_OPERAND = new Set(['-regextype', '-files0-from']);
 /** Actions that print the path (what `xargs` is given). */
 const PRINTS = new Set(['-print', '-print0', '-printf', '-ls']);
 const EXECUTES = new Set(['-exec', '-execdir', '-ok', '-okdir']);
+/** Actions that print the path into a file (`-fprintf FILE FORMAT`), which may be the output (`/dev/stdout`). */
+const PRINTS_TO_FILE = new Set(['-fprint', '-fprint0', '-fprintf', '-fls']);
 
 /** find's expression, read from `args` at `at`; null when it cannot be read (then anything may be selected). */
 class ExpressionReader {
   at = 0;
   broken = false;
+  /** Read off the expression as find parses it, not off its words (`-fprintf -maxdepth 0 …` names a file `-maxdepth`). */
+  minDepth = 0;
+  maxDepth = Infinity;
+  depthFirst = false;
+  hasAction = false;
+  /** `-files0-from`: the start paths come from a file. */
+  startsFromFile = false;
   constructor(private readonly args: readonly string[]) {}
 
   list(depth: number): Node {
@@ -167,34 +176,45 @@ class ExpressionReader {
     if (word === '-true') return { kind: 'test', judge: () => 'yes' };
     if (word === '-false') return { kind: 'test', judge: () => 'no' };
     if (word === '-prune') return { kind: 'action', acts: false, prints: false, prunes: true, value: 'yes' };
-    if (word === '-delete') return { kind: 'action', acts: true, prints: false, prunes: false, value: 'maybe' };
+    if (word === '-delete') {
+      this.hasAction = true;
+      this.depthFirst = true;
+      return { kind: 'action', acts: true, prints: false, prunes: false, value: 'maybe' };
+    }
     if (EXECUTES.has(word)) {
+      this.hasAction = true;
       while (this.at < this.args.length && this.args[this.at] !== ';' && this.args[this.at] !== '+') this.at++;
       this.at++;
       return { kind: 'action', acts: true, prints: false, prunes: false, value: 'maybe' };
     }
-    if (PRINTS.has(word)) {
-      if (word === '-printf') operand();
+    // What a print to a file writes may be the output too (`-fprint /dev/stdout`).
+    if (PRINTS.has(word) || PRINTS_TO_FILE.has(word)) {
+      this.hasAction = true;
+      if (word === '-printf' || PRINTS_TO_FILE.has(word)) operand();
+      if (word === '-fprintf') operand();
       return { kind: 'action', acts: false, prints: true, prunes: false, value: 'yes' };
     }
-    if (word === '-fprint' || word === '-fprint0' || word === '-fls') {
-      operand();
-      return { kind: 'action', acts: false, prints: false, prunes: false, value: 'yes' };
+    if (word === '-quit') {
+      this.hasAction = true;
+      return { kind: 'action', acts: false, prints: false, prunes: false, value: 'maybe' };
     }
-    if (word === '-fprintf') {
-      operand();
-      operand();
-      return { kind: 'action', acts: false, prints: false, prunes: false, value: 'yes' };
-    }
-    if (word === '-quit') return { kind: 'action', acts: false, prints: false, prunes: false, value: 'maybe' };
     if (UNDECIDED_WITH_OPERAND.has(word) || /^-newer[aBcmt][aBcmt]$/.test(word)) {
       operand();
       return { kind: 'test', judge: () => 'maybe' };
     }
+    if (word === '-maxdepth' || word === '-mindepth') {
+      const value = operand();
+      const depth = /^\d+$/.test(value) ? Number(value) : undefined;
+      if (word === '-maxdepth') this.maxDepth = depth ?? Infinity;
+      else this.minDepth = depth ?? 0;
+      return { kind: 'test', judge: () => 'yes' };
+    }
+    if (word === '-files0-from') this.startsFromFile = true;
     if (OPTIONS_WITH_OPERAND.has(word)) {
       operand();
       return { kind: 'test', judge: () => 'yes' };
     }
+    if (word === '-depth' || word === '-d') this.depthFirst = true;
     // `-depth`, `-xdev`, `-follow`, `-daystart`…: options, true as tests. Any other word is a test gobby does not know.
     return { kind: 'test', judge: () => (/^-(?:depth|d|xdev|mount|follow|noleaf|daystart|ignore_readdir_race|noignore_readdir_race|warn|nowarn)$/.test(word) ? 'yes' : 'maybe') };
   }
@@ -234,6 +254,8 @@ interface FindCommand {
   readonly depthFirst: boolean;
   /** Some action is written: nothing is printed unless a printing action runs. */
   readonly hasAction: boolean;
+  /** `-files0-from`: the start paths are only known at run time. */
+  readonly startsFromFile: boolean;
 }
 
 function readFind(args: readonly string[]): FindCommand {
@@ -243,20 +265,18 @@ function readFind(args: readonly string[]): FindCommand {
   const roots: string[] = [];
   for (; i < args.length && !(args[i]!.startsWith('-') || args[i] === '(' || args[i] === '!' || args[i] === ','); i++) roots.push(args[i]!);
   const rest = args.slice(i);
-  const depthValue = (option: string): number | undefined => {
-    const at = rest.lastIndexOf(option);
-    const value = at === -1 ? undefined : rest[at + 1];
-    return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
-  };
   const reader = new ExpressionReader(rest);
   const expression = rest.length === 0 ? null : reader.list(0);
+  // An expression gobby could not read in full may select anything, at any depth.
+  const unread = reader.broken || reader.at < rest.length;
   return {
     roots: roots.length > 0 ? roots : ['.'],
-    expression: reader.broken || reader.at < rest.length ? { kind: 'test', judge: () => 'maybe' } : expression,
-    minDepth: depthValue('-mindepth') ?? 0,
-    maxDepth: depthValue('-maxdepth') ?? Infinity,
-    depthFirst: rest.some((word) => word === '-depth' || word === '-d' || word === '-delete'),
-    hasAction: rest.some((word) => word === '-delete' || EXECUTES.has(word) || PRINTS.has(word) || word.startsWith('-fprint') || word === '-fls' || word === '-quit'),
+    expression: unread ? { kind: 'test', judge: () => 'maybe' } : expression,
+    minDepth: unread ? 0 : reader.minDepth,
+    maxDepth: unread ? Infinity : reader.maxDepth,
+    depthFirst: unread || reader.depthFirst,
+    hasAction: reader.hasAction,
+    startsFromFile: reader.startsFromFile,
   };
 }
 
@@ -270,6 +290,7 @@ export const FIND_PROGRAMS: ReadonlySet<string> = new Set(['find', 'gfind', 'bfs
 
 export function findMaySelect(args: readonly string[], cwd: string, file: string, purpose: 'act' | 'print', inside = false): boolean {
   const find = readFind(args);
+  if (find.startsFromFile) return true;
   for (const written of find.roots) {
     const root = resolveAgainst(cwd, written);
     if (file !== root && !isBelow(file, root)) continue;

@@ -264,14 +264,17 @@ export function overrideCommandOf(invocation: ShellInvocation): string | null {
  * project or the home as a whole does not count (`cloc .`, `code .`): that is ordinary work.
  */
 export function unknownProgramGivenGround(invocation: ShellInvocation, ground: ProtectedGround): GuardDenial | null {
+  // A glob it is given, it most likely expands as glob libraries do, without dot names
+  // (starForGlobStar), unless it is asked for them (`--dot`) or the glob names a file outright.
+  const libraryGlobs = !invocation.args.some((arg) => /dot|hidden/i.test(arg));
+  const asExpanded = (path: string): string => (libraryGlobs && /[*?[]/.test(path.slice(path.lastIndexOf('/') + 1)) ? starForGlobStar(path) : path);
   for (const arg of invocation.args) {
     // `--file=.claude/settings.json` names the file too.
     const value = arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg;
     if (value === '' || value.startsWith('-')) continue;
     const path = resolveAgainst(invocation.cwd, value);
     if (ground.secretFiles.includes(path)) return secretDenial(path);
-    // A glob it is given, it expands as glob libraries do (starForGlobStar).
-    if (isProtected(path, ground) || (ground.protectedFolders ?? []).includes(path) || (isGlob(path) && globReaches(starForGlobStar(path), ground, true))) {
+    if (isProtected(path, ground) || (ground.protectedFolders ?? []).includes(path) || (isGlob(path) && globReaches(asExpanded(path), ground, true))) {
       return {
         kind: 'protected-file',
         reason:
@@ -399,13 +402,11 @@ export function linkToGround(invocation: ShellInvocation, ground: ProtectedGroun
     const place = resolveAgainst(invocation.cwd, linkPlace);
     bases.push(place, dirName(place));
   }
-  // A symbolic link to a folder that only holds gobby's files among the user's (`ln -s ~ /tmp/h`,
-  // `ln -s .. node_modules/self`) is no second name for them: a path through it is resolved to the
-  // real one (the daemon's realPaths; the classifier's links made in the same command). A hard
-  // link, and `cp -al` of such a folder, is one.
-  const reaches = (target: string): boolean => isProtected(target, ground) || (symbolic ? isGlob(target) && globReaches(target, ground, false) : holdsProtected(target, ground) || (isGlob(target) && globReaches(target, ground, true)));
+  // A link to a folder that holds gobby's files among the user's is refused too (`ln -s ~ /tmp/h`):
+  // a named path through it is resolved, but a walk that follows links (`grep -R`, `find -L`,
+  // `tar -h`, `cp -rL`) meets it inside a tree and reaches what is behind it.
   for (const file of files) {
-    const path = bases.map((base) => resolveAgainst(base, file)).find(reaches);
+    const path = bases.map((base) => resolveAgainst(base, file)).find((target) => isProtected(target, ground) || holdsProtected(target, ground) || (isGlob(target) && globReaches(target, ground, true)));
     if (path !== undefined) {
       return {
         kind: 'protected-file',

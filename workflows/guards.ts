@@ -200,7 +200,7 @@ export function checkProtectedGround(event: EngineEvent, ground: ProtectedGround
         const texts = writtenTexts(event.toolInput);
         const override = overrideInTextRunLater(texts);
         if (override) return overrideLaterDenial(override, path);
-        const named = runsLater(path, ground.home) ? codeTextNamingGround(texts, ground, `code written to ${path}, which runs later outside the session,`) : null;
+        const named = runsLater(path, ground.home) ? codeTextNamingGround(texts, ground, `code written to ${path}, which runs later outside the session,`, 'anywhere') : null;
         if (named) return named;
       }
       // An MCP tool that moves or deletes a folder above gobby's files takes them with it (`move_file {source: '.claude'}`).
@@ -234,7 +234,7 @@ function overrideWrittenToRunLater(command: string, shell: ShellAnalysis, ground
   if (override) return overrideLaterDenial(override, (file ?? configuration)!);
   if (file === undefined) return null;
   // What runs there later runs outside the session too: text that names gobby's files, its port or its pid.
-  return codeTextNamingGround(texts, ground, `code written to ${file}, which runs later outside the session,`);
+  return codeTextNamingGround(texts, ground, `code written to ${file}, which runs later outside the session,`, 'anywhere');
 }
 
 /** An override in text a shell will run later: as written, and with quotes and backslashes taken out as that shell will (`gob''by`, `gobby work\flow`). */
@@ -295,9 +295,14 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
     // As written and as the programs receive it, quotes removed and `$'…'` decoded: `'settings.js'on''`
     // and `$'settings.js\x6fn'` reach the program as `settings.json`.
     const texts = opaque ? [command, ...shell.invocations.map((invocation) => invocation.args.join(' '))] : unknown.map((invocation) => invocation.args.join(' '));
-    const denial = codeTextNamingGround(texts, ground) ?? (opaque ? null : givenTheDaemonPid(unknown, ground));
+    // In inline code the pid is the pid wherever it stands (`process._debugProcess(4711)`, `getattr(os, "ki"+"ll")(4711, 9)`);
+    // among the words given to a program or a script file, only where processes are signalled or it is given as one (`next dev -p 4711`, `manage.py runserver 4711` are ports).
+    const inlineCode = shell.effects.some((effect) => effect.kind === 'opaque' && !RUNS_A_FILE.test(effect.why));
+    const denial = inlineCode ? codeTextNamingGround(texts, ground, undefined, 'anywhere') : (codeTextNamingGround(texts, ground, undefined, 'signalled') ?? givenTheDaemonPid(unknown, ground));
     if (denial) return denial;
-    globbed = wordInTextReachingGround(texts, shell.invocations[0]?.cwd, ground);
+    // A glob a program or code is given, it most likely expands as glob libraries and shells do,
+    // without dot names (starForGlobStar), unless the command asks for them.
+    globbed = wordInTextReachingGround(texts, shell.invocations[0]?.cwd, ground, !ASKS_FOR_DOT_NAMES.test(command));
   }
   // `exec` names the program as an author would allow it (`python3 -m http.server`, `npm run x`): its first word is the invocation's.
   const unknownPrograms = new Set(shell.effects.flatMap((effect) => (effect.kind === 'exec' ? [effect.program.split(' ')[0]!] : [])));
@@ -332,7 +337,8 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   const written = runsWhatItMayHaveWritten(shell) ? writtenText(command, shell) : [];
   if (written.length > 0) {
     const code = "code it may have just written (it writes a file and runs the project's own tools)";
-    const denial = codeTextNamingGround(written, ground, code);
+    // What a command writes and then tests is mostly configuration and fixtures (`port: 4711`): the pid counts where processes are signalled.
+    const denial = codeTextNamingGround(written, ground, code, 'signalled');
     if (denial) return denial;
     const reached = wordInTextReachingGround(written, shell.invocations[0]?.cwd, ground);
     if (reached) return opaqueCodeNamingGround(reached, code);
@@ -340,8 +346,11 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   for (const effect of shell.effects) {
     // The path as written, then the real path behind a symbolic link on the way (read by the daemon).
     const real = realPaths && realPaths.size > 0 ? throughLinks(effect, realPaths) : effect;
-    const denial = checkShellEffect(effect, ground, command, shell.invocations) ?? (real !== effect ? checkShellEffect(real, ground, command, shell.invocations) : null) ?? asItMayBeAtRunTime(effect, ground, command);
-    if (denial && !findKeepsOut(effect, shell.invocations, ground)) return denial;
+    // find's expression may keep its action off gobby's files as written; through a link, find's start is elsewhere.
+    const asWritten = checkShellEffect(effect, ground, command, shell.invocations);
+    if (asWritten && !findKeepsOut(effect, shell.invocations, ground)) return asWritten;
+    const denial = (real !== effect ? checkShellEffect(real, ground, command, shell.invocations) : null) ?? (asWritten === null ? asItMayBeAtRunTime(effect, ground, command) : null);
+    if (denial) return denial;
   }
   const foundInGround = runTimePathFromGround(shell, ground);
   if (foundInGround) return foundInGround;
@@ -369,10 +378,13 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   // from another program of the same command: one that names the daemon gives them away.
   // The shell's own pid (`$$`, `$BASHPID`) and its last background job (`$!`) are never the daemon's.
   const signalsRunTimePids = shell.effects.some((effect) => effect.kind === 'signal' && effect.by === 'pid' && !/^-?\d+$/.test(effect.target) && !OWN_PIDS.has(effect.target));
-  if (signalsRunTimePids && searchesForTheDaemon(shell, ground, command)) {
+  // Or hands them to code gobby cannot see into, which may signal or attach to them
+  // (`python3 -c '…os.kill(int(sys.argv[1]), 9)' $(pgrep -f gobby)`, `node inspect -p $(pgrep -f gobby)`, awk's `system()`).
+  const handsToCode = shell.effects.some((effect) => effect.kind === 'opaque' || effect.kind === 'exec');
+  if ((signalsRunTimePids && searchesForTheDaemon(shell, ground, command)) || (handsToCode && aSearchNamesTheDaemon(shell, ground, true))) {
     return {
       kind: 'daemon-signal',
-      reason: "gobby: this command signals processes it finds at run time by a search that names gobby's daemon; the agent may not stop or restart it. If the daemon misbehaves, tell the user.",
+      reason: `gobby: this command ${signalsRunTimePids ? 'signals processes' : 'hands to code gobby cannot see into the processes'} it finds at run time by a search that names gobby's daemon; the agent may not stop or restart it. If the daemon misbehaves, tell the user.`,
       because: 'guard: signal to the daemon',
     };
   }
@@ -464,7 +476,7 @@ const METADATA_READERS = new Set(['ls', 'dir', 'vdir', 'stat', 'du', 'test', '['
  * names only what is the user's). The text, split at the shell's and most languages' separators,
  * is read as paths from the command's folder (`~/` from the home).
  */
-function wordInTextReachingGround(texts: readonly string[], cwd: string | undefined, ground: ProtectedGround): string | undefined {
+function wordInTextReachingGround(texts: readonly string[], cwd: string | undefined, ground: ProtectedGround, asLibrariesGlob = false): string | undefined {
   if (cwd === undefined) return undefined;
   const folders = ground.protectedFolders ?? [];
   for (const text of texts) {
@@ -475,7 +487,9 @@ function wordInTextReachingGround(texts: readonly string[], cwd: string | undefi
       const home = /^(?:~|\$HOME|\$\{HOME\})\//.exec(token);
       if (home && ground.home === undefined) continue;
       const path = home ? `${ground.home}/${token.slice(home[0].length)}` : resolveAgainst(cwd, token);
-      if (glob ? globReaches(starForGlobStar(path), ground, true) : folders.includes(path)) return token;
+      // A glob that names a file outright (`'**/settings.json'`) is read as reaching dot folders: a library may be set to.
+      const asLibrary = asLibrariesGlob && /[*?[]/.test(path.slice(path.lastIndexOf('/') + 1));
+      if (glob ? globReaches(asLibrary ? starForGlobStar(path) : path, ground, true) : folders.includes(path)) return token;
     }
   }
   return undefined;
@@ -545,11 +559,12 @@ function namesWhole(text: string, name: string): boolean {
 
 /**
  * Text of code gobby cannot see into that names its ground: an override, one of gobby's file
- * names, the daemon's port, or its pid as a number of its own in text that signals or attaches to
- * a process (`python3 -c 'os.kill(4711, 9)'`). The pid is whatever number the system gave: alone
- * it is only a number (`npx next dev -p 4711`, `new Date(4711)`).
+ * names, the daemon's port, or its pid as a number of its own (`python3 -c 'os.kill(4711, 9)'`):
+ * `anywhere` in code, or, in text that is mostly words and settings (an unknown program's
+ * arguments, what a command writes before it runs the tests), only where the text signals or
+ * attaches to a process: the pid is whatever number the system gave (`next dev -p 4711`, `port: 4711`).
  */
-function codeTextNamingGround(texts: readonly string[], ground: ProtectedGround, code = 'code gobby cannot see into'): GuardDenial | null {
+function codeTextNamingGround(texts: readonly string[], ground: ProtectedGround, code = 'code gobby cannot see into', pid: 'anywhere' | 'signalled' = 'anywhere'): GuardDenial | null {
   const override = texts.map(findOverrideCommand).find((found) => found !== null);
   if (override) return { kind: 'override', reason: override, because: 'guard: human-only override' };
   const named = ground.protectedNames?.find((name) => texts.some((text) => namesWhole(text, name)));
@@ -557,7 +572,9 @@ function codeTextNamingGround(texts: readonly string[], ground: ProtectedGround,
   if (ground.daemonPort !== undefined && texts.some((text) => mentionsNumber(text, ground.daemonPort!))) {
     return daemonNetworkDenial(code, `port ${ground.daemonPort}`);
   }
-  if (ground.daemonPid !== undefined && texts.some((text) => mentionsPid(text, ground.daemonPid!) && SIGNALS_A_PROCESS.test(text))) {
+  // Beside a `:` the number is most likely a port (`-p 4711:5432`, `localhost:4711`), unless the code signals (`d={1:4711}; os.kill(d[1], 9)`).
+  const namesPid = (text: string): boolean => (pid === 'anywhere' && mentionsPid(text, ground.daemonPid!)) || (mentionsNumber(text, ground.daemonPid!) && SIGNALS_A_PROCESS.test(text));
+  if (ground.daemonPid !== undefined && texts.some(namesPid)) {
     return {
       kind: 'daemon-signal',
       reason: `gobby: this runs ${code} that names the pid of gobby's daemon; the agent may not stop or restart it. If the daemon misbehaves, tell the user.`,
@@ -575,11 +592,21 @@ function codeTextNamingGround(texts: readonly string[], ground: ProtectedGround,
 function givenTheDaemonPid(invocations: readonly ShellInvocation[], ground: ProtectedGround): GuardDenial | null {
   const pid = ground.daemonPid;
   if (pid === undefined) return null;
-  const given = invocations.some((invocation) => invocation.args.some((arg, i) => arg === String(pid) && !PORT_OPTION.test(invocation.args[i - 1] ?? '')));
+  const given = invocations.some((invocation) =>
+    ATTACHES_TO_PROCESSES.has(invocation.program)
+      ? invocation.args.some((arg) => mentionsNumber(arg, pid))
+      : invocation.args.some((arg, i) => (arg === String(pid) && !PORT_OPTION.test(invocation.args[i - 1] ?? '')) || PID_OPTION.exec(arg)?.[1] === String(pid)),
+  );
   return given
     ? { kind: 'daemon-signal', reason: `gobby: \`${invocations[0]!.program}\` is a program gobby does not know, and it is given the pid of gobby's daemon; the agent may not stop, attach to or restart it. If the daemon misbehaves, tell the user.`, because: 'guard: signal to the daemon' }
     : null;
 }
+
+/** Profilers, debuggers and tracers gobby has no entry for, whose `-p` is a pid: any number of the daemon's there is its pid (`py-spy dump -p 4711`). */
+const ATTACHES_TO_PROCESSES = new Set(['perf', 'py-spy', 'frida', 'eu-stack', 'pstack', 'jstack', 'jcmd', 'jmap', 'jhsdb', 'rbspy', 'bpftrace', 'dtrace', 'async-profiler', 'asprof', 'memray', 'austin', 'pyrasite', 'gcore', 'reptyr', 'nsenter', 'pmap', 'criu']);
+
+/** A pid option with its value attached: `--pid=4711`, `--pid 4711` is a word of its own. */
+const PID_OPTION = /^--(?:pid|target-pid|attach)=(\d+)$/;
 
 /** Options whose value is a port: `-p 3000`, `--port 3000`, `-l 3000` (serve), `-P`. */
 const PORT_OPTION = /^(?:-[pPl]|--(?:port|listen|http-port|server-port))$/;
@@ -591,23 +618,33 @@ const PORT_OPTION = /^(?:-[pPl]|--(?:port|listen|http-port|server-port))$/;
  */
 function writtenText(command: string, shell: ShellAnalysis): string[] {
   const runners = new Set(shell.effects.flatMap((effect) => (effect.kind === 'exec' || effect.kind === 'test_run' || effect.kind === 'package_install' || effect.kind === 'git' ? [effect.program.split(' ')[0]!] : [])));
-  const texts = shell.invocations.filter((invocation) => !runners.has(invocation.program) && !LEAVES_ITS_WORDS_OUT.has(invocation.program)).map((invocation) => invocation.args.join(' '));
+  const others = shell.invocations.filter((invocation) => !runners.has(invocation.program));
+  // Names mkdir makes are text once another program prints them (`mkdir 'x: ; …' && ls > Makefile`).
+  const namesStayNames = !others.some((invocation) => PRINTS_NAMES.has(invocation.program));
+  const texts = others.filter((invocation) => !leavesItsWordsOut(invocation) && !(namesStayNames && invocation.program === 'mkdir')).map((invocation) => invocation.args.join(' '));
   if (command.includes('<<')) texts.push(command);
   return texts;
 }
 
 /**
- * Programs whose words never become the text they print or write: paths they read or make, a
- * pattern that selects lines (`cat .claude/settings.json`, `grep -rn GOBBY_HOME src`, `mkdir -p
- * tests/fixtures/home/.gobby`). What they print is a file's text or its name, which the command
- * does not choose by writing it.
+ * Programs whose words never become the text they print or write: paths they read, a pattern that
+ * selects lines (`cat .claude/settings.json`, `grep -rn GOBBY_HOME src`). What they print is a
+ * file's text, which the command does not choose by writing it; a grep given `--label` prints
+ * that label, and programs that print names or formats (`ls`, `stat -c`, `basename`) print words.
  */
-const LEAVES_ITS_WORDS_OUT = new Set(['cat', 'ls', 'grep', 'egrep', 'fgrep', 'rg', 'head', 'tail', 'wc', 'mkdir', 'touch', 'chmod', 'stat', 'du', 'df', 'file', 'diff', 'cd', 'pwd', 'test', '[', 'which', 'sleep', 'true', 'false', 'realpath', 'dirname', 'basename']);
+const LEAVES_ITS_WORDS_OUT = new Set(['cat', 'ls', 'grep', 'egrep', 'fgrep', 'rg', 'head', 'tail', 'wc', 'chmod', 'cd', 'pwd', 'test', '[', 'which', 'sleep', 'true', 'false']);
+
+/** Programs that print the names of files, which the command may have made. */
+const PRINTS_NAMES = new Set(['ls', 'find', 'du', 'tree', 'stat', 'file', 'fd', 'fdfind', 'echo', 'printf']);
+
+function leavesItsWordsOut(invocation: ShellInvocation): boolean {
+  return LEAVES_ITS_WORDS_OUT.has(invocation.program) && !invocation.args.some((arg) => arg.startsWith('--label') || arg.startsWith('--time-style'));
+}
 
 /** Files no task runner runs: notes and logs (`echo '…' >> NOTES.md && npm test` names what it likes). */
 const PROSE_FILE = /\.(?:md|markdown|txt|rst|adoc|log|csv)$/i;
 /** Where git finds the hooks it runs when it commits, merges or checks out, and the config that names them (`core.hooksPath`, `core.fsmonitor`, aliases). */
-const GIT_HOOKS = /\/\.git\/(?:.*\/)?(?:hooks\/|config$)|\/\.husky\//;
+const GIT_HOOKS = /\/\.git\/(?:.*\/)?(?:hooks\/|config(?:\.worktree)?$|commondir$|gitdir$)|\/\.husky\//;
 
 /**
  * Whether the command writes a file and also runs code the project defines, which may be what it
@@ -664,6 +701,12 @@ function secretNamedBy(invocation: ShellInvocation, ground: ProtectedGround, onl
   return undefined;
 }
 
+/** How the classifier says code is a file's (`node runs the file \`x.js\``), not written in the command. */
+const RUNS_A_FILE = /runs the file `/;
+
+/** Words by which a command asks a glob library or a shell for dot names (`--dot`, `dot: true`, `include_hidden=True`, `File::FNM_DOTMATCH`, zsh's `globdots` and `(D)`). */
+const ASKS_FOR_DOT_NAMES = /dot|hidden|\(D\)/i;
+
 /** Programs whose operands are patterns matched against processes or their listing (`pgrep -f 'daemon/mai' | xargs kill`, `ps aux | grep …`). */
 const SEARCHES_BY_PATTERN = new Set(['pgrep', 'pidof', 'grep', 'egrep', 'rg']);
 
@@ -675,9 +718,16 @@ const SEARCHES_BY_PATTERN = new Set(['pgrep', 'pidof', 'grep', 'egrep', 'rg']);
  * (`which node`, `command -v node`).
  */
 function searchesForTheDaemon(shell: ShellAnalysis, ground: ProtectedGround, command: string): boolean {
-  const named = feedingInvocations(shell).some(
+  // `kill $(jq .pid ~/.go?by/d*.json)`: pids read from gobby's own files are the daemon's.
+  return aSearchNamesTheDaemon(shell, ground) || readsGobbysFiles(shell, ground) || listsEveryProcess(shell, command);
+}
+
+/** Whether a program of the command whose output a later part of it reads names the daemon or searches with a pattern that finds it. */
+function aSearchNamesTheDaemon(shell: ShellAnalysis, ground: ProtectedGround, processSearchesOnly = false): boolean {
+  return feedingInvocations(shell).some(
     (invocation) =>
       !DIRECTORY_BUILTINS.has(invocation.program) &&
+      (!processSearchesOnly || FINDS_PROCESSES.has(invocation.program) || SEARCHES_BY_PATTERN.has(invocation.program) || FILTERS_BY_PROGRAM.has(invocation.program) || invocation.args.some((arg) => arg.includes('daemon.json'))) &&
       !LOCATES_PROGRAMS.has(invocation.program) &&
       (invocation.args.some((arg) => namesTheDaemon(arg, ground) || (SEARCHES_BY_PATTERN.has(invocation.program) && invocation.program !== 'pgrep' && !arg.startsWith('-') && patternFindsTheDaemon(arg, ground))) ||
         // pgrep's option values (`-P $$`, `-u dev`) are no patterns.
@@ -687,9 +737,10 @@ function searchesForTheDaemon(shell: ShellAnalysis, ground: ProtectedGround, com
         // `lsof -t ~/.gob*/*.db`: whoever holds gobby's files open is the daemon.
         (LISTS_BY_FILE.has(invocation.program) && invocation.args.some((arg) => !arg.startsWith('-') && namesGround(resolveAgainst(invocation.cwd, arg), ground)))),
   );
-  // `kill $(jq .pid ~/.go?by/d*.json)`: pids read from gobby's own files are the daemon's.
-  return named || readsGobbysFiles(shell, ground) || listsEveryProcess(shell, command);
 }
+
+/** Programs that list processes or who holds a file or port, whose output is pids (what `echo gobby | pbcopy` is not). */
+const FINDS_PROCESSES = new Set(['ps', 'pgrep', 'pidof', 'lsof', 'fuser', 'ss', 'netstat', 'pstree', 'top', 'htop', 'procs']);
 
 /** Programs whose words name programs to find on PATH or select, never processes. */
 const LOCATES_PROGRAMS = new Set(['which', 'type', 'whereis', 'hash', 'nvm']);
@@ -878,10 +929,8 @@ function checkShellEffect(effect: ShellEffect, ground: ProtectedGround, command:
     case 'copy': {
       // Copying a folder that holds the token copies the token (`cp -r ~/.gobby /tmp/x`, `rsync -a`), also through a glob (`cp -r ~/.g* /tmp/h`).
       const from = effect.from.path;
-      // A link to a folder (`ln -s ~ /tmp/h`) copies nothing: a read through it is judged at its real path. A folder cannot be hard-linked.
-      const links = effect.program === 'ln' || effect.program === 'link';
       const secret = ground.secretFiles.find(
-        (file) => from === file || namesByGlob(from, file) || endNamesFile(effect.from, file) || (!links && (isBelow(file, from) || (isGlob(from) && folderAbove(file, (folder) => globMatches(from, folder))) || globTreeHolds(from, file) || endNamesFolderOf(effect.from, file))),
+        (file) => from === file || namesByGlob(from, file) || endNamesFile(effect.from, file) || isBelow(file, from) || (isGlob(from) && folderAbove(file, (folder) => globMatches(from, folder))) || globTreeHolds(from, file) || endNamesFolderOf(effect.from, file),
       );
       return secret ? secretDenial(secret) : (throughTheDaemonProcess(effect.to, ground) ?? lands(effect.to, effect.from, ground, effect.program));
     }
@@ -1252,7 +1301,7 @@ const QUOTED_COMMAND_LIMIT = 200;
  * languages an agent writes inline (`os.kill`, `process.kill`, `Process.kill`, `syscall.Kill`,
  * `signal.SIGTERM`, `psutil.Process(…).terminate()`, `ProcessHandle.of(…).destroy()`, `gdb -p`).
  */
-const SIGNALS_A_PROCESS = /kill|signal|\bSIG[A-Z]|terminate|destroy|suspend|\/proc\b|ptrace|pidfd|attach|\bgdb\b|strace|gcore|prlimit|renice/i;
+const SIGNALS_A_PROCESS = /kill|signal|\bSIG[A-Z]|terminate|destroy|suspend|\/proc\b|ptrace|pidfd|attach|inspect|debug|\bgdb\b|strace|gcore|prlimit|renice/i;
 
 /** `mentionsNumber` for a pid: not a port beside a host or another port (`-ti:4711`, `localhost:4711`, `-p 4711:80`). */
 function mentionsPid(text: string, pid: number): boolean {

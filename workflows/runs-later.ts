@@ -76,7 +76,7 @@ const STARTUP_FOLDERS = ['.bashrc.d', '.zshrc.d', '.config/fish', '.config/syste
  * `usercustomize.py`), and the system's startup and cron folders.
  */
 const RUNS_LATER_ANYWHERE =
-  /\/\.git\/(?:.*\/)?(?:hooks\/|config$)|\/\.husky\/|\/\.envrc$|\/\.vscode\/tasks\.json$|\/\.pre-commit-config\.ya?ml$|\/\.?lefthook(?:-local)?\.ya?ml$|\/\.lintstagedrc[^/]*$|\/(?:site|dist)-packages\/(?:[^/]+\.pth|(?:site|user)customize\.py)$|^\/etc\/(?:profile\.d|cron[^/]*|bash\.bashrc|profile|zsh)\b|^\/var\/spool\/cron\//;
+  /\/\.git\/(?:.*\/)?(?:hooks\/|config(?:\.worktree)?$|commondir$|gitdir$)|\/\.husky\/|\/\.envrc$|\/\.vscode\/tasks\.json$|\/\.pre-commit-config\.ya?ml$|\/\.?lefthook(?:-local)?\.ya?ml$|\/\.lintstagedrc[^/]*$|\/(?:site|dist)-packages\/(?:[^/]+\.pth|(?:site|user)customize\.py)$|^\/etc\/(?:profile\.d|cron[^/]*|bash\.bashrc|profile|zsh)\b|^\/var\/spool\/cron\//;
 
 /** Whether a file at `path` (absolute, normalized) is run later by something other than the session. */
 export function runsLater(path: string, home: string): boolean {

@@ -1562,7 +1562,7 @@ describe('a search whose output only reaches the terminal, and a pid that is onl
     'docker run -d -p 4242:5432 postgres:16',
     'lsof -ti:4242 | xargs kill',
     "sed -i 's/port: 3000/port: 4242/' vite.config.ts && npm run dev",
-    "node -e 'console.log(new Date(4242).toISOString())'",
+    "echo 'export const LIMIT = 4242;' > src/limits.ts && npx vitest run",
   ])('lets %j run', (command) => {
     expect(verdict(command)).toBe('allowed');
   });
@@ -1588,6 +1588,25 @@ describe('a search whose output only reaches the terminal, and a pid that is onl
     ["node -e 'process.kill(4242)'", 'daemon-signal'],
     ['gcore 4242', 'daemon-signal'],
     ['reptyr 4242', 'daemon-signal'],
+    // In code the pid counts wherever it stands: code may signal it in ways no word list holds.
+    ["node -e 'process._debugProcess(4242)'", 'daemon-signal'],
+    ["python3 -c 'import os; getattr(os, \"ki\"+\"ll\")(4242, 9)'", 'daemon-signal'],
+    ["python3 -c 'import os; d={1:4242}; os.kill(d[1], 9)'", 'daemon-signal'],
+    ['node inspect -p 4242', 'daemon-signal'],
+    ['py-spy dump -p 4242', 'daemon-signal'],
+    ['npx some-tool --pid=4242', 'daemon-signal'],
+    ['gdb -p4242', 'daemon-signal'],
+    // Pids a search finds, handed to code instead of kill.
+    ["python3 -c 'import sys,os; os.kill(int(sys.argv[1]), 9)' $(pgrep -f gobby)", 'daemon-signal'],
+    ['node inspect -p $(pgrep -f gobby)', 'daemon-signal'],
+    ['pgrep -f gobby | awk \'{system("kill " $1)}\'', 'daemon-signal'],
+    // Output sent to a standard error that goes to a file, or to a filter's output file.
+    ['pgrep -f gobby 2>/tmp/p >&2; kill $(cat /tmp/p)', 'daemon-signal'],
+    ['pgrep -f gobby 2>/tmp/p 1<&2; kill $(cat /tmp/p)', 'daemon-signal'],
+    ['exec 2>/tmp/p; pgrep -f gobby >&2; kill $(cat /tmp/p)', 'daemon-signal'],
+    ['{ pgrep -f gobby >&2; } 2>/tmp/p; kill $(cat /tmp/p)', 'daemon-signal'],
+    ['pgrep -f gobby | uniq - /tmp/p; kill $(cat /tmp/p)', 'daemon-signal'],
+    ['pgrep -f gobby | sort --ou=/tmp/p; kill $(cat /tmp/p)', 'daemon-signal'],
     ["echo 'kill 4242' > x.sh && npm test", 'daemon-signal'],
     ['lsof -p 4242 -t | xargs kill', 'daemon-signal'],
   ])('%j → %s', (command, expected) => {
@@ -1629,6 +1648,21 @@ describe('globs as bash and glob libraries expand them, and what find selects', 
     ["find . -name '*.json' -not -path '*/node_modules/*' | xargs sed -i 's/7377/1/'", 'protected-file'],
     // With -depth, -prune keeps nothing out.
     ["find . -depth -path ./.gobby -prune -o -name '*.yaml' -delete", 'protected-file'],
+    // find's options are read as find parses its expression, not off its words; a print to a file may print.
+    ["find . -fprintf -maxdepth 0 -name '*.json' -delete", 'protected-file'],
+    ["find . -exec true -mindepth 99 \\; -name '*.json' -delete", 'protected-file'],
+    ['find ~ -name token -fprint /dev/stdout | xargs cat', 'secret'],
+    ['find ~ -name -print -o -name token | xargs cat', 'secret'],
+    ['find -files0-from /tmp/l -name token | xargs cat', 'secret'],
+    // The shell's own glob options, however they are set, and code or tools asked for dot names.
+    ["bash -O dotglob -c 'sed -i s/a/b/ **/*.yaml'", 'protected-file'],
+    ['shopt -sq dotglob globstar; cat ~/**/token', 'secret'],
+    ["env BASHOPTS=dotglob:globstar bash -c 'rm **/settings.json'", 'protected-file'],
+    ["zsh -o globdots -c 'rm **/settings.json'", 'protected-file'],
+    ["ruby -e 'Dir.glob(\"**/settings.json\", File::FNM_DOTMATCH).each { |f| File.delete(f) }'", 'protected-file'],
+    ["npx del-cli --dot '**/settings.json'", 'protected-file'],
+    ["npx sort-package-json '**/settings.json'", 'protected-file'],
+    ["zsh -c 'setopt globdots; rm **/settings.json'", 'protected-file'],
     // Anything inside .gobby is gobby's, a file gobby does not know of included.
     ["find . -type f -name '*.json' ! -path './.claude/*' -exec sed -i 's/a/b/' {} +", 'protected-file'],
     ["find . -name '*.yaml' ! -path './x/*' -o -path './.gobby/*' -exec rm {} +", 'protected-file'],
@@ -1645,10 +1679,6 @@ describe('what a command writes and runs, links, and gobby\'s own CLI', () => {
     'mkdir -p tests/fixtures/home/.gobby && npm test',
     // .git/info/exclude holds no code git runs.
     'echo ".gobby/" >> .git/info/exclude && git add -A && git commit -m wip',
-    // A symbolic link to a folder that only holds gobby's files among the user's.
-    'ln -s /home/dev/app /tmp/app-link',
-    'ln -s ~ /tmp/myhome',
-    'ln -s .. node_modules/self',
     // A project's own CLI is not gobby's.
     'node dist/cli/main.js setup',
     'node lib/cli/program.js install react',
@@ -1658,9 +1688,19 @@ describe('what a command writes and runs, links, and gobby\'s own CLI', () => {
 
   it.each<[string, TamperKind]>([
     ["echo 'rm -rf ~/.gobby' > .git/hooks/pre-commit && git commit -m x", 'protected-file'],
+    // Programs that print their words or the names the command made: what they write is its text.
+    ["stat -c 'test: ; rm -f .claude/settings.json' . > Makefile && make test", 'protected-file'],
+    ["echo | grep -H --label='test: ; rm -f .claude/settings.json #' '' > Makefile && make test", 'protected-file'],
+    ["ls -ld --time-style='+test: ; rm -f .claude/settings.json' . > Makefile && make test", 'protected-file'],
+    ["basename 'test: ; gobby workflow reset' > Makefile && make test", 'override'],
+    ["touch 'test: ; gobby workflow reset' && ls > Makefile && make test", 'override'],
+    ["mkdir 'x: ; gobby workflow reset' && ls > Makefile && make x", 'override'],
+    // git runs the hooks of the common folder a worktree's commondir names.
+    ["printf '#!/bin/sh\\nrm -f .claude/settings.json\\n' > /tmp/e/hooks/pre-commit && echo /tmp/e > .git/commondir && git commit -m x", 'protected-file'],
     ["printf '[core]\\n\\tfsmonitor = rm -rf .gobby\\n' >> .git/config && git status && git commit -m x", 'protected-file'],
-    ['ln -s ~ /tmp/h && rm -rf /tmp/h/.gobby', 'protected-file'],
-    ['ln -s ~ /tmp/h; cat /tmp/h/.gob*/tok*', 'secret'],
+    // A link to a folder above gobby's files: a walk that follows links (`grep -R`, `find -L`, `tar -h`) would reach them through it.
+    ['ln -s ~ /tmp/h', 'protected-file'],
+    ['ln -s .. node_modules/self', 'protected-file'],
     ['ln -s ~/.gobby /tmp/g', 'protected-file'],
     ['ln ~/.gobby/token /tmp/t', 'secret'],
     ['cp -al ~ /tmp/h', 'protected-file'],

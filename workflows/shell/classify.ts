@@ -44,6 +44,8 @@ const ASSIGNS_HOME = /(?:^|[^$\w{])HOME\b/;
 const ASSIGNS_GOBBY_HOME = /(?:^|[^$\w{])GOBBY_HOME\b/;
 /** PWD assigned (`PWD=/x`, `read PWD`): `$PWD` and `~+` then hold that, not the folder gobby follows. */
 const ASSIGNS_PWD = /(?:^|[^$\w{])PWD\b/;
+/** A redirection of the standard error anywhere but the terminal or nowhere (`2>/tmp/p`, `2>>log`, `&>f`, `{ … } 2>f`); `2>&1` and `2>/dev/null` are not. */
+const STDERR_TO_A_FILE = /(?<![\d&>])2>>?[ \t]*(?![&\s]|\/dev\/null\b)|&>/;
 /**
  * Ways a command can set a variable that the scope does not follow (`read`, `declare -n`,
  * `printf -v`, `${x:=…}`, arithmetic, a sourced file, IFS): in a command that has any of them, an
@@ -121,6 +123,8 @@ interface Run {
    * (ShellInvocation.outputShown).
    */
   outputTaken: number;
+  /** The command sends the standard error to a file somewhere (`2>/tmp/p`, `exec 2>f`): then `>&2` takes the output too. */
+  readonly stderrTaken: boolean;
   /** A test run was met while statusMasked was above zero (ShellAnalysis.testStatusHidden). */
   testStatusHidden: boolean;
   /** The command starts with `set -e` or `set -o pipefail` (and never turns them off): a failure is not masked there. */
@@ -165,6 +169,7 @@ function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis
     otherUser: undefined,
     statusMasked: 0,
     outputTaken: 0,
+    stderrTaken: STDERR_TO_A_FILE.test(command),
     testStatusHidden: false,
     errexit: false,
     pipefail: false,
@@ -461,7 +466,7 @@ function visitNode(run: Run, node: AnyNode, scope: Scope, depth: number, reparse
       // `{ rm -rf /dev/fd/5/*; } 5<dir`: what the command opens holds while it runs, then closes.
       const open = scope.descriptors;
       openDescriptors(new CommandEffects(run, scope, next, reparses, undefined), node.redirects, wordEnv(run, scope));
-      const taken = node.redirects.some(takesOutput);
+      const taken = node.redirects.some((redirect) => takesOutput(redirect, run.stderrTaken));
       if (taken) run.outputTaken++;
       visitNode(run, node.command, scope, next, reparses);
       if (taken) run.outputTaken--;
@@ -746,7 +751,7 @@ function visitPipeline(run: Run, node: Extract<PipelineNode, { type: 'Pipeline' 
   // command that runs it, when one of the later commands may.
   const feedsCode = commands.some((command, index) => index > 0 && command.type === 'Command' && readsWhatIsPiped(command));
   // What each stage prints, the next one reads; it reaches only the terminal when every later stage just filters text to it (`ps aux | grep node | head`).
-  const shownThrough = commands.every((command, index) => index === 0 || filtersToOutput(command));
+  const shownThrough = commands.every((command, index) => index === 0 || filtersToOutput(command, run.stderrTaken));
   // The pipeline's status is its last command's (any failing one's under `set -o pipefail`).
   let printed: Arg | undefined;
   for (let index = 0; index < commands.length; index++) {
@@ -768,18 +773,28 @@ function visitPipeline(run: Run, node: Extract<PipelineNode, { type: 'Pipeline' 
  * Programs that only print a selection or summary of the text they read: in a pipeline, what they
  * read goes no further than what they print. `sort -o FILE` and `uniq IN OUT` write a file instead.
  */
-const FILTERS_TEXT = new Set(['grep', 'egrep', 'fgrep', 'rg', 'head', 'tail', 'wc', 'cut', 'tr', 'column', 'cat', 'nl', 'tac', 'rev', 'fold', 'less', 'more', 'sort', 'uniq']);
+const FILTERS_TEXT = new Set(['grep', 'egrep', 'fgrep', 'rg', 'head', 'tail', 'wc', 'cut', 'tr', 'column', 'cat', 'nl', 'tac', 'rev', 'fold', 'sort', 'uniq']);
 
-/** Whether a pipeline stage is a text filter (FILTERS_TEXT) printing where the pipeline prints. */
-function filtersToOutput(node: AnyNode): boolean {
+/**
+ * Whether a pipeline stage is a text filter (FILTERS_TEXT) printing where the pipeline prints: not
+ * redirected, given no environment, and none of the options that write a file or run a program
+ * (`sort -o`, `--ou=` as GNU takes a long option's start, `--compress-program`, `rg --pre`), nor
+ * uniq's output operand (`uniq - /tmp/p`).
+ */
+function filtersToOutput(node: AnyNode, stderrTaken: boolean): boolean {
   if (node.type !== 'Command' || node.name === undefined || !FILTERS_TEXT.has(node.name.text)) return false;
   const words: string[] = [];
   for (const item of [...node.prefix, ...node.suffix]) {
     if (item.type === 'Word') words.push(item.text);
-    else if (item.type !== 'Assignment' && takesOutput(item)) return false;
+    else if (item.type === 'Assignment' || takesOutput(item, stderrTaken)) return false;
   }
-  if (node.name.text === 'sort') return !words.some((word) => /^-[a-zA-Z]*o|^--output/.test(word));
-  if (node.name.text === 'uniq') return words.filter((word) => !word.startsWith('-')).length <= 1;
+  const name = node.name.text;
+  if (name === 'sort') return !words.some((word) => /^-[a-zA-Z]*o|^--[oc]/.test(word));
+  if (name === 'rg') return !words.some((word) => word.startsWith('--pre'));
+  if (name === 'uniq') {
+    const end = words.indexOf('--');
+    return words.filter((word, i) => (end !== -1 && i > end) || word === '-' || !word.startsWith('-')).length <= 1;
+  }
   return true;
 }
 
@@ -855,7 +870,7 @@ function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>,
   const descriptorsBefore = scope.descriptors;
   if (redirects !== undefined && name !== undefined && name.value !== 'exec' && (RUNS_WHAT_IS_PIPED.has(name.value) ? args.some(mentionsDescriptor) : args.some(throughDescriptor))) openDescriptors(fx, redirects, env);
   // `exec > /tmp/log`: the rest of the shell's output goes there, for as long as gobby follows it.
-  const taken = redirects !== undefined && redirects.some(takesOutput);
+  const taken = redirects !== undefined && redirects.some((redirect) => takesOutput(redirect, run.stderrTaken));
   if (taken && args.length === 0 && name?.value === 'exec') run.outputTaken++;
   const execute = (): void => {
     if (name !== undefined) runCommand(fx, name, args, false, true);
@@ -896,12 +911,17 @@ function closeOwnDescriptors(scope: Scope, redirects: readonly Redirection[], be
 }
 
 /** The descriptor a redirection opens by number: its own, or without one the input for `<`, `<>`, `<&` and the output for the others. */
-/** Whether a redirection sends the standard output somewhere a later command may read it (`> f`, `&> log`, `>&3`); `>&2` and `2>&1` leave it on the terminal. */
-function takesOutput(redirect: Redirection): boolean {
+/**
+ * Whether a redirection sends the standard output somewhere a later command may read it (`> f`,
+ * `&> log`, `>&3`); `>&2` (`1<&2`) and `2>&1` leave it on the terminal, unless the command sends
+ * the standard error to a file somewhere (`stderrTaken`: `2>/tmp/p >&2`).
+ */
+function takesOutput(redirect: Redirection, stderrTaken: boolean): boolean {
   if (redirect.type !== 'Redirect') return false;
   if (redirect.operator === '&>' || redirect.operator === '&>>') return true;
-  if (redirect.operator === '<' || redirect.operator === '<&' || numberedDescriptor(redirect) !== 1) return false;
-  return redirect.operator !== '>&' || redirect.target?.text !== '2';
+  if (redirect.operator === '<' || numberedDescriptor(redirect) !== 1) return false;
+  if (redirect.operator !== '>&' && redirect.operator !== '<&') return true;
+  return redirect.target?.text !== '2' || stderrTaken;
 }
 
 function numberedDescriptor(redirect: Redirect): number {

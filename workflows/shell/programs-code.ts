@@ -49,6 +49,8 @@ export function checkAssignment(name: string, fx: ShellEffects, value?: Arg, ind
   if (name === 'IFS' && value !== undefined && !value.dynamic) fx.splitsFieldsOn(value.value);
   // GLOBIGNORE, set to anything, makes globs match dot names as dotglob does.
   if (name === 'GLOBIGNORE') fx.widenGlobs('dotGlob');
+  // `BASHOPTS=dotglob:globstar bash -c …`: a bash started with it has those options set.
+  if ((name === 'BASHOPTS' || name === 'SHELLOPTS') && value !== undefined) widenGlobsByNames(fx, value);
   // `BASH_CMDS[ls]=/bin/rm` hashes a name to a file; `BASH_ALIASES[ls]='rm -rf'` makes an alias.
   if (name === 'BASH_CMDS' || name === 'BASH_ALIASES') {
     fx.redefineProgramName(index);
@@ -176,8 +178,17 @@ function runJoined(args: readonly Arg[], program: string, fx: ShellEffects, same
   }
 }
 
+/** The shell options named in `value` (`dotglob:globstar`, `globdots`) that widen globs; a name only known at run time may be any. */
+function widenGlobsByNames(fx: ShellEffects, value: Arg): void {
+  if (value.dynamic || /dotglob|globdots/i.test(value.value)) fx.widenGlobs('dotGlob');
+  if (value.dynamic || /globstar/i.test(value.value)) fx.widenGlobs('globStar');
+  if (value.dynamic || /nocaseglob/i.test(value.value)) fx.widenGlobs('noCase');
+}
+
 const shell: ProgramHandler = (site, fx) => {
   const args = site.args;
+  // zsh's `**/` goes any depth without an option (and `setopt globdots` takes dot names in).
+  if (site.program === 'zsh') fx.widenGlobs('globStar');
   let runsString = false;
   let readsStdin = false;
   // `bash -n x.sh` only checks the syntax (an interactive shell, `-i`, ignores -n).
@@ -211,6 +222,8 @@ const shell: ProgramHandler = (site, fx) => {
       else if (letter === 'i') interactive = true;
       else if (letter === 'o' || letter === 'O') {
         if (args[i + 1]?.value === 'noexec' && value.startsWith('-')) noExec = true;
+        // `bash -O dotglob -O globstar -c …`, `zsh -o globdots`: the code's globs follow them.
+        if (value.startsWith('-') && args[i + 1] !== undefined) widenGlobsByNames(fx, args[i + 1]!);
         i++;
       }
     }
@@ -1164,7 +1177,8 @@ function debuggerEntry(runsCode: ProgramHandler): ProgramHandler {
     const rest: Arg[] = [];
     for (let i = 0; i < args.length; i++) {
       const value = args[i]!.value;
-      const glued = /^--?(?:pid|attach-pid|attach-name)=(.*)$/.exec(value);
+      // `--pid=42`, and `-p42` as getopt reads a value glued to its letter.
+      const glued = /^--?(?:pid|attach-pid|attach-name)=(.*)$/.exec(value) ?? /^-p(\d.*)$/.exec(value);
       if (glued) fx.signal(site.program, glued[1]!, value.includes('name') ? 'name' : 'pid');
       else if (['-p', '--pid', '-pid', '--attach-pid'].includes(value) && args[i + 1]) attachTo(site.program, args[++i]!, fx);
       else if (['-n', '--attach-name'].includes(value) && site.program === 'lldb' && args[i + 1]) fx.signal(site.program, args[++i]!.value, 'name');

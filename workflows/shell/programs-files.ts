@@ -798,11 +798,21 @@ const split: ProgramHandler = (site, fx) => {
 
 /** `shopt -s dotglob`, `-s nocaseglob` and `-s globstar` widen what later globs match; an option named at run time may be any. */
 const shopt: ProgramHandler = (site, fx) => {
-  if (!site.args.some((arg) => arg.value === '-s')) return;
+  // `-s`, also among other letters (`-sq`, `-qs`); `-o` names `set -o` options, none of which glob.
+  if (!site.args.some((arg) => arg.dynamic || /^-[a-z]*s[a-z]*$/.test(arg.value))) return;
   for (const arg of site.args) {
     if (arg.dynamic || arg.value === 'dotglob') fx.widenGlobs('dotGlob');
     if (arg.dynamic || arg.value === 'nocaseglob') fx.widenGlobs('noCase');
     if (arg.dynamic || arg.value === 'globstar') fx.widenGlobs('globStar');
+  }
+};
+
+/** zsh's `setopt globdots` (any case, underscores ignored: `GLOB_DOTS`) lets globs match dot names, `setopt nocaseglob` any case. */
+const setopt: ProgramHandler = (site, fx) => {
+  for (const arg of site.args) {
+    const name = arg.value.toLowerCase().replace(/_/g, '');
+    if (arg.dynamic || name === 'globdots' || name === 'dotglob') fx.widenGlobs('dotGlob');
+    if (arg.dynamic || name === 'nocaseglob') fx.widenGlobs('noCase');
   }
 };
 
@@ -1502,6 +1512,7 @@ export const FILE_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['aunpack', { handle: aunpack }],
   ...entries(keyTool, 'keytool', 'gpg', 'gpg2'),
   ['shopt', { handle: shopt }],
+  ['setopt', { handle: setopt }],
   ...entries(editor, 'vi', 'vim', 'nvim', 'view', 'ex', 'ed', 'emacs', 'nano', 'pico', 'micro', 'joe', 'kak', 'hx'),
   ['sqlite3', { handle: sqlite }],
   ...entries(manual, 'man', 'info', 'apropos', 'whatis', 'tldr'),
