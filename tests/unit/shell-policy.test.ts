@@ -93,3 +93,29 @@ describe('a phase that restricts file changes, for what only looks, prints help,
     expect(refusal(command, '/srv/app', '/home/dev')).toBeDefined();
   });
 });
+
+describe('a phase that restricts file changes, for build tools read by their option and subcommand tables', () => {
+  it.each([
+    './gradlew dependencies --configuration runtimeClasspath',
+    './gradlew :app:dependencies && ./gradlew -q :app:dependencyInsight --dependency okhttp',
+    './gradlew lint && ./gradlew :app:lintDebug spotlessCheck ktlintCheck detekt && ./gradlew lint test',
+    'mvn spotless:check && mvn -q checkstyle:check',
+    'go test -c -o /tmp/x.test ./pkg',
+    'swift package describe && swift package show-dependencies --format json && swift package dump-package',
+    'go tool nm /tmp/app && go tool objdump -s main.main /tmp/app && go tool addr2line /tmp/app',
+    'sqlite3 db.sqlite3 ".backup /tmp/db.backup"',
+    'docker save app:latest -o /tmp/app.tar && docker image save --output=/tmp/x.tar app',
+    'brew --prefix node && ls $(brew --prefix)/bin && brew --cellar',
+  ])('lets %j through', (command) => {
+    expect(refusal(command, '/srv/app', '/home/dev')).toBeUndefined();
+  });
+
+  it.each([
+    './gradlew publish', './gradlew spotlessApply', './gradlew lintFix', './gradlew detektBaseline', './gradlew lint publish',
+    './gradlew dependencies --write-locks', './gradlew lint --init-script /tmp/x.gradle', 'mvn spotless:apply', 'mvn com.evil:plugin:1.0:check',
+    'go test -c -o src/x.test ./pkg', 'go test -c ./pkg', 'swift package update', 'swift package resolve', 'go tool compile x.go',
+    'sqlite3 db.sqlite3 ".backup src/x.db"', 'docker save -o src/x.tar app', 'docker load -i x.tar', 'brew install x',
+  ])('refuses %j', (command) => {
+    expect(refusal(command, '/srv/app', '/home/dev')).toBeDefined();
+  });
+});

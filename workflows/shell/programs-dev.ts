@@ -754,6 +754,17 @@ const SYSTEM_MANAGER: ManagerSpec = {
   options: { short: 'ocCt', long: ['option', 'config-file', 'target-release', 'root'] },
 };
 
+/** brew's questions about where things are, answered with a path (`brew --prefix node`, `brew --cellar`, `brew --cache`). */
+const BREW_PATH_QUERIES = new Set(['--prefix', '--cellar', '--repository', '--repo', '--cache', '--caskroom', '--env', 'shellenv']);
+const brewManager = manager(SYSTEM_MANAGER);
+
+/** brew: a path query, with formula names after it, only prints; anything else is a package manager's subcommand. */
+const brew: ProgramHandler = (site, fx) => {
+  const [first, ...rest] = site.args;
+  if (first !== undefined && !first.dynamic && BREW_PATH_QUERIES.has(first.value) && rest.every((arg) => !arg.dynamic && !arg.value.startsWith('-'))) return;
+  brewManager(site, fx);
+};
+
 // ---------- test runners, build tools, formatters ----------
 
 function testRunner(runner?: string): ProgramHandler {
@@ -834,7 +845,21 @@ const RUNS_OTHER_COMMANDS: Readonly<Record<string, (site: CommandSite, fx: Shell
 const GRADLE_TEST_TASKS = /^(?:[\w.-]*:)*(?:test\w*|\w+Tests?|check|clean)$/;
 
 /** Gradle tasks and Maven goals that only describe the build: `./gradlew tasks`, `mvn dependency:tree`. */
-const REPORT_GOALS = new Set(['tasks', 'dependencies', 'projects', 'properties', 'buildEnvironment', 'outgoingVariants', 'dependency:tree', 'dependency:list', 'help:effective-pom', 'help:describe', 'help:active-profiles']);
+const REPORT_GOALS = new Set(['tasks', 'dependencies', 'dependencyInsight', 'projects', 'properties', 'buildEnvironment', 'outgoingVariants', 'javaToolchains', 'dependency:tree', 'dependency:list', 'help:effective-pom', 'help:describe', 'help:active-profiles']);
+
+/**
+ * Verification tasks and goals that only check the code and report (what gradle's `check` and
+ * maven's `verify`, already test runs, depend on): gradle's `*Check` tasks (`spotlessCheck`,
+ * `ktlintCheck`, `apiCheck`), Android's `lint` (and `lintDebug`, `lintVitalRelease`; not
+ * `lintFix`), `detekt`, `checkstyleMain`, `pmdMain`, `spotbugsMain`; maven's `PREFIX:check`
+ * (`spotless:check`, `checkstyle:check`), a plugin found by its prefix, not one named by its coordinates.
+ */
+const CHECK_GOALS = /^(?:[a-z][\w-]*:check|[a-z]\w*Check|lint(?:Debug|Release|Vital\w*)?|detekt(?:Main|Test)?|(?:checkstyle|pmd|spotbugs)(?:Main|Test))$/;
+
+/** A gradle task as written with its project path (`:app:dependencies`) is the task of that name; maven's `plugin:goal` is kept whole. */
+function taskName(program: string, goal: string): string {
+  return program.startsWith('gradle') ? goal.slice(goal.lastIndexOf(':') + 1) : goal;
+}
 
 /** Maven's options of more than one letter that take a value (`-pl core`, `-rf :app`): parsed as words they would read as goals. */
 const MAVEN_VALUE_OPTIONS = new Set(['-pl', '-rf', '-gs', '-gt', '-emp', '-ep', '-T', '-b', '-l']);
@@ -878,9 +903,16 @@ function taskRunner(testGoals: RegExp, options: OptionSpec, dryRun: readonly str
     // `make -p -f /dev/null`: make's built-in rules printed, with no makefile and no goal to run.
     const makefiles = optionValues(parsed, '-f', '--file', '--makefile');
     if (goals.length === 0 && makefiles.length > 0 && makefiles.every((file) => !file.dynamic && file.value === '/dev/null')) return;
+    // `./gradlew dependencies --write-locks`: the project's lock and verification files, rewritten whatever the task.
+    if (site.program.startsWith('gradle') && site.args.some((arg) => /^--(?:write-locks|update-locks|write-verification-metadata|export-keys)(?:=|$)/.test(arg.value))) here.write(site.program, everythingBelow(here));
     if (goals.some((goal) => goal.dynamic)) here.opaque(`${site.program} runs a target named at run time`, site.program);
-    else if (goals.length > 0 && goals.every((goal) => REPORT_GOALS.has(goal.value))) return;
-    else if (goals.length > 0 && goals.every((goal) => (testGoals.test(goal.value) || (site.program.endsWith('make') && isTestScriptName(goal.value))) && !nameSaysItChanges(goal.value))) runsTests(here, site.program, `${site.program} ${goals.map((goal) => goal.value).join(' ')}`, site.args);
+    else if (goals.length > 0 && goals.every((goal) => REPORT_GOALS.has(taskName(site.program, goal.value)))) return;
+    // `./gradlew :app:lint spotlessCheck`, `mvn spotless:check`: checks that only report, run with the project's build code.
+    else if (!site.program.endsWith('make') && goals.length > 0 && goals.every((goal) => REPORT_GOALS.has(taskName(site.program, goal.value)) || (CHECK_GOALS.test(taskName(site.program, goal.value)) && !nameSaysItChanges(goal.value)))) {
+      loadsForeignCode(here, site.program, `${site.program} ${goals.map((goal) => goal.value).join(' ')}`, site.args);
+      writesOutputOptions(here, site.program, site.args);
+    }
+    else if (goals.length > 0 && goals.every((goal) => (testGoals.test(goal.value) || (site.program.endsWith('make') && isTestScriptName(goal.value)) || (!site.program.endsWith('make') && CHECK_GOALS.test(taskName(site.program, goal.value)))) && !nameSaysItChanges(goal.value))) runsTests(here, site.program, `${site.program} ${goals.map((goal) => goal.value).join(' ')}`, site.args);
     else here.unknown([site.program, ...goals.map((goal) => goal.value)].join(' '), site.program === 'make' || site.program === 'gmake' ? makeTargetCall(here, parsed, site, goals) : undefined);
   };
 }
@@ -955,7 +987,13 @@ function optionArg(args: readonly Arg[], name: string, folder: boolean): BuildOu
   return arg === undefined ? undefined : { arg, folder };
 }
 
-function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>): ProgramHandler {
+/**
+ * A subcommand tool's groups whose verbs only show (`swift package describe`, `cargo llvm-cov
+ * report`): the group's own action stands for every other verb (`swift package update` resolves).
+ */
+type GroupReads = Readonly<Record<string, ReadonlySet<string>>>;
+
+function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>, groupReads: GroupReads = {}): ProgramHandler {
   return (site, fx) => {
     if (onlyAsksVersion(site.args)) return;
     const sub = site.args.find((arg) => !arg.value.startsWith('-') && !arg.value.startsWith('+'));
@@ -967,6 +1005,17 @@ function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>):
     let action = table[sub.value];
     // `rustup toolchain list`, `dotnet tool list`, `asdf plugin list`: a group's listing.
     if (action === undefined && LISTING_VERBS.has(site.args.slice(site.args.indexOf(sub) + 1).find((arg) => !arg.value.startsWith('-'))?.value ?? '')) action = 'read';
+    // `swift package show-dependencies`: a verb of the group that only shows.
+    const verb = site.args.slice(site.args.indexOf(sub) + 1).find((arg) => !arg.value.startsWith('-'));
+    if (verb !== undefined && !verb.dynamic && groupReads[sub.value]?.has(verb.value) === true) action = 'read';
+    // `go tool nm /tmp/app`, `go tool objdump -s main bin`, `go tool addr2line bin`: they read the binary, not run it.
+    if (site.program === 'go' && sub.value === 'tool' && GO_TOOL_READERS.has(verb?.value ?? '')) {
+      // Go's flags have one dash: `-sort size`, `-s regexp` take the next word; objdump's `start end` are addresses.
+      const words = site.args.slice(site.args.indexOf(verb!) + 1);
+      const files = words.filter((arg, i) => (arg.dynamic || !arg.value.startsWith('-')) && !/^-(?:-?sort|-?type|-?s)$/.test(words[i - 1]?.value ?? '') && !/^(?:0x)?[\da-f]+$/i.test(arg.value));
+      for (const file of site.stdinArgs ? [...files, ...operandsOf(parseArgv([], {}), site)] : files) fx.read('go', file);
+      return;
+    }
     // `go tool pprof -top cpu.prof` prints a profile (`-http` serves it, `-output`/`-o` writes a report).
     if (site.program === 'go' && sub.value === 'tool' && site.args[site.args.indexOf(sub) + 1]?.value === 'pprof') {
       const args = site.args.slice(site.args.indexOf(sub) + 2);
@@ -989,8 +1038,8 @@ function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>):
     }
     // `go vet -vettool=/tmp/x`, `go build -toolexec=…`, `cargo check --config …`: a program or configuration from elsewhere, whatever the subcommand.
     if (action !== 'test') loadsForeignCode(fx, site.program, `${site.program} ${sub.value}`, site.args);
-    // `go test -c` leaves the test binary in the working directory.
-    if (site.program === 'go' && sub.value === 'test' && site.args.some((arg) => arg.value === '-c')) fx.write('go', { path: `${fx.cwd}/*.test`, dynamic: true });
+    // `go test -c` leaves the test binary in the working directory; with `-o F` only F (written as go test's output option).
+    if (site.program === 'go' && sub.value === 'test' && site.args.some((arg) => arg.value === '-c') && optionArg(site.args, '-o', false) === undefined) fx.write('go', { path: `${fx.cwd}/*.test`, dynamic: true });
     // A check changes nothing (`cargo fmt --check`, `dotnet format --verify-no-changes`); a fix does (`cargo clippy --fix`).
     if (/^(?:fmt|format)$/.test(sub.value) && site.args.some((arg) => /^--(?:check|verify-no-changes|check-formatted|output=none|set-exit-if-changed)$/.test(arg.value))) action = 'read';
     if (action === 'read' && site.args.some((arg) => arg.value === '--fix' || arg.value === '--allow-dirty' || (sub.value === 'audit' && arg.value === 'fix'))) action = 'write';
@@ -1023,6 +1072,9 @@ function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>):
     }
   };
 }
+
+/** go's tools that print what a binary holds (go's own nm, objdump, addr2line). */
+const GO_TOOL_READERS = new Set(['nm', 'objdump', 'addr2line']);
 
 /** Formatters and fixers: they write their operands (or the project) only with the flag that says so. */
 /** Report options of linters and type checkers: each writes the file or folder it names. */
@@ -1474,6 +1526,13 @@ const container: ProgramHandler = (site, fx) => {
   const sub = site.args.find((arg) => !arg.value.startsWith('-'));
   if (!sub || onlyAsksVersion(site.args)) return;
   if (['ps', 'images', 'logs', 'inspect', 'version', 'info', 'stats', 'top', 'port', 'history', 'events', 'diff'].includes(sub.value)) return;
+  // `docker save img -o app.tar`, `docker image save`, `docker export ctr -o x.tar`: an image's or a container's files, into the one
+  // archive `-o` names (or the standard output); the engine's images and containers stay as they are.
+  const verb = CONTAINER_GROUPS.has(sub.value) ? site.args.slice(site.args.indexOf(sub) + 1).find((arg) => !arg.value.startsWith('-')) : sub;
+  if (verb !== undefined && !verb.dynamic && (verb.value === 'save' || verb.value === 'export') && (verb === sub || sub.value === 'image' || sub.value === 'container')) {
+    for (const output of optionValues(parseArgv(site.args, { short: 'o', long: ['output'] }), '-o', '--output')) if (output.value !== '-') fx.write(site.program, output);
+    return;
+  }
   // `docker network ls`, `docker volume inspect x`, `docker system df`: a group's listings; its other verbs change things.
   if (CONTAINER_GROUPS.has(sub.value)) {
     const verb = site.args.slice(site.args.indexOf(sub) + 1).find((arg) => !arg.value.startsWith('-'));
@@ -1734,7 +1793,8 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['uvx', PACKAGE_RUNNER],
   ...entries(manager({ actions: { add: 'install', remove: 'install', install: 'install', update: 'install', lock: 'install', sync: 'install', uninstall: 'install', upgrade: 'install', inject: 'install', run: 'run', show: 'read', check: 'read', list: 'read', graph: 'read', build: 'write', publish: 'network', shell: 'run', env: 'read', init: 'write', new: 'write' } }), 'poetry', 'pipenv', 'pdm', 'hatch', 'rye', 'pipx'),
   ...entries(manager({ actions: { install: 'install', create: 'install', remove: 'install', update: 'install', uninstall: 'install', env: 'install', run: 'run', list: 'read', info: 'read', search: 'read' } }), 'conda', 'mamba', 'micromamba'),
-  ...entries(manager(SYSTEM_MANAGER), 'apt', 'apt-get', 'aptitude', 'yum', 'dnf', 'zypper', 'apk', 'pacman', 'yay', 'brew', 'port', 'snap', 'flatpak', 'nix-env', 'winget', 'choco', 'scoop', 'pkg', 'emerge'),
+  ...entries(manager(SYSTEM_MANAGER), 'apt', 'apt-get', 'aptitude', 'yum', 'dnf', 'zypper', 'apk', 'pacman', 'yay', 'port', 'snap', 'flatpak', 'nix-env', 'winget', 'choco', 'scoop', 'pkg', 'emerge'),
+  ['brew', { handle: brew }],
   ...entries(packageQuery, 'rpm', 'dpkg', 'dpkg-query'),
   ...entries(manager({ actions: { install: 'install', uninstall: 'install', update: 'install', list: 'read', search: 'read', info: 'read', env: 'read', contents: 'read', which: 'read', build: 'write', push: 'network' } }), 'gem'),
   ['bundle', { handle: manager({ actions: { install: 'install', update: 'install', add: 'install', remove: 'install', lock: 'install', exec: 'run', list: 'read', show: 'read', check: 'read', outdated: 'read', info: 'read', config: 'read' }, bare: 'install' }) }],
@@ -1744,7 +1804,8 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['dotnet', { handle: subcommands({ test: 'test', add: 'install', restore: 'install', remove: 'install', build: 'write', run: 'opaque', list: 'read', format: 'write', publish: 'write', pack: 'write', new: 'write', tool: 'install', 'nuget': 'network' }) }],
   ['mix', { handle: subcommands({ test: 'test', 'deps.get': 'install', 'deps.update': 'install', compile: 'write', format: 'write', run: 'opaque', 'hex.publish': 'network' }) }],
   ...entries(subcommands({ test: 'test', build: 'write', run: 'opaque', pub: 'install', analyze: 'read', format: 'write', doctor: 'read' }), 'flutter', 'dart'),
-  ...entries(subcommands({ test: 'test', build: 'write', run: 'opaque', package: 'install' }), 'swift'),
+  // `swift package describe` prints the package; `resolve`, `update`, `reset`, `edit` change its dependencies.
+  ...entries(subcommands({ test: 'test', build: 'write', run: 'opaque', package: 'install' }, { package: new Set(['describe', 'show-dependencies', 'dump-package', 'show-executables', 'compute-checksum']) }), 'swift'),
   ...entries(workspaceTasks, 'turbo', 'nx', 'lerna'),
   ...entries(subcommands({ test: 'test', coverage: 'test', build: 'write', run: 'opaque', query: 'read', cquery: 'read', aquery: 'read', info: 'read', version: 'read', clean: 'write', fetch: 'install', sync: 'install', mod: 'install' }), 'bazel', 'bazelisk'),
   ['xcodebuild', { handle: (site, fx) => (site.args.some((arg) => /^(?:test|test-without-building)$/.test(arg.value)) ? runsTests(fx, 'xcodebuild', 'xcodebuild test', site.args) : site.args.some((arg) => /^-(?:list|showsdks|showBuildSettings|version|showdestinations)$/.test(arg.value)) ? undefined : fx.unknown('xcodebuild')) }],
@@ -1755,8 +1816,8 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['kustomize', { handle: kustomize }],
   ...entries(taskRunner(/^(?:tests?|check|checks|test-[\w.-]+|check-[\w.-]+|unit|unittest|spec)$/, { short: 'CfjIloE', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs', 'load-average', 'old-file', 'what-if', 'new-file', 'eval'] }, ['-n', '--dry-run', '--just-print', '--recon', '-q', '--question'], ['-E', '--eval']), 'make', 'gmake', 'bmake'),
   ...entries(taskRunner(TEST_GOALS, { short: 'fDPplbsSt', long: ['file', 'projects', 'activate-profiles', 'threads', 'settings', 'project-dir', 'build-file', 'settings-file', 'init-script', 'exclude-task', 'console'] }), 'mvn', 'mvnw'),
-  // gradle's `--tests Pattern` and `-x task` take a value: `./gradlew test --tests FooTest` runs one test class.
-  ...entries(taskRunner(GRADLE_TEST_TASKS, { short: 'DPpbIxg', long: ['project-dir', 'build-file', 'settings-file', 'init-script', 'exclude-task', 'console', 'tests', 'max-workers', 'warning-mode', 'priority', 'project-cache-dir', 'gradle-user-home', 'include-build'] }, ['-m', '--dry-run']), 'gradle', 'gradlew'),
+  // gradle's `--tests Pattern`, `-x task` and the report tasks' `--configuration NAME`, `--dependency NAME` take a value: `./gradlew test --tests FooTest` runs one test class.
+  ...entries(taskRunner(GRADLE_TEST_TASKS, { short: 'DPpbIxg', long: ['project-dir', 'build-file', 'settings-file', 'init-script', 'exclude-task', 'console', 'tests', 'max-workers', 'warning-mode', 'priority', 'project-cache-dir', 'gradle-user-home', 'include-build', 'configuration', 'dependency', 'update-locks', 'write-verification-metadata'] }, ['-m', '--dry-run']), 'gradle', 'gradlew'),
   ...entries(taskRunner(/^(?:test|spec|tests|test:[\w:]+|spec:[\w:]+)$/, { short: 'fCI', long: ['rakefile', 'directory', 'libdir'] }), 'rake'),
   ...entries(taskRunner(/^(?:test|tests|check)$/, { short: 'dfg', long: ['dir', 'justfile', 'taskfile'] }), 'just', 'task'),
   ['rails', { handle: subcommands({ test: 'test', 'test:system': 'test', 'test:all': 'test', spec: 'test', routes: 'read', about: 'read', stats: 'read', notes: 'read', version: 'read' }) }],

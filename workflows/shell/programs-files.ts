@@ -1193,6 +1193,26 @@ const editor: ProgramHandler = (site, fx) => {
 
 /** Dot-commands of the sqlite3 shell that only print (`.output`, `.shell`, `.import`, `.save`… are not among them). */
 const SQLITE_PRINTING_DOT_COMMANDS = /^\.(?:tables|table|schema|fullschema|indexes|indices|headers|header|mode|databases|dump|dbinfo|help|width|nullvalue|separator|timer|stats|show|print|changes|eqp|explain|echo|bail)(?:\s|$)/i;
+/** `.backup ?DB? FILE` and its old name `.save`: a copy of the database, read, into FILE, written (sqliteBackups). */
+const SQLITE_BACKUP = /^\.(?:backup|save)\s/i;
+/** A dot-command's argument as sqlite3's shell splits them: a word, or a quoted one. */
+const SQLITE_DOT_ARGUMENT = /'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g;
+
+/** The files `.backup` and `.save` write: the last argument, after the options (`--append`, `--async`). */
+function sqliteBackups(code: readonly Arg[]): Arg[] {
+  const files: Arg[] = [];
+  for (const arg of code) {
+    if (arg.dynamic) continue;
+    for (const line of arg.value.split('\n')) {
+      const trimmed = line.trim();
+      if (!SQLITE_BACKUP.test(trimmed)) continue;
+      const words = [...trimmed.matchAll(SQLITE_DOT_ARGUMENT)].slice(1).map((match) => match[1] ?? match[2] ?? match[3]!).filter((word) => !word.startsWith('--'));
+      const file = words.at(-1);
+      if (file !== undefined) files.push(literalArg(file));
+    }
+  }
+  return files;
+}
 /** Words of SQL that change a database, or reach outside it (writefile, edit, load_extension). */
 const SQL_CHANGES = /\b(?:insert|update|delete|replace(?!\s*\()|create|drop|alter|attach|detach|vacuum|reindex|analyze|begin|commit|rollback|savepoint|release|writefile|edit|load_extension|upsert)\b/i;
 
@@ -1206,7 +1226,7 @@ function sqliteOnlyReads(code: readonly Arg[]): boolean {
     return text.split(/[;\n]/).every((statement) => {
       const trimmed = statement.trim();
       if (trimmed === '') return true;
-      if (trimmed.startsWith('.')) return SQLITE_PRINTING_DOT_COMMANDS.test(trimmed);
+      if (trimmed.startsWith('.')) return SQLITE_PRINTING_DOT_COMMANDS.test(trimmed) || SQLITE_BACKUP.test(trimmed);
       return /^(?:select|with|explain|values)\b/i.test(trimmed) ? !SQL_CHANGES.test(trimmed) : pragmaOnlyReads(trimmed);
     });
   });
@@ -1281,6 +1301,7 @@ const sqlite: ProgramHandler = (site, fx) => {
   const file = database && /^file:/.test(database.value) ? { ...database, value: database.value.replace(/^file:(?:\/\/localhost)?/, '').replace(/\?.*$/, '') } : database;
   if (file) (readOnly ? fx.read : fx.write).call(fx, 'sqlite3', file);
   for (const arg of code) if (!arg.dynamic) sqlFileFunctions(arg.value, fx);
+  for (const backup of sqliteBackups(code)) fx.write('sqlite3', backup);
   // Dot-commands (.shell, .system, .output), SQL that writes other files and SQL read from stdin can do anything.
   if (fromInput || code.some((arg) => arg.dynamic || (/(^|\n)\s*\.|load_extension|\bATTACH\b|writefile|\bedit\s*\(|\bvacuum\b/i.test(arg.value) && !sqliteOnlyReads([arg])))) {
     fx.opaque('sqlite3 runs SQL and dot-commands (.shell, .output) it reads from stdin or a file', 'sqlite3');
