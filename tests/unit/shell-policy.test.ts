@@ -119,3 +119,33 @@ describe('a phase that restricts file changes, for build tools read by their opt
     expect(refusal(command, '/srv/app', '/home/dev')).toBeDefined();
   });
 });
+
+describe('a phase that restricts file changes, for test runners, checkers and inspectors read by their tables', () => {
+  it.each([
+    'npx ng test --watch=false', 'hatch test && rye test', 'dune test', 'rebar3 eunit', 'elm-test', 'shellspec', 'buck2 test //app:tests', 'pants test ::',
+    'mix credo && mix dialyzer', 'vendor/bin/php-cs-fixer fix --dry-run --diff', 'kubeconform -summary deploy.yaml && kubeval deploy.yaml', 'npx type-coverage --at-least 95',
+    'safety check -r requirements.txt', 'detect-secrets scan', 'trufflehog filesystem --no-update .', 'interrogate -v src', 'cargo llvm-cov --text && cargo llvm-cov report',
+    'cargo outdated && cargo udeps && cargo info serde && cargo pkgid && cargo locate-project && cargo read-manifest',
+    'ip addr && ip -br link show && ip -4 route get 1.1.1.1 && ifconfig && ifconfig eth0', 'lsb_release -a && findmnt && blkid && vm_stat && system_profiler SPHardwareDataType',
+    'timedatectl && hostnamectl && localectl && loginctl list-sessions && resolvectl status && nmcli device status && coredumpctl list',
+    'systemctl list-timers && systemd-analyze blame && apt-cache policy nodejs && zipinfo app.zip && ssh-keygen -lf key.pub',
+    'xcrun simctl list devices && xcrun --show-sdk-path && xcode-select -p && diskutil list && otool -L /tmp/a && plutil -p Info.plist',
+    'mdfind foo && mdls x.txt && defaults read com.apple.dock && codesign -dv /Applications/X.app && scutil --get ComputerName',
+    'just --list && poetry config --list && pipdeptree && git mergetool --tool-help', 'make -j$(sysctl -n hw.ncpu) test', 'npx jest --maxWorkers=$(sysctl -n hw.logicalcpu)',
+  ])('lets %j through', (command) => {
+    expect(refusal(command, '/srv/app', '/home/dev')).toBeUndefined();
+  });
+
+  it.each([
+    'ng lint', 'ng build', 'dune test --auto-promote', 'buck2 run //app', 'pants fmt ::', 'vendor/bin/php-cs-fixer fix', 'php-cs-fixer fix --dry-run --config=/tmp/x.php',
+    'kubeconform -cache src x.yaml', 'npx type-coverage --update', 'safety check --apply-fixes', 'detect-secrets scan --update .secrets.baseline', 'detect-secrets scan --plugin /tmp/x.py',
+    'detect-secrets audit .secrets.baseline', 'trufflehog filesystem .', 'cargo llvm-cov run', 'cargo llvm-cov clean', 'poetry config virtualenvs.in-project true',
+    'ip route add default via 1.2.3.4', 'ip link set eth0 down', 'ip netns exec x rm -rf src', 'ip -batch /tmp/x', 'ifconfig eth0 down', 'sysctl -w kern.x=1', 'sysctl kern.x=1', 'sysctl -p /tmp/x',
+    'hostnamectl hostname x', 'nmcli connection up x', 'nmcli radio wifi off', 'coredumpctl dump -o /tmp/core', 'apt-cache gencaches', 'ssh-keygen -t ed25519 -f k', 'ssh-keygen -R host',
+    'ssh-keygen -l -D /tmp/lib.so', 'xcrun clang x.c', 'xcrun simctl boot x', 'xcode-select -s /tmp/x', 'diskutil eraseDisk x', 'plutil -convert xml1 Info.plist', 'mdls -plist /tmp/x f',
+    'defaults write com.apple.dock x 1', 'codesign -s - app', 'codesign -d --entitlements /tmp/e.plist app', 'scutil', 'scutil --set HostName x', 'just --evaluate', 'just --fmt', 'task --list',
+    'pipdeptree --python /tmp/x/bin/python', 'git mergetool', 'ldd $(which node)', 'npx playwright show-report',
+  ])('refuses %j', (command) => {
+    expect(refusal(command, '/srv/app', '/home/dev')).toBeDefined();
+  });
+});

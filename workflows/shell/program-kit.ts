@@ -293,7 +293,7 @@ const SHORT_UPDATE_RUNNERS = new Set(['vitest', 'jest', 'playwright', 'npm', 'pn
  * `--regtest-reset`, `--bless` (`cargo test -- --bless`), `--enable-snapshot-record`, and
  * pytest's `--inline-snapshot=…` other than `disable` and `report`.
  */
-const REWRITES_EXPECTATIONS = /^--?(?:update|regen|bless|overwrite|record|force-regen|snapshot-update|test-update|enable-snapshot-record|regtest-reset)[\w-]*(?:=(?!false$|0$|no$|none$).*)?$/i;
+const REWRITES_EXPECTATIONS = /^--?(?:update|regen|bless|overwrite|record|force-regen|snapshot-update|test-update|enable-snapshot-record|regtest-reset|auto-promote)[\w-]*(?:=(?!false$|0$|no$|none$).*)?$/i;
 
 function rewritesExpectations(value: string, program: string): boolean {
   if (value.charCodeAt(0) !== 45) return false; // not an option (hot path: test paths and names)
@@ -516,8 +516,8 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
       // unless it is the value of an option that names an output (`--basetemp /tmp/x`).
       const previous = i > 0 ? args[i - 1]!.value : '';
       const isOutput = previous.startsWith('-') && !previous.includes('=') && takesOutputPath(previous, program);
-      // Bazel's targets are labels of the workspace (`//...`, `//pkg:test`, `@repo//x`), not paths.
-      const label = (program === 'bazel' || program === 'bazelisk') && /^(?:\/\/|@)/.test(arg.value);
+      // Bazel's, Buck's and Pants' targets are labels of the workspace (`//...`, `//pkg:test`, `@repo//x`), not paths.
+      const label = LABELLED_TARGETS.has(program) && /^(?:\/\/|@)/.test(arg.value);
       if (!isOutput && !label && /^(?:\/|~\/|\.\.)/.test(arg.value) && outside(fx.path(arg).path)) return `runs ${fx.path(arg).path}, outside the project`;
       // `deno test https://…/x_test.ts`: test code fetched from the network, or written in the argument.
       if (program === 'deno' && MODULE_URL.test(arg.value)) return `runs ${arg.value.slice(0, 60)}, code from outside the project`;
@@ -585,6 +585,9 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
   }
   return undefined;
 }
+
+/** Build tools whose targets are written as workspace labels (`//pkg:test`). */
+const LABELLED_TARGETS: ReadonlySet<string> = new Set(['bazel', 'bazelisk', 'buck2', 'buck', 'pants']);
 
 /** A one-letter option and a path glued to it: `-I/tmp`, `-r~/x.js`, `-c../cfg.ini`. */
 const GLUED_SHORT_PATH = /^-([A-Za-z])((?:\/|~\/|\.\.).*)$/s;

@@ -272,6 +272,11 @@ const git: ProgramHandler = (site, fx) => {
   if (!repository.dynamic && !isWithin(repository.path, root) && !['clone', 'init', 'ls-remote', 'version', 'help'].includes(sub)) {
     fx.opaque(`git ${sub} in ${repository.path}, a repository outside the project, whose configuration can run commands`, 'git');
   }
+  // `git mergetool --tool-help`, `git difftool --tool-help`: the tools git knows, listed; none is run.
+  if ((sub === 'mergetool' || sub === 'difftool') && rest.length === 1 && rest[0]!.value === '--tool-help' && !rest[0]!.dynamic) {
+    fx.emit({ kind: 'git', subcommand: sub, changesFiles: false, program: 'git' });
+    return;
+  }
   if (GIT_RUNS_COMMANDS.has(sub) || (sub === 'rebase' && rest.some((arg) => /^(?:-x|--exec)/.test(arg.value))) || (sub === 'bisect' && rest[0]?.value === 'run') || (sub === 'submodule' && rest[0]?.value === 'foreach')) {
     fx.opaque(`git ${sub} runs commands of the caller's choosing`, 'git');
     fx.emit({ kind: 'git', subcommand: sub, changesFiles: true, program: 'git' });
@@ -955,6 +960,25 @@ const workspaceTasks: ProgramHandler = (site, fx) => {
   else fx.unknown([site.program, ...(tasks.length > 0 ? tasks : [verb ?? ''])].join(' ').trim());
 };
 
+const justOrTask = taskRunner(/^(?:test|tests|check)$/, { short: 'dfg', long: ['dir', 'justfile', 'taskfile'] });
+
+/** `just --list`, `--summary`, `--dump`, `--show RECIPE`: the justfile shown; no recipe runs and no backtick is evaluated (`--evaluate` would). */
+const JUST_SHOWS = /^(?:--list|-l|--summary|--dump|--show|-s|--variables|--groups)$/;
+/** just's options that only shape what is shown, and those that take a value. */
+const JUST_SHOW_OPTIONS = /^(?:--unsorted|-u|--list-heading|--list-prefix|--dump-format|--justfile|-f|--working-directory|-d|--color)$/;
+const JUST_VALUE_OPTIONS = /^(?:--show|-s|--list-heading|--list-prefix|--dump-format|--justfile|-f|--working-directory|-d|--color)$/;
+
+function justOnlyShows(args: readonly Arg[]): boolean {
+  let shows = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg.dynamic || !(JUST_SHOWS.test(arg.value) || JUST_SHOW_OPTIONS.test(arg.value))) return false;
+    shows ||= JUST_SHOWS.test(arg.value);
+    if (JUST_VALUE_OPTIONS.test(arg.value)) i++;
+  }
+  return shows;
+}
+
 /** A subcommand tool: `cargo test`, `go test`, `dotnet test`… */
 /** Where a build writes when an option says so: go's `-o FILE`, cargo's `--target-dir DIR`. */
 interface BuildOutput {
@@ -988,12 +1012,13 @@ function optionArg(args: readonly Arg[], name: string, folder: boolean): BuildOu
 }
 
 /**
- * A subcommand tool's groups whose verbs only show (`swift package describe`, `cargo llvm-cov
- * report`): the group's own action stands for every other verb (`swift package update` resolves).
+ * A subcommand tool's groups whose verbs do other than the group does (`swift package describe`
+ * prints, `cargo llvm-cov run` runs the program): the group's own action stands for every other
+ * verb (`swift package update` resolves, `cargo llvm-cov --text` runs the tests).
  */
-type GroupReads = Readonly<Record<string, ReadonlySet<string>>>;
+type GroupVerbs = Readonly<Record<string, Readonly<Record<string, ManagerAction | 'opaque'>>>>;
 
-function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>, groupReads: GroupReads = {}): ProgramHandler {
+function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>, groupVerbs: GroupVerbs = {}): ProgramHandler {
   return (site, fx) => {
     if (onlyAsksVersion(site.args)) return;
     const sub = site.args.find((arg) => !arg.value.startsWith('-') && !arg.value.startsWith('+'));
@@ -1005,9 +1030,10 @@ function subcommands(table: Readonly<Record<string, ManagerAction | 'opaque'>>, 
     let action = table[sub.value];
     // `rustup toolchain list`, `dotnet tool list`, `asdf plugin list`: a group's listing.
     if (action === undefined && LISTING_VERBS.has(site.args.slice(site.args.indexOf(sub) + 1).find((arg) => !arg.value.startsWith('-'))?.value ?? '')) action = 'read';
-    // `swift package show-dependencies`: a verb of the group that only shows.
+    // `swift package show-dependencies`: a verb of the group that does what its own table says.
     const verb = site.args.slice(site.args.indexOf(sub) + 1).find((arg) => !arg.value.startsWith('-'));
-    if (verb !== undefined && !verb.dynamic && groupReads[sub.value]?.has(verb.value) === true) action = 'read';
+    const grouped = verb === undefined || verb.dynamic ? undefined : groupVerbs[sub.value]?.[verb.value];
+    if (grouped !== undefined) action = grouped;
     // `go tool nm /tmp/app`, `go tool objdump -s main bin`, `go tool addr2line bin`: they read the binary, not run it.
     if (site.program === 'go' && sub.value === 'tool' && GO_TOOL_READERS.has(verb?.value ?? '')) {
       // Go's flags have one dash: `-sort size`, `-s regexp` take the next word; objdump's `start end` are addresses.
@@ -1130,9 +1156,9 @@ function fixer(writeFlags: RegExp, readFlags: RegExp | undefined, spec: OptionSp
     writesOutputOptions(fx, site.program, site.args); // `--cache-location`, `--report-dir`, …
     const words = site.args.map((arg) => arg.value);
     const writes = words.some((word) => writeFlags.test(word)) || fixesInPlace(site) || (writesByDefault && !words.some((word) => readFlags?.test(word)));
-    // Subcommands are not files (`ruff check`, `golangci-lint run`, `phpstan analyse`); go's `./...` is every package below.
+    // Subcommands are not files (`ruff check`, `golangci-lint run`, `phpstan analyse`, `php-cs-fixer fix`); go's `./...` is every package below.
     const files = operandsOf(parsed, site)
-      .filter((arg) => !/^(?:check|format|lint|fmt|run|analyse|analyze)$/.test(arg.value))
+      .filter((arg) => !/^(?:check|format|lint|fmt|run|analyse|analyze|fix)$/.test(arg.value))
       .map((arg) => (arg.value.endsWith('...') ? everythingBelow(fx, { ...arg, value: arg.value.slice(0, -3) || '.' }) : arg));
     if (!writes) {
       for (const file of files) fx.read(site.program, file);
@@ -1152,6 +1178,105 @@ const eslint: ProgramHandler = (site, fx) => {
   if (!site.args.some((arg) => /^--(?:suppress-all|suppress-rule|prune-suppressions)(?:=|$)/.test(arg.value))) return;
   const parsed = parseArgv(site.args, ESLINT_OPTIONS);
   fx.write('eslint', lastOptionValue(parsed, '--suppressions-location') ?? { path: `${fx.cwd}/eslint-suppressions.json`, dynamic: false });
+};
+
+/** Go-style flags (one dash or two, `-name value` or `-name=value`): the words that are files, after the values of `valued` flags. */
+function goStyleOperands(args: readonly Arg[], valued: RegExp): Arg[] {
+  const files: Arg[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!.value;
+    if (args[i]!.dynamic || !word.startsWith('-')) files.push(args[i]!);
+    else if (!word.includes('=') && valued.test(word.replace(/^--?/, ''))) i++;
+  }
+  return files;
+}
+
+/** kubeconform and kubeval check manifests against schemas they fetch; kubeconform's `-cache DIR` keeps the schemas there. */
+const manifestValidator: ProgramHandler = (site, fx) => {
+  if (onlyAsksVersion(site.args)) return;
+  for (let i = 0; i < site.args.length; i++) {
+    const match = /^--?cache(?:=(.*))?$/s.exec(site.args[i]!.value);
+    const folder = match === null ? undefined : match[1] !== undefined ? sliceArg(site.args[i]!, site.args[i]!.value.indexOf('=') + 1) : site.args[i + 1];
+    if (folder !== undefined) fx.write(site.program, everythingBelow(fx, folder));
+  }
+  const files = goStyleOperands(site.args, /^(?:cache|schema-location|output|o|kubernetes-version|skip|reject|n|ignore-filename-pattern|ignored-filename-patterns|i|directories|d|skip-kinds|k|strict-kinds|goroutines|summary-format)$/);
+  for (const file of files) if (file.value !== '-') fx.readTree(site.program, file);
+};
+
+/**
+ * Checkers that report and change nothing unless told to (`detect-secrets scan --update FILE`,
+ * `safety check --apply-fixes`, `type-coverage --update`, `interrogate -g badge.svg`): each entry
+ * reads what it checks, writes the file its option names, and changes the project with its fix flag.
+ */
+interface Checker {
+  /** Subcommands that only report (`safety check`, `detect-secrets scan`); none when the tool has none. */
+  readonly reports?: ReadonlySet<string>;
+  readonly options: OptionSpec;
+  /** Options that write the file they name (`--save-json F`, `--update F`, `-o F`), as their own word or after `=`. */
+  readonly writes?: readonly string[];
+  /** Options whose value, a file outside the project, is code it loads (`--plugin x.py`, a baseline naming plugins). */
+  readonly code?: readonly string[];
+  /** Options that change the project (`--apply-fixes`, `--update`, `--cache`). */
+  readonly fixes?: RegExp;
+  /** What it reads without operands: the working directory's tree, or nothing named (the environment). */
+  readonly withoutOperands?: 'tree';
+}
+
+function checker(spec: Checker): ProgramHandler {
+  return (site, fx) => {
+    if (onlyAsksVersion(site.args)) return;
+    const parsed = parseArgv(site.args, spec.options);
+    const all = operandsOf(parsed, site);
+    const sub = spec.reports === undefined ? undefined : all[0];
+    const operands = spec.reports === undefined ? all : all.slice(1);
+    if (spec.reports !== undefined && (sub === undefined || sub.dynamic || !spec.reports.has(sub.value))) {
+      fx.unknown(`${site.program}${sub === undefined ? '' : ` ${sub.value}`}`);
+      return;
+    }
+    for (const option of spec.code ?? []) {
+      const value = valueOf(site.args, option);
+      const file = value === undefined ? undefined : { ...value, value: value.value.replace(/^file:\/\//, '').replace(/::.*$/s, '') };
+      if (file !== undefined && (file.dynamic || /[/~]|\.py$/.test(file.value)) && mayBeAgentsFile(fx, file)) fx.opaque(`${site.program} ${option} loads ${file.value}, outside the project`, site.program);
+    }
+    for (const option of spec.writes ?? []) {
+      const out = valueOf(site.args, option);
+      if (out !== undefined && out.value !== '-') fx.write(site.program, out);
+    }
+    if (spec.fixes !== undefined && site.args.some((arg) => spec.fixes!.test(arg.value))) fx.write(site.program, everythingBelow(fx));
+    for (const file of operands) if (file.value !== '-') fx.readTree(site.program, file);
+    if (operands.length === 0 && spec.withoutOperands === 'tree') fx.readTree(site.program, workingDirectory(fx));
+  };
+}
+
+/**
+ * trufflehog checks for a newer release of itself and replaces its own binary unless told not to
+ * (`--no-update`): code fetched to run. With it, `trufflehog filesystem PATH` reads the paths.
+ */
+const trufflehog: ProgramHandler = (site, fx) => {
+  if (onlyAsksVersion(site.args)) return;
+  const parsed = parseArgv(site.args, { long: ['config', 'exclude-paths', 'include-paths', 'results', 'log-level', 'concurrency', 'exclude-detectors', 'include-detectors', 'archive-max-size', 'archive-max-depth', 'archive-timeout'] });
+  const [sub, ...paths] = operandsOf(parsed, site);
+  if (sub?.value !== 'filesystem' || sub.dynamic) {
+    fx.unknown(`trufflehog${sub === undefined ? '' : ` ${sub.value}`}`);
+    return;
+  }
+  if (!hasOption(parsed, '--no-update')) fx.emit({ kind: 'package_install', manager: 'trufflehog (updates itself without --no-update)', program: 'trufflehog' });
+  for (const file of optionValues(parsed, '--config', '--exclude-paths', '--include-paths')) fx.read('trufflehog', file);
+  for (const path of paths) fx.readTree('trufflehog', path);
+};
+
+/** `elm-test` runs the tests; `elm-test init` writes a tests folder, `install` adds a package, `make` compiles them. */
+const elmTest: ProgramHandler = (site, fx) => {
+  const verb = site.args.find((arg) => !arg.value.startsWith('-'));
+  if (verb?.value === 'init' || verb?.value === 'make') fx.write('elm-test', everythingBelow(fx));
+  else if (verb?.value === 'install') fx.emit({ kind: 'package_install', manager: 'elm-test', program: 'elm-test' });
+  else runsTests(fx, 'elm-test', 'elm-test', site.args);
+};
+
+/** `shellspec` runs the specs; `--init` writes its configuration and spec folder, `--kcov` a coverage folder. */
+const shellspec: ProgramHandler = (site, fx) => {
+  if (site.args.some((arg) => /^--(?:init|kcov)/.test(arg.value))) fx.write('shellspec', everythingBelow(fx));
+  runsTests(fx, 'shellspec', 'shellspec', site.args);
 };
 
 /** `go mod init` and `go mod edit` rewrite go.mod (`edit -json`/`-print` only show it); `tidy`, `get`, `vendor` install. */
@@ -1791,7 +1916,7 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ...entries(manager({ actions: PIP_ACTIONS, options: { short: 'r', long: ['requirement', 'index-url', 'target', 'prefix', 'python'] } }), 'pip', 'pip3', 'pipx-install'),
   ['uv', { handle: manager({ actions: { pip: 'install', add: 'install', remove: 'install', sync: 'install', lock: 'install', venv: 'write', init: 'write', run: 'run', tool: 'dlx', python: 'install', tree: 'read', export: 'read', version: 'read', build: 'write', publish: 'network', cache: 'read', self: 'install', format: 'write' } }) }],
   ['uvx', PACKAGE_RUNNER],
-  ...entries(manager({ actions: { add: 'install', remove: 'install', install: 'install', update: 'install', lock: 'install', sync: 'install', uninstall: 'install', upgrade: 'install', inject: 'install', run: 'run', show: 'read', check: 'read', list: 'read', graph: 'read', build: 'write', publish: 'network', shell: 'run', env: 'read', init: 'write', new: 'write' } }), 'poetry', 'pipenv', 'pdm', 'hatch', 'rye', 'pipx'),
+  ...entries(manager({ actions: { add: 'install', remove: 'install', install: 'install', update: 'install', lock: 'install', sync: 'install', uninstall: 'install', upgrade: 'install', inject: 'install', run: 'run', show: 'read', check: 'read', list: 'read', graph: 'read', build: 'write', publish: 'network', shell: 'run', env: 'read', init: 'write', new: 'write', test: 'test', config: 'read' } }), 'poetry', 'pipenv', 'pdm', 'hatch', 'rye', 'pipx'),
   ...entries(manager({ actions: { install: 'install', create: 'install', remove: 'install', update: 'install', uninstall: 'install', env: 'install', run: 'run', list: 'read', info: 'read', search: 'read' } }), 'conda', 'mamba', 'micromamba'),
   ...entries(manager(SYSTEM_MANAGER), 'apt', 'apt-get', 'aptitude', 'yum', 'dnf', 'zypper', 'apk', 'pacman', 'yay', 'port', 'snap', 'flatpak', 'nix-env', 'winget', 'choco', 'scoop', 'pkg', 'emerge'),
   ['brew', { handle: brew }],
@@ -1799,13 +1924,25 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ...entries(manager({ actions: { install: 'install', uninstall: 'install', update: 'install', list: 'read', search: 'read', info: 'read', env: 'read', contents: 'read', which: 'read', build: 'write', push: 'network' } }), 'gem'),
   ['bundle', { handle: manager({ actions: { install: 'install', update: 'install', add: 'install', remove: 'install', lock: 'install', exec: 'run', list: 'read', show: 'read', check: 'read', outdated: 'read', info: 'read', config: 'read' }, bare: 'install' }) }],
   ['composer', { handle: manager({ actions: { install: 'install', require: 'install', update: 'install', remove: 'install', test: 'test', 'run-script': 'script', run: 'script', show: 'read', outdated: 'read', validate: 'read', exec: 'run' } }) }],
-  ['cargo', { handle: subcommands({ install: 'install', add: 'install', remove: 'install', update: 'install', uninstall: 'install', fetch: 'install', test: 'test', nextest: 'test', bench: 'test', check: 'read', clippy: 'read', audit: 'read', tree: 'read', metadata: 'read', search: 'read', version: 'read', doc: 'write', fmt: 'write', fix: 'write', new: 'write', init: 'write', publish: 'network', login: 'network', run: 'opaque', build: 'write' }) }],
+  ['cargo', { handle: subcommands({ install: 'install', add: 'install', remove: 'install', update: 'install', uninstall: 'install', fetch: 'install', test: 'test', nextest: 'test', bench: 'test', check: 'read', clippy: 'read', audit: 'read', tree: 'read', metadata: 'read', search: 'read', version: 'read', doc: 'write', fmt: 'write', fix: 'write', new: 'write', init: 'write', publish: 'network', login: 'network', run: 'opaque', build: 'write',
+    // What a package is and where (`cargo info serde`, `pkgid`, `locate-project`, `read-manifest`), and checkers that report (`outdated`, `udeps`, like `check`).
+    info: 'read', pkgid: 'read', 'locate-project': 'read', 'read-manifest': 'read', 'verify-project': 'read', outdated: 'read', udeps: 'read',
+    // `cargo llvm-cov [test|nextest]` runs the tests under coverage; `report` prints it, `run` runs the program, `clean` removes it.
+    'llvm-cov': 'test' }, { 'llvm-cov': { report: 'read', 'show-env': 'read', run: 'opaque', clean: 'write' } }) }],
   ['go', { handle: subcommands({ test: 'test', install: 'install', get: 'install', vet: 'read', list: 'read', env: 'read', version: 'read', doc: 'read', fmt: 'write', build: 'write', run: 'opaque', generate: 'opaque', tool: 'opaque', work: 'write', clean: 'write' }) }],
   ['dotnet', { handle: subcommands({ test: 'test', add: 'install', restore: 'install', remove: 'install', build: 'write', run: 'opaque', list: 'read', format: 'write', publish: 'write', pack: 'write', new: 'write', tool: 'install', 'nuget': 'network' }) }],
-  ['mix', { handle: subcommands({ test: 'test', 'deps.get': 'install', 'deps.update': 'install', compile: 'write', format: 'write', run: 'opaque', 'hex.publish': 'network' }) }],
+  // `mix credo` and `mix dialyzer` report what they find (dialyzer keeps its tables in the build folder, as `cargo check` does).
+  ['mix', { handle: subcommands({ test: 'test', 'deps.get': 'install', 'deps.update': 'install', compile: 'write', format: 'write', run: 'opaque', 'hex.publish': 'network', credo: 'read', dialyzer: 'read' }) }],
+  ['dune', { handle: subcommands({ test: 'test', runtest: 'test', build: 'write', exec: 'opaque', fmt: 'write', promote: 'write', clean: 'write', install: 'install', init: 'write', utop: 'opaque', describe: 'read', rules: 'read' }) }],
+  ['rebar3', { handle: subcommands({ eunit: 'test', ct: 'test', proper: 'test', compile: 'write', shell: 'opaque', release: 'write', tar: 'write', clean: 'write', get: 'install', upgrade: 'install', tree: 'read', xref: 'read', dialyzer: 'read', lint: 'read' }) }],
+  // Angular's `ng test`/`ng e2e` run the tests; `ng lint` is left a task: its builder's options in angular.json may fix.
+  ['ng', { handle: subcommands({ test: 'test', t: 'test', e2e: 'test', e: 'test', build: 'write', b: 'write', serve: 'opaque', s: 'opaque', generate: 'write', g: 'write', new: 'write', add: 'install', update: 'install', version: 'read', v: 'read' }) }],
+  ...entries(subcommands({ test: 'test', build: 'write', run: 'opaque', query: 'read', cquery: 'read', uquery: 'read', aquery: 'read', targets: 'read', audit: 'read', log: 'read', clean: 'write' }), 'buck2', 'buck'),
+  // Pants' `lint` and `check` only report (its `fmt` and `fix` goals rewrite).
+  ['pants', { handle: subcommands({ test: 'test', lint: 'read', check: 'read', list: 'read', peek: 'read', dependencies: 'read', dependents: 'read', filedeps: 'read', roots: 'read', paths: 'read', fmt: 'write', fix: 'write', tailor: 'write', 'update-build-files': 'write', 'generate-lockfiles': 'install', package: 'write', export: 'write', run: 'opaque', repl: 'opaque', publish: 'network' }) }],
   ...entries(subcommands({ test: 'test', build: 'write', run: 'opaque', pub: 'install', analyze: 'read', format: 'write', doctor: 'read' }), 'flutter', 'dart'),
   // `swift package describe` prints the package; `resolve`, `update`, `reset`, `edit` change its dependencies.
-  ...entries(subcommands({ test: 'test', build: 'write', run: 'opaque', package: 'install' }, { package: new Set(['describe', 'show-dependencies', 'dump-package', 'show-executables', 'compute-checksum']) }), 'swift'),
+  ...entries(subcommands({ test: 'test', build: 'write', run: 'opaque', package: 'install' }, { package: { describe: 'read', 'show-dependencies': 'read', 'dump-package': 'read', 'show-executables': 'read', 'compute-checksum': 'read' } }), 'swift'),
   ...entries(workspaceTasks, 'turbo', 'nx', 'lerna'),
   ...entries(subcommands({ test: 'test', coverage: 'test', build: 'write', run: 'opaque', query: 'read', cquery: 'read', aquery: 'read', info: 'read', version: 'read', clean: 'write', fetch: 'install', sync: 'install', mod: 'install' }), 'bazel', 'bazelisk'),
   ['xcodebuild', { handle: (site, fx) => (site.args.some((arg) => /^(?:test|test-without-building)$/.test(arg.value)) ? runsTests(fx, 'xcodebuild', 'xcodebuild test', site.args) : site.args.some((arg) => /^-(?:list|showsdks|showBuildSettings|version|showdestinations)$/.test(arg.value)) ? undefined : fx.unknown('xcodebuild')) }],
@@ -1819,7 +1956,9 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   // gradle's `--tests Pattern`, `-x task` and the report tasks' `--configuration NAME`, `--dependency NAME` take a value: `./gradlew test --tests FooTest` runs one test class.
   ...entries(taskRunner(GRADLE_TEST_TASKS, { short: 'DPpbIxg', long: ['project-dir', 'build-file', 'settings-file', 'init-script', 'exclude-task', 'console', 'tests', 'max-workers', 'warning-mode', 'priority', 'project-cache-dir', 'gradle-user-home', 'include-build', 'configuration', 'dependency', 'update-locks', 'write-verification-metadata'] }, ['-m', '--dry-run']), 'gradle', 'gradlew'),
   ...entries(taskRunner(/^(?:test|spec|tests|test:[\w:]+|spec:[\w:]+)$/, { short: 'fCI', long: ['rakefile', 'directory', 'libdir'] }), 'rake'),
-  ...entries(taskRunner(/^(?:test|tests|check)$/, { short: 'dfg', long: ['dir', 'justfile', 'taskfile'] }), 'just', 'task'),
+  ['just', { handle: (site, fx) => (justOnlyShows(site.args) ? undefined : justOrTask(site, fx)) }],
+  // `task --list` is left a task: go-task evaluates the Taskfile's `sh:` variables to list them.
+  ['task', { handle: justOrTask }],
   ['rails', { handle: subcommands({ test: 'test', 'test:system': 'test', 'test:all': 'test', spec: 'test', routes: 'read', about: 'read', stats: 'read', notes: 'read', version: 'read' }) }],
   // Version managers: what is installed and in use; installing or switching changes the toolchain.
   ...entries(subcommands({ show: 'read', which: 'read', ls: 'read', list: 'read', current: 'read', version: 'read', versions: 'read', 'ls-remote': 'read', doctor: 'read', where: 'read', root: 'read', prefix: 'read' }), 'rustup', 'nvm', 'pyenv', 'rbenv', 'asdf', 'mise', 'sdk', 'fnm', 'volta', 'nodenv', 'goenv', 'jenv'),
@@ -1853,6 +1992,17 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   // …and those that fix what they find when told to.
   ...entries(fixer(/^(?:--fix|--fix-dry-run=false|--write|-a|-A)$/, undefined, LINT_OPTIONS), 'oxlint', 'knip', 'standardrb', 'ktlint', 'next-lint'),
   ['psalm', { handle: fixer(/^--alter$/, undefined, LINT_OPTIONS) }],
+  // php-cs-fixer's `fix` rewrites the files unless `--dry-run`; `check` is its dry run.
+  ['php-cs-fixer', { handle: fixer(/^$/, /^(?:--dry-run|check)$/, { long: ['config', 'rules', 'format', 'path-mode', 'using-cache', 'cache-file', 'allow-risky', 'diff-format', 'show-progress', 'sequential'] }, true) }],
+  ...entries(manifestValidator, 'kubeconform', 'kubeval'),
+  ['type-coverage', { handle: checker({ options: { short: 'p', long: ['project', 'at-least', 'ignore-files', 'cache-directory', 'is', 'not-only-in-cwd', 'jsx-alias', 'history-file'] }, fixes: /^--(?:update|cache|history-file)/ }) }],
+  ['safety', { handle: checker({ reports: new Set(['check', 'license', 'validate']), options: { short: 'rko', long: ['file', 'key', 'db', 'output', 'proxy-host', 'proxy-port', 'proxy-protocol', 'policy-file', 'save-json', 'save-html', 'ignore', 'audit-and-monitor'] }, writes: ['--save-json', '--save-html'], fixes: /^--apply-/ }) }],
+  // `detect-secrets scan` prints a baseline; `--update FILE` rewrites it, and `audit` marks it interactively.
+  ['detect-secrets', { handle: checker({ reports: new Set(['scan']), options: { short: 'cn', long: ['baseline', 'exclude-files', 'exclude-lines', 'exclude-secrets', 'word-list', 'plugin', 'filter', 'disable-plugin', 'disable-filter', 'base64-limit', 'hex-limit', 'keyword-exclude', 'custom-plugins'] }, writes: ['--update'], code: ['--plugin', '--custom-plugins', '--filter', '--update', '--baseline'], withoutOperands: 'tree' }) }],
+  ['interrogate', { handle: checker({ options: { short: 'rwefgoc', long: ['ignore-regex', 'whitelist-regex', 'exclude', 'fail-under', 'generate-badge', 'output', 'config', 'badge-format', 'badge-style', 'color', 'omit-covered-files'] }, writes: ['-o', '--output', '-g', '--generate-badge'], withoutOperands: 'tree' }) }],
+  ['trufflehog', { handle: trufflehog }],
+  ['elm-test', { handle: elmTest }],
+  ['shellspec', { handle: shellspec }],
   ['clang-tidy', { handle: fixer(/^--?fix(?:-errors|-notes)?$/, undefined, { long: ['export-fixes', 'config-file', 'checks', 'header-filter', 'p'] }) }],
   ['claude', { handle: claude }],
   ...entries(container, 'docker', 'podman', 'nerdctl', 'docker-compose', 'kubectl-exec'),

@@ -650,7 +650,7 @@ const serviceManager: ProgramHandler = (site, fx) => {
     const names = site.program === 'service' ? words.slice(0, 1) : words.slice(1);
     for (const name of names) fx.signal(site.program, name.value, 'name');
     if (names.length === 0) fx.unknown(`${site.program} ${verb}`);
-  } else if (!/^(?:status|list|list-units|list-unit-files|show|is-active|is-enabled|is-failed|cat|print|help|--version)?$/.test(verb)) fx.unknown(`${site.program} ${verb}`);
+  } else if (!/^(?:status|list|list-[a-z-]+|show|show-environment|get-default|is-active|is-enabled|is-failed|is-system-running|cat|print|help|--version)?$/.test(verb)) fx.unknown(`${site.program} ${verb}`);
 };
 
 export const NET_PROGRAMS: readonly [string, ProgramEntry][] = [
