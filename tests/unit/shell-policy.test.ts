@@ -149,3 +149,24 @@ describe('a phase that restricts file changes, for test runners, checkers and in
     expect(refusal(command, '/srv/app', '/home/dev')).toBeDefined();
   });
 });
+
+describe("a phase that restricts file changes, for a runner's options given in a variable", () => {
+  it.each([
+    'PYTEST_ADDOPTS="-x -q" pytest', 'PYTEST_ADDOPTS="--color=no" python -m pytest tests/', `PYTEST_ADDOPTS="-k 'a and b' -p no:cacheprovider" pytest`,
+    'PYTEST_ADDOPTS=--junitxml=/tmp/x.xml pytest', 'GOFLAGS=-count=1 go test ./...', 'GOFLAGS="-mod=readonly -race -tags=integration" go test ./...',
+    'MAVEN_OPTS="-Xmx2g -XX:+UseG1GC -Dfile.encoding=UTF-8" mvn test', 'GRADLE_OPTS="-Dorg.gradle.daemon=false" ./gradlew test',
+  ])('lets %j through', (command) => {
+    expect(refusal(command, '/srv/app', '/home/dev')).toBeUndefined();
+  });
+
+  it.each([
+    "PYTEST_ADDOPTS='-p /tmp/x' pytest", "PYTEST_ADDOPTS='-p myplugin' pytest", "PYTEST_ADDOPTS='-xpmyplugin' pytest", "PYTEST_ADDOPTS='-c /tmp/x.ini' pytest",
+    "PYTEST_ADDOPTS='/tmp/test_x.py' pytest", "PYTEST_ADDOPTS='--junitxml=src/x.xml' pytest", 'PYTEST_ADDOPTS="$X" pytest',
+    'GOFLAGS=-mod=mod go test ./...', 'GOFLAGS=-toolexec=/tmp/x go test ./...', 'GOFLAGS=-modfile=/tmp/go.mod go test ./...', 'GOFLAGS=-ldflags=-extld=/tmp/x go test ./...',
+    'MAVEN_OPTS=-javaagent:/tmp/a.jar mvn test', 'MAVEN_OPTS=-Dmaven.ext.class.path=/tmp/x.jar mvn test', 'MAVEN_OPTS=-Dmaven.repo.local=/tmp/m2 mvn test',
+    'MAVEN_OPTS=-XX:OnError=sh mvn test', "MAVEN_OPTS='$(rm -rf src)' mvn test", 'GRADLE_OPTS=-Dorg.gradle.jvmargs=-javaagent:/tmp/x ./gradlew test',
+    'JAVA_OPTS=-javaagent:/tmp/a.jar ./gradlew test',
+  ])('refuses %j', (command) => {
+    expect(refusal(command, '/srv/app', '/home/dev')).toBeDefined();
+  });
+});

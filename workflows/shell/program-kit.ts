@@ -483,12 +483,12 @@ export function loadsForeignCode(fx: ShellEffects, program: string, label: strin
  * is what the phase before left there (the agent cannot change it while the phase restricts
  * writes); outside, in `/tmp` or a home folder, the agent may have written it a moment ago.
  */
-function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: readonly Arg[]): string | undefined {
+function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: readonly Arg[], where = true): string | undefined {
   // The system's folders are not the agent's to write in such a phase (`--python-executable /usr/bin/python3`).
   const outside = (path: string) => !isWithin(path, fx.projectRoot) && !isSystemPath(path) && path !== '/dev/null';
-  if (fx.cwdKnown && outside(fx.cwd)) return `runs in ${fx.cwd}, outside the project`;
+  if (where && fx.cwdKnown && outside(fx.cwd)) return `runs in ${fx.cwd}, outside the project`;
   // After a cd that may not have run, or to a folder only known at run time: each place it may run.
-  if (!fx.cwdKnown) {
+  if (where && !fx.cwdKnown) {
     if (fx.cwdAnywhere) return 'runs in a folder only known at run time';
     const here = fx.path(HERE);
     const elsewhere = [here.path, ...(here.elsewhere ?? [])].find(outside);
@@ -588,6 +588,18 @@ function codeFromOutsideTheProject(fx: ShellEffects, program: string, args: read
 
 /** Build tools whose targets are written as workspace labels (`//pkg:test`). */
 const LABELLED_TARGETS: ReadonlySet<string> = new Set(['bazel', 'bazelisk', 'buck2', 'buck', 'pants']);
+
+/**
+ * Options for a runner given in a variable (`PYTEST_ADDOPTS="-x -q"`, `GOFLAGS=-count=1`), read
+ * as that runner reads them on its command line: the files they write (`--junitxml=F`,
+ * `-coverprofile=F`, a snapshot update), and why they would load code from outside the project,
+ * or undefined. Where the runner runs is judged where it runs.
+ */
+export function runnerOptionsEffects(fx: ShellEffects, program: string, args: readonly Arg[]): string | undefined {
+  if (args.some((arg) => rewritesExpectations(arg.value, program))) fx.write(program, everythingBelow(fx));
+  writesOutputOptions(fx, program, args);
+  return codeFromOutsideTheProject(fx, program, args, false);
+}
 
 /** A one-letter option and a path glued to it: `-I/tmp`, `-r~/x.js`, `-c../cfg.ini`. */
 const GLUED_SHORT_PATH = /^-([A-Za-z])((?:\/|~\/|\.\.).*)$/s;

@@ -2,7 +2,7 @@
 // interpreters (inline code, a script file or stdin is opaque), and the prefixes that run the
 // command after them (env, sudo, timeout, xargs…), which are peeled so the real program is judged.
 import { hasOption, lastOptionValue, optionValues, parseArgv, sliceArg, type OptionSpec, type ParsedArgv } from './argv.js';
-import { entries, everythingBelow, filesNamedByData, guardedProgramOf, isTestScriptName, mayBeAgentsFile, nodeOptionsLoadOutside, nodeOptionsWrite, onlyAsksVersion, operandsOf, projectScriptCall, runsTests, scriptFileCall, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
+import { entries, everythingBelow, filesNamedByData, guardedProgramOf, isTestScriptName, mayBeAgentsFile, nodeOptionsLoadOutside, nodeOptionsWrite, onlyAsksVersion, operandsOf, projectScriptCall, runnerOptionsEffects, runsTests, scriptFileCall, type CommandSite, type ProgramEntry, type ProgramHandler, type ShellEffects } from './program-kit.js';
 import { dirName, isSystemPath, isWithin } from './paths.js';
 import { programForPath } from './program-paths.js';
 import { SHELLS_READ_AS_BASH } from './types.js';
@@ -10,7 +10,7 @@ import { literalArg, type Arg } from './words.js';
 
 /** Environment variables that make a program load or run code of the setter's choosing. */
 const CODE_INJECTING_VARIABLE =
-  /^(?:RSYNC_RSH|RSYNC_CONNECT_PROG|PARALLEL_SHELL|ZIPOPT|UNZIP|ERL_AFLAGS|ERL_ZFLAGS|LUA_INIT(?:_\d_\d)?|CGO_(?:C|CPP|CXX|F|LD)FLAGS|PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|CDPATH|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PYTHONINSPECT|PYTHONUSERBASE|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|GIT_\w+|EDITOR|VISUAL|PAGER|MANPAGER|GIT_PAGER|SSH_ASKPASS|SUDO_ASKPASS|LESSOPEN|LESSCLOSE|BROWSER|BASH_FUNC_\S*|npm_config_\w+|NPM_CONFIG_\w+|YARN_\w+|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|DENO_\w+|BUN_\w+|MAKEFLAGS|MAKEFILES|TERMINFO|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|XDG_DATA_HOME|XDG_DATA_DIRS|PIP_CONFIG_FILE|PYTEST_ADDOPTS|PYTEST_PLUGINS|CARGO_HOME|CARGO_\w+|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTFLAGS|RUSTDOCFLAGS|GOFLAGS|GOENV|GCONV_PATH|LOCPATH|GIO_MODULE_DIR|GIO_EXTRA_MODULES|GTK_PATH|QT_PLUGIN_PATH|LUA_PATH|LUA_CPATH|TCLLIBPATH|GEM_PATH|GEM_HOME|GOPATH|TAR_OPTIONS|CURL_HOME|WGETRC|RIPGREP_CONFIG_PATH|MAVEN_OPTS|MAVEN_ARGS|GRADLE_OPTS|DOTNET_STARTUP_HOOKS|DOTNET_ROOT|BUNDLE_GEMFILE|COVERAGE_RCFILE|COVERAGE_PROCESS_START|RUSTUP_TOOLCHAIN|RUSTUP_HOME|UV_PYTHON|VIRTUAL_ENV|CONDA_PREFIX|PIPENV_PIPFILE|POETRY_\w+|BAT_PAGER|GH_PAGER|DELTA_PAGER|SYSTEMD_PAGER|COMPILER_PATH|GCC_EXEC_PREFIX|JAVA_HOME|CLASSPATH|KUBECONFIG|AWS_CONFIG_FILE|AWS_SHARED_CREDENTIALS_FILE|OPENSSL_CONF|OPENSSL_ENGINES|OPENSSL_MODULES|GOROOT|GOWORK|GOTOOLCHAIN|GOPROXY|ZDOTDIR|PSQLRC|MYSQL_HOME|GH_BROWSER|PYTHONBREAKPOINT|PYTHONWARNINGS|DOCKER_CONFIG|HELM_PLUGINS|TF_CLI_CONFIG_FILE|GRADLE_USER_HOME|PHPRC|PHP_INI_SCAN_DIR|R_PROFILE|R_PROFILE_USER|R_ENVIRON_USER|R_LIBS|R_LIBS_USER|JULIA_LOAD_PATH|JULIA_DEPOT_PATH|IRBRC|VIMINIT|EXINIT|MYVIMRC|EMACSLOADPATH|HGRCPATH|SBT_OPTS|ANT_OPTS|NODE_REPL_EXTERNAL_MODULE|PIP_\w+|UV_\w+|CMAKE_TOOLCHAIN_FILE|CFLAGS|CXXFLAGS|CPPFLAGS|LDFLAGS|FFLAGS)$/;
+  /^(?:RSYNC_RSH|RSYNC_CONNECT_PROG|PARALLEL_SHELL|ZIPOPT|UNZIP|ERL_AFLAGS|ERL_ZFLAGS|LUA_INIT(?:_\d_\d)?|CGO_(?:C|CPP|CXX|F|LD)FLAGS|PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|CDPATH|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PYTHONINSPECT|PYTHONUSERBASE|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|GIT_\w+|EDITOR|VISUAL|PAGER|MANPAGER|GIT_PAGER|SSH_ASKPASS|SUDO_ASKPASS|LESSOPEN|LESSCLOSE|BROWSER|BASH_FUNC_\S*|npm_config_\w+|NPM_CONFIG_\w+|YARN_\w+|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|JAVA_OPTS|DENO_\w+|BUN_\w+|MAKEFLAGS|MAKEFILES|TERMINFO|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|XDG_DATA_HOME|XDG_DATA_DIRS|PIP_CONFIG_FILE|PYTEST_ADDOPTS|PYTEST_PLUGINS|CARGO_HOME|CARGO_\w+|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTFLAGS|RUSTDOCFLAGS|GOFLAGS|GOENV|GCONV_PATH|LOCPATH|GIO_MODULE_DIR|GIO_EXTRA_MODULES|GTK_PATH|QT_PLUGIN_PATH|LUA_PATH|LUA_CPATH|TCLLIBPATH|GEM_PATH|GEM_HOME|GOPATH|TAR_OPTIONS|CURL_HOME|WGETRC|RIPGREP_CONFIG_PATH|MAVEN_OPTS|MAVEN_ARGS|GRADLE_OPTS|DOTNET_STARTUP_HOOKS|DOTNET_ROOT|BUNDLE_GEMFILE|COVERAGE_RCFILE|COVERAGE_PROCESS_START|RUSTUP_TOOLCHAIN|RUSTUP_HOME|UV_PYTHON|VIRTUAL_ENV|CONDA_PREFIX|PIPENV_PIPFILE|POETRY_\w+|BAT_PAGER|GH_PAGER|DELTA_PAGER|SYSTEMD_PAGER|COMPILER_PATH|GCC_EXEC_PREFIX|JAVA_HOME|CLASSPATH|KUBECONFIG|AWS_CONFIG_FILE|AWS_SHARED_CREDENTIALS_FILE|OPENSSL_CONF|OPENSSL_ENGINES|OPENSSL_MODULES|GOROOT|GOWORK|GOTOOLCHAIN|GOPROXY|ZDOTDIR|PSQLRC|MYSQL_HOME|GH_BROWSER|PYTHONBREAKPOINT|PYTHONWARNINGS|DOCKER_CONFIG|HELM_PLUGINS|TF_CLI_CONFIG_FILE|GRADLE_USER_HOME|PHPRC|PHP_INI_SCAN_DIR|R_PROFILE|R_PROFILE_USER|R_ENVIRON_USER|R_LIBS|R_LIBS_USER|JULIA_LOAD_PATH|JULIA_DEPOT_PATH|IRBRC|VIMINIT|EXINIT|MYVIMRC|EMACSLOADPATH|HGRCPATH|SBT_OPTS|ANT_OPTS|NODE_REPL_EXTERNAL_MODULE|PIP_\w+|UV_\w+|CMAKE_TOOLCHAIN_FILE|CFLAGS|CXXFLAGS|CPPFLAGS|LDFLAGS|FFLAGS)$/;
 /**
  * Variables that name a program to run (`CC=clang`, `SHELL=/bin/bash`): a bare name is looked up on
  * PATH, like any command; a path (`CC=/tmp/x.sh`) is a file the agent may have written.
@@ -125,7 +125,74 @@ function seenThrough(name: string, fx: ShellEffects, value: Arg | undefined): bo
   if (C_FLAGS_VARIABLE.test(name)) return !value.dynamic && !/plugin|(?:^|\s)-B|-wrapper|-specs|-load|--ld-path|-fuse-ld=\//.test(value.value);
   // Data for pip and uv (`PIP_NO_CACHE_DIR=1`, `UV_NO_PROGRESS=1`), not where they install from or what they run.
   if (/^(?:PIP|UV)_/.test(name)) return !value.dynamic && !/^(?:PIP|UV)_(?:\w*INDEX\w*|FIND_LINKS|CONFIG_FILE|REQUIRE\w*|CONSTRAINT|PYTHON\w*|TARGET|PREFIX|ROOT|SRC|EXTRA\w*|TOOL\w*|CACHE_DIR|PROJECT\w*|SCRIPT\w*|INSTALL_DIR|OVERRIDE)$/.test(name);
+  const runner = RUNNER_OPTION_VARIABLES[name];
+  if (runner !== undefined) return !value.dynamic && runnerOptionsSeenThrough(runner, name, value.value, fx);
   return name === 'NODE_OPTIONS' && !value.dynamic && nodeOptionsLoadOutside(value.value, fx) === undefined;
+}
+
+/**
+ * Variables whose value is more options for one runner (`PYTEST_ADDOPTS="-x -q"`, `GOFLAGS=-count=1`,
+ * `MAVEN_OPTS=-Xmx2g`, the JVM's option variables): read as that runner's options. `loads` picks out
+ * the ones that load or run code whatever their value (pytest's `-p plugin`, go's `-toolexec`,
+ * `-mod=mod`, which fetches; a JVM's `-javaagent`); `shape` is what every word must look like (the
+ * JVM's options are few and regular, and some launch scripts `eval` them, so a shell character is no option).
+ */
+interface RunnerOptions {
+  readonly program: string;
+  readonly loads: RegExp;
+  readonly shape?: RegExp;
+  /** How the runner splits the value: shell-like words (pytest's shlex), or at white space only. */
+  readonly quoted: boolean;
+}
+/** The JVM options that tune memory, the compiler and properties: `-Xmx2g`, `-XX:+UseG1GC`, `-XX:MaxMetaspaceSize=512m`, `-Dfile.encoding=UTF-8`, `-ea`. */
+const JVM_OPTION = /^(?:-X(?:m[sxn]|ss)\d+[kKmMgGtT]?|-XX:[+-]\w+|-XX:\w+=[\w.%+-]*|-D[\w.-]+(?:=[\w.,:%+@-]*)?|-(?:ea|da|esa|dsa|server|client|Xint|Xrs|Xshare:\w+|verbose:\w+)(?::[\w.]+)?)$/;
+/** Of those, the ones that load code, run a command or name a file: agents, boot class paths, `-XX:OnError=`, a class loader or manager, Maven's extensions, a configuration or home, the daemon's own JVM options. */
+const JVM_LOADS = /agent|bootclasspath|^-XX:(?:On|Flags|VMOptions|CompileCommand|\w*(?:File|Path|Dir|Log|Dump)\w*)|^-XX:[+-]\w*(?:Dump|Log|Record|Attach|Agent)|^-D(?:[\w.-]*\.)?(?:[\w-]*(?:agent|classpath|loader|manager|library|plugins?|exec|command|script|init|jvmargs|opts|args|toolchain|provider|engine|policy)[\w-]*|class|path|ext|dirs|conf|config|home|repo|local|settings)(?:\.|=|$)/i;
+const JVM_RUNNER = (program: string): RunnerOptions => ({ program, loads: JVM_LOADS, shape: JVM_OPTION, quoted: false });
+const RUNNER_OPTION_VARIABLES: Readonly<Record<string, RunnerOptions>> = {
+  // pytest splits PYTEST_ADDOPTS as a shell would; `-p NAME` (not `-p no:NAME`) loads a plugin, `--pyargs` imports packages by name.
+  PYTEST_ADDOPTS: { program: 'pytest', loads: /^(?:-[a-oq-zA-Z]*p(?!no:).|--(?:pyargs|plugins?|override-ini|confcutdir|rootdir)|-o$|-c$|--config-file)/, quoted: true },
+  // go's flags, each one word (`-flag=value`): a program to run each tool or binary through, another go.mod or overlay, precompiled packages, modules fetched (`-mod=mod`).
+  GOFLAGS: { program: 'go', loads: /^--?(?:toolexec|exec|vettool|overlay|modfile|pkgdir|C|compiler|gccgoflags|linkshared|mod=mod|buildmode=(?:plugin|shared)|(?:ld|gc|asm)flags=.*(?:extld|linker|plugin|\/))/, shape: /^--?\w[\w.-]*(?:=\S*)?$/, quoted: false },
+  MAVEN_OPTS: JVM_RUNNER('mvn'),
+  GRADLE_OPTS: JVM_RUNNER('gradle'),
+  JAVA_OPTS: JVM_RUNNER('java'),
+  JAVA_TOOL_OPTIONS: JVM_RUNNER('java'),
+  _JAVA_OPTIONS: JVM_RUNNER('java'),
+  JDK_JAVA_OPTIONS: JVM_RUNNER('java'),
+};
+
+/** A runner's options given in a variable, seen through when none loads code (see RunnerOptions). */
+function runnerOptionsSeenThrough(runner: RunnerOptions, name: string, value: string, fx: ShellEffects): boolean {
+  const words = runner.quoted ? shellWords(value) : value.trim().split(/\s+/).filter((word) => word !== '');
+  if (words === undefined) return false;
+  if (words.some((word) => runner.loads.test(word) || (runner.shape !== undefined && !runner.shape.test(word)))) return false;
+  // `-p plugin` as two words: the plugin is the next word.
+  if (runner.program === 'pytest' && words.some((word, i) => /^-[a-oq-zA-Z]*p$/.test(word) && words[i + 1]?.startsWith('no:') !== true)) return false;
+  const reason = runnerOptionsEffects(fx, runner.program, words.map(literalArg));
+  if (reason !== undefined) fx.opaque(`${name} ${reason}`);
+  return true;
+}
+
+/** The words of a value split as a shell (and Python's shlex) would, quotes removed; undefined when it holds an expansion, an escape or an unclosed quote. */
+function shellWords(text: string): string[] | undefined {
+  if (/[$`\\]/.test(text)) return undefined;
+  const words: string[] = [];
+  let word: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "'" || c === '"') {
+      const end = text.indexOf(c, i + 1);
+      if (end === -1) return undefined;
+      word = (word ?? '') + text.slice(i + 1, end);
+      i = end;
+    } else if (/\s/.test(c)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else word = (word ?? '') + c;
+  }
+  if (word !== undefined) words.push(word);
+  return words;
 }
 
 /** A folder or file of the project, the system's, or the home's dot folders: not the agent's to have written in such a phase. */
