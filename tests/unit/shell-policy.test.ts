@@ -170,3 +170,16 @@ describe("a phase that restricts file changes, for a runner's options given in a
     expect(refusal(command, '/srv/app', '/home/dev')).toBeDefined();
   });
 });
+
+describe('a phase that restricts file changes, for version managers that select a toolchain the user installed', () => {
+  it.each([
+    'nvm use && npm test', 'source ~/.nvm/nvm.sh && nvm use 20 && npm test', 'nvm exec 20 npm test', 'conda activate env && pytest', 'conda activate ./.conda && pytest',
+    'pyenv exec pytest', 'asdf exec npm test',
+  ])('lets %j through', (command) => {
+    expect(refusal(command, '/srv/app', '/home/dev')).toBeUndefined();
+  });
+
+  it.each(['nvm install 20', 'nvm use /tmp/x', 'nvm exec 20 rm -rf src', 'conda activate /tmp/env && pytest', 'pyenv exec rm -rf src', 'pyenv global 3.12', 'mise exec -- npm test', 'mise run test'])('refuses %j', (command) => {
+    expect(refusal(command, '/srv/app', '/home/dev')).toBeDefined();
+  });
+});

@@ -566,6 +566,8 @@ function manager(spec: ManagerSpec): ProgramHandler {
       return;
     }
     const sub = subArg?.value;
+    // `conda activate env` puts a named environment's (or one of the project's or the system's) bin/ first on PATH, as `conda run -n env` runs from it.
+    if (CONDA_LIKE.has(site.program) && (sub === 'deactivate' || (sub === 'activate' && rest.every((arg) => !arg.dynamic && (!/[/~]/.test(arg.value) || !mayBeAgentsFile(fx, arg)) && !/^-(?!-stack$)/.test(arg.value))))) return;
     // `yarn workspace web test`, `yarn workspaces foreach -A run test`: the command, in one or every workspace.
     if (site.program === 'yarn' && (sub === 'workspace' || sub === 'workspaces')) {
       const inner = yarnWorkspaceCommand(sub, rest);
@@ -958,6 +960,37 @@ const workspaceTasks: ProgramHandler = (site, fx) => {
   else if (tasks.length > 0 && tasks.every(isTestScriptName)) runsTests(fx, site.program, `${site.program} ${tasks.join(' ')}`, site.args);
   else if (['ls', 'list', 'graph', 'show', 'info', 'report', 'changed', 'diff', 'print-affected', 'daemon', 'login', 'telemetry'].includes(verb ?? '')) return;
   else fx.unknown([site.program, ...(tasks.length > 0 ? tasks : [verb ?? ''])].join(' ').trim());
+};
+
+const versionManagerTable = subcommands({ show: 'read', which: 'read', ls: 'read', list: 'read', current: 'read', version: 'read', versions: 'read', 'ls-remote': 'read', doctor: 'read', where: 'read', root: 'read', prefix: 'read' });
+/** Version managers whose `exec` runs a command with the toolchain the project or the user selected (`pyenv exec pytest`); nvm's takes a version first. */
+const EXECS_A_COMMAND = new Set(['pyenv', 'rbenv', 'nodenv', 'goenv', 'jenv', 'asdf', 'nvm']);
+/** A version as nvm takes one (`20`, `v20.11.1`, `lts/iron`, `node`, `system`). */
+const NVM_VERSION = /^(?:v?\d+(?:\.\d+){0,2}|lts\/[\w*-]+|node|stable|system|iojs|default)$/;
+
+/**
+ * Version managers: what is installed and in use is read; `pyenv exec CMD`, `asdf exec CMD`, `nvm
+ * exec [VERSION] CMD` run CMD, judged as it is, with a toolchain the user installed in the home's
+ * dot folders (as `source .venv/bin/activate` and `conda run` are); `nvm use [VERSION]` only puts
+ * one first on PATH, and `nvm run [VERSION] ARGS` is `node ARGS`. Installing or switching a global
+ * default changes the toolchain. mise's `exec` is left out: it installs a missing tool first.
+ */
+const versionManager: ProgramHandler = (site, fx) => {
+  const [verb, ...rest] = site.args;
+  if (verb !== undefined && !verb.dynamic && EXECS_A_COMMAND.has(site.program)) {
+    const versioned = site.program === 'nvm' && rest[0] !== undefined && !rest[0].dynamic && NVM_VERSION.test(rest[0].value);
+    const after = versioned ? rest.slice(1) : rest;
+    if (verb.value === 'exec' && after.length > 0 && !after[0]!.value.startsWith('-')) {
+      fx.run(after, { stdinArgs: site.stdinArgs });
+      return;
+    }
+    if (site.program === 'nvm' && verb.value === 'run' && after.every((arg) => arg.value !== '--silent')) {
+      fx.run([literalArg('node'), ...after], { stdinArgs: site.stdinArgs });
+      return;
+    }
+    if (site.program === 'nvm' && verb.value === 'use' && rest.every((arg) => !arg.dynamic && (NVM_VERSION.test(arg.value) || /^--(?:silent|lts(?:=[\w-]+)?)$/.test(arg.value)))) return;
+  }
+  versionManagerTable(site, fx);
 };
 
 const justOrTask = taskRunner(/^(?:test|tests|check)$/, { short: 'dfg', long: ['dir', 'justfile', 'taskfile'] });
@@ -1961,7 +1994,7 @@ export const DEV_PROGRAMS: readonly [string, ProgramEntry][] = [
   ['task', { handle: justOrTask }],
   ['rails', { handle: subcommands({ test: 'test', 'test:system': 'test', 'test:all': 'test', spec: 'test', routes: 'read', about: 'read', stats: 'read', notes: 'read', version: 'read' }) }],
   // Version managers: what is installed and in use; installing or switching changes the toolchain.
-  ...entries(subcommands({ show: 'read', which: 'read', ls: 'read', list: 'read', current: 'read', version: 'read', versions: 'read', 'ls-remote': 'read', doctor: 'read', where: 'read', root: 'read', prefix: 'read' }), 'rustup', 'nvm', 'pyenv', 'rbenv', 'asdf', 'mise', 'sdk', 'fnm', 'volta', 'nodenv', 'goenv', 'jenv'),
+  ...entries(versionManager, 'rustup', 'nvm', 'pyenv', 'rbenv', 'asdf', 'mise', 'sdk', 'fnm', 'volta', 'nodenv', 'goenv', 'jenv'),
   ...entries(testRunner(), 'vitest', 'jest', 'mocha', 'ava', 'tap', 'tape', 'pytest', 'py.test', 'rspec', 'phpunit', 'pest', 'karma', 'jasmine', 'ctest', 'tox', 'nox', 'nosetests', 'nose2', 'behave', 'cucumber-js', 'cucumber', 'bats', 'busted', 'tsd', 'uvu', 'node-tap', 'testem', 'qunit', 'ward', 'trial', 'prove', 'gotestsum'),
   ['playwright', { handle: (site, fx) => (site.args[0]?.value === 'test' ? runsTests(fx, 'playwright', 'playwright test', site.args) : site.args[0]?.value === 'install' ? fx.emit({ kind: 'package_install', manager: 'playwright', program: 'playwright' }) : onlyAsksVersion(site.args) ? undefined : fx.unknown(`playwright ${site.args[0]?.value ?? ''}`.trim())) }],
   ['cypress', { handle: (site, fx) => (site.args[0]?.value === 'run' ? runsTests(fx, 'cypress', 'cypress run', site.args) : fx.unknown(`cypress ${site.args[0]?.value ?? ''}`.trim())) }],
