@@ -226,7 +226,7 @@ function overrideWrittenToRunLater(command: string, shell: ShellAnalysis, ground
     if (written === undefined) continue;
     if (runsLater(written.path, home)) file = written.path;
     // Any other configuration in the home or the system may hold a command some tool runs (an alias, a hook, a pager): no override is written there either.
-    else if (changesWhatCommandsDo(written.path, home)) configuration = written.path;
+    else if (changesWhatCommandsDo(written.path, home) && !isProtected(written.path, ground)) configuration = written.path;
   }
   if (file === undefined && configuration === undefined) return null;
   const texts = [command, ...shell.invocations.map((invocation) => invocation.args.join(' '))];
@@ -629,8 +629,9 @@ function writtenText(command: string, shell: ShellAnalysis): string[] {
 /**
  * Programs whose words never become the text they print or write: paths they read, a pattern that
  * selects lines (`cat .claude/settings.json`, `grep -rn GOBBY_HOME src`). What they print is a
- * file's text, which the command does not choose by writing it; a grep given `--label` prints
- * that label, and programs that print names or formats (`ls`, `stat -c`, `basename`) print words.
+ * file's text, or the names of files that exist (`ls`), which the command does not choose by
+ * writing it; a grep given `--label` and an `ls` given `--time-style` print those words, and
+ * programs that print their words or formats (`stat -c`, `basename`, `echo`) are not here.
  */
 const LEAVES_ITS_WORDS_OUT = new Set(['cat', 'ls', 'grep', 'egrep', 'fgrep', 'rg', 'head', 'tail', 'wc', 'chmod', 'cd', 'pwd', 'test', '[', 'which', 'sleep', 'true', 'false']);
 

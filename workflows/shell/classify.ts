@@ -910,7 +910,6 @@ function closeOwnDescriptors(scope: Scope, redirects: readonly Redirection[], be
   }
 }
 
-/** The descriptor a redirection opens by number: its own, or without one the input for `<`, `<>`, `<&` and the output for the others. */
 /**
  * Whether a redirection sends the standard output somewhere a later command may read it (`> f`,
  * `&> log`, `>&3`); `>&2` (`1<&2`) and `2>&1` leave it on the terminal, unless the command sends
@@ -924,6 +923,7 @@ function takesOutput(redirect: Redirection, stderrTaken: boolean): boolean {
   return redirect.target?.text !== '2' || stderrTaken;
 }
 
+/** The descriptor a redirection opens by number: its own, or without one the input for `<`, `<>`, `<&` and the output for the others. */
 function numberedDescriptor(redirect: Redirect): number {
   if (redirect.descriptor?.type === 'FileDescriptor') return redirect.descriptor.value;
   return redirect.operator === '<' || redirect.operator === '<>' || redirect.operator === '<&' ? 0 : 1;
@@ -951,7 +951,7 @@ function rememberVariable(run: Run, scope: Scope, assignment: Assignment, render
   }
   const value = rendered.value.slice(assignment.name.length + 1);
   if (assignment.append) {
-    setShellVariable(run, scope, assignment.name, appended(scope.variables.get(assignment.name), sliceArg(rendered, assignment.name.length + 1)));
+    setShellVariable(run, scope, assignment.name, appended(assignment.name, scope.variables.get(assignment.name), sliceArg(rendered, assignment.name.length + 1)));
     return;
   }
   setShellVariable(run, scope, assignment.name, !rendered.dynamic ? value : (madeName(assignment, env) ?? partlyKnown(rendered, assignment.name.length + 1)));
@@ -961,10 +961,10 @@ function rememberVariable(run: Run, scope: Scope, assignment: Assignment, render
  * `x=.cl; x+=aude`: the text added to what x held. When that is not known (`x+=/.gobby` alone),
  * only the end is: it follows a part only known at run time.
  */
-function appended(before: VariableValue | undefined, added: Arg): VariableValue {
+function appended(name: string, before: VariableValue | undefined, added: Arg): VariableValue {
   const tail = added.dynamic ? partlyKnown(added, 0) : added.value;
   if (typeof before === 'string' && typeof tail === 'string') return before + tail;
-  const head = before === undefined ? { glob: '$_', unknownAt: 0 } : typeof before === 'string' ? { glob: before, unknownAt: -1 } : before;
+  const head = before === undefined ? { glob: `\${${name}}`, unknownAt: 0 } : typeof before === 'string' ? { glob: before, unknownAt: -1 } : before;
   const tailText = typeof tail === 'string' ? tail : tail.glob;
   const tailUnknown = typeof tail === 'string' ? -1 : (tail.unknownAt ?? -1);
   const unknownAt = head.unknownAt !== undefined && head.unknownAt !== -1 ? head.unknownAt : tailUnknown === -1 ? -1 : head.glob.length + tailUnknown;
@@ -1681,7 +1681,7 @@ class CommandEffects implements ShellEffects {
   }
 
   setVariable(name: string, value: Arg, append = false): void {
-    setShellVariable(this.runState, this.scope, name, append ? appended(this.scope.variables.get(name), value) : value.dynamic ? partlyKnown(value, 0) : value.value);
+    setShellVariable(this.runState, this.scope, name, append ? appended(name, this.scope.variables.get(name), value) : value.dynamic ? partlyKnown(value, 0) : value.value);
   }
 
   forgetVariables(): void {
