@@ -258,19 +258,24 @@ interface FindCommand {
   readonly startsFromFile: boolean;
 }
 
-function readFind(args: readonly string[]): FindCommand {
+/** find's start paths as written (`.` when none is given) and the words of its expression, after its leading options (`-L`, `-O2`, `-D debug`). */
+export function findParts(args: readonly string[]): { readonly roots: readonly string[]; readonly expression: readonly string[] } {
   let i = 0;
   while (i < args.length && /^-(?:[HLP]|O\d)$/.test(args[i]!)) i++;
   if (args[i] === '-D') i += 2;
   const roots: string[] = [];
   for (; i < args.length && !(args[i]!.startsWith('-') || args[i] === '(' || args[i] === '!' || args[i] === ','); i++) roots.push(args[i]!);
-  const rest = args.slice(i);
+  return { roots: roots.length > 0 ? roots : ['.'], expression: args.slice(i) };
+}
+
+function readFind(args: readonly string[]): FindCommand {
+  const { roots, expression: rest } = findParts(args);
   const reader = new ExpressionReader(rest);
   const expression = rest.length === 0 ? null : reader.list(0);
   // An expression gobby could not read in full may select anything, at any depth.
   const unread = reader.broken || reader.at < rest.length;
   return {
-    roots: roots.length > 0 ? roots : ['.'],
+    roots,
     expression: unread ? { kind: 'test', judge: () => 'maybe' } : expression,
     minDepth: unread ? 0 : reader.minDepth,
     maxDepth: unread ? Infinity : reader.maxDepth,

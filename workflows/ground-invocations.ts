@@ -9,7 +9,7 @@ import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected,
 import type { PathRef, ShellAnalysis, ShellEffect, ShellInvocation } from './shell/index.js';
 import { negated } from './shell/argv.js';
 import { dirName, resolveAgainst } from './shell/paths.js';
-import { starForGlobStar } from './shell/glob-text.js';
+import { ASKS_FOR_DOT_NAMES, starForGlobStar } from './shell/glob-text.js';
 import { FIND_PROGRAMS } from './find-selection.js';
 
 /**
@@ -266,7 +266,7 @@ export function overrideCommandOf(invocation: ShellInvocation): string | null {
 export function unknownProgramGivenGround(invocation: ShellInvocation, ground: ProtectedGround): GuardDenial | null {
   // A glob it is given, it most likely expands as glob libraries do, without dot names
   // (starForGlobStar), unless it is asked for them (`--dot`) or the glob names a file outright.
-  const libraryGlobs = !invocation.args.some((arg) => /dot|hidden/i.test(arg));
+  const libraryGlobs = !invocation.args.some((arg) => ASKS_FOR_DOT_NAMES.test(arg));
   const asExpanded = (path: string): string => (libraryGlobs && /[*?[]/.test(path.slice(path.lastIndexOf('/') + 1)) ? starForGlobStar(path) : path);
   for (const arg of invocation.args) {
     // `--file=.claude/settings.json` names the file too.

@@ -19,9 +19,9 @@ import { changesWhatCommandsDo, SCRIPT_DEPTH, scriptAsQuoted, scriptRunBy, type 
 import { normalizeAbsolute, resolveAgainst } from './shell/paths.js';
 import { mayBacktrackBadly } from './shell/regex-safety.js';
 import { patchedPaths } from './patch-paths.js';
-import { POSIX_CLASSES, starForGlobStar } from './shell/glob-text.js';
+import { ASKS_FOR_DOT_NAMES, POSIX_CLASSES, starForGlobStar } from './shell/glob-text.js';
 import { throughLinks } from './shell-through-links.js';
-import { FIND_PROGRAMS, findMaySelect } from './find-selection.js';
+import { FIND_PROGRAMS, findMaySelect, findParts } from './find-selection.js';
 import { selectedBelow } from './shell/find-expression.js';
 import { literalArg } from './shell/words.js';
 import { HOOKLESS_CLAUDE_VARIABLES } from './shell/programs-code.js';
@@ -412,10 +412,9 @@ function handsOn(find: ShellInvocation, program: string, path: string): boolean 
   const args = find.args;
   const acts = program === 'find' ? args.includes('-delete') : args.some((arg, i) => /^-(?:exec|execdir|ok|okdir)$/.test(arg) && args[i + 1] === program);
   if (!acts) return false;
-  const first = args.findIndex((arg) => arg.startsWith('-') && !/^-(?:[HLP]|O\d)$/.test(arg) || arg === '(' || arg === '!');
-  const roots = args.slice(0, first === -1 ? args.length : first).filter((arg) => !/^-(?:[HLP]|O\d)$/.test(arg));
-  const expression = (first === -1 ? [] : args.slice(first)).map(literalArg);
-  return (roots.length > 0 ? roots : ['.']).some((root) => {
+  const parts = findParts(args);
+  const expression = parts.expression.map(literalArg);
+  return parts.roots.some((root) => {
     const at = resolveAgainst(find.cwd, root);
     const base = at === '/' ? '' : at;
     return (selectedBelow(root, expression) ?? ['**']).some((glob) => path === `${base}/${glob}`);
@@ -592,13 +591,13 @@ function codeTextNamingGround(texts: readonly string[], ground: ProtectedGround,
 function givenTheDaemonPid(invocations: readonly ShellInvocation[], ground: ProtectedGround): GuardDenial | null {
   const pid = ground.daemonPid;
   if (pid === undefined) return null;
-  const given = invocations.some((invocation) =>
+  const given = invocations.find((invocation) =>
     ATTACHES_TO_PROCESSES.has(invocation.program)
       ? invocation.args.some((arg) => mentionsNumber(arg, pid))
       : invocation.args.some((arg, i) => (arg === String(pid) && !PORT_OPTION.test(invocation.args[i - 1] ?? '')) || PID_OPTION.exec(arg)?.[1] === String(pid)),
   );
-  return given
-    ? { kind: 'daemon-signal', reason: `gobby: \`${invocations[0]!.program}\` is a program gobby does not know, and it is given the pid of gobby's daemon; the agent may not stop, attach to or restart it. If the daemon misbehaves, tell the user.`, because: 'guard: signal to the daemon' }
+  return given !== undefined
+    ? { kind: 'daemon-signal', reason: `gobby: \`${given.program}\` is a program gobby does not know, and it is given the pid of gobby's daemon; the agent may not stop, attach to or restart it. If the daemon misbehaves, tell the user.`, because: 'guard: signal to the daemon' }
     : null;
 }
 
@@ -704,9 +703,6 @@ function secretNamedBy(invocation: ShellInvocation, ground: ProtectedGround, onl
 
 /** How the classifier says code is a file's (`node runs the file \`x.js\``), not written in the command. */
 const RUNS_A_FILE = /runs the file `/;
-
-/** Words by which a command asks a glob library or a shell for dot names (`--dot`, `dot: true`, `include_hidden=True`, `File::FNM_DOTMATCH`, zsh's `globdots` and `(D)`). */
-const ASKS_FOR_DOT_NAMES = /dot|hidden|\(D\)/i;
 
 /** Programs whose operands are patterns matched against processes or their listing (`pgrep -f 'daemon/mai' | xargs kill`, `ps aux | grep …`). */
 const SEARCHES_BY_PATTERN = new Set(['pgrep', 'pidof', 'grep', 'egrep', 'rg']);
@@ -1306,20 +1302,12 @@ const SIGNALS_A_PROCESS = /kill|signal|\bSIG[A-Z]|terminate|destroy|suspend|\/pr
 
 /** `mentionsNumber` for a pid: not a port beside a host or another port (`-ti:4711`, `localhost:4711`, `-p 4711:80`). */
 function mentionsPid(text: string, pid: number): boolean {
-  const digits = String(pid);
-  for (let at = text.indexOf(digits); at !== -1; at = text.indexOf(digits, at + 1)) {
-    const before = text[at - 1];
-    const after = text[at + digits.length];
-    if (before !== undefined && /[\w.:]/.test(before)) continue;
-    if (after !== undefined && /[\w.:]/.test(after)) continue;
-    return true;
-  }
-  return false;
+  return mentionsNumber(text, pid, /[\w.:]/);
 }
 
-function mentionsNumber(text: string, number: number): boolean {
+function mentionsNumber(text: string, number: number, joined = /[\w.]/): boolean {
   const digits = String(number);
-  const partOfWord = (char: string | undefined): boolean => char !== undefined && /[\w.]/.test(char);
+  const partOfWord = (char: string | undefined): boolean => char !== undefined && joined.test(char);
   for (let at = text.indexOf(digits); at !== -1; at = text.indexOf(digits, at + 1)) {
     if (!partOfWord(text[at - 1]) && !partOfWord(text[at + digits.length])) return true;
   }

@@ -123,8 +123,8 @@ interface Run {
    * (ShellInvocation.outputShown).
    */
   outputTaken: number;
-  /** The command sends the standard error to a file somewhere (`2>/tmp/p`, `exec 2>f`): then `>&2` takes the output too. */
-  readonly stderrTaken: boolean;
+  /** The command sends the standard error to a file somewhere (`2>/tmp/p`, `exec 2>f`): then `>&2` takes the output too. Read from the text when first asked (stderrTaken). */
+  stderrToAFile: boolean | undefined;
   /** A test run was met while statusMasked was above zero (ShellAnalysis.testStatusHidden). */
   testStatusHidden: boolean;
   /** The command starts with `set -e` or `set -o pipefail` (and never turns them off): a failure is not masked there. */
@@ -169,7 +169,7 @@ function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis
     otherUser: undefined,
     statusMasked: 0,
     outputTaken: 0,
-    stderrTaken: STDERR_TO_A_FILE.test(command),
+    stderrToAFile: undefined,
     testStatusHidden: false,
     errexit: false,
     pipefail: false,
@@ -466,7 +466,7 @@ function visitNode(run: Run, node: AnyNode, scope: Scope, depth: number, reparse
       // `{ rm -rf /dev/fd/5/*; } 5<dir`: what the command opens holds while it runs, then closes.
       const open = scope.descriptors;
       openDescriptors(new CommandEffects(run, scope, next, reparses, undefined), node.redirects, wordEnv(run, scope));
-      const taken = node.redirects.some((redirect) => takesOutput(redirect, run.stderrTaken));
+      const taken = node.redirects.some((redirect) => takesOutput(redirect, run));
       if (taken) run.outputTaken++;
       visitNode(run, node.command, scope, next, reparses);
       if (taken) run.outputTaken--;
@@ -751,7 +751,7 @@ function visitPipeline(run: Run, node: Extract<PipelineNode, { type: 'Pipeline' 
   // command that runs it, when one of the later commands may.
   const feedsCode = commands.some((command, index) => index > 0 && command.type === 'Command' && readsWhatIsPiped(command));
   // What each stage prints, the next one reads; it reaches only the terminal when every later stage just filters text to it (`ps aux | grep node | head`).
-  const shownThrough = commands.every((command, index) => index === 0 || filtersToOutput(command, run.stderrTaken));
+  const shownThrough = commands.every((command, index) => index === 0 || filtersToOutput(command, run));
   // The pipeline's status is its last command's (any failing one's under `set -o pipefail`).
   let printed: Arg | undefined;
   for (let index = 0; index < commands.length; index++) {
@@ -781,12 +781,12 @@ const FILTERS_TEXT = new Set(['grep', 'egrep', 'fgrep', 'rg', 'head', 'tail', 'w
  * (`sort -o`, `--ou=` as GNU takes a long option's start, `--compress-program`, `rg --pre`), nor
  * uniq's output operand (`uniq - /tmp/p`).
  */
-function filtersToOutput(node: AnyNode, stderrTaken: boolean): boolean {
+function filtersToOutput(node: AnyNode, run: Run): boolean {
   if (node.type !== 'Command' || node.name === undefined || !FILTERS_TEXT.has(node.name.text)) return false;
   const words: string[] = [];
   for (const item of [...node.prefix, ...node.suffix]) {
     if (item.type === 'Word') words.push(item.text);
-    else if (item.type === 'Assignment' || takesOutput(item, stderrTaken)) return false;
+    else if (item.type === 'Assignment' || takesOutput(item, run)) return false;
   }
   const name = node.name.text;
   if (name === 'sort') return !words.some((word) => /^-[a-zA-Z]*o|^--[oc]/.test(word));
@@ -870,7 +870,7 @@ function visitCommand(run: Run, node: Extract<CommandNode, { type: 'Command' }>,
   const descriptorsBefore = scope.descriptors;
   if (redirects !== undefined && name !== undefined && name.value !== 'exec' && (RUNS_WHAT_IS_PIPED.has(name.value) ? args.some(mentionsDescriptor) : args.some(throughDescriptor))) openDescriptors(fx, redirects, env);
   // `exec > /tmp/log`: the rest of the shell's output goes there, for as long as gobby follows it.
-  const taken = redirects !== undefined && redirects.some((redirect) => takesOutput(redirect, run.stderrTaken));
+  const taken = redirects !== undefined && redirects.some((redirect) => takesOutput(redirect, run));
   if (taken && args.length === 0 && name?.value === 'exec') run.outputTaken++;
   const execute = (): void => {
     if (name !== undefined) runCommand(fx, name, args, false, true);
@@ -913,14 +913,17 @@ function closeOwnDescriptors(scope: Scope, redirects: readonly Redirection[], be
 /**
  * Whether a redirection sends the standard output somewhere a later command may read it (`> f`,
  * `&> log`, `>&3`); `>&2` (`1<&2`) and `2>&1` leave it on the terminal, unless the command sends
- * the standard error to a file somewhere (`stderrTaken`: `2>/tmp/p >&2`).
+ * the standard error to a file somewhere (`2>/tmp/p >&2`).
  */
-function takesOutput(redirect: Redirection, stderrTaken: boolean): boolean {
+function takesOutput(redirect: Redirection, run: Run): boolean {
   if (redirect.type !== 'Redirect') return false;
   if (redirect.operator === '&>' || redirect.operator === '&>>') return true;
   if (redirect.operator === '<' || numberedDescriptor(redirect) !== 1) return false;
   if (redirect.operator !== '>&' && redirect.operator !== '<&') return true;
-  return redirect.target?.text !== '2' || stderrTaken;
+  if (redirect.target?.text !== '2') return true;
+  // Asked only here, where a `>&2` is met: most commands never pay for reading their text.
+  run.stderrToAFile ??= STDERR_TO_A_FILE.test(run.command);
+  return run.stderrToAFile;
 }
 
 /** The descriptor a redirection opens by number: its own, or without one the input for `<`, `<>`, `<&` and the output for the others. */

@@ -114,3 +114,6 @@ export function starForGlobStar(glob: string): string {
     .map((segment) => (segment === '**' ? '*' : segment))
     .join('/');
 }
+
+/** Words by which a command asks a glob library or a shell for dot names (`--dot`, `dot: true`, `include_hidden=True`, `File::FNM_DOTMATCH`, zsh's `globdots` and `(D)`): then `**` is not read as starForGlobStar reads it. */
+export const ASKS_FOR_DOT_NAMES = /dot|hidden|\(D\)/i;
