@@ -12,6 +12,7 @@ import { accessTakenDenial, becomesFolderDenial, daemonNetworkDenial, daemonProc
 import { fileHoldingPid, linkToGround, signalsPidFoundAtRunTime, overrideCommandOf, runTimePathFromGround, sweepsUntrackedGround, unknownProgramGivenGround } from './ground-invocations.js';
 import { grepKeepsOut, type GroundTexts } from './ground-listers.js';
 import { lsofListsTheDaemon } from './lsof-selection.js';
+import { addressOfTheDaemon } from './daemon-address.js';
 import { runsLater } from './runs-later.js';
 import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, knownEnd, knownEndNames, namesByGlob, runTimePartsAsGlobs, treeHolds, treeReaches, withRunTimePartsEmpty } from './ground-paths.js';
 import { DIRECTORY_BUILTINS, type PathRef, type ShellAnalysis, type ShellEffect, type ShellInvocation } from './shell/index.js';
@@ -320,6 +321,9 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
     if (linked) return linked;
     const swept = sweepsUntrackedGround(invocation, ground);
     if (swept) return swept;
+    // Any client's option or setting that points it at the daemon's port (`kubectl --server …:7377`, `DOCKER_HOST=…`).
+    const address = ground.daemonPort === undefined ? undefined : addressOfTheDaemon(invocation, ground.daemonPort);
+    if (address !== undefined) return daemonNetworkDenial(`\`${invocation.program}\``, address);
     // A program named at run time (`$X -rf .claude`) is as unknown as one gobby has no entry for.
     if (unknownPrograms.has(invocation.program) || invocation.nameAtRunTime) {
       const handed = unknownProgramGivenGround(invocation, ground);

@@ -1375,7 +1375,7 @@ describe('URLs a program fetches', () => {
 
   it.each([
     'npm install https://github.com/u/pkg && pip install git+https://github.com/u/pkg && npm view left-pad',
-    'npm test -- --url http://127.0.0.1:7377 && pandoc README.md -o /tmp/readme.html && pandoc https://example.com -o /tmp/x.md',
+    'npm test -- --url http://127.0.0.1:8080 && pandoc README.md -o /tmp/readme.html && pandoc https://example.com -o /tmp/x.md',
     'echo http://127.0.0.1:7377/ && grep -rn "http://127.0.0.1:7377" docs',
   ])('lets %j run', (command) => {
     expect(verdict(command)).toBe('allowed');
@@ -1756,6 +1756,44 @@ describe('code written into files other tools run later', () => {
   });
 
   it.each(["printf '[user]\\n\\tname = Dev\\n' >> ~/.gitconfig", "echo 'set -g mouse on' >> ~/.tmux.conf", 'cp .claude/settings.json ~/.claude/settings.json.bak', "echo 'registry=https://registry.npmjs.org/' > ~/.npmrc"])('lets %j run', (command) => {
+    expect(verdict(command)).toBe('allowed');
+  });
+});
+
+describe("a client pointed at the daemon's port by an option or a setting gobby has no entry for", () => {
+  it.each([
+    'kubectl --server http://127.0.0.1:7377 get pods',
+    'docker -H=tcp://localhost:7377 ps',
+    'DOCKER_HOST=tcp://127.0.0.1:7377 docker ps',
+    'env AWS_ENDPOINT_URL=http://127.0.0.1:7377 aws s3 ls',
+    'export DOCKER_HOST=tcp://[::1]:7377; docker ps',
+    'ANTHROPIC_BASE_URL=http://127.0.0.1:7377 claude -p hi',
+    'claude mcp add --transport http g http://lvh.me:7377/hooks/UserPromptSubmit',
+    'git remote add g http://127.0.0.1:7377/hooks && git fetch g',
+    'git config remote.origin.url http://localhost:7377/',
+    'gh api --hostname 127.0.0.1:7377 /hooks',
+    'redis-cli -u redis://127.0.0.1:7377 ping',
+    'cargo search x --index sparse+http://127.0.0.1:7377/',
+    'openssl s_client -host 127.0.0.1 -port 7377',
+    'nmap -p 7377 127.0.0.1',
+    'pg_isready -p 7377',
+    'psql --port=7377 -h localhost',
+    'telnet localhost 7377',
+    'P=7377; redis-cli -p $P',
+  ])('refuses %j', (command) => {
+    expect(verdict(command)).toBe('daemon-network');
+  });
+
+  it.each([
+    "grep -rn 'localhost:7377' docs",
+    'echo "the daemon listens on 127.0.0.1:7377"',
+    'lsof -i :7377',
+    'kubectl --server http://127.0.0.1:8080 get pods',
+    'DOCKER_HOST=tcp://127.0.0.1:2375 docker ps',
+    'redis-cli -p 6379',
+    'npx vite --port 5173 --host 127.0.0.1',
+    'seq 7377',
+  ])('lets %j run', (command) => {
     expect(verdict(command)).toBe('allowed');
   });
 });

@@ -258,3 +258,10 @@ describe('remembered analyses', () => {
 function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
+
+describe('the environment a command gives a program', () => {
+  it('is recorded with the invocation, as rendered, through env and sudo', () => {
+    const analysis = analyzeShellCommand('DOCKER_HOST=tcp://$H:2375 env X=1 sudo Y=2 docker ps; docker images', CTX);
+    expect(analysis.invocations.map((invocation) => invocation.environment)).toEqual([['DOCKER_HOST=tcp://$H:2375', 'X=1', 'Y=2'], undefined]);
+  });
+});

@@ -125,6 +125,8 @@ interface Run {
   outputTaken: number;
   /** The command sends the standard error to a file somewhere (`2>/tmp/p`, `exec 2>f`): then `>&2` takes the output too. Read from the text when first asked (stderrTaken). */
   stderrToAFile: boolean | undefined;
+  /** `NAME=value` of the assignments in the environment of what runs now (`DOCKER_HOST=… docker ps`, `env X=… cmd`): recorded with each invocation. */
+  environment: readonly string[] | undefined;
   /** A test run was met while statusMasked was above zero (ShellAnalysis.testStatusHidden). */
   testStatusHidden: boolean;
   /** The command starts with `set -e` or `set -o pipefail` (and never turns them off): a failure is not masked there. */
@@ -169,6 +171,7 @@ function classifyShellCommand(command: string, ctx: ShellContext): ShellAnalysis
     otherUser: undefined,
     statusMasked: 0,
     outputTaken: 0,
+    environment: undefined,
     stderrToAFile: undefined,
     testStatusHidden: false,
     errexit: false,
@@ -1386,8 +1389,9 @@ function recordProgram(run: Run, program: string, args: readonly Arg[], cwd: str
   // A loop into an array of the right size: `args.map` here was the costliest line of a long script.
   const values = new Array<string>(args.length);
   for (let i = 0; i < args.length; i++) values[i] = args[i]!.value;
-  const invocation: { program: string; args: string[]; cwd: string; nameAtRunTime?: true; outputShown?: true } = { program, args: values, cwd };
+  const invocation: { program: string; args: string[]; cwd: string; nameAtRunTime?: true; outputShown?: true; environment?: readonly string[] } = { program, args: values, cwd };
   if (nameAtRunTime) invocation.nameAtRunTime = true;
+  if (run.environment !== undefined) invocation.environment = run.environment;
   if (run.outputTaken === 0) invocation.outputShown = true;
   run.invocations.push(invocation);
 }
@@ -1812,7 +1816,11 @@ class CommandEffects implements ShellEffects {
       if (!outer.has(name)) outer.set(name, this.scope.variables.get(name));
       setShellVariable(this.runState, this.scope, name, value.dynamic ? undefined : value.value);
     }
+    const run = this.runState;
+    const before = run.environment;
+    if (variables.length > 0) run.environment = [...(before ?? []), ...variables.map(([name, value]) => `${name}=${value.value}`)];
     work();
+    run.environment = before;
     for (const [name, value] of outer) this.scope.setVariable(name, value);
   }
 

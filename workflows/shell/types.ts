@@ -150,6 +150,8 @@ export interface ShellInvocation {
    * it makes picks nothing for them (`ps aux | grep node; kill $(lsof -ti:3000)`).
    */
   readonly outputShown?: true;
+  /** `NAME=value` assignments in its environment from the command (`DOCKER_HOST=tcp://… docker ps`, `env X=v cmd`), values as rendered. */
+  readonly environment?: readonly string[];
 }
 
 export interface ShellAnalysis {
