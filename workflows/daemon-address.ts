@@ -8,8 +8,8 @@
 // (`grep -r localhost:7377 .`, `echo …`) and process listers are left out.
 import type { ShellInvocation } from './shell/index.js';
 
-/** Programs whose words are text they print, match or compare, or a listing's filter, never an address they open. */
-const WORDS_ARE_TEXT = new Set([
+/** Programs whose words are text they print, match or compare, or a listing's filter: never an address they open or a file an option of theirs writes. */
+export const WORDS_ARE_TEXT: ReadonlySet<string> = new Set([
   'echo', 'printf', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'sed', 'cat', 'head', 'tail', 'wc', 'sort', 'uniq', 'cut', 'tr', 'column', 'test', '[', 'true', 'false', ':',
   'ps', 'pgrep', 'pidof', 'lsof', 'fuser', 'ss', 'netstat', 'sleep', 'cd', 'pwd', 'ls', 'which', 'type', 'command',
 ]);

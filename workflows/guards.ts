@@ -13,6 +13,7 @@ import { fileHoldingPid, linkToGround, signalsPidFoundAtRunTime, overrideCommand
 import { grepKeepsOut, type GroundTexts } from './ground-listers.js';
 import { lsofListsTheDaemon } from './lsof-selection.js';
 import { addressOfTheDaemon } from './daemon-address.js';
+import { groundInUnknownOption } from './ground-option-values.js';
 import { runsLater } from './runs-later.js';
 import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, knownEnd, knownEndNames, namesByGlob, runTimePartsAsGlobs, treeHolds, treeReaches, withRunTimePartsEmpty } from './ground-paths.js';
 import { DIRECTORY_BUILTINS, type PathRef, type ShellAnalysis, type ShellEffect, type ShellInvocation } from './shell/index.js';
@@ -331,6 +332,8 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
     }
   }
   if (globbed) return opaqueCodeNamingGround(globbed);
+  const optionValue = groundInUnknownOption(shell, ground, unknownPrograms);
+  if (optionValue) return optionValue;
   const patched = patchReachingGround(command, shell, ground);
   if (patched) return patched;
   const later = overrideWrittenToRunLater(command, shell, ground);

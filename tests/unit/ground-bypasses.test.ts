@@ -1797,3 +1797,37 @@ describe("a client pointed at the daemon's port by an option or a setting gobby 
     expect(verdict(command)).toBe('allowed');
   });
 });
+
+describe("gobby's files given to an option gobby has no entry for", () => {
+  it.each([
+    'ncat -o ~/.claude/settings.json example.com 80',
+    'nmap -oN .claude/settings.local.json localhost',
+    'openssl s_client -connect example.com:443 -keylogfile ~/.claude/settings.json',
+    'mocha -O output=.claude/settings.json',
+    'ssh-keyscan -f /dev/null example.com -O .gobby/workflows/review.yaml',
+    'git apply --build-fake-ancestor=.claude/settings.json p.diff',
+    'git fast-import --export-marks=.gobby/marks < /dev/null',
+    // curl's `#1` is the text a glob of the URL took, `-O` names each URL a glob makes, `-J` the server's name.
+    "curl -o '/home/dev/.claude/#1' 'https://x.test/{settings.json}'",
+    "curl -O --output-dir ~/.claude 'https://x.test/{a,settings.json}'",
+    'curl -OJ --output-dir .claude https://x.test/s',
+  ])('refuses %j', (command) => {
+    expect(verdict(command)).toBe('protected-file');
+  });
+
+  it.each([
+    'pytest --ignore=.gobby --ignore=.claude',
+    'du -sh --exclude=.gobby .',
+    'git log --follow .claude/settings.json',
+    'git rm --cached .claude/settings.local.json',
+    'git diff --no-index .gobby/workflows/review.yaml /tmp/review.yaml',
+    "find . -path ./.gobby -prune -o -type f -print",
+    'grep -rn --exclude-dir=.gobby foo .',
+    'jq -r .hooks .claude/settings.json',
+    'nmap -oN scan.txt localhost',
+    "curl -o 'page_#1.html' 'https://x.test/{a,b}'",
+    'curl -OJ --output-dir .claude/commands https://x.test/s',
+  ])('lets %j run', (command) => {
+    expect(verdict(command)).toBe('allowed');
+  });
+});

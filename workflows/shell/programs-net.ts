@@ -22,6 +22,12 @@ const CURL_VALUES: OptionSpec = {
   flags: ['head'],
 };
 
+/** An output name with curl's `#N`, the text the Nth glob of the URL took: any name there (`-o '.claude/#1'` is `.claude/*`). */
+function withGlobTexts(out: Arg): Arg {
+  const at = out.value.search(/#\d/);
+  return at === -1 ? out : { value: out.value.replace(/#\d/g, '*'), dynamic: true, unknownAt: out.dynamic ? Math.min(out.unknownAt, at) : at };
+}
+
 /** More URLs than this from one curl glob are not listed: the command is opaque then. */
 const MAX_CURL_URLS = 64;
 
@@ -123,7 +129,8 @@ const curl: ProgramHandler = (given, fx) => {
   }
   const directory = lastOptionValue(parsed, '--output-dir');
   const here = directory ? fx.at(directory) : fx;
-  for (const out of optionValues(parsed, '-o', '--output')) if (out.value !== '-') here.write('curl', out);
+  // With globbing, `#1` in an output name is the text the first glob took (`-o '.claude/#1'`): any name there.
+  for (const out of optionValues(parsed, '-o', '--output')) if (out.value !== '-') here.write('curl', globbing ? withGlobTexts(out) : out);
   // `-w '%output{file}…'` (curl 8.3) sends the rest of the write-out text to a file; `%output{>>file}` appends.
   for (const format of optionValues(parsed, '-w', '--write-out')) {
     for (const match of format.value.matchAll(/%output\{(?:>>)?([^}]*)\}/g)) fx.write('curl', { value: match[1]!, dynamic: format.dynamic, unknownAt: format.dynamic ? 0 : -1 });
@@ -133,7 +140,14 @@ const curl: ProgramHandler = (given, fx) => {
     }
   }
   for (const out of optionValues(parsed, '-D', '--dump-header', '-c', '--cookie-jar', '--trace', '--trace-ascii', '--stderr', '--libcurl', '--etag-save', '--hsts', '--alt-svc')) if (out.value !== '-') fx.write('curl', out);
-  if (hasOption(parsed, '-O', '--remote-name', '--remote-name-all')) for (const url of urls) here.write('curl', { value: remoteFileName(url.value), dynamic: url.dynamic, unknownAt: -1 });
+  if (hasOption(parsed, '-O', '--remote-name', '--remote-name-all')) {
+    // `-J` takes the name the server sends: any name in the folder. Without it, each URL a glob makes names its own file.
+    const serverNames = hasOption(parsed, '-J', '--remote-header-name');
+    for (const url of urls) {
+      if (serverNames) here.write('curl', { value: '*', dynamic: true, unknownAt: 0 });
+      else for (const target of (globbing ? curlGlob(url.value) : undefined) ?? [url.value]) here.write('curl', { value: remoteFileName(target), dynamic: url.dynamic, unknownAt: -1 });
+    }
+  }
   for (const upload of uploads) if (upload.value !== '-' && upload.value !== '.') fx.read('curl', upload);
   for (const data of optionValues(parsed, '-d', '--data', '--data-binary', '--data-urlencode', '--data-ascii', '--json', '-F', '--form')) {
     const at = data.value.indexOf('@');
