@@ -25,7 +25,11 @@ const CURL_VALUES: OptionSpec = {
 /** An output name with curl's `#N`, the text the Nth glob of the URL took: any name there (`-o '.claude/#1'` is `.claude/*`). */
 function withGlobTexts(out: Arg): Arg {
   const at = out.value.search(/#\d/);
-  return at === -1 ? out : { value: out.value.replace(/#\d/g, '*'), dynamic: true, unknownAt: out.dynamic ? Math.min(out.unknownAt, at) : at };
+  if (at === -1) return out;
+  // A name that starts unknown is still placed in curl's folder (`-o '#1'` is `./*`).
+  const placed = at === 0 && !out.dynamic ? `./${out.value}` : out.value;
+  const unknownAt = placed.search(/#\d/);
+  return { value: placed.replace(/#\d/g, '*'), dynamic: true, unknownAt: out.dynamic ? Math.min(out.unknownAt, unknownAt) : unknownAt };
 }
 
 /** More URLs than this from one curl glob are not listed: the command is opaque then. */
@@ -144,7 +148,7 @@ const curl: ProgramHandler = (given, fx) => {
     // `-J` takes the name the server sends: any name in the folder. Without it, each URL a glob makes names its own file.
     const serverNames = hasOption(parsed, '-J', '--remote-header-name');
     for (const url of urls) {
-      if (serverNames) here.write('curl', { value: '*', dynamic: true, unknownAt: 0 });
+      if (serverNames) here.write('curl', { value: './*', dynamic: true, unknownAt: 2 });
       else for (const target of (globbing ? curlGlob(url.value) : undefined) ?? [url.value]) here.write('curl', { value: remoteFileName(target), dynamic: url.dynamic, unknownAt: -1 });
     }
   }
