@@ -13,15 +13,15 @@ import { fileHoldingPid, linkToGround, signalsPidFoundAtRunTime, overrideCommand
 import { grepKeepsOut, type GroundTexts } from './ground-listers.js';
 import { lsofListsTheDaemon } from './lsof-selection.js';
 import { addressOfTheDaemon } from './daemon-address.js';
+import { daemonRows, patternMatchesLines, searchPatterns, type PatternDialect } from './process-search.js';
 import { groundInUnknownOption } from './ground-option-values.js';
 import { runsLater } from './runs-later.js';
 import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, knownEnd, knownEndNames, namesByGlob, runTimePartsAsGlobs, treeHolds, treeReaches, withRunTimePartsEmpty } from './ground-paths.js';
 import { DIRECTORY_BUILTINS, type PathRef, type ShellAnalysis, type ShellEffect, type ShellInvocation } from './shell/index.js';
 import { changesWhatCommandsDo, SCRIPT_DEPTH, scriptAsQuoted, scriptRunBy, type ProjectScript } from './shell-policy.js';
 import { normalizeAbsolute, resolveAgainst } from './shell/paths.js';
-import { mayBacktrackBadly } from './shell/regex-safety.js';
 import { patchedPaths } from './patch-paths.js';
-import { ASKS_FOR_DOT_NAMES, POSIX_CLASSES, starForGlobStar } from './shell/glob-text.js';
+import { ASKS_FOR_DOT_NAMES, starForGlobStar } from './shell/glob-text.js';
 import { throughLinks } from './shell-through-links.js';
 import { FIND_PROGRAMS, findMaySelect, findParts } from './find-selection.js';
 import { selectedBelow } from './shell/find-expression.js';
@@ -726,21 +726,68 @@ function searchesForTheDaemon(shell: ShellAnalysis, ground: ProtectedGround, com
   return aSearchNamesTheDaemon(shell, ground) || readsGobbysFiles(shell, ground) || listsEveryProcess(shell, command);
 }
 
-/** Whether a program of the command whose output a later part of it reads names the daemon or searches with a pattern that finds it. */
+/**
+ * Whether a program of the command whose output a later part of it reads names the daemon or
+ * searches with a pattern that finds it. A pattern that matches the daemon's command line or
+ * name picks it (`grep 'x\|main.js'`, `grep -- --expose-gc`); one that matches only the columns
+ * every row of a listing has (`ss -ltnp | grep LISTEN | grep -o 'pid=[0-9]*'`) picks it only where
+ * no other search of the command leaves it out (`ss -ltnp | grep 3000 | grep -o 'pid=[0-9]*'`).
+ */
 function aSearchNamesTheDaemon(shell: ShellAnalysis, ground: ProtectedGround, processSearchesOnly = false): boolean {
-  return feedingInvocations(shell).some(
-    (invocation) =>
-      !DIRECTORY_BUILTINS.has(invocation.program) &&
-      (!processSearchesOnly || FINDS_PROCESSES.has(invocation.program) || SEARCHES_BY_PATTERN.has(invocation.program) || FILTERS_BY_PROGRAM.has(invocation.program) || invocation.args.some((arg) => arg.includes('daemon.json'))) &&
-      !LOCATES_PROGRAMS.has(invocation.program) &&
-      (invocation.args.some((arg) => namesTheDaemon(arg, ground) || (SEARCHES_BY_PATTERN.has(invocation.program) && invocation.program !== 'pgrep' && !arg.startsWith('-') && patternFindsTheDaemon(arg, ground))) ||
-        // pgrep's option values (`-P $$`, `-u dev`) are no patterns.
-        (invocation.program === 'pgrep' && readPgrep(invocation.args).patterns.some((pattern) => patternFindsTheDaemon(pattern, ground))) ||
-        (FILTERS_BY_PROGRAM.has(invocation.program) && filterLiterals(invocation.args).some((literal) => namesTheDaemon(literal, ground) || patternFindsTheDaemon(literal, ground))) ||
-        (invocation.program === 'lsof' && lsofListsTheDaemon(invocation.args, { port: ground.daemonPort, names: ground.daemonProcess?.names ?? ['node'] })) ||
-        // `lsof -t ~/.gob*/*.db`: whoever holds gobby's files open is the daemon.
-        (LISTS_BY_FILE.has(invocation.program) && invocation.args.some((arg) => !arg.startsWith('-') && namesGround(resolveAgainst(invocation.cwd, arg), ground)))),
-  );
+  const feeding = feedingInvocations(shell);
+  const daemon = ground.daemonProcess;
+  const own = daemon === undefined ? [] : [daemon.commandLine, ...daemon.names];
+  // The daemon's rows in the listings the command makes, made once and only when a pattern is tried.
+  let rows: readonly string[] | undefined;
+  let rowsMatched = false;
+  let leftOut = false;
+  const finds = (patterns: readonly (string | undefined)[], dialect: PatternDialect, inverted = false): boolean => {
+    if (patterns.length === 0) return false;
+    const matches = (lines: readonly string[]): boolean => patterns.some((pattern) => pattern === undefined || patternMatchesLines(pattern, dialect, lines));
+    if (matches(own)) {
+      if (inverted) leftOut = true;
+      return !inverted;
+    }
+    if (matches((rows ??= daemonRows(feeding, ground)))) rowsMatched ||= !inverted;
+    else leftOut ||= !inverted;
+    return false;
+  };
+  const named = feeding.some((invocation) => {
+    const { program, args } = invocation;
+    if (DIRECTORY_BUILTINS.has(program) || LOCATES_PROGRAMS.has(program)) return false;
+    if (processSearchesOnly && !(FINDS_PROCESSES.has(program) || SEARCHES_BY_PATTERN.has(program) || FILTERS_BY_PROGRAM.has(program) || args.some((arg) => arg.includes('daemon.json')))) return false;
+    if (args.some((arg) => namesTheDaemon(arg, ground))) return true;
+    // grep's and rg's patterns in their dialect; pgrep's option values (`-P $$`, `-u dev`) are no patterns.
+    const search = searchPatterns(invocation);
+    if (search !== undefined && finds(search.patterns, search.dialect, search.inverted)) return true;
+    if (program === 'pgrep' && finds(readPgrep(args).patterns, 'extended')) return true;
+    if (FILTERS_BY_PROGRAM.has(program)) {
+      const literals = filterLiterals(args);
+      if (literals.some((literal) => namesTheDaemon(literal, ground)) || finds(literals, filterDialect(invocation))) return true;
+    }
+    if (program === 'lsof' && lsofListsTheDaemon(args, { port: ground.daemonPort, names: ground.daemonProcess?.names ?? ['node'] })) return true;
+    return LISTS_BY_FILE.has(program) && args.some((arg) => !/^[-+]/.test(arg) && mayBeHeldByTheDaemon(resolveAgainst(invocation.cwd, arg), invocation.cwd, ground));
+  });
+  return named || (rowsMatched && !leftOut);
+}
+
+/**
+ * Whether the daemon may hold `path` open, so that `lsof -t PATH` or `fuser PATH` lists it:
+ * gobby's files (`lsof -t ~/.gobby/gobby.db`), a folder above them (`lsof -t +D ~`), and whatever
+ * lies outside the folder the command runs in and the scratch folders, where its executable, its
+ * libraries and devices are (`lsof -t /usr/bin/node`, `lsof -t /dev/null`). A file of the project
+ * is the project's (`lsof -t ./app.db | xargs kill`).
+ */
+function mayBeHeldByTheDaemon(path: string, cwd: string, ground: ProtectedGround): boolean {
+  if (namesGround(path, ground) || holdsProtected(path, ground)) return true;
+  return !(path === cwd || isBelow(path, cwd) || SCRATCH_FOLDERS.some((folder) => isBelow(path, folder)));
+}
+
+const SCRATCH_FOLDERS = ['/tmp', '/var/tmp', '/dev/shm'];
+
+/** sed reads basic regular expressions unless told otherwise; awk and perl read extended ones. */
+function filterDialect(invocation: ShellInvocation): PatternDialect {
+  return invocation.program === 'sed' && !invocation.args.some((arg) => /^-[a-zA-Z]*[Er]|^--regexp-extended$/.test(arg)) ? 'basic' : 'extended';
 }
 
 /** Programs that list processes or who holds a file or port, whose output is pids (what `echo gobby | pbcopy` is not). */
@@ -795,7 +842,9 @@ function listsEveryProcess(shell: ShellAnalysis, command: string): boolean {
   // An inverted search keeps what it does not match (`grep -v grep`): it narrows nothing.
   const narrowed = feeding.some((invocation) => (SEARCHES_BY_PATTERN.has(invocation.program) && !invocation.args.some((arg) => /^-[a-zA-Z]*v|^--invert/.test(arg))) || (FILTERS_BY_PROGRAM.has(invocation.program) && filterLiterals(invocation.args).length > 0));
   if (feeding.some((invocation) => invocation.program === 'pgrep' && pgrepSelectsWidely(invocation.args))) return true;
-  return !narrowed && feeding.some((invocation) => invocation.program === 'ps' && !psSelectsFew(invocation.args));
+  // `netstat -tlnp | awk 'NR>2{print $7}' | cut -d/ -f1 | xargs kill`: every listener's pid, the daemon's among them; ss's filter words narrow it (`ss -ltnp 'sport = :3000'`).
+  const listsListeners = (invocation: ShellInvocation): boolean => invocation.program === 'netstat' || (invocation.program === 'ss' && invocation.args.every((arg) => arg.startsWith('-')));
+  return !narrowed && feeding.some((invocation) => (invocation.program === 'ps' && !psSelectsFew(invocation.args)) || listsListeners(invocation));
 }
 
 /** pgrep's options that take a value (procps-ng), short and long. */
@@ -845,7 +894,8 @@ function readPgrep(args: readonly string[]): { readonly patterns: readonly strin
       patterns.push(arg);
       continue;
     }
-    if (name === '-d' || name === '--delimiter' || name === '--signal' || name === '--env') continue;
+    // `--env NAME=VALUE` narrows only by what the daemon's environment may hold as well (`--env HOME=/home/dev`): wide.
+    if (name === '-d' || name === '--delimiter' || name === '--signal') continue;
     if ((name === '-P' || name === '--parent') && value !== undefined && value.split(',').every((parent) => parent !== '1' && parent !== '0')) continue;
     wide = true;
   }
@@ -870,28 +920,13 @@ const PROC_GLOB = /\/proc\/(?:\*|\[[^\]/]*\]|\?)/;
  * Whether a process-search pattern (an extended regular expression, as `pkill`, `pgrep -f` and
  * `killall -r` take) matches the daemon's name or command line. Case is ignored (`-i` is one
  * letter away). A pattern JavaScript cannot read is taken to match (gobby cannot tell), and so is
- * one that could take exponential or high-polynomial time to try (a quantified group holding a
- * quantifier, or more than MAX_PATTERN_REPEATS repeats, or longer than MAX_PATTERN_LENGTH): the
+ * one that could take exponential or high-polynomial time to try (process-search.ts): the
  * agent's pattern must not be able to stall the daemon.
  */
 function patternFindsTheDaemon(pattern: string, ground: ProtectedGround): boolean {
   const daemon = ground.daemonProcess;
-  if (daemon === undefined) return false;
-  // The empty pattern matches every process (`pgrep '' | xargs kill`).
-  if (pattern === '') return true;
-  if (mayBacktrackBadly(pattern, MAX_PATTERN_REPEATS, MAX_PATTERN_LENGTH)) return true;
-  let regex: RegExp;
-  try {
-    regex = new RegExp(pattern.replace(/\[:(\w+):\]/g, (whole, name: string) => POSIX_CLASSES[name] ?? whole), 'i');
-  } catch {
-    return true;
-  }
-  return regex.test(daemon.commandLine) || daemon.names.some((name) => regex.test(name));
+  return daemon !== undefined && patternMatchesLines(pattern, 'extended', [daemon.commandLine, ...daemon.names]);
 }
-
-const MAX_PATTERN_LENGTH = 256;
-/** Repeats in one pattern: the daemon's command line is about 100 characters, so even four nested `.*` stay small. */
-const MAX_PATTERN_REPEATS = 4;
 
 /** An argument that picks out the daemon's process: its name, its state file, its port, or `node` (which it runs as). */
 function namesTheDaemon(arg: string, ground: ProtectedGround): boolean {

@@ -1831,3 +1831,44 @@ describe("gobby's files given to an option gobby has no entry for", () => {
     expect(verdict(command)).toBe('allowed');
   });
 });
+
+describe('searches read in their own dialect, against the rows a listing prints about the daemon', () => {
+  it.each([
+    // grep and sed speak basic regular expressions: `\|` and `\+` are operators.
+    "ps aux | grep 'zzz\\|main.js' | awk '{print $2}' | xargs kill",
+    "ps aux | grep 'main\\.j[s]\\+' | awk '{print $2}' | xargs kill",
+    "ps -eo pid,args | sed -n 's/^ *\\([0-9]*\\).*main.js.*/\\1/p' | xargs kill",
+    // A pattern after `--`, or in `--regexp=`, is still a pattern.
+    "ps aux | grep -- --expose-gc | awk '{print $2}' | xargs kill",
+    "ps aux | grep --regexp=expose-gc | awk '{print $2}' | xargs kill",
+    // The rows of ps, ss, netstat and lsof, not only the command line.
+    "ps -eo pid,args | perl -ne 'print $1 if /^\\s*(\\d+).*expose/' | xargs kill",
+    "kill $(ss -ltnp | sed -n 's/.*:7377.*pid=\\([0-9]*\\).*/\\1/p')",
+    "ss -ltnp | grep LISTEN | grep -o 'pid=[0-9]*' | cut -d= -f2 | xargs kill",
+    "netstat -tlnp | awk 'NR>2{print $7}' | cut -d/ -f1 | xargs kill",
+    // Files the daemon holds open: its executable, devices, a folder above its state.
+    'lsof -t /usr/bin/node | xargs kill',
+    'lsof -t /dev/null | xargs kill',
+    'lsof -t +D ~ | xargs kill',
+    // Every process its environment or its cgroup selects.
+    'pkill --env HOME=/home/dev',
+    'echo 1 > /sys/fs/cgroup/user.slice/user-1000.slice/cgroup.kill',
+    'echo 1 | sudo tee /sys/fs/cgroup/x/cgroup.freeze',
+  ])('refuses %j', (command) => {
+    expect(verdict(command)).toBe('daemon-signal');
+  });
+
+  it.each([
+    "ps aux | grep 'vite\\|webpack' | awk '{print $2}' | xargs kill",
+    "ps aux | grep -e vite | grep -v grep | awk '{print $2}' | xargs kill",
+    "ss -ltnp | grep 3000 | grep -o 'pid=[0-9]*' | cut -d= -f2 | xargs kill",
+    "ss -ltnp 'sport = :3000' | awk 'NR>1{print $6}' | cut -d= -f2 | xargs kill",
+    "netstat -tlnp | grep :3000 | awk '{print $7}' | cut -d/ -f1 | xargs kill",
+    'lsof -t ./dev.db | xargs kill',
+    'lsof -t /tmp/app.sock | xargs kill',
+    'pkill --env MYAPP=1 vite',
+    'cat /sys/fs/cgroup/user.slice/cgroup.procs',
+  ])('lets %j run', (command) => {
+    expect(verdict(command)).toBe('allowed');
+  });
+});

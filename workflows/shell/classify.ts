@@ -1529,6 +1529,9 @@ function splitAtProcLink(path: string): { readonly link: string | undefined; rea
   return { link: undefined, rest: `/${out.join('/')}` };
 }
 
+/** Files whose writing kills, stops or moves processes: a cgroup's `cgroup.kill`, `cgroup.freeze`, `cgroup.procs`, `tasks`, and the kernel's SysRq trigger. */
+const KILLS_BY_WRITE = /^\/sys\/fs\/cgroup\/(?:.*\/)?(?:cgroup\.(?:kill|freeze|procs|threads)|tasks|freezer\.state)$|^\/proc\/sysrq-trigger$/;
+
 function networkEffect(program: string, target: string): ShellEffect {
   // curl also takes `http:/host` and `http:///host` for `http://host`.
   // The user part ends at `@` and holds no `/?#`: `http://127.0.0.1:7377?@example.com` reaches 127.0.0.1.
@@ -1712,6 +1715,10 @@ class CommandEffects implements ShellEffects {
     // Opened for writing, `/dev/stdin` or `/dev/fd/3` is the file behind that descriptor (`echo x <README.md >/dev/stdin`).
     if (!path.dynamic && WRITES_THROUGH_DESCRIPTOR.test(path.path)) emitPathEffect(this.runState, 'write', { path: path.path, dynamic: true }, program);
     else if (!this.special(program, path)) emitPathEffect(this.runState, 'write', path, program);
+    // The kernel's process controls: a write there kills or stops every process of a cgroup, or of the machine.
+    if (path.path.startsWith('/sys/fs/cgroup/') || path.path.startsWith('/proc/sysrq-trigger')) {
+      if (KILLS_BY_WRITE.test(path.path)) emit(this.runState, { kind: 'signal', target: `-1 (every process that ${path.path} controls)`, by: 'pid', program });
+    }
   }
 
   remove(program: string, target: Arg | PathRef): void {

@@ -554,7 +554,7 @@ const kill: ProgramHandler = (site, fx) => {
 };
 
 const pkill: ProgramHandler = (site, fx) => {
-  const parsed = parseArgv(site.args, { short: 'gGPsStuUFOr', long: ['signal', 'pgroup', 'group', 'parent', 'session', 'terminal', 'euid', 'uid', 'pidfile', 'older', 'ns', 'nslist', 'runstates', 'cgroup'] });
+  const parsed = parseArgv(site.args, { short: 'gGPsStuUFOr', long: ['signal', 'pgroup', 'group', 'parent', 'session', 'terminal', 'euid', 'uid', 'pidfile', 'older', 'ns', 'nslist', 'runstates', 'cgroup', 'env'] });
   for (const pidfile of optionValues(parsed, '-F', '--pidfile')) {
     fx.read(site.program, pidfile);
     fx.signal(site.program, `pid in ${pidfile.value}`, 'pid');
@@ -569,13 +569,13 @@ const pkill: ProgramHandler = (site, fx) => {
   for (const group of optionValues(parsed, '-g', '--pgroup', '-s', '--session')) fx.signal(site.program, group.value, 'pid');
   for (const owner of optionValues(parsed, '-u', '-U', '--euid', '--uid')) fx.signal(site.program, `-1 (every process of ${owner.value})`, 'pid');
   for (const parent of optionValues(parsed, '-P', '--parent')) fx.signal(site.program, OWN_PIDS.has(parent.value) ? parent.value : `-1 (every child of ${parent.value})`, 'pid');
-  // Selections by a property the daemon may share: its group, terminal, age, namespace, cgroup or state.
+  // Selections by a property the daemon may share: its group, terminal, age, namespace, cgroup, state or environment (`--env HOME=…`).
   for (const option of parsed.options) {
     if (PKILL_WIDE_SELECTORS.has(option.name)) fx.signal(site.program, `-1 (every process with ${option.name} ${option.value?.value ?? ''})`, 'pid');
   }
 };
 
-const PKILL_WIDE_SELECTORS = new Set(['-G', '--group', '-t', '--terminal', '--older', '-O', '--ns', '--nslist', '--cgroup', '-r', '--runstates']);
+const PKILL_WIDE_SELECTORS = new Set(['-G', '--group', '-t', '--terminal', '--older', '-O', '--ns', '--nslist', '--cgroup', '-r', '--runstates', '--env']);
 
 /**
  * start-stop-daemon: `-K` stops the processes it matches (`-n NAME`, `-x PATH`, `-p PIDFILE`,
