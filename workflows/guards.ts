@@ -579,11 +579,13 @@ function codeTextNamingGround(texts: readonly string[], ground: ProtectedGround,
     return daemonNetworkDenial(code, `port ${ground.daemonPort}`);
   }
   // Beside a `:` the number is most likely a port (`-p 4711:5432`, `localhost:4711`), unless the code signals (`d={1:4711}; os.kill(d[1], 9)`).
-  const namesPid = (text: string): boolean => (pid === 'anywhere' && mentionsPid(text, ground.daemonPid!)) || (mentionsNumber(text, ground.daemonPid!) && SIGNALS_A_PROCESS.test(text));
-  if (ground.daemonPid !== undefined && texts.some(namesPid)) {
+  const namesPid = (text: string): boolean => ground.daemonPid !== undefined && ((pid === 'anywhere' && mentionsPid(text, ground.daemonPid)) || (mentionsNumber(text, ground.daemonPid) && SIGNALS_A_PROCESS.test(text)));
+  // Or the daemon by name, where the text signals (`os.system("pkill -f gobby")`, mlr's `system("killall node")`).
+  const namesDaemon = (text: string): boolean => SIGNALS_A_PROCESS.test(text) && NAMES_THE_DAEMON_PROCESS.test(text);
+  if (texts.some((text) => namesPid(text) || namesDaemon(text))) {
     return {
       kind: 'daemon-signal',
-      reason: `gobby: this runs ${code} that names the pid of gobby's daemon; the agent may not stop or restart it. If the daemon misbehaves, tell the user.`,
+      reason: `gobby: this runs ${code} that names gobby's daemon (its pid, or its name where it signals processes); the agent may not stop or restart it. If the daemon misbehaves, tell the user.`,
       because: 'guard: signal to the daemon',
     };
   }
@@ -1340,6 +1342,9 @@ const QUOTED_COMMAND_LIMIT = 200;
  * languages an agent writes inline (`os.kill`, `process.kill`, `Process.kill`, `syscall.Kill`,
  * `signal.SIGTERM`, `psutil.Process(…).terminate()`, `ProcessHandle.of(…).destroy()`, `gdb -p`).
  */
+/** The daemon's process by name in code: gobby's name, its entry point or state file, or `node` (which it runs as) given to a killer. */
+const NAMES_THE_DAEMON_PROCESS = /\bgobby\b|daemon\/main|daemon\.json|\b(?:pkill|killall|pgrep|pidof)\b[^\n;|&]*\bnode\b/i;
+
 const SIGNALS_A_PROCESS = /kill|signal|\bSIG[A-Z]|terminate|destroy|suspend|\/proc\b|ptrace|pidfd|attach|inspect|debug|\bgdb\b|strace|gcore|prlimit|renice/i;
 
 /** `mentionsNumber` for a pid: not a port beside a host or another port (`-ti:4711`, `localhost:4711`, `-p 4711:80`). */

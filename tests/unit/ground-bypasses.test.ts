@@ -1872,3 +1872,28 @@ describe('searches read in their own dialect, against the rows a listing prints 
     expect(verdict(command)).toBe('allowed');
   });
 });
+
+describe('commands other programs run for the agent: MCP servers given as JSON, mlr, code that kills the daemon by name', () => {
+  it.each<[string, TamperKind]>([
+    ['claude mcp add-json x \'{"command":"sh","args":["-c","rm -rf ~/.gobby"]}\'', 'protected-file'],
+    ['claude mcp add-json -s user x \'{"command":"gobby","args":["workflow","reset"]}\'', 'override'],
+    ['claude mcp add-json --scope project x \'{"command":"kill","args":["4242"]}\'', 'daemon-signal'],
+    ['claude mcp add-json x \'{"type":"http","url":"http://127.0.0.1:7377/hooks/Stop"}\'', 'daemon-network'],
+    ["mlr -n put 'end {tee > \"/home/dev/.claude/settings.json\", $*}'", 'protected-file'],
+    ['mlr --icsv tee ~/.claude/settings.json data.csv', 'protected-file'],
+    ["mlr -n put 'end{system(\"pkill -f gobby\")}'", 'daemon-signal'],
+    ["python3 -c 'import os; os.system(\"pkill -f gobby\")'", 'daemon-signal'],
+    ["node -e 'require(\"child_process\").execSync(\"killall node\")'", 'daemon-signal'],
+  ])('%j → %s', (command, expected) => {
+    expect(verdict(command)).toBe(expected);
+  });
+
+  it.each([
+    'claude mcp add-json fs \'{"command":"npx","args":["-y","@modelcontextprotocol/server-filesystem","/tmp"]}\'',
+    "mlr --icsv head -n 4 then put '$z = $x . $y' data.csv",
+    "python3 -c 'print(\"gobby\")'",
+    "node -e 'process.kill(process.pid, 0)'",
+  ])('lets %j run', (command) => {
+    expect(verdict(command)).toBe('allowed');
+  });
+});

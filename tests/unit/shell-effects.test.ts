@@ -265,3 +265,13 @@ describe('the environment a command gives a program', () => {
     expect(analysis.invocations.map((invocation) => invocation.environment)).toEqual([['DOCKER_HOST=tcp://$H:2375', 'X=1', 'Y=2'], undefined]);
   });
 });
+
+describe('programs whose own language runs commands', () => {
+  it('reads the command of an MCP server given as JSON, and takes mlr DSL that runs or writes as code gobby cannot see into', () => {
+    const json = analyzeShellCommand('claude mcp add-json -s user x \'{"command":"rm","args":["-rf","/tmp/x"]}\'', CTX);
+    expect(json.effects).toContainEqual(expect.objectContaining({ kind: 'delete', program: 'rm' }));
+    expect(analyzeShellCommand("claude mcp add-json x 'not json'", CTX).effects).toContainEqual(expect.objectContaining({ kind: 'opaque' }));
+    expect(analyzeShellCommand("mlr -n put 'end{system(\"date\")}'", CTX).effects).toContainEqual(expect.objectContaining({ kind: 'opaque', program: 'mlr' }));
+    expect(analyzeShellCommand('mlr --icsv cat data.csv', CTX).effects.map((effect) => effect.kind)).not.toContain('opaque');
+  });
+});

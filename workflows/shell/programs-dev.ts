@@ -1600,7 +1600,30 @@ const claude: ProgramHandler = (site, fx) => {
     const command = dashDash !== -1 ? rest.slice(dashDash + 1) : operandsOf(parsed, { ...site, args: rest }).slice(1);
     if (transport === 'stdio' && command.length > 0) fx.run(command);
   }
+  // `claude mcp add-json NAME '{"command":"sh","args":["-c","…"]}'`: the same, given as JSON.
+  if (mcp && site.args[1]?.value === 'add-json') {
+    const json = parseArgv(site.args.slice(2), { short: 's', long: ['scope'] }).operands[1];
+    if (json === undefined) return;
+    const server = json.dynamic ? undefined : mcpServerCommand(json.value);
+    if (server === undefined) fx.opaque(`claude mcp add-json registers a server whose command gobby cannot read (\`${json.value.slice(0, 80)}\`)`, site.program);
+    else if (server.length > 0) fx.run(server.map((value) => ({ value, dynamic: false, unknownAt: -1 })));
+  }
 };
+
+/** The command an MCP server's JSON definition starts (`command` and `args`): empty for a remote one (`url`), undefined when it cannot be read. */
+function mcpServerCommand(json: string): string[] | undefined {
+  let server: unknown;
+  try {
+    server = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  if (typeof server !== 'object' || server === null) return undefined;
+  const { command, args } = server as { command?: unknown; args?: unknown };
+  if (command === undefined) return [];
+  if (typeof command !== 'string' || (args !== undefined && !(Array.isArray(args) && args.every((arg) => typeof arg === 'string')))) return undefined;
+  return [command, ...((args as string[] | undefined) ?? [])];
+}
 
 /** Compose's own options that take a value, before its subcommand. */
 const COMPOSE_OPTIONS: OptionSpec = { short: 'fp', long: ['file', 'project-name', 'profile', 'env-file', 'project-directory', 'ansi', 'parallel', 'progress'], stopAtOperand: true };

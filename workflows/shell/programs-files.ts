@@ -1432,7 +1432,13 @@ const mlr: ProgramHandler = (site, fx) => {
     else fx.read('mlr', file);
   }
   for (const code of optionValues(parsed, '--load', '--mload')) fx.opaque(`mlr loads the DSL code in \`${code.value}\``, 'mlr');
+  // Its DSL runs commands (`system("…")`, `exec`) and writes files (`tee > "f"`, `emit > "f"`), as do the `tee` and `split` verbs.
+  const writesOrRuns = site.args.find((arg) => MLR_RUNS_OR_WRITES.test(arg.value) || arg.value === 'tee' || arg.value === 'split' || arg.dynamic);
+  if (writesOrRuns !== undefined) fx.opaque(`mlr runs commands or writes files its verbs or DSL name (\`${writesOrRuns.value.slice(0, 80)}\`)`, 'mlr');
 };
+
+/** mlr DSL that runs a command or sends output to a file or a pipe. */
+const MLR_RUNS_OR_WRITES = /\b(?:system|exec)\s*\(|\b(?:tee|emit[pf1]?|print[n]?|eprint[n]?|dump|edump)\s*>|\|\s*"/;
 
 /** `sd FIND REPLACE [FILES]`: rewrites its files in place, unless `-p` only previews; with none it filters its input. */
 const sd: ProgramHandler = (site, fx) => {
