@@ -485,9 +485,12 @@ const METADATA_READERS = new Set(['ls', 'dir', 'vdir', 'stat', 'du', 'test', '['
 function wordInTextReachingGround(texts: readonly string[], cwd: string | undefined, ground: ProtectedGround, asLibrariesGlob = false): string | undefined {
   if (cwd === undefined) return undefined;
   const folders = ground.protectedFolders ?? [];
+  // The texts are the command and each program's words: most tokens come twice or more, and each is judged once.
+  const seen = new Set<string>();
   for (const text of texts) {
     for (const token of text.split(/[\s'"`;|&()<>=,{}]+/)) {
-      if (!/[./]/.test(token) || token.length > MAX_GLOB_TOKEN) continue;
+      if (!/[./]/.test(token) || token.length > MAX_GLOB_TOKEN || seen.has(token)) continue;
+      seen.add(token);
       const glob = /[*?[]/.test(token);
       if (!glob && !folders.some((folder) => endsWithName(token.replace(/\/+$/, ''), folder.slice(folder.lastIndexOf('/') + 1)))) continue;
       const home = /^(?:~|\$HOME|\$\{HOME\})\//.exec(token);
