@@ -582,7 +582,7 @@ function codeTextNamingGround(texts: readonly string[], ground: ProtectedGround,
     return daemonNetworkDenial(code, `port ${ground.daemonPort}`);
   }
   // Beside a `:` the number is most likely a port (`-p 4711:5432`, `localhost:4711`), unless the code signals (`d={1:4711}; os.kill(d[1], 9)`).
-  const namesPid = (text: string): boolean => ground.daemonPid !== undefined && ((pid === 'anywhere' && mentionsPid(text, ground.daemonPid)) || (mentionsNumber(text, ground.daemonPid) && SIGNALS_A_PROCESS.test(text)));
+  const namesPid = (text: string): boolean => ground.daemonPid !== undefined && ((pid === 'anywhere' && (mentionsPid(text, ground.daemonPid) || computesNumber(text, ground.daemonPid))) || (mentionsNumber(text, ground.daemonPid) && SIGNALS_A_PROCESS.test(text)));
   // Or the daemon by name, where the text signals (`os.system("pkill -f gobby")`, mlr's `system("killall node")`).
   const namesDaemon = (text: string): boolean => SIGNALS_A_PROCESS.test(text) && NAMES_THE_DAEMON_PROCESS.test(text);
   if (texts.some((text) => namesPid(text) || namesDaemon(text))) {
@@ -1354,6 +1354,28 @@ const SIGNALS_A_PROCESS = /kill|signal|\bSIG[A-Z]|terminate|destroy|suspend|\/pr
 function mentionsPid(text: string, pid: number): boolean {
   return mentionsNumber(text, pid, /[\w.:]/);
 }
+
+/**
+ * Whether code writes `number` another way: in hex, octal or binary (`os.kill(0x1092, 9)`), or as
+ * one operation on two literals (`process.kill(4000+242)`, `2121*2`).
+ */
+function computesNumber(text: string, number: number): boolean {
+  if (!/\d\s*[-+*/%^|&<>]|0[xob]/i.test(text)) return false;
+  for (const match of text.matchAll(NUMBER_OPERATION)) {
+    const left = Number(match[1]);
+    if (match[2] === undefined) {
+      if (left === number) return true;
+      continue;
+    }
+    const right = Number(match[3]);
+    const value = { '+': left + right, '-': left - right, '*': left * right, '/': left / right, '%': left % right, '^': left ^ right, '|': left | right, '&': left & right, '<<': left << right, '>>': left >> right, '**': left ** right }[match[2]];
+    if (value === number) return true;
+  }
+  return false;
+}
+
+/** A number literal (decimal, `0x`, `0o`, `0b`), or two joined by an arithmetic operator. */
+const NUMBER_OPERATION = /(?<![\w.])(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|\d+)(?:\s*(\*\*|<<|>>|[-+*/%^|&])\s*(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|\d+))?(?![\w.])/g;
 
 function mentionsNumber(text: string, number: number, joined = /[\w.]/): boolean {
   const digits = String(number);

@@ -1897,3 +1897,13 @@ describe('commands other programs run for the agent: MCP servers given as JSON, 
     expect(verdict(command)).toBe('allowed');
   });
 });
+
+describe("the daemon's pid written another way in inline code", () => {
+  it.each(["python3 -c 'import os; os.kill(0x1092, 9)'", "node -e 'process.kill(4000+242)'", "python3 -c 'import os; os.kill(2121 * 2, 9)'", "python3 -c 'import os; os.kill(0o10222, 9)'"])('refuses %j', (command) => {
+    expect(verdict(command)).toBe('daemon-signal');
+  });
+
+  it.each(["python3 -c 'print(1+1)'", "node -e 'console.log(0x10, 4000+243)'"])('lets %j run', (command) => {
+    expect(verdict(command)).toBe('allowed');
+  });
+});
