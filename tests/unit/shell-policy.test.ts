@@ -183,3 +183,13 @@ describe('a phase that restricts file changes, for version managers that select 
     expect(refusal(command, '/srv/app', '/home/dev')).toBeDefined();
   });
 });
+
+describe('a phase that restricts file changes, for commands a client runs for itself', () => {
+  it.each(['gh co 12', 'gh dash', 'wget -O /dev/null --use-askpass=/tmp/x.sh https://example.com/'])('refuses %j: an alias, an extension or a helper program is code gobby cannot see into', (command) => {
+    expect(refusal(command, '/srv/app', '/home/dev')).toBeDefined();
+  });
+
+  it.each(['gh pr list', 'gh api repos/o/r', 'gh --version', 'gh help pr'])('lets %j through', (command) => {
+    expect(refusal(command, '/srv/app', '/home/dev')).toBeUndefined();
+  });
+});

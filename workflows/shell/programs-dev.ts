@@ -1778,10 +1778,15 @@ function sliceArgTo(arg: Arg, length: number): Arg {
   return { value: arg.value.slice(0, length), dynamic: arg.dynamic && (arg.unknownAt === -1 || arg.unknownAt < length), unknownAt: arg.unknownAt >= length ? -1 : arg.unknownAt };
 }
 
+/** gh's own commands (gh 2.x); any other name runs an alias or an extension. */
+const GH_COMMANDS = new Set(['auth', 'browse', 'codespace', 'cs', 'gist', 'issue', 'org', 'pr', 'project', 'release', 'repo', 'cache', 'run', 'workflow', 'alias', 'api', 'attestation', 'completion', 'config', 'extension', 'extensions', 'ext', 'gpg-key', 'label', 'preview', 'ruleset', 'rs', 'search', 'secret', 'ssh-key', 'status', 'variable', 'agent-task', 'copilot', 'help', 'version', 'accessibility', 'a11y']);
+
 const gh: ProgramHandler = (site, fx) => {
   if (onlyAsksVersion(site.args)) return;
   const [group, action] = site.args.map((arg) => arg.value);
   if (group === 'extension' && action === 'exec') fx.opaque('gh extension exec runs an extension', 'gh');
+  // Any other first word is an alias (which may run a shell) or an installed extension (`gh co`, `gh dash`).
+  if (site.program === 'gh' && group !== undefined && !group.startsWith('-') && !GH_COMMANDS.has(group)) fx.opaque(`gh ${group} runs an alias or an extension`, 'gh');
   if (group === 'alias' && action === 'set') fx.opaque('gh alias set defines a command that can run a shell', 'gh');
   // `gh config set browser 'cmd'`, `editor`, `pager`: saved, and run by later gh commands; an extension runs as `gh NAME`.
   if (group === 'config' && action === 'set') fx.write(site.program, configFile(fx, site.program === 'gh' ? '.config/gh/config.yml' : '.config/glab-cli/config.yml'));

@@ -198,8 +198,10 @@ function decodeEscapes(segment: string): string {
 
 const wget: ProgramHandler = (site, fx) => {
   if (onlyAsksVersion(site.args)) return;
-  const parsed = parseArgv(site.args, { short: 'OoaPiBtTwUeQlAR', long: ['output-document', 'output-file', 'append-output', 'directory-prefix', 'input-file', 'base', 'tries', 'timeout', 'wait', 'user-agent', 'execute', 'quota', 'level', 'accept', 'reject', 'header', 'post-data', 'post-file', 'body-file', 'user', 'password', 'load-cookies', 'save-cookies', 'config', 'method', 'body-data', 'limit-rate', 'bind-address', 'ca-certificate', 'certificate', 'private-key', 'cut-dirs', 'default-page', 'warc-file', 'warc-cdx', 'rejected-log', 'hsts-file'] });
+  const parsed = parseArgv(site.args, { short: 'OoaPiBtTwUeQlAR', long: ['output-document', 'output-file', 'append-output', 'directory-prefix', 'input-file', 'base', 'tries', 'timeout', 'wait', 'user-agent', 'execute', 'quota', 'level', 'accept', 'reject', 'header', 'post-data', 'post-file', 'body-file', 'user', 'password', 'load-cookies', 'save-cookies', 'config', 'method', 'body-data', 'limit-rate', 'bind-address', 'ca-certificate', 'certificate', 'private-key', 'cut-dirs', 'default-page', 'warc-file', 'warc-cdx', 'rejected-log', 'hsts-file', 'use-askpass'] });
   for (const command of optionValues(parsed, '-e', '--execute', '--config')) fx.opaque(`wget runs the wgetrc command \`${command.value}\``, 'wget');
+  // `--use-askpass=CMD` runs CMD to ask for the user name and password.
+  for (const askpass of optionValues(parsed, '--use-askpass')) fx.run([askpass]);
   for (const input of optionValues(parsed, '-i', '--input-file', '--post-file', '--body-file', '--load-cookies')) fx.read('wget', input);
   for (const log of optionValues(parsed, '-o', '--output-file', '-a', '--append-output', '--save-cookies', '--rejected-log', '--hsts-file')) fx.write('wget', log);
   // A WARC archive of the session, named by its prefix (`--warc-file=x` writes x.warc.gz; with --no-warc-compression x.warc) and its CDX index (`x.cdx`).
