@@ -8,40 +8,75 @@
 // (`grep -r localhost:7377 .`, `echo …`) and process listers are left out.
 import type { ShellInvocation } from './shell/index.js';
 
-/** Programs whose words are text they print, match or compare, or a listing's filter: never an address they open or a file an option of theirs writes. */
+/** Programs whose words are text they match or compare, or a listing's filter: never an address they open or a file an option of theirs writes. */
 export const WORDS_ARE_TEXT: ReadonlySet<string> = new Set([
-  'echo', 'printf', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'sed', 'cat', 'head', 'tail', 'wc', 'sort', 'uniq', 'cut', 'tr', 'column', 'test', '[', 'true', 'false', ':',
+  'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'sed', 'cat', 'head', 'tail', 'wc', 'sort', 'uniq', 'cut', 'tr', 'column', 'test', '[', 'true', 'false', ':',
   'ps', 'pgrep', 'pidof', 'lsof', 'fuser', 'ss', 'netstat', 'sleep', 'cd', 'pwd', 'ls', 'which', 'type', 'command',
 ]);
 
+/** Programs that print their words: text on the terminal, but what they write into a file or a pipe a client may read as its address (`echo registry=… > .npmrc`, `echo URL | wget -i -`). */
+export const PRINTS_ITS_WORDS: ReadonlySet<string> = new Set(['echo', 'printf']);
+
 /** A port option's name: `-p`, `-P`, `--port`, `-port`, `--listen-port`, `--remote-port`. */
 const PORT_OPTION = /^(?:-[pP]|-{1,2}(?:[\w-]*-)?port)$/i;
+/** A port option with its value attached: `-p7377`, `-pT:7377`, `--port=7000-8000`. */
+const PORT_OPTION_WITH_VALUE = /^(?:-[pP]|-{1,2}(?:[\w-]*-)?port=)(.+)$/i;
 
 /**
  * The word of `invocation` (an argument or an assignment in its environment) that points it at
- * `port`, or undefined. Any host counts for `host:port`: on the daemon's own port, public names
- * resolve to loopback too (`lvh.me`, as reachesTheDaemon says); a port given apart counts as a port
- * option's value, or beside a name of this machine.
+ * `port`, or undefined. Any host that looks like one counts for `host:port` (a dotted name or
+ * address, `localhost`, `[::1]`, or a URL's): on the daemon's own port, public names resolve to
+ * loopback too (`lvh.me`, as reachesTheDaemon says); a one-word name or a number before the colon
+ * is most likely data (`user:7377`, `docker -p 8080:7377`). A port given apart counts as a port
+ * option's value, in a list or range (`nmap -p 7000-8000`, `-pT:7377`), or beside a name of this machine.
  */
 export function addressOfTheDaemon(invocation: ShellInvocation, port: number): string | undefined {
-  if (WORDS_ARE_TEXT.has(invocation.program)) return undefined;
+  if (WORDS_ARE_TEXT.has(invocation.program) || (PRINTS_ITS_WORDS.has(invocation.program) && invocation.outputShown === true)) return undefined;
   const digits = String(port);
   const words = invocation.environment === undefined ? invocation.args : [...invocation.args, ...invocation.environment];
-  // Most commands never write the port's digits: the patterns are made only when one does.
-  if (!words.some((word) => word.includes(digits))) return undefined;
-  const hostAndPort = new RegExp(`(?:^|[\\s=/@,;'"(])(?:\\[[\\w:.%]*\\]|[A-Za-z0-9][\\w.-]*):${digits}(?!\\d)`);
-  const optionValue = new RegExp(`^(?:-{1,2}(?:[\\w-]*-)?port=|-[pP])${digits}$`, 'i');
   const args = invocation.args;
-  const besideThisMachine = (): boolean => args.some((arg) => LOOPBACK_NAME.test(arg));
-  for (const word of words) if (hostAndPort.test(word)) return word;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (optionValue.test(arg)) return arg;
-    if (arg !== digits) continue;
-    if (PORT_OPTION.test(args[i - 1] ?? '') || besideThisMachine()) return `${args[i - 1] ?? ''} ${arg}`.trim();
+    const attached = PORT_OPTION_WITH_VALUE.exec(arg)?.[1];
+    if (attached !== undefined && portsHold(attached, port)) return arg;
+    if (PORT_OPTION.test(args[i - 1] ?? '') && portsHold(arg, port)) return `${args[i - 1]} ${arg}`;
   }
+  // Most commands never write the port's digits: the pattern is made only when one does.
+  if (!words.some((word) => word.includes(digits))) return undefined;
+  const address = hostAndPortPattern(port);
+  for (const word of words) if (address.test(word)) return word;
+  if (args.includes(digits) && args.some((arg) => LOOPBACK_NAME.test(arg))) return args.join(' ');
   return undefined;
 }
+
+/** `host:port` on `port` (leading zeros too, `:07377`), where the host looks like one, also attached to a short option (`-s127.0.0.1:7377`). */
+function hostAndPortPattern(port: number): RegExp {
+  return new RegExp(`(?:^-[A-Za-z]|^|[\\s=/@,;'"(])(?:\\[[\\w:.%]*\\]|[A-Za-z0-9][\\w-]*(?:\\.[\\w-]+)+\\.?|localhost|[\\w-]+\\.localhost|(?<=\\/\\/|@)[A-Za-z0-9][\\w-]*):0*${port}(?!\\d)`, 'i');
+}
+
+/** Whether a port option's value names `port`: a number, a list, a range, open ends (`-p-`, `-p 7000-`), nmap's `T:`/`U:` and `*`. */
+function portsHold(value: string, port: number): boolean {
+  return value.split(',').some((item) => {
+    const range = /^(?:[TUS]:)?(\d*)(-?)(\d*)$/i.exec(item.trim());
+    if (range === null) return item.trim() === '*';
+    const [, from, dash, to] = range;
+    if (dash === '') return from !== '' && Number(from) === port;
+    return (from === '' || Number(from) <= port) && (to === '' || port <= Number(to));
+  });
+}
+
+/**
+ * An address on `port` in the value of an assignment the command exports later (`X=http://…:7377;
+ * export X`, `set -a; X=…`): read from the command's text, as the variable's own value is not on
+ * any program's words.
+ */
+export function exportedAddressOfTheDaemon(command: string, port: number): string | undefined {
+  if (!command.includes(String(port)) || !EXPORTS.test(command)) return undefined;
+  const address = hostAndPortPattern(port);
+  return [...command.matchAll(/(?:^|[\s;&|(])[A-Za-z_]\w*=("[^"]*"|'[^']*'|\S*)/g)].map((match) => match[1]!.replace(/^["']|["']$/g, '')).find((value) => address.test(value));
+}
+
+const EXPORTS = /\bexport\b|\bset\s+-[a-zA-Z]*a|\b(?:declare|typeset|local)\s+-[a-zA-Z]*x/;
 
 /** Names of this machine written as a host on their own (`localhost`, `127.0.0.1`, `::1`, `0.0.0.0`), also as an option's value (`--host=127.1`). */
 const LOOPBACK_NAME = /^(?:-{1,2}[\w-]*=)?(?:localhost\.?|[\w.-]+\.localhost\.?|127(?:\.\d{1,3}){1,3}|0\.0\.0\.0|\[?::1\]?|ip6-localhost|ip6-loopback)$/i;

@@ -269,8 +269,8 @@ export function unknownProgramGivenGround(invocation: ShellInvocation, ground: P
   const libraryGlobs = !invocation.args.some((arg) => ASKS_FOR_DOT_NAMES.test(arg));
   const asExpanded = (path: string): string => (libraryGlobs && /[*?[]/.test(path.slice(path.lastIndexOf('/') + 1)) ? starForGlobStar(path) : path);
   for (const arg of invocation.args) {
-    // `--file=.claude/settings.json` names the file too.
-    const value = arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg;
+    // `--file=.claude/settings.json` names the file too, and so does a short option's attached path (`-f.claude/settings.json`).
+    const value = arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : /^-[A-Za-z][./~]/.test(arg) ? arg.slice(2) : arg;
     if (value === '' || value.startsWith('-')) continue;
     const path = resolveAgainst(invocation.cwd, value);
     if (ground.secretFiles.includes(path)) return secretDenial(path);

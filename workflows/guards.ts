@@ -12,7 +12,7 @@ import { accessTakenDenial, becomesFolderDenial, daemonNetworkDenial, daemonProc
 import { fileHoldingPid, linkToGround, signalsPidFoundAtRunTime, overrideCommandOf, runTimePathFromGround, sweepsUntrackedGround, unknownProgramGivenGround } from './ground-invocations.js';
 import { grepKeepsOut, type GroundTexts } from './ground-listers.js';
 import { lsofListsTheDaemon } from './lsof-selection.js';
-import { addressOfTheDaemon } from './daemon-address.js';
+import { addressOfTheDaemon, exportedAddressOfTheDaemon } from './daemon-address.js';
 import { daemonRows, patternMatchesLines, searchPatterns, type PatternDialect } from './process-search.js';
 import { groundInUnknownOption } from './ground-option-values.js';
 import { runsLater } from './runs-later.js';
@@ -332,6 +332,8 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
     }
   }
   if (globbed) return opaqueCodeNamingGround(globbed);
+  const exported = ground.daemonPort === undefined ? undefined : exportedAddressOfTheDaemon(command, ground.daemonPort);
+  if (exported !== undefined) return daemonNetworkDenial('an exported variable', exported);
   const optionValue = groundInUnknownOption(shell, ground, unknownPrograms);
   if (optionValue) return optionValue;
   const patched = patchReachingGround(command, shell, ground);
@@ -361,7 +363,7 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   }
   const foundInGround = runTimePathFromGround(shell, ground);
   if (foundInGround) return foundInGround;
-  const portFromGround = daemonPortFoundAtRunTime(shell, ground);
+  const portFromGround = daemonPortFoundAtRunTime(command, shell, ground);
   if (portFromGround) return portFromGround;
   // A Claude Code started with its user settings somewhere else loads none of the hooks a
   // `gobby install --user` put in ~/.claude (`CLAUDE_CONFIG_DIR=/tmp/c claude -p …`, `HOME=/tmp claude`).
@@ -388,7 +390,9 @@ function checkShellCommand(command: string, shell: ShellAnalysis, ground: Protec
   // Or hands them to code gobby cannot see into, which may signal or attach to them
   // (`python3 -c '…os.kill(int(sys.argv[1]), 9)' $(pgrep -f gobby)`, `node inspect -p $(pgrep -f gobby)`, awk's `system()`).
   const handsToCode = shell.effects.some((effect) => effect.kind === 'opaque' || effect.kind === 'exec');
-  if ((signalsRunTimePids && searchesForTheDaemon(shell, ground, command)) || (handsToCode && aSearchNamesTheDaemon(shell, ground, true))) {
+  // Or a value the shell makes of the daemon's pid as the command writes it (`printf -v p %d 4242; kill $p`, `kill $(bc <<< 4241+1)`, a `for ((…))` loop).
+  const pidInText = signalsRunTimePids && ground.daemonPid !== undefined && (mentionsPid(command, ground.daemonPid) || computesNumber(command, ground.daemonPid));
+  if ((signalsRunTimePids && (pidInText || searchesForTheDaemon(shell, ground, command))) || (handsToCode && aSearchNamesTheDaemon(shell, ground, true))) {
     return {
       kind: 'daemon-signal',
       reason: `gobby: this command ${signalsRunTimePids ? 'signals processes' : 'hands to code gobby cannot see into the processes'} it finds at run time by a search that names gobby's daemon; the agent may not stop or restart it. If the daemon misbehaves, tell the user.`,
@@ -584,7 +588,8 @@ function codeTextNamingGround(texts: readonly string[], ground: ProtectedGround,
   // Beside a `:` the number is most likely a port (`-p 4711:5432`, `localhost:4711`), unless the code signals (`d={1:4711}; os.kill(d[1], 9)`).
   const namesPid = (text: string): boolean => ground.daemonPid !== undefined && ((pid === 'anywhere' && (mentionsPid(text, ground.daemonPid) || computesNumber(text, ground.daemonPid))) || (mentionsNumber(text, ground.daemonPid) && SIGNALS_A_PROCESS.test(text)));
   // Or the daemon by name, where the text signals (`os.system("pkill -f gobby")`, mlr's `system("killall node")`).
-  const namesDaemon = (text: string): boolean => SIGNALS_A_PROCESS.test(text) && NAMES_THE_DAEMON_PROCESS.test(text);
+  // A search a killer in the text makes is tried on the daemon too (`os.system("pkill -f semi-space")`).
+  const namesDaemon = (text: string): boolean => SIGNALS_A_PROCESS.test(text) && (NAMES_THE_DAEMON_PROCESS.test(text) || [...text.matchAll(KILLER_PATTERN)].some((match) => patternFindsTheDaemon(match[1]!, ground)));
   if (texts.some((text) => namesPid(text) || namesDaemon(text))) {
     return {
       kind: 'daemon-signal',
@@ -733,10 +738,11 @@ function searchesForTheDaemon(shell: ShellAnalysis, ground: ProtectedGround, com
 
 /**
  * Whether a program of the command whose output a later part of it reads names the daemon or
- * searches with a pattern that finds it. A pattern that matches the daemon's command line or
- * name picks it (`grep 'x\|main.js'`, `grep -- --expose-gc`); one that matches only the columns
- * every row of a listing has (`ss -ltnp | grep LISTEN | grep -o 'pid=[0-9]*'`) picks it only where
- * no other search of the command leaves it out (`ss -ltnp | grep 3000 | grep -o 'pid=[0-9]*'`).
+ * searches with a pattern that finds it. A pattern that matches the daemon's command line where
+ * another `node` process's would not picks it (`grep 'x\|main.js'`, `grep -- --expose-gc`); one
+ * that matches any node process, or only the columns every row of a listing has (`grep node`,
+ * `ss -ltnp | grep LISTEN | grep -o 'pid=[0-9]*'`), picks it unless another search or selection
+ * of the command leaves it out (`ps aux | grep node | grep vite`, `ss -ltnp 'sport = :3000' | grep -o 'pid=[0-9]*'`).
  */
 function aSearchNamesTheDaemon(shell: ShellAnalysis, ground: ProtectedGround, processSearchesOnly = false): boolean {
   const feeding = feedingInvocations(shell);
@@ -746,34 +752,70 @@ function aSearchNamesTheDaemon(shell: ShellAnalysis, ground: ProtectedGround, pr
   let rows: readonly string[] | undefined;
   let rowsMatched = false;
   let leftOut = false;
-  const finds = (patterns: readonly (string | undefined)[], dialect: PatternDialect, inverted = false): boolean => {
+  // A search keeps the daemon's row (`picks`), or all of it a generic pattern would keep, or leaves it out.
+  const finds = (patterns: readonly (string | undefined)[], dialect: PatternDialect, inverted = false, filtersItsInput = true): boolean => {
     if (patterns.length === 0) return false;
     const matches = (lines: readonly string[]): boolean => patterns.some((pattern) => pattern === undefined || patternMatchesLines(pattern, dialect, lines));
-    if (matches(own)) {
-      if (inverted) leftOut = true;
-      return !inverted;
+    const matchesOwn = matches(own);
+    if (inverted) {
+      if (matchesOwn && filtersItsInput) leftOut = true;
+      return false;
     }
-    if (matches((rows ??= daemonRows(feeding, ground)))) rowsMatched ||= !inverted;
-    else leftOut ||= !inverted;
+    if (matchesOwn && !matches(ANY_NODE_PROCESS)) return true;
+    if (matchesOwn || matches((rows ??= daemonRows(feeding, ground)))) rowsMatched = true;
+    else if (filtersItsInput) leftOut = true;
     return false;
   };
   const named = feeding.some((invocation) => {
     const { program, args } = invocation;
     if (DIRECTORY_BUILTINS.has(program) || LOCATES_PROGRAMS.has(program)) return false;
     if (processSearchesOnly && !(FINDS_PROCESSES.has(program) || SEARCHES_BY_PATTERN.has(program) || FILTERS_BY_PROGRAM.has(program) || args.some((arg) => arg.includes('daemon.json')))) return false;
-    if (args.some((arg) => namesTheDaemon(arg, ground))) return true;
+    if (args.some((arg) => namesTheDaemon(arg, ground, false))) return true;
+    // `ps -C node`, `pidof node`: every node process, the daemon's among them.
+    if (args.some((arg) => namesNode(arg))) rowsMatched = true;
     // grep's and rg's patterns in their dialect; pgrep's option values (`-P $$`, `-u dev`) are no patterns.
     const search = searchPatterns(invocation);
-    if (search !== undefined && finds(search.patterns, search.dialect, search.inverted)) return true;
+    if (search !== undefined && finds(search.patterns, search.dialect, search.inverted, search.filtersItsInput)) return true;
     if (program === 'pgrep' && finds(readPgrep(args).patterns, 'extended')) return true;
     if (FILTERS_BY_PROGRAM.has(program)) {
       const literals = filterLiterals(args);
-      if (literals.some((literal) => namesTheDaemon(literal, ground)) || finds(literals, filterDialect(invocation))) return true;
+      // A filter that may drop what it matches (`$2 != "bash"`, `/x/d`, `unless`) leaves nothing out gobby can tell.
+      const excludes = args.some((arg) => EXCLUDES_WHAT_IT_MATCHES.test(arg));
+      if (literals.some((literal) => namesTheDaemon(literal, ground, false))) return true;
+      if (!excludes && finds(literals, filterDialect(invocation))) return true;
     }
-    if (program === 'lsof' && lsofListsTheDaemon(args, { port: ground.daemonPort, names: ground.daemonProcess?.names ?? ['node'] })) return true;
+    // A listing narrowed to other processes (`ss -ltnp 'sport = :3000'`, `ps -C vite`, `lsof -ti :3000`).
+    if ((program === 'ss' && ssFilterLeavesOut(args, ground.daemonPort)) || (program === 'ps' && psSelectsFew(args) && !args.some(namesNode))) leftOut = true;
+    if (program === 'lsof') {
+      if (lsofListsTheDaemon(args, { port: ground.daemonPort, names: ground.daemonProcess?.names ?? ['node'] })) return true;
+      leftOut = true;
+    }
     return LISTS_BY_FILE.has(program) && args.some((arg) => !/^[-+]/.test(arg) && mayBeHeldByTheDaemon(resolveAgainst(invocation.cwd, arg), invocation.cwd, ground));
   });
   return named || (rowsMatched && !leftOut);
+}
+
+/**
+ * Whether ss's filter keeps only sockets on ports other than the daemon's: each port it names by
+ * equality, in decimal (`sport = :3000`, `dport eq :5432`), with no comparison, negation or `or`
+ * that could take in others (`sport > :7000`, `sport != :22`).
+ */
+function ssFilterLeavesOut(args: readonly string[], daemonPort: number | undefined): boolean {
+  const filter = args.filter((arg) => !arg.startsWith('-')).join(' ');
+  if (filter === '' || /[<>!]|\b(?:gt|lt|ge|le|ne|or|not)\b/i.test(filter)) return false;
+  const ports = [...filter.matchAll(/\b[sd]port\s*(?:==?|eq)\s*:?(\S+)/gi)].map((match) => match[1]!);
+  return ports.length > 0 && ports.every((port) => /^\d+$/.test(port) && Number(port) !== daemonPort);
+}
+
+/** Another node process's command line and name: a pattern that matches these too does not pick the daemon out. */
+const ANY_NODE_PROCESS = ['/usr/bin/node /home/user/project/server.js', 'node'];
+
+/** awk's, sed's and perl's ways of dropping what a pattern matches. */
+const EXCLUDES_WHAT_IT_MATCHES = /!=|!~|!\s*\/|\/\s*d\b|\bunless\b|\bnext\b|!\s*\(/;
+
+/** `node` as a whole word, also attached to an option or in a list (`ps -Cnode`, `-C node,bash`); not `node server.js`. */
+function namesNode(arg: string): boolean {
+  return arg.replace(/[[\]\\]/g, '').toLowerCase().replace(/^-[a-z]/, '').split(/[,=]/).includes('node');
 }
 
 /**
@@ -844,12 +886,19 @@ function listsEveryProcess(shell: ShellAnalysis, command: string): boolean {
   if (feeding.some((invocation) => (invocation.program === 'ls' || invocation.program === 'find') && invocation.args.some((arg) => resolveAgainst(invocation.cwd, arg) === '/proc'))) return true;
   // `for p in /proc/[0-9]*; do kill ${p#/proc/}; done`: a glob over every process's folder.
   if (PROC_GLOB.test(command)) return true;
-  // An inverted search keeps what it does not match (`grep -v grep`): it narrows nothing.
-  const narrowed = feeding.some((invocation) => (SEARCHES_BY_PATTERN.has(invocation.program) && !invocation.args.some((arg) => /^-[a-zA-Z]*v|^--invert/.test(arg))) || (FILTERS_BY_PROGRAM.has(invocation.program) && filterLiterals(invocation.args).length > 0));
+  // An inverted search keeps what it does not match (`grep -v grep`): it narrows nothing; nor does a search of files
+  // (`V=$(grep -c vite package.json)`), or a filter that may drop what it matches (`awk '$2 != "bash"'`).
+  const narrows = (invocation: ShellInvocation): boolean => {
+    const search = searchPatterns(invocation);
+    if (search !== undefined) return !search.inverted && search.filtersItsInput;
+    if (SEARCHES_BY_PATTERN.has(invocation.program)) return !invocation.args.some((arg) => /^-[a-zA-Z]*v|^--invert/.test(arg));
+    return FILTERS_BY_PROGRAM.has(invocation.program) && filterLiterals(invocation.args).length > 0 && !invocation.args.some((arg) => EXCLUDES_WHAT_IT_MATCHES.test(arg));
+  };
+  const narrowed = feeding.some(narrows);
   if (feeding.some((invocation) => invocation.program === 'pgrep' && pgrepSelectsWidely(invocation.args))) return true;
   // `netstat -tlnp | awk 'NR>2{print $7}' | cut -d/ -f1 | xargs kill`: every listener's pid, the daemon's among them; ss's filter words narrow it (`ss -ltnp 'sport = :3000'`).
   const listsListeners = (invocation: ShellInvocation): boolean => invocation.program === 'netstat' || (invocation.program === 'ss' && invocation.args.every((arg) => arg.startsWith('-')));
-  return !narrowed && feeding.some((invocation) => (invocation.program === 'ps' && !psSelectsFew(invocation.args)) || listsListeners(invocation));
+  return !narrowed && feeding.some((invocation) => (invocation.program === 'ps' && !psSelectsFew(invocation.args)) || listsListeners(invocation) || invocation.program === 'pstree');
 }
 
 /** pgrep's options that take a value (procps-ng), short and long. */
@@ -934,14 +983,12 @@ function patternFindsTheDaemon(pattern: string, ground: ProtectedGround): boolea
 }
 
 /** An argument that picks out the daemon's process: its name, its state file, its port, or `node` (which it runs as). */
-function namesTheDaemon(arg: string, ground: ProtectedGround): boolean {
-  // A search pattern written so it does not find itself (`grep '[g]obby'`) still names it, in any case (`killall -I NODE`).
-  const plain = arg.replace(/[[\]\\]/g, '').toLowerCase();
-  // `node` as the whole word, also attached to an option or in a list (`ps -Cnode`, `-C node,bash`); not `node server.js`.
-  const words = plain.replace(/^-[a-z]/, '').split(/[,=]/);
+function namesTheDaemon(arg: string, ground: ProtectedGround, nodeCounts = true): boolean {
+  // A search pattern written so it does not find itself (`grep '[g]obby'`, `[[=g=]]obby`) still names it, in any case (`killall -I NODE`).
+  const plain = arg.replace(/\[[=.]|[=.]\]/g, '').replace(/[[\]\\]/g, '').toLowerCase();
   return (
     /gobby|daemon\.json|daemon\/main/.test(plain) ||
-    words.includes('node') ||
+    (nodeCounts && namesNode(arg)) ||
     (ground.daemonPort !== undefined && mentionsNumber(plain, ground.daemonPort)) ||
     (ground.daemonPid !== undefined && mentionsPid(plain, ground.daemonPid))
   );
@@ -1281,13 +1328,15 @@ function reachesTheDaemon(effect: Extract<ShellEffect, { kind: 'network' }>, gro
  * ~/.gobby/daemon.json); nc 127.1 $P`), whatever the host is called (`lvh.me` is loopback too): the
  * port is most likely the daemon's. Without such a read, `curl localhost:$PORT/health` is a dev server's.
  */
-function daemonPortFoundAtRunTime(shell: ShellAnalysis, ground: ProtectedGround): GuardDenial | null {
+function daemonPortFoundAtRunTime(command: string, shell: ShellAnalysis, ground: ProtectedGround): GuardDenial | null {
   if (ground.daemonPort === undefined) return null;
   const network = shell.effects.find((effect): effect is Extract<ShellEffect, { kind: 'network' }> => effect.kind === 'network' && effect.port === undefined && RUN_TIME_PORT.test(effect.target));
   if (network === undefined) return null;
   const readsGround = shell.effects.some((effect) => effect.kind === 'read' && isProtected(effect.path.path, ground));
-  // `curl localhost:$GOBBY_PORT/…`: the variable that names the daemon's port.
-  return readsGround || NAMES_GOBBY_PORT.test(network.target) ? daemonNetworkDenial(`\`${network.program}\``, network.target) : null;
+  // `curl localhost:$GOBBY_PORT/…`: the variable that names the daemon's port; or a value the shell
+  // makes of the port as the command writes it (`printf -v P %d 7377; curl localhost:$P`, `$(seq 7377 7377)`).
+  const portInText = mentionsNumber(command, ground.daemonPort) || computesNumber(command, ground.daemonPort);
+  return readsGround || portInText || NAMES_GOBBY_PORT.test(network.target) ? daemonNetworkDenial(`\`${network.program}\``, network.target) : null;
 }
 
 const NAMES_GOBBY_PORT = /\$\{?GOBBY_PORT\b/;
@@ -1348,6 +1397,9 @@ const QUOTED_COMMAND_LIMIT = 200;
 /** The daemon's process by name in code: gobby's name, its entry point or state file, or `node` (which it runs as) given to a killer. */
 const NAMES_THE_DAEMON_PROCESS = /\bgobby\b|daemon\/main|daemon\.json|\b(?:pkill|killall|pgrep|pidof)\b[^\n;|&]*\bnode\b/i;
 
+/** A pattern `pkill`, `pgrep` or `killall` is given in code's text, after its options (`pkill -f semi-space`). */
+const KILLER_PATTERN = /\b(?:pkill|pgrep|killall)\b(?:\s+-[-\w=]+)*\s+['"\\]*([^'"\s;|&)\\]+)/g;
+
 const SIGNALS_A_PROCESS = /kill|signal|\bSIG[A-Z]|terminate|destroy|suspend|\/proc\b|ptrace|pidfd|attach|inspect|debug|\bgdb\b|strace|gcore|prlimit|renice/i;
 
 /** `mentionsNumber` for a pid: not a port beside a host or another port (`-ti:4711`, `localhost:4711`, `-p 4711:80`). */
@@ -1363,8 +1415,9 @@ function computesNumber(text: string, number: number): boolean {
   if (!/\d\s*[-+*/%^|&<>]|0[xob]/i.test(text)) return false;
   for (const match of text.matchAll(NUMBER_OPERATION)) {
     const left = Number(match[1]);
+    // A plain decimal is mentionsNumber's to judge (`-ti:4242` is a port).
     if (match[2] === undefined) {
-      if (left === number) return true;
+      if (left === number && !/^\d+$/.test(match[1]!)) return true;
       continue;
     }
     const right = Number(match[3]);

@@ -52,16 +52,15 @@ export function lsofListsTheDaemon(args: readonly string[], daemon: DaemonMarks)
       }
       if (TAKES_VALUE.has(letter)) {
         const value = attached !== '' ? attached : (args[++index] ?? '');
-        if (letter === 'c' || letter === 'p' || letter === 'u' || letter === 'd' || letter === 'D') selects = true;
+        // `-d cwd`, `-d txt` pick which descriptors are shown, of every process: no selection of processes.
+        if (letter === 'c' || letter === 'p' || letter === 'u' || letter === 'D') selects = true;
         if (letter === 'c' && commandSelectionFinds(value, daemon.names)) return true;
         // Every process of a user: the daemon runs as the user the agent does.
         if (letter === 'u' && !value.startsWith('^')) return true;
         break;
       }
-      if (TAKES_ATTACHED_VALUE.has(letter)) {
-        if (letter === 'g' && attached !== '') selects = true;
-        break;
-      }
+      // `-g PGID`: by process group, and the daemon leads its own; like a group of 0, it narrows nothing gobby can tell.
+      if (TAKES_ATTACHED_VALUE.has(letter)) break;
     }
   }
   return !selects;

@@ -29,7 +29,7 @@ const SEARCHERS: ReadonlyMap<string, OptionSpec> = new Map([
  * The patterns a search program is given (`-e P`, `--regexp=P`, `-- -P`, or its first operand),
  * in its dialect; `undefined` patterns stand for ones read from a file (`-f F`), which may be anything.
  */
-export function searchPatterns(invocation: ShellInvocation): { readonly patterns: readonly (string | undefined)[]; readonly dialect: PatternDialect; readonly inverted: boolean } | undefined {
+export function searchPatterns(invocation: ShellInvocation): { readonly patterns: readonly (string | undefined)[]; readonly dialect: PatternDialect; readonly inverted: boolean; readonly filtersItsInput: boolean } | undefined {
   const spec = SEARCHERS.get(invocation.program);
   if (spec === undefined) return undefined;
   const parsed = parseArgv(invocation.args.map(literalArg), spec);
@@ -39,7 +39,11 @@ export function searchPatterns(invocation: ShellInvocation): { readonly patterns
   const grep = invocation.program.endsWith('grep');
   const fixed = invocation.program === 'fgrep' || hasOption(parsed, '-F', '--fixed-strings', '-Q', '--literal');
   const extended = !grep || invocation.program === 'egrep' || hasOption(parsed, '-E', '--extended-regexp', '-P', '--perl-regexp');
-  return { patterns, dialect: fixed ? 'fixed' : extended ? 'extended' : 'basic', inverted: hasOption(parsed, '-v', '--invert-match') };
+  // Only a search that prints the lines of its input it keeps can leave a process out of what follows: not one of files
+  // (`V=$(grep -c vite package.json)`), nor one that prints counts, names or nothing.
+  const files = parsed.operands.length - (given.length > 0 ? 0 : 1);
+  const printsLines = !hasOption(parsed, '-c', '--count', '-q', '--quiet', '--silent', '-l', '--files-with-matches', '-L', '--files-without-match');
+  return { patterns, dialect: fixed ? 'fixed' : extended ? 'extended' : 'basic', inverted: hasOption(parsed, '-v', '--invert-match'), filtersItsInput: files <= 0 && printsLines };
 }
 
 /**
@@ -92,8 +96,10 @@ export function daemonRows(feeding: readonly ShellInvocation[], ground: Protecte
   const user = ground.home?.slice(ground.home.lastIndexOf('/') + 1) || 'user';
   const programs = new Set(feeding.map((invocation) => invocation.program));
   if (programs.has('ps') || programs.has('top') || programs.has('htop') || programs.has('procs')) {
-    lines.push(`  ${pid} ${daemon.commandLine}`, `${user}     ${pid}  0.2  0.6 1089012 101236 ?      Sl   09:12   0:04 ${daemon.commandLine}`, `  ${pid} ?        00:00:04 ${name}`);
+    // Custom columns (`ps -eo pid=`) may leave the pid alone on its row.
+    lines.push(`${pid}`, `  ${pid}`, `  ${pid} ${daemon.commandLine}`, `${user}     ${pid}  0.2  0.6 1089012 101236 ?      Sl   09:12   0:04 ${daemon.commandLine}`, `  ${pid} ?        00:00:04 ${name}`);
   }
+  if (programs.has('pstree')) lines.push(`systemd(1)---${name}(${pid})-+-{${name}}(${pid + 1})`, `${name},${pid} ${daemon.commandLine}`);
   if (programs.has('ss')) lines.push(`tcp   LISTEN 0      511        127.0.0.1:${port}      0.0.0.0:*    users:(("${name}",pid=${pid},fd=21))`);
   if (programs.has('netstat')) lines.push(`tcp        0      0 127.0.0.1:${port}          0.0.0.0:*               LISTEN      ${pid}/${name}`);
   if (programs.has('lsof')) lines.push(`${name}    ${pid} ${user}   21u  IPv4 1234567      0t0  TCP localhost:${port} (LISTEN)`, `${name}    ${pid} ${user}  txt    REG    8,1 98765432 1234 ${daemon.commandLine.split(' ')[0]}`);
@@ -107,7 +113,14 @@ export function daemonRows(feeding: readonly ShellInvocation[], ground: Protecte
 export function patternMatchesLines(pattern: string, dialect: PatternDialect, lines: readonly string[]): boolean {
   if (pattern === '') return true;
   if (dialect === 'fixed') return lines.some((line) => line.toLowerCase().includes(pattern.toLowerCase()));
-  const source = (dialect === 'basic' ? fromBasic(pattern) : pattern).replace(/\[:(\w+):\]/g, (whole, name: string) => POSIX_CLASSES[name] ?? whole);
+  // What JavaScript reads otherwise than grep, PCRE or glibc: taken to match, as gobby cannot tell.
+  if (READ_OTHERWISE.test(pattern)) return true;
+  const source = (dialect === 'basic' ? fromBasic(pattern) : pattern)
+    // POSIX classes, and equivalence classes and collating elements as the one character they name (`[[=g=]]`, `[[.g.]]`).
+    .replace(/\[:(\w+):\]/g, (whole, name: string) => POSIX_CLASSES[name] ?? whole)
+    .replace(/\[([=.])(.)\1\]/g, '$2')
+    // PCRE's `\K` only moves where the match starts: whether it matches is the same without it.
+    .replace(/\\K/g, '');
   if (mayBacktrackBadly(source, MAX_PATTERN_REPEATS, MAX_PATTERN_LENGTH)) return true;
   let regex: RegExp;
   try {
@@ -117,6 +130,9 @@ export function patternMatchesLines(pattern: string, dialect: PatternDialect, li
   }
   return lines.some((line) => regex.test(line));
 }
+
+/** PCRE's quoting, braced escapes, anchors, inline flags, possessive and atomic groups, and GNU's buffer anchors: JavaScript reads them otherwise or not at all. */
+const READ_OTHERWISE = /\\[QEAZzG]|\\[xo]\{|\\[`']|\(\?[a-zA-Z^-]+[:)]|\(\?>|[*+?}]\+/;
 
 const MAX_PATTERN_LENGTH = 256;
 /** Repeats in one pattern: the daemon's lines are about 150 characters, so even four nested `.*` stay small. */

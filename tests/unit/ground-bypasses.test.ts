@@ -1907,3 +1907,75 @@ describe("the daemon's pid written another way in inline code", () => {
     expect(verdict(command)).toBe('allowed');
   });
 });
+
+describe('the second hunt on the new checks: pid pickers, addresses and code', () => {
+  it.each<[string, TamperKind]>([
+    // Filters that drop what they match, and searches of files, leave no process out.
+    ["ps -eo pid,comm | awk '$2 != \"bash\" {print $1}' | xargs kill", 'daemon-signal'],
+    ["ps -eo pid= | sed '/^ *1$/d' | xargs kill", 'daemon-signal'],
+    ["V=$(grep -c vite package.json); ss -ltnp | grep -o 'pid=[0-9]*' | cut -d= -f2 | xargs kill", 'daemon-signal'],
+    // What JavaScript reads otherwise than grep and PCRE.
+    ["ss -ltnp | grep -oP 'pid=\\K\\d+' | xargs kill", 'daemon-signal'],
+    ["pkill -f '[[=g=]]obby'", 'daemon-signal'],
+    ["ps -eo pid,comm | grep -P '\\Qnode\\E$' | awk '{print $1}' | xargs kill", 'daemon-signal'],
+    // Listers of every process.
+    ['lsof -t -d cwd | xargs kill', 'daemon-signal'],
+    ["pstree -p | grep -o '([0-9]*)' | tr -d '()' | xargs kill", 'daemon-signal'],
+    ["ps -eo pid= | grep -E '^ *[0-9]{4}$' | xargs kill", 'daemon-signal'],
+    ["ss -ltnp 'sport > :7000' | grep -o 'pid=[0-9]*' | cut -d= -f2 | xargs kill", 'daemon-signal'],
+    // A value the shell makes of the pid or the port as the command writes it.
+    ['printf -v p %d 4242; kill $p', 'daemon-signal'],
+    ['for ((i=4242;i<=4242;i++)); do kill $i; done', 'daemon-signal'],
+    ['kill $(bc <<< 4241+1)', 'daemon-signal'],
+    ['printf -v P %d 7377; curl localhost:$P', 'daemon-network'],
+    // Code and mlr that kill by a pattern, or print into a pipe.
+    ["python3 -c 'import os; os.system(\"pkill -f semi-space\")'", 'daemon-signal'],
+    ["mlr -n put 'end{s=\"sh\"; print | s, \"pkill -f gobby\"}'", 'daemon-signal'],
+    // Spellings of the daemon's address.
+    ['kubectl --server http://127.0.0.1:07377 get pods', 'daemon-network'],
+    ['kubectl -s127.0.0.1:7377 get pods', 'daemon-network'],
+    ['nmap -p 7000-8000 127.0.0.1', 'daemon-network'],
+    ['nmap -pT:7377 localhost', 'daemon-network'],
+    ['X=http://127.0.0.1:7377; export X; docker ps', 'daemon-network'],
+    ['set -a; DOCKER_HOST=tcp://127.0.0.1:7377; docker ps', 'daemon-network'],
+    ["echo 'registry=http://127.0.0.1:7377/' > .npmrc && npm view x", 'daemon-network'],
+    ["claude mcp add-json x '{\"type\":\"http\",\"url\":\"http://127.0.0.1:\\u0037377/hooks\"}'", 'daemon-network'],
+  ])('%j → %s', (command, expected) => {
+    expect(verdict(command)).toBe(expected);
+  });
+
+  it.each([
+    "ss -ltnp | grep 3000 | grep -oP 'pid=\\K\\d+' | xargs kill",
+    "ss -lptn 'sport = :3000' | grep -o 'pid=[0-9]*' | cut -d= -f2 | xargs kill",
+    "ps aux | grep node | grep vite | awk '{print $2}' | xargs kill",
+    "ps -eo pid,comm | awk '$2 == \"vite\" {print $1}' | xargs kill",
+    "python3 -c 'import os; os.system(\"pkill -f vite\")'",
+    'mlr sort -f name data.csv',
+    'redis-cli -h localhost get user:7377',
+    'http localhost:3000 X-Id:7377',
+    'nmap -p 80,443 example.com',
+    'echo "the daemon is at http://127.0.0.1:7377"',
+    'kill $(cat server.pid)',
+    'P=$(cat .port); curl localhost:$P',
+  ])('lets %j run', (command) => {
+    expect(verdict(command)).toBe('allowed');
+  });
+});
+
+describe("gobby's files in option values: attached, in lists, in the environment", () => {
+  it.each(['pg_dump -f.claude/settings.json db', 'dotnet build -bl:.claude/settings.json', 'mocha -O a=1,output=.claude/settings.json', 'PIP_LOG=/home/dev/.claude/settings.json pip install x', 'SSLKEYLOGFILE=.claude/settings.json curl https://example.com'])('refuses %j', (command) => {
+    expect(verdict(command)).toBe('protected-file');
+  });
+
+  it.each([
+    'readlink -f .claude/settings.json',
+    'realpath -e .claude/settings.json',
+    'openssl dgst -sha256 .claude/settings.json',
+    'jsonlint -c .claude/settings.json',
+    "zip -r /tmp/app.zip . -x '.gobby/*' '.claude/*'",
+    "git log -S'.gobby/token' --oneline",
+    'python scripts/validate.py --glob "**/*.yaml"',
+  ])('lets %j run', (command) => {
+    expect(verdict(command)).toBe('allowed');
+  });
+});

@@ -1604,14 +1604,15 @@ const claude: ProgramHandler = (site, fx) => {
   if (mcp && site.args[1]?.value === 'add-json') {
     const json = parseArgv(site.args.slice(2), { short: 's', long: ['scope'] }).operands[1];
     if (json === undefined) return;
-    const server = json.dynamic ? undefined : mcpServerCommand(json.value);
+    const server = json.dynamic ? undefined : mcpServer(json.value);
     if (server === undefined) fx.opaque(`claude mcp add-json registers a server whose command gobby cannot read (\`${json.value.slice(0, 80)}\`)`, site.program);
-    else if (server.length > 0) fx.run(server.map((value) => ({ value, dynamic: false, unknownAt: -1 })));
+    else if ('url' in server) fx.network(site.program, server.url);
+    else if (server.command.length > 0) fx.run(server.command.map((value) => ({ value, dynamic: false, unknownAt: -1 })));
   }
 };
 
-/** The command an MCP server's JSON definition starts (`command` and `args`): empty for a remote one (`url`), undefined when it cannot be read. */
-function mcpServerCommand(json: string): string[] | undefined {
+/** What an MCP server's JSON definition starts (`command` and `args`) or reaches (`url`, JSON escapes decoded); undefined when it cannot be read. */
+function mcpServer(json: string): { readonly command: readonly string[] } | { readonly url: string } | undefined {
   let server: unknown;
   try {
     server = JSON.parse(json);
@@ -1619,10 +1620,11 @@ function mcpServerCommand(json: string): string[] | undefined {
     return undefined;
   }
   if (typeof server !== 'object' || server === null) return undefined;
-  const { command, args } = server as { command?: unknown; args?: unknown };
-  if (command === undefined) return [];
+  const { command, args, url } = server as { command?: unknown; args?: unknown; url?: unknown };
+  if (typeof url === 'string') return { url };
+  if (command === undefined) return url === undefined ? { command: [] } : undefined;
   if (typeof command !== 'string' || (args !== undefined && !(Array.isArray(args) && args.every((arg) => typeof arg === 'string')))) return undefined;
-  return [command, ...((args as string[] | undefined) ?? [])];
+  return { command: [command, ...((args as string[] | undefined) ?? [])] };
 }
 
 /** Compose's own options that take a value, before its subcommand. */

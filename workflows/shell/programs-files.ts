@@ -1433,12 +1433,14 @@ const mlr: ProgramHandler = (site, fx) => {
   }
   for (const code of optionValues(parsed, '--load', '--mload')) fx.opaque(`mlr loads the DSL code in \`${code.value}\``, 'mlr');
   // Its DSL runs commands (`system("…")`, `exec`) and writes files (`tee > "f"`, `emit > "f"`), as do the `tee` and `split` verbs.
-  const writesOrRuns = site.args.find((arg) => MLR_RUNS_OR_WRITES.test(arg.value) || arg.value === 'tee' || arg.value === 'split' || arg.dynamic);
+  // `put -f FILE` / `filter -f FILE` (also after put's own flags) take their DSL from a file.
+  const fromFile = (i: number): boolean => site.args[i]!.value === '-f' && site.args.slice(Math.max(0, i - 3), i).some((arg) => arg.value === 'put' || arg.value === 'filter');
+  const writesOrRuns = site.args.find((arg, i) => MLR_RUNS_OR_WRITES.test(arg.value) || arg.value === 'tee' || arg.value === 'split' || arg.dynamic || fromFile(i));
   if (writesOrRuns !== undefined) fx.opaque(`mlr runs commands or writes files its verbs or DSL name (\`${writesOrRuns.value.slice(0, 80)}\`)`, 'mlr');
 };
 
 /** mlr DSL that runs a command or sends output to a file or a pipe. */
-const MLR_RUNS_OR_WRITES = /\b(?:system|exec)\s*\(|\b(?:tee|emit[pf1]?|print[n]?|eprint[n]?|dump|edump)\s*>|\|\s*"/;
+const MLR_RUNS_OR_WRITES = /\b(?:system|exec)\s*\(|\b(?:tee|emit[pf1]?|print[n]?|eprint[n]?|dump|edump)\s*[>|]/;
 
 /** `sd FIND REPLACE [FILES]`: rewrites its files in place, unless `-p` only previews; with none it filters its input. */
 const sd: ProgramHandler = (site, fx) => {
