@@ -10,6 +10,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+import { exitQuietlyOnBrokenPipe } from './broken-pipe.js';
 import { describeError, gobbyMessage, withoutGobbyPrefix } from './describe-error.js';
 import {
   CLIENT_PID_HEADER,
@@ -264,4 +265,7 @@ function isEntryPoint(): boolean {
   }
 }
 
-if (isEntryPoint()) void runClientProcess(process.argv.slice(2), defaultDaemonMain());
+if (isEntryPoint()) {
+  exitQuietlyOnBrokenPipe();
+  void runClientProcess(process.argv.slice(2), defaultDaemonMain());
+}

@@ -7,6 +7,9 @@
 // - `gobby statusline`: Claude Code runs it on every refresh of its status line.
 // Everything else is program.ts.
 import { fileURLToPath } from 'node:url';
+import { exitQuietlyOnBrokenPipe } from '../../hooks/broken-pipe.js';
+
+exitQuietlyOnBrokenPipe();
 
 const [command, ...rest] = process.argv.slice(2);
 // `gobby hook --help` is commander's (program.ts declares the command for it).

@@ -3,13 +3,14 @@
 // for scripts, and the code's exit status for both.
 import { gobbyMessage, withoutGobbyPrefix } from '../../hooks/describe-error.js';
 import { ERROR_CATALOG, GobbyError } from '../../hooks/errors.js';
+import { toJsonText } from './json-text.js';
 
 export interface OutputOptions {
   readonly json: boolean;
 }
 
 export function printResult(output: OutputOptions, data: unknown, human: () => string): void {
-  process.stdout.write(output.json ? `${JSON.stringify(data, null, 2)}\n` : `${human()}\n`);
+  process.stdout.write(output.json ? `${toJsonText(data)}\n` : `${human()}\n`);
 }
 
 /** Prints the error the command ended in and returns the exit status it calls for. */
@@ -18,7 +19,7 @@ export function printFailure(output: OutputOptions, error: unknown): number {
   // A message that quotes another (the daemon's answer, a child's stderr) may carry its own
   // `gobby: `; the user sees it once, and a script sees none.
   const answer = { error: { code: failure.code, message: withoutGobbyPrefix(failure.message) } };
-  if (output.json) process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
+  if (output.json) process.stdout.write(`${toJsonText(answer)}\n`);
   else process.stderr.write(`${gobbyMessage(failure.message)} [${failure.code}]\n`);
   return ERROR_CATALOG[failure.code].exitCode;
 }
