@@ -4,13 +4,19 @@
 import { gobbyMessage, withoutGobbyPrefix } from '../../hooks/describe-error.js';
 import { ERROR_CATALOG, GobbyError } from '../../hooks/errors.js';
 import { toJsonText } from './json-text.js';
+import { visibleLines, visibleStrings } from './terminal-text.js';
 
 export interface OutputOptions {
   readonly json: boolean;
 }
 
-export function printResult(output: OutputOptions, data: unknown, human: () => string): void {
-  process.stdout.write(output.json ? `${toJsonText(data)}\n` : `${human()}\n`);
+/**
+ * Prints `data` as JSON for scripts, or as `human(shown)` for people: `shown` is `data` with
+ * every string on one line and free of control characters (see terminal-text.ts), and what
+ * the formatter adds is checked the same way, its own line breaks kept.
+ */
+export function printResult<T>(output: OutputOptions, data: T, human: (shown: T) => string): void {
+  process.stdout.write(output.json ? `${toJsonText(data)}\n` : `${visibleLines(human(visibleStrings(data)))}\n`);
 }
 
 /** Prints the error the command ended in and returns the exit status it calls for. */
@@ -20,7 +26,7 @@ export function printFailure(output: OutputOptions, error: unknown): number {
   // `gobby: `; the user sees it once, and a script sees none.
   const answer = { error: { code: failure.code, message: withoutGobbyPrefix(failure.message) } };
   if (output.json) process.stdout.write(`${toJsonText(answer)}\n`);
-  else process.stderr.write(`${gobbyMessage(failure.message)} [${failure.code}]\n`);
+  else process.stderr.write(`${visibleLines(gobbyMessage(failure.message))} [${failure.code}]\n`);
   return ERROR_CATALOG[failure.code].exitCode;
 }
 

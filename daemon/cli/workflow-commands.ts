@@ -9,6 +9,7 @@ import { callDaemon, locateDaemon } from './daemon-client.js';
 import { formatDuration } from './daemon-commands.js';
 import type { LocalWorkflows } from './local-workflows.js';
 import { printResult, type OutputOptions } from './output.js';
+import { visibleStrings } from './terminal-text.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -64,19 +65,19 @@ export async function listWorkflows(ctx: Context): Promise<void> {
   );
   // A file that does not load fails the command, after the good ones are listed: scripts and CI notice.
   if (result.errors.length > 0) process.exitCode = EXIT_CODES.failed;
-  printResult(ctx.output, result, () => {
-    const lines = [`Workflows for ${result.project}${result.project_workflow ? ` (set: ${result.project_workflow})` : ''}:`];
-    for (const w of result.workflows) {
-      const marker = w.name === result.project_workflow && !w.shadowed_by ? '*' : ' ';
+  printResult(ctx.output, result, (shown) => {
+    const lines = [`Workflows for ${shown.project}${shown.project_workflow ? ` (set: ${shown.project_workflow})` : ''}:`];
+    for (const w of shown.workflows) {
+      const marker = w.name === shown.project_workflow && !w.shadowed_by ? '*' : ' ';
       const shadow = w.shadowed_by ? `  (shadowed by the ${w.shadowed_by} tier)` : '';
       lines.push(`${marker} ${w.name.padEnd(20)} ${w.tier.padEnd(8)} ${w.phase_names.join(' → ')}${shadow}`);
       if (w.description) lines.push(`    ${w.description}`);
     }
-    if (result.workflows.length === 0) lines.push('  (none)');
-    for (const e of result.errors) lines.push(`error: ${e.file}:${e.line}:${e.column}: ${e.message}`);
-    if (result.project_events.length > 0) {
+    if (shown.workflows.length === 0) lines.push('  (none)');
+    for (const e of shown.errors) lines.push(`error: ${e.file}:${e.line}:${e.column}: ${e.message}`);
+    if (shown.project_events.length > 0) {
       lines.push('', 'recent choices for this project (newest first):');
-      for (const e of result.project_events) {
+      for (const e of shown.project_events) {
         lines.push(`  ${e.at.slice(0, 19).replace('T', ' ')}  ${e.because}  [${e.actor}]${e.reason ? `  reason: ${e.reason}` : ''}`);
       }
     }
@@ -91,18 +92,18 @@ export async function showWorkflow(ctx: Context, name: string): Promise<void> {
     (local) => local.show(name),
   );
   if (result.load_errors.length > 0) process.exitCode = EXIT_CODES.failed;
-  printResult(ctx.output, result, () =>
+  printResult(ctx.output, result, (shown) =>
     [
-      ...(result.load_errors.length > 0
+      ...(shown.load_errors.length > 0
         ? [
             `THE FILE ON DISK DOES NOT LOAD; below is the last version that loaded (sessions start on it until the file is fixed):`,
-            ...result.load_errors.map((e) => `  error: ${e.file}:${e.line}:${e.column}: ${e.message}`),
+            ...shown.load_errors.map((e) => `  error: ${e.file}:${e.line}:${e.column}: ${e.message}`),
             '',
           ]
         : []),
-      `${result.name} (${result.tier}: ${result.file})`,
-      ...(result.description ? [result.description] : []),
-      ...result.phases.flatMap((phase, index) => [
+      `${shown.name} (${shown.tier}: ${shown.file})`,
+      ...(shown.description ? [shown.description] : []),
+      ...shown.phases.flatMap((phase, index) => [
         '',
         `${index + 1}. ${phase.name}${phase.description ? ` — ${phase.description}` : ''}`,
         `   allowed: ${phase.allowed_tools === 'all' ? 'all' : phase.allowed_tools.join(', ')}`,
@@ -120,14 +121,14 @@ export async function validateWorkflows(ctx: Context, target: string | undefined
     const report = local.validate(target);
     const broken = report.files.filter((file) => file.errors.length > 0);
     if (broken.length > 0) process.exitCode = EXIT_CODES.failed;
-    printResult(ctx.output, report, () =>
+    printResult(ctx.output, report, (shown) =>
       [
-        ...report.files.map((file) =>
+        ...shown.files.map((file) =>
           file.errors.length === 0
             ? `ok     ${file.file} (${file.workflow})`
             : [`error  ${file.file}`, ...file.errors.map((e) => `  ${e.file}:${e.line}:${e.column}: ${e.message}`)].join('\n'),
         ),
-        broken.length === 0 ? `${report.files.length} file(s) load` : `${broken.length} of ${report.files.length} file(s) do not load`,
+        broken.length === 0 ? `${shown.files.length} file(s) load` : `${broken.length} of ${shown.files.length} file(s) do not load`,
       ].join('\n'),
     );
   } finally {
@@ -146,11 +147,11 @@ export async function setWorkflow(ctx: Context, name: string, options: { reason?
     throw gobbyError('GOBBY_ERR_CLI_USAGE', `${refusal}: run this in your project's folder, or add --force to use ${root} anyway`);
   }
   const result = await callDaemon(locateDaemon(ctx.env), CONTROL_API.setWorkflow, { body: { cwd: ctx.cwd, workflow: name, reason: options.reason } });
-  printResult(ctx.output, result, () =>
+  printResult(ctx.output, result, (shown) =>
     [
-      `workflow ${result.workflow} (${result.definition.tier}: ${result.definition.file}) set for ${result.project}`,
-      result.started_sessions.length > 0
-        ? `started in running session(s): ${result.started_sessions.join(', ')}`
+      `workflow ${shown.workflow} (${shown.definition.tier}: ${shown.definition.file}) set for ${shown.project}`,
+      shown.started_sessions.length > 0
+        ? `started in running session(s): ${shown.started_sessions.join(', ')}`
         : 'it applies to the next Claude Code session started in this project',
     ].join('\n'),
   );
@@ -159,16 +160,16 @@ export async function setWorkflow(ctx: Context, name: string, options: { reason?
 export async function clearWorkflow(ctx: Context, options: { reason?: string }): Promise<void> {
   refuseInsideClaudeCode(ctx.env, 'clear');
   const result = await callDaemon(locateDaemon(ctx.env), CONTROL_API.clearWorkflow, { body: { cwd: ctx.cwd, reason: options.reason } });
-  printResult(ctx.output, result, () =>
-    result.previous_workflow
-      ? `workflow ${result.previous_workflow} cleared for ${result.project}; new sessions run without one; running sessions keep theirs`
-      : `no workflow was set for ${result.project}`,
+  printResult(ctx.output, result, (shown) =>
+    shown.previous_workflow
+      ? `workflow ${shown.previous_workflow} cleared for ${shown.project}; new sessions run without one; running sessions keep theirs`
+      : `no workflow was set for ${shown.project}`,
   );
 }
 
 export async function showStatus(ctx: Context, session: string | undefined): Promise<void> {
   const status = await callDaemon(locateDaemon(ctx.env), CONTROL_API.status, { query: { cwd: ctx.cwd, session } });
-  printResult(ctx.output, status, () => formatStatus(status));
+  printResult(ctx.output, status, (shown) => formatStatus(shown));
 }
 
 function formatStatus(status: StatusAnswer): string {
@@ -219,10 +220,10 @@ export async function changePhase(ctx: Context, phase: string, options: { force:
   const result = await callDaemon(locateDaemon(ctx.env), CONTROL_API.changePhase, {
     body: { cwd: ctx.cwd, session: options.session, phase, force: options.force, reason: options.reason },
   });
-  printResult(ctx.output, result, () =>
-    result.changed
-      ? `session ${result.session_id}: ${result.workflow} moved ${result.from} → ${result.to}${result.forced ? ' (forced)' : ''}; reason recorded: ${result.reason}`
-      : `session ${result.session_id}: ${result.workflow} is already in the ${result.to} phase; nothing changed (--force --reason "…" re-enters it)`,
+  printResult(ctx.output, result, (shown) =>
+    shown.changed
+      ? `session ${shown.session_id}: ${shown.workflow} moved ${shown.from} → ${shown.to}${shown.forced ? ' (forced)' : ''}; reason recorded: ${shown.reason}`
+      : `session ${shown.session_id}: ${shown.workflow} is already in the ${shown.to} phase; nothing changed (--force --reason "…" re-enters it)`,
   );
 }
 
@@ -232,8 +233,8 @@ export async function resetWorkflow(ctx: Context, options: { reason?: string; se
   const result = await callDaemon(locateDaemon(ctx.env), CONTROL_API.reset, {
     body: { cwd: ctx.cwd, session: options.session, reason: options.reason },
   });
-  printResult(ctx.output, result, () =>
-    `session ${result.session_id}: ${result.workflow} reloaded (definition ${result.definition_hash}) and reset from ${result.previous_phase} to ${result.phase}`,
+  printResult(ctx.output, result, (shown) =>
+    `session ${shown.session_id}: ${shown.workflow} reloaded (definition ${shown.definition_hash}) and reset from ${shown.previous_phase} to ${shown.phase}`,
   );
 }
 
@@ -247,13 +248,13 @@ export async function setEnforcement(
   const result = await callDaemon(locateDaemon(ctx.env), enabled ? CONTROL_API.enable : CONTROL_API.disable, {
     body: { cwd: ctx.cwd, session: options.session, reason: options.reason, ...(options.for === undefined ? {} : { for: options.for }) },
   });
-  printResult(ctx.output, result, () =>
+  printResult(ctx.output, result, (shown) =>
     enabled
-      ? result.changed
-        ? `session ${result.session_id}: ${result.workflow} enforcement enabled again (phase ${result.phase})`
-        : `session ${result.session_id}: ${result.workflow} enforcement was not disabled; nothing changed (phase ${result.phase})`
-      : `session ${result.session_id}: ${result.workflow} enforcement DISABLED (reason: ${result.reason}); ` +
-        (result.until ? `it comes back by itself at ${result.until}, or now with: gobby workflow enable` : 're-enable with: gobby workflow enable'),
+      ? shown.changed
+        ? `session ${shown.session_id}: ${shown.workflow} enforcement enabled again (phase ${shown.phase})`
+        : `session ${shown.session_id}: ${shown.workflow} enforcement was not disabled; nothing changed (phase ${shown.phase})`
+      : `session ${shown.session_id}: ${shown.workflow} enforcement DISABLED (reason: ${shown.reason}); ` +
+        (shown.until ? `it comes back by itself at ${shown.until}, or now with: gobby workflow enable` : 're-enable with: gobby workflow enable'),
   );
 }
 
@@ -261,7 +262,16 @@ export async function showAudit(ctx: Context, options: { tamper: boolean; sessio
   const result = await callDaemon(locateDaemon(ctx.env), CONTROL_API.audit, {
     query: { cwd: ctx.cwd, session: options.session, tamper: String(options.tamper), limit: options.limit },
   });
-  printResult(ctx.output, result, () => formatAudit(result));
+  // A context row's reason is everything the model was told (many lines); the table keeps one
+  // row per line and shows its first line. --json has the whole text.
+  const table: AuditAnswer = { ...result, rows: result.rows.map((row) => (row.decision === 'context' && row.reason ? { ...row, reason: firstLine(row.reason) } : row)) };
+  printResult(ctx.output, result, () => formatAudit(visibleStrings(table)));
+}
+
+/** A text's first line, with ` …` when more follows. */
+function firstLine(text: string): string {
+  const lines = text.trim().split(/\r?\n/);
+  return lines.length > 1 ? `${(lines[0] ?? '').trimEnd()} …` : (lines[0] ?? '');
 }
 
 function formatAudit(audit: AuditAnswer): string {

@@ -98,3 +98,61 @@ describe('--json of deeply nested values', () => {
     expect(run.stdout).toMatch(/^ {2}"session_id": /m);
   });
 });
+
+describe('agent-controlled text in human output (audit, status)', () => {
+  const ESC = '\u001b';
+  // Erases the line above and prints a green "all good" over it, on a terminal that obeys.
+  const REWRITE = `shutdown ${ESC}[2K${ESC}[1A${ESC}[2K\r${ESC}[32mall good${ESC}[0m`;
+  // eslint-disable-next-line no-control-regex -- looking for control characters is the test
+  const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+  async function daemonWithQuotingRule(): Promise<{ t: TestDaemon; env: Env; session: string }> {
+    const { t, env } = await runningDaemon();
+    writeProjectWorkflow(
+      t.project,
+      'acts.yaml',
+      'name: acts\nphases:\n  - name: work\n    rules:\n      - when: "tool == \'Bash\'"\n        action: block\n        message: "no {{ tool_input.command }} in {{ phase }}"\n',
+    );
+    expect((await t.setWorkflow('acts')).status).toBe(200);
+    const session = t.newSessionId();
+    await t.sessionStart(session);
+    return { t, env, session };
+  }
+
+  it('shows escape sequences, carriage returns and bidi overrides in a refusal as visible escapes, and --json keeps them', async () => {
+    const { t, env, session } = await daemonWithQuotingRule();
+    const refused = await t.preToolUse(session, 'Bash', { command: `${REWRITE} \u202etxt.exe` });
+    expect(refused.status).toBe(200);
+    const human = await gobby(['workflow', 'audit', '--session', session], env, t.project);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).not.toMatch(RAW_CONTROL);
+    expect(human.stdout).toContain('no shutdown \\x1b[2K\\x1b[1A\\x1b[2K\\r\\x1b[32mall good\\x1b[0m \\u202etxt.exe in work');
+    const json = JSON.parse((await gobby(['workflow', 'audit', '--session', session, '--json'], env, t.project)).stdout) as Json;
+    expect((json.rows as Json[]).some((row) => typeof row.reason === 'string' && row.reason.includes(REWRITE))).toBe(true);
+  });
+
+  it('keeps a session id with a newline and a bidi override on its one status line', async () => {
+    const { t, env } = await daemonWithQuotingRule();
+    const session = 'weird\nid\u202e;rm -rf';
+    expect((await t.sessionStart(session)).status).toBe(200);
+    const human = await gobby(['workflow', 'status'], env, t.project);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout.split('\n')[0]).toBe('session   weird\\nid\\u202e;rm -rf');
+    expect(human.stdout).not.toMatch(RAW_CONTROL);
+    const audit = await gobby(['workflow', 'audit'], env, t.project);
+    expect(audit.stdout).not.toMatch(RAW_CONTROL);
+    expect(JSON.parse((await gobby(['workflow', 'status', '--json'], env, t.project)).stdout).session_id).toBe(session);
+  });
+
+  it('prints one line per audit row: a context row shows the first line of what the model was told', async () => {
+    const { t, env } = await runningDaemon();
+    const session = await t.planningSession();
+    const json = JSON.parse((await gobby(['workflow', 'audit', '--session', session, '--json'], env, t.project)).stdout) as Json;
+    const context = (json.rows as Json[]).find((row) => row.decision === 'context');
+    expect(context.reason.split('\n').length).toBeGreaterThan(1);
+    const human = await gobby(['workflow', 'audit', '--session', session], env, t.project);
+    const lines = human.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(1 + (json.rows as Json[]).length);
+    expect(human.stdout).toContain(`reason: ${(context.reason as string).split('\n')[0]!.trimEnd()} …`);
+  });
+});
