@@ -5,6 +5,7 @@ import { DAEMON_MAIN } from '../package-info.js';
 import { GobbyError, gobbyError } from '../../hooks/errors.js';
 import { CONTROL_API } from '../contracts/control-api.js';
 import { callDaemon, locateDaemon, type DaemonAddress } from './daemon-client.js';
+import { refuseInsideClaudeCode } from './human-only.js';
 import { printResult, type OutputOptions } from './output.js';
 import { isProcessRunning } from './process-alive.js';
 
@@ -43,6 +44,7 @@ export async function startDaemon(env: Env, output: OutputOptions): Promise<void
 }
 
 export async function stopDaemon(env: Env, output: OutputOptions): Promise<void> {
+  refuseInsideClaudeCode(env, 'gobby daemon stop');
   const found = await findRunningDaemon(env);
   if (!found) {
     // Nothing of this GOBBY_HOME answers; another home's daemon or another program on the port is said so (exit 2), as status does.

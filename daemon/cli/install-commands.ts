@@ -20,6 +20,7 @@ import { quoteForShell } from '../../hooks/shell-quote.js';
 import type { StatusLineInstallResult, StatusLineRemovalResult } from '../../hooks/statusline-setting.js';
 import { findProjectRoot, projectRootRefusal } from '../project-root.js';
 import { resolveHookLauncher, type HookLauncher } from './hook-launcher.js';
+import { refuseInsideClaudeCode } from './human-only.js';
 import { printResult, type OutputOptions } from './output.js';
 
 type Env = Record<string, string | undefined>;
@@ -90,6 +91,7 @@ function missingGobbyMessage(scope: InstallScope, failClosed: boolean): string {
 }
 
 export async function install(target: InstallTarget, options: InstallOptions, env: Env, cwd: string, output: OutputOptions): Promise<void> {
+  refuseInsideClaudeCode(env, 'gobby install');
   if (options.failClosed && target.scope !== 'shared') {
     throw gobbyError('GOBBY_ERR_CLI_USAGE', '--fail-closed is for --shared installs; personal and --user installs are strict unless --lenient');
   }
@@ -212,6 +214,7 @@ const STATUS_LINE_REMOVAL: Record<StatusLineRemovalResult, string> = {
 };
 
 export async function uninstall(target: InstallTarget, env: Env, cwd: string, output: OutputOptions): Promise<void> {
+  refuseInsideClaudeCode(env, 'gobby uninstall');
   const { path, root } = resolveTarget(target, env, cwd);
   const home = resolveGobbyHome(env);
   // The command install would write here, so that a status line command that does not name

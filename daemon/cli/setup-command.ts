@@ -14,6 +14,7 @@ import { ensureDaemon } from '../../hooks/daemon-locator.js';
 import { GobbyError } from '../../hooks/errors.js';
 import { quoteForShell } from '../../hooks/shell-quote.js';
 import { CLI_MAIN, DAEMON_MAIN } from '../package-info.js';
+import { refuseInsideClaudeCode } from './human-only.js';
 import { printResult, type OutputOptions } from './output.js';
 
 type Env = Record<string, string | undefined>;
@@ -104,6 +105,7 @@ async function startDaemonForSetup(env: Env): Promise<string> {
 }
 
 export async function setup(options: SetupOptions, env: Env, output: OutputOptions): Promise<void> {
+  refuseInsideClaudeCode(env, 'gobby setup');
   const plan = planLauncher(env, options.binDir);
   const outcome = await applyLauncher(plan, options);
   const daemon = options.remove || !options.start ? null : await startDaemonForSetup(env);

@@ -7,6 +7,7 @@ import type { AuditAnswer, StatusAnswer } from '../contracts/session-answers.js'
 import { findProjectRoot, projectRootRefusal } from '../project-root.js';
 import { callDaemon, locateDaemon } from './daemon-client.js';
 import { formatDuration } from './daemon-commands.js';
+import { refuseInsideClaudeCode } from './human-only.js';
 import type { LocalWorkflows } from './local-workflows.js';
 import { printResult, type OutputOptions } from './output.js';
 import { visibleStrings } from './terminal-text.js';
@@ -17,19 +18,6 @@ interface Context {
   readonly env: Env;
   readonly cwd: string;
   readonly output: OutputOptions;
-}
-
-/**
- * Overrides are for the human at the keyboard. The agent's Bash calls are refused by the
- * daemon before they run; this is a second line for a shell the agent reached anyway.
- */
-function refuseInsideClaudeCode(env: Env, command: string): void {
-  if (env.CLAUDECODE === '1') {
-    throw gobbyError(
-      'GOBBY_ERR_CLI_HUMAN_ONLY',
-      `\`gobby workflow ${command}\` is for humans and refuses to run inside a Claude Code session (CLAUDECODE=1). Run it from your own terminal.`,
-    );
-  }
 }
 
 /** The engine and the definition files, loaded only when a command reads the files here (see program.ts). */
@@ -137,7 +125,7 @@ export async function validateWorkflows(ctx: Context, target: string | undefined
 }
 
 export async function setWorkflow(ctx: Context, name: string, options: { reason?: string; force?: boolean }): Promise<void> {
-  refuseInsideClaudeCode(ctx.env, 'set');
+  refuseInsideClaudeCode(ctx.env, 'gobby workflow set');
   // The same project rule as install and the hooks: `/` or the home folder is no project, and a
   // workflow set there would apply to every folder below that has no project marker of its own.
   const home = ctx.env.HOME ?? homedir();
@@ -158,7 +146,7 @@ export async function setWorkflow(ctx: Context, name: string, options: { reason?
 }
 
 export async function clearWorkflow(ctx: Context, options: { reason?: string }): Promise<void> {
-  refuseInsideClaudeCode(ctx.env, 'clear');
+  refuseInsideClaudeCode(ctx.env, 'gobby workflow clear');
   const result = await callDaemon(locateDaemon(ctx.env), CONTROL_API.clearWorkflow, { body: { cwd: ctx.cwd, reason: options.reason } });
   printResult(ctx.output, result, (shown) =>
     shown.previous_workflow
@@ -214,7 +202,7 @@ function formatStatus(status: StatusAnswer): string {
 }
 
 export async function changePhase(ctx: Context, phase: string, options: { force: boolean; reason?: string; session?: string }): Promise<void> {
-  refuseInsideClaudeCode(ctx.env, 'phase');
+  refuseInsideClaudeCode(ctx.env, 'gobby workflow phase');
   // Said before the daemon is asked, which checks it again: a usage mistake needs no session.
   if (options.force) requireReason(options.reason, 'phase --force');
   const result = await callDaemon(locateDaemon(ctx.env), CONTROL_API.changePhase, {
@@ -228,7 +216,7 @@ export async function changePhase(ctx: Context, phase: string, options: { force:
 }
 
 export async function resetWorkflow(ctx: Context, options: { reason?: string; session?: string }): Promise<void> {
-  refuseInsideClaudeCode(ctx.env, 'reset');
+  refuseInsideClaudeCode(ctx.env, 'gobby workflow reset');
   requireReason(options.reason, 'reset');
   const result = await callDaemon(locateDaemon(ctx.env), CONTROL_API.reset, {
     body: { cwd: ctx.cwd, session: options.session, reason: options.reason },
@@ -243,7 +231,7 @@ export async function setEnforcement(
   enabled: boolean,
   options: { reason?: string; session?: string; for?: string },
 ): Promise<void> {
-  refuseInsideClaudeCode(ctx.env, enabled ? 'enable' : 'disable');
+  refuseInsideClaudeCode(ctx.env, `gobby workflow ${enabled ? 'enable' : 'disable'}`);
   if (!enabled) requireReason(options.reason, 'disable');
   const result = await callDaemon(locateDaemon(ctx.env), enabled ? CONTROL_API.enable : CONTROL_API.disable, {
     body: { cwd: ctx.cwd, session: options.session, reason: options.reason, ...(options.for === undefined ? {} : { for: options.for }) },

@@ -304,3 +304,44 @@ describe('against a running daemon', () => {
     expect(human.stdout).toMatch(/approval +pending in plan: "Plan complete\. Ready to implement\?"/);
   });
 });
+
+describe('inside Claude Code (CLAUDECODE=1)', () => {
+  const INSIDE = { CLAUDECODE: '1' };
+
+  async function runningDaemon(): Promise<{ t: TestDaemon; env: { home: string; port: number } }> {
+    const t = TestDaemon.create();
+    cleanups.push(() => t.dispose());
+    writeFileSync(t.layout.token, `${TOKEN}\n`, { mode: 0o600 });
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    return { t, env: { home: t.home, port: portOf(t.app.server) } };
+  }
+
+  it('refuses daemon stop, install, uninstall and setup with GOBBY_ERR_CLI_HUMAN_ONLY, exit 1, and changes nothing', async () => {
+    const { t, env } = await runningDaemon();
+    const binDir = join(t.home, 'bin');
+    for (const [args, command] of [
+      [['daemon', 'stop'], 'gobby daemon stop'],
+      [['install'], 'gobby install'],
+      [['uninstall'], 'gobby uninstall'],
+      [['setup', '--no-start', '--bin-dir', binDir], 'gobby setup'],
+    ] as const) {
+      const run = await runBuiltEntry(GOBBY_CLI, args, env, { cwd: t.project, extraEnv: INSIDE });
+      expect(run.code, args.join(' ')).toBe(1);
+      expect(expectOneErrorLine(run, 'GOBBY_ERR_CLI_HUMAN_ONLY')).toContain(`\`${command}\` is for humans`);
+    }
+    expect(existsSync(join(t.project, '.claude'))).toBe(false);
+    expect(existsSync(join(binDir, 'gobby'))).toBe(false);
+    expect(t.app.server.listening).toBe(true);
+  });
+
+  it('still runs `gobby hook SessionStart`, which Claude Code itself runs with CLAUDECODE=1', async () => {
+    const { t, env } = await runningDaemon();
+    await t.setWorkflow('plan-execute');
+    const session = t.newSessionId();
+    const payload = JSON.stringify({ session_id: session, cwd: t.project, hook_event_name: 'SessionStart', source: 'startup' });
+    const run = await runBuiltEntry(GOBBY_CLI, ['hook', 'SessionStart', '--port', String(env.port)], env, { cwd: t.project, stdin: payload, extraEnv: INSIDE });
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toHaveProperty('hookSpecificOutput');
+    expect(t.auditRows(session).map((row) => row.event)).toContain('SessionStart');
+  });
+});

@@ -16,11 +16,17 @@ export interface EntryEnv {
   readonly port: number | string;
 }
 
-export function runBuiltEntry(entry: string, args: readonly string[], env: EntryEnv, options: { cwd?: string; stdin?: string } = {}): Promise<EntryRun> {
+/** `extraEnv` adds variables a test sets on purpose (CLAUDECODE=1, say). */
+export function runBuiltEntry(
+  entry: string,
+  args: readonly string[],
+  env: EntryEnv,
+  options: { cwd?: string; stdin?: string; extraEnv?: Record<string, string> } = {},
+): Promise<EntryRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [entry, ...args], {
       cwd: options.cwd ?? env.home,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: env.home, GOBBY_HOME: env.home, GOBBY_PORT: String(env.port) },
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: env.home, GOBBY_HOME: env.home, GOBBY_PORT: String(env.port), ...options.extraEnv },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
