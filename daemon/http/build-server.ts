@@ -7,6 +7,7 @@ import type { HookService } from '../hook-service.js';
 import type { EventProvenance } from '../provenance/event-provenance.js';
 import type { OverrideOriginCheck } from '../provenance/override-origin.js';
 import { clientErrorAnswer } from './client-error.js';
+import { discardRestOfBody } from './discard-body.js';
 import { registerControlRoutes, type DaemonInfo } from './control-routes.js';
 import { registerHookRoutes } from './hook-routes.js';
 import { registerJsonBodyParser } from './json-body.js';
@@ -58,7 +59,11 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   });
   app.addHook('onRequest', createRequestGuard({ token: deps.token, home: deps.info.home, port: deps.info.port }));
 
-  app.setErrorHandler(answerError);
+  app.setErrorHandler(async (error, request, reply) => {
+    // The client may still be sending the body it is refused: it reads the answer only once it has sent it all.
+    if ((error as { code?: unknown }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') await discardRestOfBody(request.raw);
+    return answerError(error, request, reply);
+  });
 
   app.setNotFoundHandler((request, reply) => sendError(reply, 'GOBBY_ERR_HTTP_NOT_FOUND', `no route ${request.method} ${request.url}`));
 

@@ -64,7 +64,10 @@ export function describeError(error: unknown, request: FastifyRequest, context: 
 function fastifyMessage(code: HttpErrorCode, message: string, request: FastifyRequest, context: ErrorContext): string {
   switch (code) {
     case 'GOBBY_ERR_HTTP_TOO_LARGE':
-      return `request body exceeds ${context.bodyLimitBytes} bytes`;
+      return (
+        `the request body is over the daemon's limit of ${context.bodyLimitBytes} bytes (${formatMegabytes(context.bodyLimitBytes)} MB): ` +
+        'raise `body_limit_mb` in $GOBBY_HOME/config.json and restart the daemon (`gobby daemon stop`, `gobby daemon start`)'
+      );
     case 'GOBBY_ERR_HTTP_UNSUPPORTED_MEDIA_TYPE':
       return `unsupported content-type ${request.headers['content-type'] ?? '(none)'}: send application/json`;
     case 'GOBBY_ERR_HTTP_BAD_REQUEST':
@@ -72,4 +75,9 @@ function fastifyMessage(code: HttpErrorCode, message: string, request: FastifyRe
     default:
       return message;
   }
+}
+
+/** 33554432 → "32", 1572864 → "1.5". */
+function formatMegabytes(bytes: number): string {
+  return String(Math.round((bytes / 1024 / 1024) * 100) / 100);
 }

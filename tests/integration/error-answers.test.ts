@@ -2,6 +2,7 @@
 // cannot read, no route, too large, a media type it does not parse, a bad URL), the token
 // check, and the service's refusals. Each is `{ error: { code, message } }` with a catalog
 // code and that code's HTTP status, and carries gobby's version header.
+import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import type { InjectOptions } from 'fastify';
@@ -102,6 +103,76 @@ describe("what node's HTTP parser refuses before fastify sees it, on a real sock
     expect(answer.status).toBe(ERROR_CATALOG[code].status);
     expect(JSON.parse(answer.body)).toEqual({ error: { code, message: expect.any(String) } });
     expect(answer.headers).toContain(`${GOBBY_VERSION_HEADER}: `);
+  });
+});
+
+describe('a body over the limit, from a client that is still sending it', () => {
+  // 32 MB: far more than the socket buffers hold, so the client is still writing when the daemon
+  // decides; a daemon that answered and closed at once would reset it before it read the answer.
+  const BODY_BYTES = 32 * 1024 * 1024;
+
+  async function listeningPort(): Promise<number> {
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    return (t.app.server.address() as AddressInfo).port;
+  }
+
+  /** POSTs the body in 1 MB chunks as node's http client streams it; `chunked`: without a Content-Length. */
+  function streamBody(port: number, chunked: boolean): Promise<{ status: number; body: string }> {
+    return new Promise((resolve, reject) => {
+      const request = httpRequest({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/hooks/PreToolUse',
+        headers: { 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': BODY_BYTES }) },
+      });
+      request.on('response', (response) => {
+        let body = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      });
+      request.on('error', reject);
+      const chunk = Buffer.alloc(1024 * 1024, 'x');
+      let left = BODY_BYTES / chunk.length;
+      const writeMore = (): void => {
+        while (left > 0) {
+          left -= 1;
+          if (!request.write(chunk)) {
+            request.once('drain', writeMore);
+            return;
+          }
+        }
+        request.end();
+      };
+      writeMore();
+    });
+  }
+
+  it.each([
+    ['with a Content-Length', false],
+    ['chunked', true],
+  ])('gets the 413 JSON, naming body_limit_mb, %s', async (_how, chunked) => {
+    const port = await listeningPort();
+    const answer = await streamBody(port, chunked);
+    expect(answer.status).toBe(413);
+    const { error } = JSON.parse(answer.body) as { error: { code: string; message: string } };
+    expect(error.code).toBe('GOBBY_ERR_HTTP_TOO_LARGE');
+    expect(error.message).toContain('body_limit_mb');
+    expect(error.message).toContain(String(64 * 1024));
+  });
+
+  it("gets it through node's fetch too, as Claude Code's http hooks post", async () => {
+    const port = await listeningPort();
+    const response = await fetch(`http://127.0.0.1:${port}/hooks/PreToolUse`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.alloc(BODY_BYTES, 'x'),
+    });
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('GOBBY_ERR_HTTP_TOO_LARGE');
+    // The daemon still serves the next request.
+    const identity = await fetch(`http://127.0.0.1:${port}/api/identity`);
+    expect(identity.status).toBe(200);
   });
 });
 
