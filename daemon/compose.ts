@@ -24,6 +24,7 @@ import { ownProcess } from './own-process.js';
 import { createProjectRootResolver } from './project-root.js';
 import { createSelectedWorkflows } from './selected-workflow.js';
 import { createSessionWorkflows } from './session-workflows.js';
+import { checkDatabase, createDatabaseHealth } from './store/database-health.js';
 import { openDatabase } from './store/open-database.js';
 import { createStore, type Store } from './store/store.js';
 import { createIdleCollector } from './idle-collector.js';
@@ -71,6 +72,7 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
   const clock = options.clock ?? (() => Date.now());
   const startedAt = clock();
   const { db, schemaVersion } = openDatabase(options.layout.database, MIGRATIONS_DIR, startedAt);
+  const databaseHealth = createDatabaseHealth(checkDatabase(db));
   const store = createStore(db);
   const checkpointer = options.checkpointInWorker
     ? startWalCheckpointer(db, options.layout.database, options.onCheckpointError ?? (() => undefined))
@@ -146,8 +148,10 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
     handlers: [createAuditHandler(store), ...(log ? [createLogHandler(log)] : []), ...(options.extraEffectHandlers ?? [])],
     onError: ({ handler, effect, error }) => log?.error({ err: error, handler, effect }, 'an effect failed; the hook answer stands'),
   });
-  // Durable effects a crash cut off (kill -9 between a commit and its effects) run now.
-  const resumed = effects.resume();
+  const damage = databaseHealth.current().problem;
+  if (damage !== null) log?.error({ database: options.layout.database, problem: damage }, 'the database is damaged: requests that need it are refused');
+  // Durable effects a crash cut off (kill -9 between a commit and its effects) run now; not into a damaged file.
+  const resumed = damage === null ? effects.resume() : 0;
   if (resumed > 0) log?.warn({ resumed }, 'finished effects left in the outbox by the previous daemon');
   const hookSettings = createHookSettingsWatch({
     userHome,
@@ -192,15 +196,18 @@ export function composeDaemon(options: ComposeOptions): ComposedDaemon {
     logger: options.logger,
     bodyLimitBytes: options.bodyLimitBytes,
     shutdown: options.shutdown ?? (() => undefined),
+    databaseHealth,
     info: {
       version: PACKAGE_VERSION,
       home: options.layout.home,
       databasePath: options.layout.database,
       schemaVersion,
+      databaseHealth: databaseHealth.current,
       startedAt,
       clock,
       port: listeningPort,
-      activeSessions: () => store.sessions.countActive(),
+      // `gobby daemon status` must answer with a damaged database too.
+      activeSessions: () => (databaseHealth.current().ok ? store.sessions.countActive() : 0),
     },
   });
   return {

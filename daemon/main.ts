@@ -11,6 +11,7 @@ import { acquireDaemonLock } from './daemon-lock.js';
 import { homeLayout } from './home-layout.js';
 import { PACKAGE_VERSION } from './package-info.js';
 import { composeDaemon } from './compose.js';
+import { describeUnopenableDatabase, isDatabaseDamage } from './store/database-health.js';
 
 /** The hook client and the CLI read this exit code as "another daemon holds this GOBBY_HOME". */
 const EXIT_ALREADY_RUNNING = DAEMON_EXIT_ALREADY_RUNNING;
@@ -66,7 +67,7 @@ export async function runDaemon(options: { foreground: boolean; env: Record<stri
   } catch (error) {
     // The database cannot be opened or migrated (a file that is not SQLite, a disk that is full):
     // one line that says which file, the stack in the log.
-    const message = `${layout.database}: ${(error as Error).message}`;
+    const message = isDatabaseDamage(error) ? describeUnopenableDatabase(layout.database, (error as Error).message) : `${layout.database}: ${(error as Error).message}`;
     logger.fatal({ err: error }, message);
     process.stderr.write(`gobby: the daemon could not start: ${message}. Details: ${layout.logFile}\n`);
     lock.release();

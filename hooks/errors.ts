@@ -27,7 +27,7 @@ type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
 
 interface ErrorSpec {
   /** The HTTP status the daemon answers with; null for codes only the CLI or installer raise. */
-  readonly status: 400 | 403 | 404 | 408 | 409 | 413 | 414 | 415 | 431 | 500 | null;
+  readonly status: 400 | 403 | 404 | 408 | 409 | 413 | 414 | 415 | 431 | 500 | 503 | null;
   readonly exitCode: ExitCode;
   readonly summary: string;
 }
@@ -60,6 +60,7 @@ export const ERROR_CATALOG = {
   GOBBY_ERR_OVERRIDE_REASON_REQUIRED: { status: 400, exitCode: failed, summary: '--force, reset, disable and clear need --reason.' },
   GOBBY_ERR_OVERRIDE_FROM_AGENT: { status: 403, exitCode: failed, summary: "An override came from a process a Claude Code session's tools started; it was refused and audited." },
   GOBBY_ERR_DURATION_INVALID: { status: 400, exitCode: failed, summary: 'A duration is not a whole number followed by s, m or h (90s, 30m, 2h).' },
+  GOBBY_ERR_DB_CORRUPT: { status: 503, exitCode: failed, summary: "The daemon's database file is damaged; the message says how to recover." },
   GOBBY_ERR_INTERNAL: { status: 500, exitCode: internal, summary: 'A bug in gobby; the daemon log (or the message) has the details.' },
   // Raised by the gobby CLI itself; never sent over HTTP.
   GOBBY_ERR_CLI_USAGE: { status: null, exitCode: failed, summary: 'The command line is wrong: an unknown option, a missing argument, or options that exclude each other.' },

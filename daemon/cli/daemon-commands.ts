@@ -2,7 +2,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { daemonUrl, ensureDaemon, findRunningDaemon } from '../../hooks/daemon-locator.js';
 import { DAEMON_MAIN } from '../package-info.js';
-import { GobbyError, gobbyError } from '../../hooks/errors.js';
+import { EXIT_CODES, GobbyError, gobbyError } from '../../hooks/errors.js';
 import { CONTROL_API } from '../contracts/control-api.js';
 import { callDaemon, locateDaemon, type DaemonAddress } from './daemon-client.js';
 import { refuseInsideClaudeCode } from './human-only.js';
@@ -12,6 +12,9 @@ import { isProcessRunning } from './process-alive.js';
 type Env = Record<string, string | undefined>;
 
 const STARTUP_TIMEOUT_MS = 15_000;
+const DAMAGED_DATABASE_ADVICE =
+  'To recover: gobby daemon stop; move the database file aside (with its -wal and -shm files), or put back a backup copy; gobby daemon start. ' +
+  "A new, empty database is made at the start: sessions, the project's workflow choice and the audit log start over.";
 const STOP_TIMEOUT_MS = 10_000;
 /** A check is one kill(0) and one small /proc read. */
 const STOP_POLL_INTERVAL_MS = 20;
@@ -77,16 +80,20 @@ export async function daemonStatus(env: Env, output: OutputOptions): Promise<voi
   const found = await findRunningDaemon(env);
   const address = found ? onPort(locateDaemon(env), found.port) : locateDaemon(env);
   const info = await callDaemon(address, CONTROL_API.daemon);
+  const health = info.database_health;
+  // A daemon that runs but cannot serve is no success: scripts and the user notice.
+  if (!health.ok) process.exitCode = EXIT_CODES.failed;
   printResult(output, { running: true, ...info }, () =>
     [
-      `gobby daemon ${info.version} is running`,
+      `gobby daemon ${info.version} is running${health.ok ? '' : ', but its DATABASE IS DAMAGED: hook events and commands are refused'}`,
       `  pid:             ${info.pid}`,
       `  address:         http://127.0.0.1:${info.port}`,
       `  uptime:          ${formatDuration(info.uptime_seconds)}`,
       `  GOBBY_HOME:      ${info.home}`,
-      `  database:        ${info.database} (schema ${info.schema_version})`,
+      `  database:        ${info.database} (schema ${info.schema_version})${health.ok ? '' : ` DAMAGED: ${health.problem ?? ''}`}`,
       `  active sessions: ${info.active_sessions}`,
       `  memory (RSS):    ${(info.memory_rss_bytes / 1024 / 1024).toFixed(1)} MB`,
+      ...(health.ok ? [] : ['', DAMAGED_DATABASE_ADVICE]),
     ].join('\n'),
   );
 }

@@ -30,7 +30,8 @@ export const identityAnswer = z.object({
 
 /** `GET /api/daemon`. */
 export const daemonAnswer = z.object({
-  ok: z.literal(true),
+  /** False when the daemon runs but cannot serve: its database is damaged. */
+  ok: z.boolean(),
   version: z.string(),
   pid: z.number().int(),
   /** Null only before the daemon listens. */
@@ -38,6 +39,8 @@ export const daemonAnswer = z.object({
   home: z.string(),
   database: z.string(),
   schema_version: z.number().int(),
+  /** PRAGMA quick_check at start, and any damage a query met since. */
+  database_health: z.object({ ok: z.boolean(), problem: z.string().nullable() }),
   started_at: timestamp,
   uptime_seconds: z.number().int().nonnegative(),
   active_sessions: z.number().int().nonnegative(),

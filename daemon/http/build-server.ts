@@ -12,6 +12,8 @@ import { registerControlRoutes, type DaemonInfo } from './control-routes.js';
 import { registerHookRoutes } from './hook-routes.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { createRequestGuard } from './security.js';
+import { createDatabaseGuard } from './database-guard.js';
+import { describeDatabaseDamage, isDatabaseDamage, type DatabaseHealth } from '../store/database-health.js';
 import { describeError, sendError } from './send-error.js';
 
 export interface ServerDeps {
@@ -26,12 +28,20 @@ export interface ServerDeps {
   /** Largest request body accepted. Write payloads carry whole files, so this is generous. */
   readonly bodyLimitBytes: number;
   readonly shutdown: () => void;
+  /** Whether gobby.db can be used; a damaged one is never written to again. */
+  readonly databaseHealth: DatabaseHealth;
   /** Called as each request arrives, before anything else (the idle collector's clock). */
   readonly requestArrived?: () => void;
 }
 
 export function buildServer(deps: ServerDeps): FastifyInstance {
   const answerError = (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    if (isDatabaseDamage(error)) {
+      // Damage a query met: from now on every request that needs the database is refused (database-guard.ts).
+      deps.databaseHealth.markDamaged((error as Error).message);
+      request.log.error({ err: error, url: request.url }, 'the database is damaged');
+      return sendError(reply, 'GOBBY_ERR_DB_CORRUPT', describeDatabaseDamage(deps.info.databasePath, (error as Error).message));
+    }
     const answer = describeError(error, request, { bodyLimitBytes: deps.bodyLimitBytes });
     request.log[answer.level]({ err: error, url: request.url, code: answer.code }, answer.message);
     return sendError(reply, answer.code, answer.message);
@@ -58,6 +68,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
     done();
   });
   app.addHook('onRequest', createRequestGuard({ token: deps.token, home: deps.info.home, port: deps.info.port }));
+  app.addHook('onRequest', createDatabaseGuard(deps.databaseHealth, deps.info.databasePath));
 
   app.setErrorHandler(async (error, request, reply) => {
     // The client may still be sending the body it is refused: it reads the answer only once it has sent it all.

@@ -9,6 +9,7 @@ import { describeZodIssues } from '../../workflows/zod-issues.js';
 import { gobbyError } from '../errors.js';
 import type { OverrideClient, OverrideOrigin, OverrideOriginCheck } from '../provenance/override-origin.js';
 import { parseDuration } from '../control/duration.js';
+import type { DatabaseHealthView } from '../store/database-health.js';
 import { claimedClientPid, peerOf } from './request-sender.js';
 
 export interface DaemonInfo {
@@ -16,6 +17,7 @@ export interface DaemonInfo {
   readonly home: string;
   readonly databasePath: string;
   readonly schemaVersion: number;
+  readonly databaseHealth: () => DatabaseHealthView;
   readonly startedAt: number;
   readonly port: () => number | undefined;
   readonly activeSessions: () => number;
@@ -159,13 +161,14 @@ export function registerControlRoutes(
   }));
 
   serve(app, 'daemon', () => ({
-    ok: true,
+    ok: info.databaseHealth().ok,
     version: info.version,
     pid: process.pid,
     port: info.port() ?? null,
     home: info.home,
     database: info.databasePath,
     schema_version: info.schemaVersion,
+    database_health: info.databaseHealth(),
     started_at: new Date(info.startedAt).toISOString(),
     uptime_seconds: Math.round((info.clock() - info.startedAt) / 1000),
     active_sessions: info.activeSessions(),

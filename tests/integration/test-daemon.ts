@@ -138,9 +138,13 @@ export class TestDaemon {
     return `127.0.0.1:${address && typeof address === 'object' ? address.port : 4517}`;
   }
 
-  /** Stops this daemon and starts a new one over the same $GOBBY_HOME (and SQLite file). */
-  async restart(): Promise<void> {
+  /**
+   * Stops this daemon and starts a new one over the same $GOBBY_HOME (and SQLite file);
+   * `whileStopped` runs in between (to change the files a start reads).
+   */
+  async restart(whileStopped?: () => void): Promise<void> {
     await this.daemon.close();
+    whileStopped?.();
     this.daemon = this.compose();
   }
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { FASTIFY_ERROR_CODES } from '../../daemon/http/send-error.js';
 import { ERROR_CATALOG, EXIT_CODES, gobbyError, GobbyError, httpStatusOf, isErrorCode } from '../../hooks/errors.js';
 
-const EXPECTED_CODE_COUNT = 36;
+const EXPECTED_CODE_COUNT = 37;
 
 const docs = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
 /** `| \`GOBBY_ERR_…\` | 400 | 1 | meaning |` rows of the codes table. */
