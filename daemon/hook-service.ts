@@ -104,7 +104,7 @@ export function createHookService(deps: HookServiceDeps) {
 
       let decision: Decision | null;
       if (running) {
-        const evaluation = evaluateEvent(running.workflow, running.state, event, ctx);
+        const evaluation = evaluateEvent(running.workflow, running.state, event, { ...ctx, toolCallSeen: toolCallSeen(origin.sessionId, event) });
         if (evaluation.state !== running.state) sessionWorkflows.save(origin.sessionId, evaluation.state, now);
         envelopes.push(...evaluation.effects.map(envelope));
         decision = evaluation.decision;
@@ -132,7 +132,7 @@ export function createHookService(deps: HookServiceDeps) {
         event: event.name,
         toolName: isToolEvent(event) ? event.toolName : null,
         toolUseId: isToolEvent(event) ? (event.toolUseId ?? null) : null,
-        decision: !decision ? 'none' : decision.kind === 'deny' ? 'deny' : decision.context ? 'context' : 'allow',
+        decision: auditDecisionOf(decision),
         workflow: running?.workflow.name ?? null,
         phase: running?.state.phase ?? null,
         because: decision?.because ?? 'no workflow for this session',
@@ -144,6 +144,15 @@ export function createHookService(deps: HookServiceDeps) {
     });
     if (event.name === 'SessionEnd') deps.hookSettings.forget(origin.sessionId);
     return { decision, effects };
+  }
+
+  /**
+   * For a tool result: whether gobby allowed the call before it ran (its PreToolUse, by
+   * tool_use_id, in the audit log). A result without a tool_use_id cannot be matched: not seen.
+   */
+  function toolCallSeen(sessionId: string, event: EngineEvent): boolean | undefined {
+    if (event.name !== 'PostToolUse' && event.name !== 'PostToolUseFailure') return undefined;
+    return event.toolUseId !== undefined && store.audit.allowedToolCall(sessionId, event.toolUseId);
   }
 
   /** What to tell the user of a session whose workflow's file (the one new sessions would load) does not load now. */
@@ -198,6 +207,14 @@ function withOutdatedInstallNotice(decision: Decision | null, missing: readonly 
       'Run `gobby install` again (with the same flags, e.g. `--shared`) to update them.',
     `install lacks hooks: ${missing.join(', ')}`,
   );
+}
+
+/** The audit row's decision column for what the service decided. */
+function auditDecisionOf(decision: Decision | null): 'allow' | 'deny' | 'context' | 'none' | 'ran-unchecked' {
+  if (!decision) return 'none';
+  if (decision.kind === 'deny') return 'deny';
+  if (decision.ranUnchecked) return 'ran-unchecked';
+  return decision.context ? 'context' : 'allow';
 }
 
 /** The events on which the user hears about a workflow file that does not load: once per session and per prompt. */

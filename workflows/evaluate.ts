@@ -11,6 +11,7 @@ import {
   renderShellDeniedReason,
   renderStopBlockedReason,
   renderStopReleasedNotice,
+  renderRanUncheckedReminder,
   renderToolDeniedReason,
   type StopReleaseReason,
 } from './messages.js';
@@ -22,6 +23,7 @@ import {
   renderDisabledNotice,
   renderEnforcementResumedNotice,
   renderPhaseChangedNotice,
+  renderRanUncheckedNotice,
 } from './notices.js';
 import { INITIAL_STOP_GATE_STATE, type WorkflowState } from './state.js';
 import { STOP_GATE_MAX_BLOCKS } from './definition-schema.js';
@@ -50,6 +52,13 @@ export interface EngineContext {
   readonly bashAnalysis?: ShellAnalysis | undefined;
   /** The package.json scripts the event's Bash command runs (`npm run lint`), as the daemon read them. */
   readonly projectScripts?: ReadonlyMap<string, ProjectScript> | undefined;
+  /**
+   * For a tool result (PostToolUse, PostToolUseFailure): whether gobby allowed that call's
+   * PreToolUse (same tool_use_id), as the daemon's audit log says. False when it never saw one
+   * (lenient mode, a PreToolUse hook that timed out, a daemon restart): a result of a tool the
+   * phase refuses is then not counted. Undefined: not known, the call is taken as checked.
+   */
+  readonly toolCallSeen?: boolean | undefined;
 }
 
 /** The context inside one evaluation: the event's Bash command, analysed once. */
@@ -64,6 +73,11 @@ export type Decision =
       /** Shown to the user, not the model (a stop gate that let the turn end, and why). */
       readonly notice?: string | undefined;
       readonly because: string;
+      /**
+       * The result of a tool the phase refuses, whose call gobby never saw before it ran: not
+       * counted, its `on_tool_result` and transitions not run. Audited as `ran-unchecked`.
+       */
+      readonly ranUnchecked?: true | undefined;
     }
   | {
       readonly kind: 'deny';
@@ -402,8 +416,7 @@ function evaluateToolCall(workflow: CompiledWorkflow, state: WorkflowState, even
   const phase = currentPhase(workflow, state);
   const toolName = canonicalToolName(event.toolName);
   const { allowed, isBlocked } = phase.tools;
-  const permitted = !isBlocked(toolName) && (allowed === 'all' || allowed.matches(toolName));
-  if (!permitted) {
+  if (!toolListsPermit(phase, toolName)) {
     return deny(state, renderToolDeniedReason(workflow, phase, toolName), `phase ${phase.name}: ${isBlocked(toolName) ? 'blocked_tools' : 'allowed_tools'}`);
   }
   if (phase.shell.restrictsFileChanges) {
@@ -432,7 +445,36 @@ function evaluateToolCall(workflow: CompiledWorkflow, state: WorkflowState, even
   return { state: next, decision: { kind: 'allow', because: `phase ${phase.name}: ${toolName} allowed` }, effects: [] };
 }
 
+/** The phase's `allowed_tools` and `blocked_tools` let the tool run. */
+function toolListsPermit(phase: CompiledPhase, toolName: string): boolean {
+  const { allowed, isBlocked } = phase.tools;
+  return !isBlocked(toolName) && (allowed === 'all' || allowed.matches(toolName));
+}
+
+/** The phase refuses the tool by name alone: its tool lists, or a file tool where files may not change. */
+function phaseRefusesTool(phase: CompiledPhase, toolName: string): boolean {
+  if (!toolListsPermit(phase, toolName)) return true;
+  return phase.shell.restrictsFileChanges && phase.tools.allowed === 'all' && OTHER_FILE_TOOLS.has(toolName);
+}
+
 function evaluateToolResult(workflow: CompiledWorkflow, state: WorkflowState, event: ToolEvent, ctx: EvaluationContext): Evaluation {
+  const phase = currentPhase(workflow, state);
+  const toolName = canonicalToolName(event.toolName);
+  if (ctx.toolCallSeen === false && phaseRefusesTool(phase, toolName)) {
+    // It ran without gobby's say: a fact of the session, not progress in the workflow. Nothing
+    // is counted and no condition sees it, so a refused tool cannot satisfy a gate or a transition.
+    return {
+      state,
+      decision: {
+        kind: 'allow',
+        ranUnchecked: true,
+        because: `phase ${phase.name}: ${toolName} ran unchecked (no PreToolUse seen); not counted`,
+        context: renderRanUncheckedReminder(workflow, phase, toolName),
+        notice: renderRanUncheckedNotice(workflow, phase, toolName, event.name === 'PostToolUseFailure'),
+      },
+      effects: [],
+    };
+  }
   let counted: WorkflowState = {
     ...state,
     phaseActionCount: state.phaseActionCount + 1,

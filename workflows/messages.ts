@@ -72,6 +72,15 @@ export function renderToolDeniedReason(workflow: CompiledWorkflow, phase: Compil
   return `${workflowRulePrefix(workflow, phase)} ${toolName} is not allowed in this phase. ${allowedNow} ${describeWayOut(workflow, phase)}`;
 }
 
+/** With the result of a tool the phase refuses that ran before gobby could refuse it. */
+export function renderRanUncheckedReminder(workflow: CompiledWorkflow, phase: CompiledPhase, toolName: string): string {
+  return (
+    `${workflowRulePrefix(workflow, phase)} ${toolName} is not allowed in this phase; this call ran only because gobby did not see it ` +
+    `before it ran, and it does not count toward the workflow. Do not use ${toolName} again in this phase. Allowed now: ${describeAllowedTools(phase)}. ` +
+    describeWayOut(workflow, phase)
+  );
+}
+
 /** A shell command (or an MCP tool) refused for what it would change. */
 export function renderShellDeniedReason(workflow: CompiledWorkflow, phase: CompiledPhase, refusal: ShellRefusal): string {
   const wider = refusal.orAllOpaque ? ' (or all code gobby cannot see into with `shell: { allow_opaque: true }`)' : '';

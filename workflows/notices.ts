@@ -93,3 +93,12 @@ export function describeTimeLeft(ms: number): string {
   const rest = minutes % 60;
   return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
 }
+
+/** A tool the phase refuses ran anyway: gobby never saw its call (lenient mode, a hook that timed out, a daemon restart). */
+export function renderRanUncheckedNotice(workflow: CompiledWorkflow, phase: CompiledPhase, toolName: string, failed: boolean): string {
+  return (
+    `gobby: ${toolName} ran${failed ? ' (and failed)' : ''} in ${workflow.name}'s phase \`${phase.name}\`, which refuses it: gobby did not see the call ` +
+    'before it ran (lenient mode, a PreToolUse hook that timed out, or a daemon restart). It does not count toward the workflow, and ' +
+    '`gobby workflow audit` shows it as `ran-unchecked`. Check what it changed.'
+  );
+}

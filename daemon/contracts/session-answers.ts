@@ -2,11 +2,14 @@
 import { z } from 'zod';
 import { definitionTier, loadError, stringList, timestamp, toolPatterns } from './shared-fields.js';
 
+/** `ran-unchecked`: a tool the phase refuses ran without gobby seeing its call first (see docs/workflows.md). */
+const auditDecision = z.enum(['allow', 'deny', 'context', 'none', 'ran-unchecked']);
+
 const decisionRow = z.object({
   at: timestamp,
   event: z.string(),
   tool: z.string().nullable(),
-  decision: z.enum(['allow', 'deny', 'context', 'none']),
+  decision: auditDecision,
   phase: z.string().nullable(),
   because: z.string(),
   reason: z.string().nullable(),
@@ -119,7 +122,7 @@ export const auditAnswer = z.object({
         session_id: z.string().nullable(),
         event: z.string(),
         tool: z.string().nullable(),
-        decision: z.enum(['allow', 'deny', 'context', 'none']),
+        decision: auditDecision,
         workflow: z.string().nullable(),
         phase: z.string().nullable(),
         because: z.string(),

@@ -8,7 +8,8 @@ interface AuditFields {
   readonly event: string;
   readonly toolName?: string | null;
   readonly toolUseId?: string | null;
-  readonly decision: 'allow' | 'deny' | 'context' | 'none';
+  /** `ran-unchecked`: the result of a tool the phase refuses, whose call gobby never saw before it ran. */
+  readonly decision: 'allow' | 'deny' | 'context' | 'none' | 'ran-unchecked';
   readonly workflow?: string | null;
   readonly phase?: string | null;
   readonly because: string;
@@ -49,6 +50,10 @@ export function createAuditRepository(db: Database) {
        OR @sessionId IS NULL AND (project_id = @projectId OR session_id IN (SELECT id FROM sessions WHERE project_id = @projectId)))
       AND (@tamperOnly = 0 OR event LIKE 'tamper:%')
     ORDER BY id DESC LIMIT @limit`);
+  // Newest first along audit_by_session: the call's PreToolUse is a few rows back.
+  const allowedCall = db.prepare(`SELECT 1 FROM audit_log
+    WHERE session_id = ? AND tool_use_id = ? AND event = 'PreToolUse' AND decision IN ('allow', 'context')
+    ORDER BY id DESC LIMIT 1`).pluck();
   const counts = db.prepare(`SELECT decision, COUNT(*) AS n FROM audit_log WHERE session_id = ? GROUP BY decision`);
 
   function write(owner: { sessionId: string | null; projectId: number | null }, entry: AuditFields): void {
@@ -76,6 +81,10 @@ export function createAuditRepository(db: Database) {
     /** A project's row: an event that concerns the project rather than one session. */
     appendForProject(entry: ProjectAuditEntry): void {
       write({ sessionId: null, projectId: entry.projectId }, entry);
+    },
+    /** Whether gobby allowed the PreToolUse of this tool call (by tool_use_id) in the session. */
+    allowedToolCall(sessionId: string, toolUseId: string): boolean {
+      return allowedCall.get(sessionId, toolUseId) !== undefined;
     },
     /** A session's rows, newest first. */
     recent(sessionId: string, limit: number): AuditRow[] {

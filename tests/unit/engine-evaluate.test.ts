@@ -1147,3 +1147,33 @@ describe('findOverrideCommand', () => {
     expect(findOverrideCommand('node dist/cli/main.js setup')).toBeNull();
   });
 });
+
+describe('a tool result whose call gobby never saw (ctx.toolCallSeen false)', () => {
+  const workflow = loadTemplate('plan-execute');
+  const started = startWorkflow(workflow, { now: T0 }).state;
+  const unseen = { now: T0, toolCallSeen: false };
+
+  it.each([
+    ['Write, blocked by name', post('Write', { file_path: 'a', content: 'x' })],
+    ['Bash, failed', failed('Bash', 'x', { command: 'rm -rf /' })],
+    ['MultiEdit, refused where files may not change', post('MultiEdit', { file_path: 'a', edits: [] })],
+  ])('%s in plan: ran unchecked, nothing counted', (_what, event) => {
+    const evaluation = evaluateEvent(workflow, started, event, unseen);
+    expect(evaluation.decision).toMatchObject({ kind: 'allow', ranUnchecked: true });
+    expect(evaluation.decision.notice).toMatch(/^gobby: \w+ ran.* in plan-execute's phase `plan`, which refuses it/);
+    expect(evaluation.state).toBe(started);
+    expect(evaluation.effects).toEqual([]);
+  });
+
+  it('a tool the phase allows is counted as ever', () => {
+    const evaluation = evaluateEvent(workflow, started, post('Read', { file_path: 'a' }), unseen);
+    expect(evaluation.decision).not.toHaveProperty('ranUnchecked');
+    expect(evaluation.state.phaseActionCount).toBe(1);
+  });
+
+  it('a refused tool whose call was seen (the phase changed since) is counted', () => {
+    const evaluation = evaluateEvent(workflow, started, post('Write', { file_path: 'a', content: 'x' }), { now: T0, toolCallSeen: true });
+    expect(evaluation.decision).not.toHaveProperty('ranUnchecked');
+    expect(evaluation.state.phaseActionCount).toBe(1);
+  });
+});
