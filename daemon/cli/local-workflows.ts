@@ -36,6 +36,7 @@ export function createLocalWorkflows(env: Env, cwd: string) {
     return {
       project: root,
       project_workflow: null,
+      project_workflow_problem: null,
       workflows: listing.workflows.map(({ workflow, shadowedBy }) => ({ ...summarizeWorkflow(workflow), shadowed_by: shadowedBy ?? null })),
       errors: listing.errors,
       project_events: [],

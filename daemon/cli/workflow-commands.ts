@@ -51,8 +51,9 @@ export async function listWorkflows(ctx: Context): Promise<void> {
     () => callDaemon(locateDaemon(ctx.env), CONTROL_API.listWorkflows, { query: { cwd: ctx.cwd } }),
     (local) => local.list(),
   );
-  // A file that does not load fails the command, after the good ones are listed: scripts and CI notice.
-  if (result.errors.length > 0) process.exitCode = EXIT_CODES.failed;
+  // A file that does not load, or a chosen workflow that cannot run as its file says, fails the
+  // command after the good ones are listed: scripts and CI notice.
+  if (result.errors.length > 0 || result.project_workflow_problem !== null) process.exitCode = EXIT_CODES.failed;
   printResult(ctx.output, result, (shown) => {
     const lines = [`Workflows for ${shown.project}${shown.project_workflow ? ` (set: ${shown.project_workflow})` : ''}:`];
     for (const w of shown.workflows) {
@@ -63,6 +64,7 @@ export async function listWorkflows(ctx: Context): Promise<void> {
     }
     if (shown.workflows.length === 0) lines.push('  (none)');
     for (const e of shown.errors) lines.push(`error: ${e.file}:${e.line}:${e.column}: ${e.message}`);
+    if (shown.project_workflow_problem) lines.push(`error: ${shown.project_workflow_problem}`);
     if (shown.project_events.length > 0) {
       lines.push('', 'recent choices for this project (newest first):');
       for (const e of shown.project_events) {

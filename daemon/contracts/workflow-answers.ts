@@ -15,6 +15,8 @@ const workflowSummary = z.object({
 export const workflowListAnswer = z.object({
   project: z.string(),
   project_workflow: z.string().nullable(),
+  /** Why the project's workflow cannot run as its file says (the file is gone or does not load), and what runs instead; null when it loads. */
+  project_workflow_problem: z.string().nullable(),
   workflows: z.array(workflowSummary.extend({ shadowed_by: definitionTier.nullable() })).readonly(),
   errors: z.array(loadError).readonly(),
   /** The project's own audit rows (`workflow set`, `workflow clear`), newest first. */

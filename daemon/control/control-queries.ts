@@ -184,6 +184,7 @@ export function createControlQueries(deps: ControlQueriesDeps) {
     return {
       project: root,
       project_workflow: project?.workflow ?? null,
+      project_workflow_problem: project?.workflow ? selectionProblem(project, project.workflow) : null,
       workflows: listing.workflows.map(({ workflow, shadowedBy }) => ({
         ...summarizeWorkflow(workflow),
         shadowed_by: shadowedBy ?? null,
@@ -192,6 +193,24 @@ export function createControlQueries(deps: ControlQueriesDeps) {
       // Who chose or cleared the project's workflow, and why: newest first.
       project_events: project ? store.audit.recentForProject(project.id, RECENT_PROJECT_EVENTS).map(viewProjectEvent) : [],
     };
+  }
+
+  /** The project's chosen workflow, re-read now: null when its file loads, else what is wrong and what sessions start on. */
+  function selectionProblem(project: { id: number; root: string }, name: string): string | null {
+    const selection = selected.resolve(project, name, true);
+    switch (selection.kind) {
+      case 'ok':
+        return null;
+      case 'last-good':
+        return (
+          `the project's workflow \`${name}\`: ${describeProblem(selection.problem)}; new sessions start on its last good version ` +
+          `(definition ${selection.workflow.hash}, ${selection.workflow.source.file})`
+        );
+      case 'broken':
+        return `the project's workflow \`${name}\`: ${describeProblem(selection.problem)}; no version of it ever loaded, so sessions run without it (strict mode refuses their tools)`;
+      case 'missing':
+        return `the project's workflow \`${name}\` is defined in no tier and no version of it ever loaded, so sessions run without it (strict mode refuses their tools)`;
+    }
   }
 
   /** One definition; a file that does not load shows its errors above the last version that loaded. */

@@ -63,7 +63,10 @@ export function createSessionOverrides(deps: SessionOverridesDeps) {
       let after: SessionWorkflow;
       let effects: readonly Effect[];
       if ('restart' in planned.change) {
-        const started = sessionWorkflows.start(session.id, planned.change.restart, now);
+        const { restart } = planned.change;
+        const started = sessionWorkflows.start(session.id, restart, now);
+        // It just loaded from disk: the version new sessions fall back on if the file breaks or goes.
+        store.lastGood.record(session.projectId, restart.name, restart.source, restart.hash, now);
         after = started;
         effects = started.effects;
       } else {

@@ -11,7 +11,7 @@ import { CONTROL_API, GOBBY_VERSION_HEADER } from '../../daemon/contracts/contro
 import { GobbyError } from '../../hooks/errors.js';
 import { runBuiltEntry, type EntryRun } from '../support/built-entry.js';
 import { GOBBY_CLI } from '../support/gobby-process.js';
-import { TestDaemon, TOKEN, type Json } from './test-daemon.js';
+import { TestDaemon, TOKEN, writeProjectWorkflow, type Json } from './test-daemon.js';
 
 type Run = EntryRun;
 
@@ -290,6 +290,16 @@ describe('against a running daemon', () => {
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain('recent choices for this project (newest first):');
     expect(listed.stdout).toMatch(/project workflow plan-execute .*\[cli:tester\] {2}reason: the team plans first/);
+  });
+
+  it('fails `workflow list` (exit 1) when the chosen workflow\'s file is gone, and says what runs instead', async () => {
+    const { t, env } = await runningDaemon();
+    const file = writeProjectWorkflow(t.project, 'gone.yaml', 'name: gone\nphases:\n  - name: only\n');
+    expect((await t.setWorkflow('gone')).status).toBe(200);
+    rmSync(file);
+    const listed = await gobby(['workflow', 'list'], env, t.project);
+    expect(listed.code).toBe(1);
+    expect(listed.stdout).toMatch(/^error: the project's workflow `gone`: .*the file is gone.*last good version/m);
   });
 
   it('prints the parsed status, with the phase an approval waits in', async () => {

@@ -1,7 +1,7 @@
 // A project's workflow file that stops loading never switches enforcement off in silence:
 // across a daemon restart the last good version keeps running and the user is told; with no
 // good version at all, strict sessions are refused their tools and lenient ones are warned.
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hookPayload, TestDaemon, writeProjectWorkflow, type Json } from './test-daemon.js';
 
@@ -192,6 +192,39 @@ describe('load errors where the user looks', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.error).toMatchObject({ code: 'GOBBY_ERR_WORKFLOW_INVALID' });
     expect(refused.body.error.message).toContain(`${typo}:4:27: phases.0.blocked_tools: unknown tool \`bash\` (did you mean \`Bash\`?)`);
+  });
+
+  it('`reset` records the version it loads as the last good one: new sessions fall back on it when the file goes', async () => {
+    file = writeProjectWorkflow(t.project, 'test-first.yaml', testFirst(1));
+    await t.setWorkflow('test-first');
+    const session = t.newSessionId();
+    await sessionStart(session);
+    writeFileSync(file, testFirst(2));
+    expect((await t.api('POST', '/api/sessions/reset', { cwd: t.project, session, reason: 'version 2' })).status).toBe(200);
+    rmSync(file);
+    await t.restart();
+
+    const next = t.newSessionId();
+    await sessionStart(next);
+    // Version 2 allows Bash in plan; version 1 would refuse it.
+    const bash = await t.preToolUse(next, 'Bash', { command: 'npm test' });
+    expect(bash.body.hookSpecificOutput?.permissionDecision).toBeUndefined();
+  });
+
+  it('`list` names a chosen workflow whose file is gone, and what new sessions run instead', async () => {
+    file = writeProjectWorkflow(t.project, 'test-first.yaml', testFirst(1));
+    await t.setWorkflow('test-first');
+    rmSync(file);
+    const listed = (await listWorkflows()).body;
+    expect(listed.project_workflow).toBe('test-first');
+    expect(listed.workflows.map((w: Json) => w.name)).not.toContain('test-first');
+    expect(listed.project_workflow_problem).toMatch(/^the project's workflow `test-first`: .*the file is gone.*new sessions start on its last good version \(definition \w+/);
+  });
+
+  it('`list` says nothing more of a chosen workflow whose file loads', async () => {
+    writeProjectWorkflow(t.project, 'test-first.yaml', testFirst(1));
+    await t.setWorkflow('test-first');
+    expect((await listWorkflows()).body.project_workflow_problem).toBeNull();
   });
 
   it('`reset` reloads from disk, so a broken file is refused with its error', async () => {
