@@ -138,7 +138,7 @@ export function createHookService(deps: HookServiceDeps) {
         because: decision?.because ?? 'no workflow for this session',
         reason: !decision ? null : decision.kind === 'deny' ? decision.reason : (decision.context ?? null),
         actor: HOOK_ACTOR,
-        detail: summarizeEvent(event, origin),
+        detail: withUnregisteredRunner(summarizeEvent(event, origin), sender),
       });
       return { result: decision, effects: envelopes };
     });
@@ -207,6 +207,13 @@ function withOutdatedInstallNotice(decision: Decision | null, missing: readonly 
       'Run `gobby install` again (with the same flags, e.g. `--shared`) to update them.',
     `install lacks hooks: ${missing.join(', ')}`,
   );
+}
+
+/** A SessionStart whose hook runner was left unregistered says so in its audit row: which process, and why. */
+function withUnregisteredRunner(detail: Record<string, unknown> | undefined, sender: Provenance | undefined): Record<string, unknown> | undefined {
+  if (sender?.kind !== 'unverified' || !sender.notRegistered) return detail;
+  const { pid, comm } = sender.notRegistered;
+  return { ...detail, hook_runner_not_registered: { pid, comm, why: sender.why } };
 }
 
 /** The audit row's decision column for what the service decided. */

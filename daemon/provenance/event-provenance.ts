@@ -6,7 +6,8 @@
 // the far end of each new connection (/proc, proc-reader.ts) and compares it with the
 // process registered for the session:
 // - at SessionStart, from the command client's connection: the client's nearest ancestor
-//   that is not a shell is Claude Code (`node client.js` < `sh -c` < `claude`);
+//   that is not a shell is Claude Code (`node client.js` < `sh -c` < `claude`), if it looks
+//   like Claude Code (a client run by hand has a terminal, tmux or sshd there instead);
 // - otherwise on the session's first http event (trust on first use: the model cannot run a
 //   tool before Claude Code has sent its first event).
 // Neither an environment variable nor a header is involved, so there is nothing the agent
@@ -24,8 +25,11 @@ export type Provenance =
   /** Sent by the session's registered Claude Code process. `register` is set when this event registers it. */
   | { readonly kind: 'claude-code'; readonly process: ProcessInfo; readonly register?: SessionProcessRow }
   | { readonly kind: 'forged'; readonly sender: ProcessInfo | null; readonly expected: SessionProcessRow; readonly why: string }
-  /** Nothing to check against (no /proc, an in-process request): the event is taken as it is. */
-  | { readonly kind: 'unverified'; readonly why: string };
+  /**
+   * Nothing to check against (no /proc, an in-process request): the event is taken as it is.
+   * `notRegistered`: a SessionStart's hook runner that does not look like Claude Code, left unregistered.
+   */
+  | { readonly kind: 'unverified'; readonly why: string; readonly notRegistered?: ProcessInfo };
 
 export interface EventProvenanceDeps {
   readonly proc: ProcReader;
@@ -71,6 +75,20 @@ export function createEventProvenance({ proc, registeredProcess, clock }: EventP
 
   function asRow(info: ProcessInfo, registeredBy: SessionProcessRow['registeredBy']): SessionProcessRow {
     return { pid: info.pid, startTime: info.startTime, comm: info.comm, registeredBy };
+  }
+
+  /**
+   * Whether a hook runner is Claude Code: its name or its program says `claude` (the native
+   * `claude` binary, or `node …/@anthropic-ai/claude-code/cli.js`: the program and the script
+   * an interpreter runs, never the later arguments, which anyone can fill), or it was started
+   * inside a Claude Code session (CLAUDECODE in its environment: a nested `claude`). `gobby
+   * hook SessionStart` run by hand in a terminal has the terminal emulator, tmux or sshd there,
+   * and registering that would refuse every override from the user's own shells as the agent's.
+   */
+  function looksLikeClaudeCode(info: ProcessInfo): boolean {
+    const [program = '', script = ''] = proc.commandLine(info.pid) ?? [];
+    if ([info.comm, program, script].some((word) => /claude/i.test(word))) return true;
+    return proc.environment(info.pid)?.has('CLAUDECODE') === true;
   }
 
   /** The first ancestor of `pid` that is not a shell or a launcher: the process that ran the hook command. */
@@ -119,6 +137,16 @@ export function createEventProvenance({ proc, registeredProcess, clock }: EventP
       const expected = registeredProcess(sessionId);
       if (expected && expected.pid !== runner.pid && isAlive(expected)) {
         return forged(expected, inode, () => `a SessionStart from ${describe(runner)} while the session's Claude Code (pid ${expected.pid}) runs`);
+      }
+      if (!looksLikeClaudeCode(runner)) {
+        return {
+          kind: 'unverified',
+          notRegistered: runner,
+          why:
+            `the SessionStart hook was run by ${describe(runner)}, which does not look like Claude Code (neither its program nor its command line ` +
+            'names claude, and CLAUDECODE is not in its environment; `gobby hook SessionStart` run by hand from a terminal?): it was not registered as ' +
+            "the session's Claude Code, and the session's first http event registers its sender instead",
+        };
       }
       return { kind: 'claude-code', process: runner, register: asRow(runner, 'session-start') };
     },

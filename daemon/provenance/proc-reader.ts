@@ -40,6 +40,8 @@ export interface ProcReader {
   openFile(pid: number, fd: number): string | null;
   /** The environment `pid` was started with (what the process itself changed later is not seen). */
   environment(pid: number): ReadonlyMap<string, string> | null;
+  /** The arguments `pid` was started with, the program first (`/proc/<pid>/cmdline`), or null. */
+  commandLine(pid: number): readonly string[] | null;
 }
 
 const TCP_TABLES = ['net/tcp', 'net/tcp6'];
@@ -105,6 +107,13 @@ export function createProcReader(root = '/proc'): ProcReader {
     openFile(pid, fd) {
       try {
         return readlinkSync(join(root, String(pid), 'fd', String(fd)));
+      } catch {
+        return null;
+      }
+    },
+    commandLine(pid) {
+      try {
+        return readFileSync(join(root, String(pid), 'cmdline'), 'utf8').split('\0').filter((arg) => arg !== '');
       } catch {
         return null;
       }

@@ -40,7 +40,11 @@ async function postFromChild(event: string, fields: Record<string, unknown> = {}
 }
 
 describe.skipIf(!linux)('hook event provenance', () => {
+  // This process plays Claude Code, and the daemon registers only a hook runner that looks like
+  // it (its name or command line says claude): it takes the name, as Claude Code's own has it.
+  const ownTitle = process.title;
   beforeEach(async () => {
+    process.title = 'claude (gobby test)';
     t = TestDaemon.create();
     // Before listening: once it listens, the daemon takes only its own port in Host.
     await t.setWorkflow('plan-execute');
@@ -56,7 +60,10 @@ describe.skipIf(!linux)('hook event provenance', () => {
     const { stdout } = await run('sh', ['-c', `"${process.execPath}" -e '${script.replaceAll("'", "'\\''")}'`]);
     expect(JSON.parse(stdout).status).toBe(200);
   });
-  afterEach(async () => t?.dispose());
+  afterEach(async () => {
+    process.title = ownTitle;
+    await t?.dispose();
+  });
 
   it("registers the hook's runner at SessionStart and accepts its http events", async () => {
     const registered = t.daemon.store.sessionProcesses.get(session);
@@ -140,5 +147,50 @@ describe('reading /proc', () => {
   it('reads a stat line whose command name has spaces and parentheses', () => {
     const stat = '4242 (my (odd) name) S 17 4242 17 0 -1 4194304 1 0 0 0 0 0 0 0 20 0 1 0 987654 1000 10';
     expect(parseStat(4242, stat)).toEqual({ pid: 4242, ppid: 17, comm: 'my (odd) name', startTime: 987654 });
+  });
+});
+
+describe.skipIf(!linux)('`gobby hook SessionStart` run by hand from a terminal', () => {
+  const GOBBY_CLI = join(process.cwd(), 'dist', 'daemon', 'cli', 'main.js');
+  // The user's terminal (here a plain node process): it runs the hook client through its shell,
+  // as a user pasting the documented command does, then an override from the same shell.
+  const TERMINAL = `
+const { execFileSync, execSync } = require('node:child_process');
+const [cli, port, payload] = process.argv.slice(2);
+const result = {};
+try {
+  execSync(\`printf '%s' "$PAYLOAD" | "\${process.execPath}" "\${cli}" hook SessionStart --port \${port}\`, { shell: '/bin/sh', env: { ...process.env, PAYLOAD: payload }, stdio: 'pipe' });
+  result.hook = 0;
+} catch (error) { result.hook = error.status; }
+try {
+  execFileSync(process.execPath, [cli, 'workflow', 'phase', 'execute', '--force', '--reason', 'by hand'], { stdio: 'pipe' });
+  result.override = { code: 0 };
+} catch (error) { result.override = { code: error.status, stderr: String(error.stderr) }; }
+process.stdout.write(JSON.stringify(result));
+`;
+
+  afterEach(async () => t?.dispose());
+
+  it('does not register the terminal as the session\'s Claude Code, says so in the audit, and leaves overrides to the user', async () => {
+    t = TestDaemon.create();
+    writeFileSync(t.layout.token, `${'x'.repeat(64)}\n`, { mode: 0o600 });
+    await t.setWorkflow('plan-execute');
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const address = t.app.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    session = t.newSessionId();
+    const script = join(t.home, 'terminal.cjs');
+    writeFileSync(script, TERMINAL);
+    // A clean environment: no CLAUDECODE, even when these tests run inside Claude Code.
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: t.home, GOBBY_HOME: t.home, GOBBY_PORT: String(port) };
+    const payload = JSON.stringify(hookPayload('SessionStart', session, t.project, { source: 'startup' }));
+    const { stdout } = await run(process.execPath, [script, GOBBY_CLI, String(port), payload], { cwd: t.project, env });
+    const result = JSON.parse(stdout) as { hook: number; override: { code: number; stderr?: string } };
+    expect(result.hook).toBe(0);
+    expect(t.daemon.store.sessionProcesses.get(session), JSON.stringify(t.daemon.store.audit.recent(session, 5))).toBeUndefined();
+    const start = t.daemon.store.audit.recent(session, 50).find((row) => row.event === 'SessionStart')!;
+    expect((start.detail as Json).hook_runner_not_registered).toMatchObject({ comm: 'node', why: expect.stringContaining('does not look like Claude Code') });
+    expect(result.override, result.override.stderr).toEqual({ code: 0 });
+    expect((await t.status()).body.phase).toBe('execute');
   });
 });
