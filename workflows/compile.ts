@@ -17,6 +17,7 @@ import {
   workflowDefinitionSchema,
   type WorkflowDefinition,
 } from './definition-schema.js';
+import { phaseRefusesTool } from './phase-tools.js';
 
 export type DefinitionTier = 'project' | 'user' | 'builtin';
 
@@ -243,7 +244,7 @@ class DefinitionCompiler {
     const onToolResult = this.compileActions(definition.triggers.on_tool_result, ['triggers', 'on_tool_result'], phaseNames);
     const stopGate = definition.stop_gate && this.compileStopGate(definition.stop_gate, ['stop_gate'], 'workflow');
     if (this.errors.length > 0) return { ok: false, errors: this.errors };
-    for (const problem of findStopGateDeadlocks(definition, phases, stopGate)) this.fail(problem.path, problem.message);
+    for (const problem of [...findStopGateDeadlocks(definition, phases, stopGate), ...findNonNumericIncrements(definition)]) this.fail(problem.path, problem.message);
     if (this.errors.length > 0) return { ok: false, errors: this.errors };
 
     const byName = new Map(phases.map((phase) => [phase.name, phase]));
@@ -270,6 +271,12 @@ class DefinitionCompiler {
     this.checkToolNames(phase.blocked_tools, [...path, 'blocked_tools']);
     const blockedMatchers = phase.blocked_tools.map(compileToolPattern);
     const allowedMatchers = allowed === 'all' ? [] : allowed.map(compileToolPattern);
+    // Blocked wins, so a tool in both lists cannot run: the author meant one of the two.
+    (allowed === 'all' ? [] : allowed).forEach((pattern, toolIndex) => {
+      if (blockedMatchers.some((matches) => matches(canonicalToolName(pattern)))) {
+        this.fail([...path, 'allowed_tools', toolIndex], `tool \`${pattern}\` is both allowed and blocked in phase \`${phase.name}\`: blocked wins, so it cannot run here; remove it from one of the two lists`);
+      }
+    });
     const approval = phase.exit_conditions.find((condition) => condition.type === 'user_approval');
     const exitChecks = phase.exit_conditions.flatMap((condition, conditionIndex) => {
       const conditionPath = [...path, 'exit_conditions', conditionIndex];
@@ -528,8 +535,8 @@ function collectVariableSetters(definition: WorkflowDefinition): Map<string, Var
 function canFireIn(setter: VariableSetter, phase: CompiledPhase): boolean {
   const tools = toolsNamedBy(setter.when);
   if (tools === undefined) return true;
-  const { allowed, isBlocked } = phase.tools;
-  return tools.some((tool) => !isBlocked(tool) && (allowed === 'all' || allowed.matches(tool)));
+  // As the engine refuses: MultiEdit and NotebookEdit too where Write and Edit are blocked.
+  return tools.some((tool) => !phaseRefusesTool(phase, tool));
 }
 
 /**
@@ -577,6 +584,15 @@ function collectVariableNames(definition: WorkflowDefinition): string[] {
 
 function collectVariableDeclarations(definition: WorkflowDefinition): { name: string; path: PropertyKey[] }[] {
   const declarations = Object.keys(definition.variables).map((name) => ({ name, path: ['variables', name] as PropertyKey[] }));
+  for (const { action, path } of variableActionsOf(definition)) declarations.push({ name: action.name, path: [...path, 'name'] });
+  return declarations;
+}
+
+type VariableAction = Extract<WorkflowDefinition['triggers']['on_session_start'][number], { action: 'set_variable' | 'increment_variable' }>;
+
+/** Every set_variable and increment_variable action of the definition, with its path. */
+function variableActionsOf(definition: WorkflowDefinition): { action: VariableAction; path: PropertyKey[] }[] {
+  const found: { action: VariableAction; path: PropertyKey[] }[] = [];
   const actionLists: { actions: WorkflowDefinition['triggers']['on_session_start']; path: PropertyKey[] }[] = [
     { actions: definition.triggers.on_session_start, path: ['triggers', 'on_session_start'] },
     { actions: definition.triggers.on_tool_result, path: ['triggers', 'on_tool_result'] },
@@ -591,12 +607,23 @@ function collectVariableDeclarations(definition: WorkflowDefinition): { name: st
   });
   for (const { actions, path } of actionLists) {
     actions.forEach((action, index) => {
-      if (action.action === 'set_variable' || action.action === 'increment_variable') {
-        declarations.push({ name: action.name, path: [...path, index, 'name'] });
-      }
+      if (action.action === 'set_variable' || action.action === 'increment_variable') found.push({ action, path: [...path, index] });
     });
   }
-  return declarations;
+  return found;
+}
+
+/**
+ * increment_variable adds to a number: a variable that starts as text, a list or true would
+ * silently become 1 at the first increment. Missing and null count as 0.
+ */
+function findNonNumericIncrements(definition: WorkflowDefinition): { path: PropertyKey[]; message: string }[] {
+  return variableActionsOf(definition).flatMap(({ action, path }) => {
+    if (action.action !== 'increment_variable') return [];
+    const initial = definition.variables[action.name];
+    if (initial === undefined || initial === null || typeof initial === 'number') return [];
+    return [{ path: [...path, 'name'], message: `increment_variable adds to variable \`${action.name}\`, whose initial value ${JSON.stringify(initial)} is not a number` }];
+  });
 }
 
 /** zod would say "invalid discriminator"; a workflow author needs the action's name. */

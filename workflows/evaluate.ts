@@ -33,6 +33,7 @@ import { checkProtectedGround, checkSettingsChange, NO_PROTECTED_GROUND, type Gu
 import { analyzeShellCommand, summarizeShellEffects, type ShellAnalysis, type ShellContext, type ShellEffectsSummary } from './shell/index.js';
 import { judgeShellCommand, mcpToolChangesFiles, mcpToolRunsCode, type ProjectScript, type ShellPolicy } from './shell-policy.js';
 import { shellCommandOf } from './tool-commands.js';
+import { OTHER_FILE_TOOLS, phaseRefusesTool, toolListsPermit } from './phase-tools.js';
 
 export interface EngineContext {
   /** Milliseconds since the epoch. */
@@ -304,13 +305,6 @@ function withBashAnalysis(event: EngineEvent, ctx: EngineContext): EvaluationCon
   return { ...ctx, bash: { analysis, summary } };
 }
 
-/**
- * Claude Code's file tools besides Write and Edit: where those two are blocked, no tool may change
- * files, so these are refused too unless the phase lists them by name (`blocked_tools: [Write, Edit]`
- * does not let MultiEdit or NotebookEdit through).
- */
-const OTHER_FILE_TOOLS = new Set(['MultiEdit', 'NotebookEdit']);
-
 const CHANGES_FILES: ShellPolicy = { restrictsFileChanges: true, allowPrograms: [], allowOpaque: false };
 
 function tamperEffect(event: EngineEvent, denial: GuardDenial): Effect {
@@ -443,18 +437,6 @@ function evaluateToolCall(workflow: CompiledWorkflow, state: WorkflowState, even
     next = { ...next, pendingMessages: [...next.pendingMessages, `[gobby] ${message}`] };
   }
   return { state: next, decision: { kind: 'allow', because: `phase ${phase.name}: ${toolName} allowed` }, effects: [] };
-}
-
-/** The phase's `allowed_tools` and `blocked_tools` let the tool run. */
-function toolListsPermit(phase: CompiledPhase, toolName: string): boolean {
-  const { allowed, isBlocked } = phase.tools;
-  return !isBlocked(toolName) && (allowed === 'all' || allowed.matches(toolName));
-}
-
-/** The phase refuses the tool by name alone: its tool lists, or a file tool where files may not change. */
-function phaseRefusesTool(phase: CompiledPhase, toolName: string): boolean {
-  if (!toolListsPermit(phase, toolName)) return true;
-  return phase.shell.restrictsFileChanges && phase.tools.allowed === 'all' && OTHER_FILE_TOOLS.has(toolName);
 }
 
 function evaluateToolResult(workflow: CompiledWorkflow, state: WorkflowState, event: ToolEvent, ctx: EvaluationContext): Evaluation {

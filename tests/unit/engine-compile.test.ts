@@ -691,3 +691,28 @@ describe('tool names a workflow uses', () => {
     expect(workflow.phases[0]!.tools.isBlocked('NotebookEdit')).toBe(true);
   });
 });
+
+describe('definitions that load but could not work as written are load errors', () => {
+  it('increment_variable on a variable whose initial value is not a number', () => {
+    const text = (initial: string) =>
+      `name: w\nvariables:\n  s: ${initial}\ntriggers:\n  on_tool_result:\n    - action: increment_variable\n      name: s\nphases:\n  - name: a\n`;
+    for (const initial of ['"hello"', 'true', '[1]']) {
+      const errors = compileErrors(text(initial));
+      expect(errors.map((error) => error.message), initial).toEqual([`increment_variable adds to variable \`s\`, whose initial value ${JSON.stringify(JSON.parse(initial))} is not a number`]);
+      expect(errors[0]).toMatchObject({ line: 7 });
+    }
+    // A number, null or no initial value (counted from 0) load.
+    for (const initial of ['0', '2.5', 'null']) expect(compile(text(initial)).name).toBe('w');
+    expect(compile('name: w\ntriggers:\n  on_tool_result:\n    - { action: increment_variable, name: n }\nphases:\n  - name: a\n').name).toBe('w');
+  });
+
+  it('a tool both in allowed_tools and in blocked_tools (aliases included)', () => {
+    const errors = compileErrors('name: w\nphases:\n  - name: a\n    allowed_tools: [Read, Write, Agent, Grep]\n    blocked_tools: [Write, Task, Read]\n');
+    expect(errors.map((error) => error.message)).toEqual(
+      ['Read', 'Write', 'Agent'].map((tool) => `tool \`${tool}\` is both allowed and blocked in phase \`a\`: blocked wins, so it cannot run here; remove it from one of the two lists`),
+    );
+    expect(errors.map((error) => error.line)).toEqual([4, 4, 4]);
+    // A narrower block under a glob is not a conflict.
+    expect(compile('name: w\nphases:\n  - name: a\n    allowed_tools: [Read, "mcp__github__*"]\n    blocked_tools: [mcp__github__delete_repo]\n').name).toBe('w');
+  });
+});

@@ -569,14 +569,15 @@ phases:
     expect(session.state.variables.arrived).toEqual([1, 2]); // set on the first visit only
   });
 
-  it('increment_variable treats a non-number as 0', () => {
+  it('increment_variable treats a non-number as 0 (a value set_variable put there; an initial one is a load error)', () => {
     const workflow = compile(`
 name: inc
-variables:
-  count: "many"
 phases:
   - name: a
     on_enter:
+      - action: set_variable
+        name: count
+        value: many
       - action: increment_variable
         name: count
         by: 5
@@ -783,7 +784,7 @@ describe('tool names and patterns', () => {
 name: tools
 phases:
   - name: scoped
-    allowed_tools: [Task, Read, "mcp__github__*", KillShell, Bash]
+    allowed_tools: [Task, Read, "mcp__github__*", KillShell]
     blocked_tools: [Bash]
 `;
   it.each([
@@ -796,7 +797,7 @@ phases:
     ['mcp__github', 'deny'],
     ['xmcp__github__create_issue', 'deny'],
     ['TaskStop', 'allow'], // `KillShell` is an old name of TaskStop
-    ['Bash', 'deny'], // both allowed and blocked: blocked wins
+    ['Bash', 'deny'], // blocked (naming it in allowed_tools too is a load error: engine-compile.test.ts)
     ['Write', 'deny'],
   ] as const)('allowed_tools [Task, Read, mcp__github__*, KillShell] + blocked [Bash]: %s → %s', (tool, decision) => {
     const session = new Session(compile(TOOLS));

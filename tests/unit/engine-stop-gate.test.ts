@@ -343,6 +343,28 @@ ${gate}
     ]);
   });
 
+  it('counts MultiEdit and NotebookEdit as refused where Write and Edit are blocked', () => {
+    const gate = (tool: string, allowed = '') => `
+name: g
+variables: { edited: null }
+phases:
+  - name: fix
+    blocked_tools: [Write, Edit]${allowed}
+    on_tool_result:
+      - { action: set_variable, name: edited, value: true, when: "tool == '${tool}'" }
+    stop_gate:
+      requires:
+        - { when: "edited", missing: "no edit", how: "edit the file" }
+`;
+    for (const tool of ['MultiEdit', 'NotebookEdit']) {
+      expect(compileErrors(gate(tool)).map((error) => error.message)).toEqual([
+        `stop gate requirement \`edited\` in phase \`fix\` waits for variable \`edited\`, which is set only after tools the phase refuses (${tool})`,
+      ]);
+    }
+    // Named in allowed_tools, it runs there, and the gate can hold.
+    expect(compile(gate('MultiEdit', '\n    allowed_tools: [Read, MultiEdit]')).phases[0]!.name).toBe('fix');
+  });
+
   it('a requirement on a variable set only after tools the phase blocks is reported', () => {
     const errors = compileErrors(`
 name: g
