@@ -1,5 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
+const PROCESS_TITLE_FILES = ['tests/integration/provenance.test.ts'];
+
 export default defineConfig({
   test: {
     testTimeout: 30000,
@@ -15,11 +17,16 @@ export default defineConfig({
         test: {
           name: 'unit+integration',
           include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+          exclude: PROCESS_TITLE_FILES,
           // One module graph per worker instead of one per file: importing the engine, fastify
           // and zod again for each of 50 files was half of these files' time (61 s → 38 s).
           isolate: false,
         },
       },
+      // Files whose process plays Claude Code by its title: setting process.title rewrites
+      // /proc/self/cmdline for good, which a shared worker would carry into the next file
+      // (tests/unit/own-process.test.ts reads its own command line). Each gets a process of its own.
+      { extends: true, test: { name: 'process-title', include: PROCESS_TITLE_FILES, pool: 'forks', isolate: true } },
       { extends: true, test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'] } },
     ],
   },
