@@ -69,7 +69,7 @@ export async function runDaemon(options: { foreground: boolean; env: Record<stri
     // one line that says which file, the stack in the log.
     const message = isDatabaseDamage(error) ? describeUnopenableDatabase(layout.database, (error as Error).message) : `${layout.database}: ${(error as Error).message}`;
     logger.fatal({ err: error }, message);
-    process.stderr.write(`gobby: the daemon could not start: ${message}. Details: ${layout.logFile}\n`);
+    process.stderr.write(`gobby: the daemon could not start: ${message.replace(/\.$/, '')}. Details: ${layout.logFile}\n`);
     lock.release();
     process.exit(EXIT_STARTUP_FAILED);
   }

@@ -106,7 +106,10 @@ describe('gobby daemon', () => {
     writeFileSync(join(gobby.home, 'gobby.db'), 'this is not an SQLite file, whoever wrote it\n'.repeat(20));
     const start = await gobby.cli(['daemon', 'start'], gobby.home);
     expect(start.code).toBe(1);
-    expect(start.stderr).toContain(`${join(gobby.home, 'gobby.db')}: file is not a database`);
+    expect(start.stderr).toContain(`${join(gobby.home, 'gobby.db')} is damaged or is no SQLite database (file is not a database)`);
+    // With the way back: move it aside, or restore a backup.
+    expect(start.stderr).toMatch(/To recover: move .*gobby\.db aside/);
+    expect(start.stderr).not.toContain('..');
     // A start that fails at once used to end in pino's "sonic boom is not ready yet" crash.
     expect(start.stderr).not.toContain('sonic boom');
     expect(start.stderr.match(/gobby: /g)).toHaveLength(1);

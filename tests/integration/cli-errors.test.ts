@@ -230,15 +230,16 @@ describe('a gobby daemon answer the CLI cannot read', () => {
   });
 });
 
-describe('against a running daemon', () => {
-  async function runningDaemon(): Promise<{ t: TestDaemon; env: { home: string; port: number } }> {
-    const t = TestDaemon.create();
-    cleanups.push(() => t.dispose());
-    writeFileSync(t.layout.token, `${TOKEN}\n`, { mode: 0o600 });
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    return { t, env: { home: t.home, port: portOf(t.app.server) } };
-  }
+/** A daemon listening on loopback with a known token, and the CLI environment that reaches it. */
+async function runningDaemon(): Promise<{ t: TestDaemon; env: { home: string; port: number } }> {
+  const t = TestDaemon.create();
+  cleanups.push(() => t.dispose());
+  writeFileSync(t.layout.token, `${TOKEN}\n`, { mode: 0o600 });
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  return { t, env: { home: t.home, port: portOf(t.app.server) } };
+}
 
+describe('against a running daemon', () => {
   it("passes on the daemon's refusal with its code, and exits 1", async () => {
     const { t, env } = await runningDaemon();
     await t.setWorkflow('plan-execute');
@@ -317,14 +318,6 @@ describe('against a running daemon', () => {
 
 describe('inside Claude Code (CLAUDECODE=1)', () => {
   const INSIDE = { CLAUDECODE: '1' };
-
-  async function runningDaemon(): Promise<{ t: TestDaemon; env: { home: string; port: number } }> {
-    const t = TestDaemon.create();
-    cleanups.push(() => t.dispose());
-    writeFileSync(t.layout.token, `${TOKEN}\n`, { mode: 0o600 });
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    return { t, env: { home: t.home, port: portOf(t.app.server) } };
-  }
 
   it('refuses daemon stop, install, uninstall and setup with GOBBY_ERR_CLI_HUMAN_ONLY, exit 1, and changes nothing', async () => {
     const { t, env } = await runningDaemon();
