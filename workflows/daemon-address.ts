@@ -41,18 +41,24 @@ export function addressOfTheDaemon(invocation: ShellInvocation, port: number): s
     if (attached !== undefined && portsHold(attached, port)) return arg;
     if (PORT_OPTION.test(args[i - 1] ?? '') && portsHold(arg, port)) return `${args[i - 1]} ${arg}`;
   }
+  // A range of ports beside a name of this machine (`nc -z localhost 7370-7380`).
+  if (args.some((arg) => /^\d+-\d+$/.test(arg) && portsHold(arg, port)) && args.some((arg) => LOOPBACK_NAME.test(arg))) return args.join(' ');
   // Most commands never write the port's digits: the pattern is made only when one does.
   if (!words.some((word) => word.includes(digits))) return undefined;
   const address = hostAndPortPattern(port);
   for (const word of words) if (address.test(word)) return word;
   if (args.includes(digits) && args.some((arg) => LOOPBACK_NAME.test(arg))) return args.join(' ');
-  return undefined;
+  // An address whose port is made at run time from the digits the command writes (`--server "http://127.0.0.1:$(seq 7377 7377)"`).
+  return words.find((word) => RUN_TIME_PORT_ADDRESS.test(word));
 }
 
 /** `host:port` on `port` (leading zeros too, `:07377`), where the host looks like one, also attached to a short option (`-s127.0.0.1:7377`). */
 function hostAndPortPattern(port: number): RegExp {
   return new RegExp(`(?:^-[A-Za-z]|^|[\\s=/@,;'"(])(?:\\[[\\w:.%]*\\]|[A-Za-z0-9][\\w-]*(?:\\.[\\w-]+)+\\.?|localhost|[\\w-]+\\.localhost|(?<=\\/\\/|@)[A-Za-z0-9][\\w-]*):0*${port}(?!\\d)`, 'i');
 }
+
+/** `host:` followed by a part only known at run time. */
+const RUN_TIME_PORT_ADDRESS = /(?:\/\/|^)(?:\[[\w:.%]*\]|[\w.-]+):[$`]/;
 
 /** Whether a port option's value names `port`: a number, a list, a range, open ends (`-p-`, `-p 7000-`), nmap's `T:`/`U:` and `*`. */
 function portsHold(value: string, port: number): boolean {
@@ -66,14 +72,14 @@ function portsHold(value: string, port: number): boolean {
 }
 
 /**
- * An address on `port` in the value of an assignment the command exports later (`X=http://…:7377;
- * export X`, `set -a; X=…`): read from the command's text, as the variable's own value is not on
- * any program's words.
+ * An address on `port` anywhere in a command that exports variables (`X=http://…:7377; export X`,
+ * `set -a; X=…`, `read -r X <<< …; export X`): read from the command's text, as the variable's own
+ * value is on no program's words.
  */
 export function exportedAddressOfTheDaemon(command: string, port: number): string | undefined {
   if (!command.includes(String(port)) || !EXPORTS.test(command)) return undefined;
-  const address = hostAndPortPattern(port);
-  return [...command.matchAll(/(?:^|[\s;&|(])[A-Za-z_]\w*=("[^"]*"|'[^']*'|\S*)/g)].map((match) => match[1]!.replace(/^["']|["']$/g, '')).find((value) => address.test(value));
+  // Any word: the value may come by `NAME=…`, `read NAME <<< …`, `printf -v NAME …`.
+  return command.split(/[\s'"]+/).find((word) => hostAndPortPattern(port).test(word));
 }
 
 const EXPORTS = /\bexport\b|\bset\s+-[a-zA-Z]*a|\b(?:declare|typeset|local)\s+-[a-zA-Z]*x/;

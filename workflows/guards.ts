@@ -589,7 +589,9 @@ function codeTextNamingGround(texts: readonly string[], ground: ProtectedGround,
   const namesPid = (text: string): boolean => ground.daemonPid !== undefined && ((pid === 'anywhere' && (mentionsPid(text, ground.daemonPid) || computesNumber(text, ground.daemonPid))) || (mentionsNumber(text, ground.daemonPid) && SIGNALS_A_PROCESS.test(text)));
   // Or the daemon by name, where the text signals (`os.system("pkill -f gobby")`, mlr's `system("killall node")`).
   // A search a killer in the text makes is tried on the daemon too (`os.system("pkill -f semi-space")`).
-  const namesDaemon = (text: string): boolean => SIGNALS_A_PROCESS.test(text) && (NAMES_THE_DAEMON_PROCESS.test(text) || [...text.matchAll(KILLER_PATTERN)].some((match) => patternFindsTheDaemon(match[1]!, ground)));
+  // So is a string of the code that is part of the daemon's command line or its name (`b"main.js" in open(f"/proc/{d}/cmdline")`, `p.name()=="node"`).
+  const namesDaemon = (text: string): boolean =>
+    SIGNALS_A_PROCESS.test(text) && (NAMES_THE_DAEMON_PROCESS.test(text) || [...text.matchAll(KILLER_PATTERN)].some((match) => patternFindsTheDaemon(match[1]!, ground)) || quotesTheDaemon(text, ground));
   if (texts.some((text) => namesPid(text) || namesDaemon(text))) {
     return {
       kind: 'daemon-signal',
@@ -807,6 +809,9 @@ function ssFilterLeavesOut(args: readonly string[], daemonPort: number | undefin
   return ports.length > 0 && ports.every((port) => /^\d+$/.test(port) && Number(port) !== daemonPort);
 }
 
+/** Listers that show every process unless a search narrows them (`top -b -n1 | awk …`, `pstree -p`). */
+const LIST_EVERY_PROCESS = new Set(['pstree', 'top', 'htop', 'procs']);
+
 /** Another node process's command line and name: a pattern that matches these too does not pick the daemon out. */
 const ANY_NODE_PROCESS = ['/usr/bin/node /home/user/project/server.js', 'node'];
 
@@ -898,7 +903,7 @@ function listsEveryProcess(shell: ShellAnalysis, command: string): boolean {
   if (feeding.some((invocation) => invocation.program === 'pgrep' && pgrepSelectsWidely(invocation.args))) return true;
   // `netstat -tlnp | awk 'NR>2{print $7}' | cut -d/ -f1 | xargs kill`: every listener's pid, the daemon's among them; ss's filter words narrow it (`ss -ltnp 'sport = :3000'`).
   const listsListeners = (invocation: ShellInvocation): boolean => invocation.program === 'netstat' || (invocation.program === 'ss' && invocation.args.every((arg) => arg.startsWith('-')));
-  return !narrowed && feeding.some((invocation) => (invocation.program === 'ps' && !psSelectsFew(invocation.args)) || listsListeners(invocation) || invocation.program === 'pstree');
+  return !narrowed && feeding.some((invocation) => (invocation.program === 'ps' && !psSelectsFew(invocation.args)) || listsListeners(invocation) || LIST_EVERY_PROCESS.has(invocation.program));
 }
 
 /** pgrep's options that take a value (procps-ng), short and long. */
@@ -1330,7 +1335,8 @@ function reachesTheDaemon(effect: Extract<ShellEffect, { kind: 'network' }>, gro
  */
 function daemonPortFoundAtRunTime(command: string, shell: ShellAnalysis, ground: ProtectedGround): GuardDenial | null {
   if (ground.daemonPort === undefined) return null;
-  const network = shell.effects.find((effect): effect is Extract<ShellEffect, { kind: 'network' }> => effect.kind === 'network' && effect.port === undefined && RUN_TIME_PORT.test(effect.target));
+  // A port, or a whole address, only known at run time (`curl "$(printf 'http://127.0.0.1:%d/' 7377)"`).
+  const network = shell.effects.find((effect): effect is Extract<ShellEffect, { kind: 'network' }> => effect.kind === 'network' && effect.port === undefined && (RUN_TIME_PORT.test(effect.target) || /^[$`]|^"[$`]/.test(effect.target)));
   if (network === undefined) return null;
   const readsGround = shell.effects.some((effect) => effect.kind === 'read' && isProtected(effect.path.path, ground));
   // `curl localhost:$GOBBY_PORT/…`: the variable that names the daemon's port; or a value the shell
@@ -1396,6 +1402,17 @@ const QUOTED_COMMAND_LIMIT = 200;
  */
 /** The daemon's process by name in code: gobby's name, its entry point or state file, or `node` (which it runs as) given to a killer. */
 const NAMES_THE_DAEMON_PROCESS = /\bgobby\b|daemon\/main|daemon\.json|\b(?:pkill|killall|pgrep|pidof)\b[^\n;|&]*\bnode\b/i;
+
+/** Whether code quotes a piece of the daemon's command line (four characters or more, with a letter) or its name. */
+function quotesTheDaemon(text: string, ground: ProtectedGround): boolean {
+  const daemon = ground.daemonProcess;
+  if (daemon === undefined) return false;
+  for (const match of text.matchAll(/"([^"\n]{4,200})"|'([^'\n]{4,200})'/g)) {
+    const quoted = match[1] ?? match[2]!;
+    if (/[a-z]/i.test(quoted) && (daemon.commandLine.includes(quoted) || daemon.names.includes(quoted))) return true;
+  }
+  return false;
+}
 
 /** A pattern `pkill`, `pgrep` or `killall` is given in code's text, after its options (`pkill -f semi-space`). */
 const KILLER_PATTERN = /\b(?:pkill|pgrep|killall)\b(?:\s+-[-\w=]+)*\s+['"\\]*([^'"\s;|&)\\]+)/g;

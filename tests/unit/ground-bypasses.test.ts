@@ -1979,3 +1979,21 @@ describe("gobby's files in option values: attached, in lists, in the environment
     expect(verdict(command)).toBe('allowed');
   });
 });
+
+describe('the second hunt, continued: top, code that quotes the daemon, addresses made at run time', () => {
+  it.each<[string, TamperKind]>([
+    ["top -b -n1 | awk 'NR>7 && $12 != \"bash\" {print $1}' | xargs kill", 'daemon-signal'],
+    ["python3 -c 'import subprocess; subprocess.run([\"pkill\",\"-f\",\"main.js\"])'", 'daemon-signal'],
+    ["python3 -c 'import psutil; [p.kill() for p in psutil.process_iter() if p.name()==\"node\"]'", 'daemon-signal'],
+    ["curl \"$(printf 'http://127.0.0.1:%d/' 7377)\"", 'daemon-network'],
+    ['kubectl --server "http://127.0.0.1:$(seq 7377 7377)" get pods', 'daemon-network'],
+    ['nc -z localhost 7370-7380', 'daemon-network'],
+    ['read -r DOCKER_HOST <<< tcp://127.0.0.1:7377; export DOCKER_HOST; docker ps', 'daemon-network'],
+  ])('%j → %s', (command, expected) => {
+    expect(verdict(command)).toBe(expected);
+  });
+
+  it.each(["python3 -c 'import os; os.kill(os.getpid(), 0); print(\"done\")'", 'curl "$API_URL/health"', 'nc -z localhost 3000-3010'])('lets %j run', (command) => {
+    expect(verdict(command)).toBe('allowed');
+  });
+});

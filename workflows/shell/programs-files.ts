@@ -1435,7 +1435,8 @@ const mlr: ProgramHandler = (site, fx) => {
   // Its DSL runs commands (`system("…")`, `exec`) and writes files (`tee > "f"`, `emit > "f"`), as do the `tee` and `split` verbs.
   // `put -f FILE` / `filter -f FILE` (also after put's own flags) take their DSL from a file.
   const fromFile = (i: number): boolean => site.args[i]!.value === '-f' && site.args.slice(Math.max(0, i - 3), i).some((arg) => arg.value === 'put' || arg.value === 'filter');
-  const writesOrRuns = site.args.find((arg, i) => MLR_RUNS_OR_WRITES.test(arg.value) || arg.value === 'tee' || arg.value === 'split' || arg.dynamic || fromFile(i));
+  // `mlr -s FILE` takes its arguments from a file.
+  const writesOrRuns = site.args.find((arg, i) => MLR_RUNS_OR_WRITES.test(arg.value) || arg.value === 'tee' || arg.value === 'split' || arg.dynamic || fromFile(i) || (i === 0 && arg.value === '-s'));
   if (writesOrRuns !== undefined) fx.opaque(`mlr runs commands or writes files its verbs or DSL name (\`${writesOrRuns.value.slice(0, 80)}\`)`, 'mlr');
 };
 
