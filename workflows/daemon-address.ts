@@ -17,6 +17,8 @@ export const WORDS_ARE_TEXT: ReadonlySet<string> = new Set([
 /** Programs that print their words: text on the terminal, but what they write into a file or a pipe a client may read as its address (`echo registry=… > .npmrc`, `echo URL | wget -i -`). */
 export const PRINTS_ITS_WORDS: ReadonlySet<string> = new Set(['echo', 'printf']);
 
+const DASH = 45;
+
 /** A port option's name: `-p`, `-P`, `--port`, `-port`, `--listen-port`, `--remote-port`. */
 const PORT_OPTION = /^(?:-[pP]|-{1,2}(?:[\w-]*-)?port)$/i;
 /** A port option with its value attached: `-p7377`, `-pT:7377`, `--port=7000-8000`. */
@@ -35,14 +37,17 @@ export function addressOfTheDaemon(invocation: ShellInvocation, port: number): s
   const digits = String(port);
   const words = invocation.environment === undefined ? invocation.args : [...invocation.args, ...invocation.environment];
   const args = invocation.args;
+  // One pass over the words: a port option's value, and a range of ports (`nc -z localhost 7370-7380`), which counts beside a name of this machine.
+  let range = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    const attached = PORT_OPTION_WITH_VALUE.exec(arg)?.[1];
-    if (attached !== undefined && portsHold(attached, port)) return arg;
-    if (PORT_OPTION.test(args[i - 1] ?? '') && portsHold(arg, port)) return `${args[i - 1]} ${arg}`;
+    if (arg.charCodeAt(0) === DASH) {
+      const attached = PORT_OPTION_WITH_VALUE.exec(arg)?.[1];
+      if (attached !== undefined && portsHold(attached, port)) return arg;
+    } else if (i > 0 && PORT_OPTION.test(args[i - 1]!) && portsHold(arg, port)) return `${args[i - 1]} ${arg}`;
+    else if (/^\d+-\d+$/.test(arg) && portsHold(arg, port)) range = true;
   }
-  // A range of ports beside a name of this machine (`nc -z localhost 7370-7380`).
-  if (args.some((arg) => /^\d+-\d+$/.test(arg) && portsHold(arg, port)) && args.some((arg) => LOOPBACK_NAME.test(arg))) return args.join(' ');
+  if (range && args.some((arg) => LOOPBACK_NAME.test(arg))) return args.join(' ');
   // Most commands never write the port's digits: the pattern is made only when one does.
   if (!words.some((word) => word.includes(digits))) return undefined;
   const address = hostAndPortPattern(port);
@@ -52,8 +57,17 @@ export function addressOfTheDaemon(invocation: ShellInvocation, port: number): s
   return words.find((word) => RUN_TIME_PORT_ADDRESS.test(word));
 }
 
+/** The last port's pattern: the daemon has one port, so it is made once. */
+let madeFor: { readonly port: number; readonly pattern: RegExp } | undefined;
+
 /** `host:port` on `port` (leading zeros too, `:07377`), where the host looks like one, also attached to a short option (`-s127.0.0.1:7377`). */
 function hostAndPortPattern(port: number): RegExp {
+  if (madeFor?.port === port) return madeFor.pattern;
+  madeFor = { port, pattern: makeHostAndPortPattern(port) };
+  return madeFor.pattern;
+}
+
+function makeHostAndPortPattern(port: number): RegExp {
   return new RegExp(`(?:^-[A-Za-z]|^|[\\s=/@,;'"(])(?:\\[[\\w:.%]*\\]|[A-Za-z0-9][\\w-]*(?:\\.[\\w-]+)+\\.?|localhost|[\\w-]+\\.localhost|(?<=\\/\\/|@)[A-Za-z0-9][\\w-]*):0*${port}(?!\\d)`, 'i');
 }
 
@@ -79,7 +93,8 @@ function portsHold(value: string, port: number): boolean {
 export function exportedAddressOfTheDaemon(command: string, port: number): string | undefined {
   if (!command.includes(String(port)) || !EXPORTS.test(command)) return undefined;
   // Any word: the value may come by `NAME=…`, `read NAME <<< …`, `printf -v NAME …`.
-  return command.split(/[\s'"]+/).find((word) => hostAndPortPattern(port).test(word));
+  const address = hostAndPortPattern(port);
+  return command.split(/[\s'"]+/).find((word) => address.test(word));
 }
 
 const EXPORTS = /\bexport\b|\bset\s+-[a-zA-Z]*a|\b(?:declare|typeset|local)\s+-[a-zA-Z]*x/;

@@ -13,7 +13,7 @@ import { fileHoldingPid, linkToGround, signalsPidFoundAtRunTime, overrideCommand
 import { grepKeepsOut, type GroundTexts } from './ground-listers.js';
 import { lsofListsTheDaemon } from './lsof-selection.js';
 import { addressOfTheDaemon, exportedAddressOfTheDaemon } from './daemon-address.js';
-import { daemonRows, patternMatchesLines, searchPatterns, type PatternDialect } from './process-search.js';
+import { daemonRows, patternMatchesLines, SEARCHERS, searchPatterns, type PatternDialect } from './process-search.js';
 import { groundInUnknownOption } from './ground-option-values.js';
 import { runsLater } from './runs-later.js';
 import { globMatches, globReaches, holdsProtected, isBelow, isGlob, isProtected, knownEnd, knownEndNames, namesByGlob, runTimePartsAsGlobs, treeHolds, treeReaches, withRunTimePartsEmpty } from './ground-paths.js';
@@ -27,7 +27,7 @@ import { FIND_PROGRAMS, findMaySelect, findParts } from './find-selection.js';
 import { selectedBelow } from './shell/find-expression.js';
 import { literalArg } from './shell/words.js';
 import { HOOKLESS_CLAUDE_VARIABLES } from './shell/programs-code.js';
-import { AG_OPTIONS, GREP_OPTIONS, RG_OPTIONS } from './shell/programs-files.js';
+import { GREP_OPTIONS } from './shell/programs-files.js';
 import type { OptionSpec } from './shell/argv.js';
 import { OWN_PIDS } from './shell/programs-net.js';
 import { isPublicName } from './shell/hosts.js';
@@ -1542,11 +1542,6 @@ const TEXT_OPTIONS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ...['vitest', 'jest'].map((runner) => [runner, new Set(['-t', '--testNamePattern'])] as const),
   ['pytest', new Set(['-k'])],
   ...['mocha', 'playwright'].map((runner) => [runner, new Set(['-g', '--grep', '--fgrep', '--grep-invert'])] as const),
-]);
-
-/** Searchers, with their options as the classifier reads them: which take the next word, which is `-e`. */
-const SEARCHERS: ReadonlyMap<string, OptionSpec> = new Map([
-  ['grep', GREP_OPTIONS], ['egrep', GREP_OPTIONS], ['fgrep', GREP_OPTIONS], ['rg', RG_OPTIONS], ['ag', AG_OPTIONS], ['ack', AG_OPTIONS], ['ack-grep', AG_OPTIONS],
 ]);
 
 /** The indexes of a search's patterns: each `-e`/`--regexp` value, or else its first operand. */

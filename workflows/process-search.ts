@@ -15,14 +15,9 @@ import { POSIX_CLASSES } from './shell/glob-text.js';
 /** How a program reads its patterns: POSIX basic (grep, sed), extended (grep -E, awk, pgrep, perl), or fixed strings (grep -F). */
 export type PatternDialect = 'basic' | 'extended' | 'fixed';
 
-/** Programs that search their input by patterns given as words, with the options that take a value. */
-const SEARCHERS: ReadonlyMap<string, OptionSpec> = new Map([
-  ['grep', GREP_OPTIONS],
-  ['egrep', GREP_OPTIONS],
-  ['fgrep', GREP_OPTIONS],
-  ['rg', RG_OPTIONS],
-  ['ag', AG_OPTIONS],
-  ['ack', AG_OPTIONS],
+/** Programs that search by patterns given as words, with their options as the classifier reads them (which take the next word, which is `-e`). */
+export const SEARCHERS: ReadonlyMap<string, OptionSpec> = new Map([
+  ['grep', GREP_OPTIONS], ['egrep', GREP_OPTIONS], ['fgrep', GREP_OPTIONS], ['rg', RG_OPTIONS], ['ag', AG_OPTIONS], ['ack', AG_OPTIONS], ['ack-grep', AG_OPTIONS],
 ]);
 
 /**
@@ -36,7 +31,7 @@ export function searchPatterns(invocation: ShellInvocation): { readonly patterns
   const given = optionValues(parsed, '-e', '--regexp').map((pattern) => pattern.value);
   const patterns: (string | undefined)[] = given.length > 0 ? given : parsed.operands.slice(0, 1).map((pattern) => pattern.value);
   if (optionValues(parsed, '-f', '--file').length > 0) patterns.push(undefined);
-  const grep = invocation.program.endsWith('grep');
+  const grep = invocation.program.endsWith('grep') && invocation.program !== 'ack-grep';
   const fixed = invocation.program === 'fgrep' || hasOption(parsed, '-F', '--fixed-strings', '-Q', '--literal');
   const extended = !grep || invocation.program === 'egrep' || hasOption(parsed, '-E', '--extended-regexp', '-P', '--perl-regexp');
   // Only a search that prints the lines of its input it keeps can leave a process out of what follows: not one of files
